@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Dialect, Kysely, PostgresDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { migrations } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+import { createSqliteDialect } from './sqlite-dialect.ts';
+
+export type Db = Kysely<Database>;
+
+/** Opens the database named by a `sqlite:<file>` or `postgres://` URL. */
+export function openDb(databaseUrl: string): Db {
+  return new Kysely<Database>({ dialect: dialectFor(databaseUrl) });
+}
+
+function dialectFor(url: string): Dialect {
+  if (url.startsWith('postgres')) {
+    return new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) });
+  }
+  const file = url.replace(/^sqlite:/, '');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  return createSqliteDialect(file);
+}
+
+/** Runs every pending migration; throws with the failing migration's error. */
+// biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema; migrations are untyped by design.
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

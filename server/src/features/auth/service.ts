@@ -1,0 +1,82 @@
+import {
+  DEMO_USER_ID,
+  OAUTH_STATE_TTL_MS,
+  type OAuthUrlResponse,
+  type SignInResponse,
+  TEXTS,
+} from '@guildhall/common';
+import { type Config, isOAuthConfigured } from '../../config.ts';
+import type { Db } from '../../db/index.ts';
+import { randomToken, safeEqual, sha256Base64Url } from '../../platform/crypto.ts';
+import { effectiveLevel } from '../../platform/effective-level.ts';
+import { httpError } from '../../platform/errors.ts';
+import { createSession } from '../../platform/sessions.ts';
+import { presentUser } from '../users/present.ts';
+import { findUserById, touchLastLogin, upsertDiscordProfile } from '../users/repo.ts';
+import { DiscordError, exchangeCode, fetchDiscordProfile } from './discord-client.ts';
+import { consumeOAuthState, saveOAuthState } from './oauth-state-repo.ts';
+
+/** Builds the Discord authorize URL with a one-time state (256 bits) and a PKCE S256 challenge. */
+export async function startDiscordSignIn(db: Db, config: Config): Promise<OAuthUrlResponse> {
+  if (!isOAuthConfigured(config)) throw httpError(503, TEXTS.oauthNotConfigured, 'OAUTH_NOT_CONFIGURED');
+  const state = randomToken(32);
+  const verifier = randomToken(48);
+  await saveOAuthState(db, state, verifier, OAUTH_STATE_TTL_MS);
+  const params = new URLSearchParams({
+    client_id: config.discord.clientId ?? '',
+    redirect_uri: config.discord.redirectUri ?? '',
+    response_type: 'code',
+    scope: 'identify email',
+    state,
+    code_challenge: sha256Base64Url(verifier),
+    code_challenge_method: 'S256',
+    prompt: 'none',
+  });
+  return { url: `${config.discord.authorizeUrl}?${params}`, state };
+}
+
+/** Completes the Discord sign-in; Discord's own tokens stay on the server. */
+export async function completeDiscordSignIn(
+  db: Db,
+  config: Config,
+  code: string,
+  state: string,
+): Promise<SignInResponse> {
+  if (!isOAuthConfigured(config)) throw httpError(503, TEXTS.oauthNotConfigured, 'OAUTH_NOT_CONFIGURED');
+  const verifier = await consumeOAuthState(db, state);
+  if (!verifier) {
+    throw httpError(400, 'Invalid or expired sign-in state. Please try logging in again.', 'INVALID_STATE');
+  }
+  let profile: Awaited<ReturnType<typeof fetchDiscordProfile>>;
+  try {
+    const accessToken = await exchangeCode(config, code, verifier);
+    profile = await fetchDiscordProfile(config, accessToken);
+  } catch (e) {
+    if (e instanceof DiscordError) throw httpError(401, TEXTS.discordAuthFailed, 'DISCORD_AUTH_FAILED');
+    throw e;
+  }
+  const row = await upsertDiscordProfile(db, profile);
+  if (row.is_approved !== 1) throw httpError(403, TEXTS.notApproved, 'NOT_APPROVED');
+  return signIn(db, row.discord_id);
+}
+
+/** Signs in as the demo identity when the code matches (constant-time). */
+export async function signInWithAccessCode(db: Db, expected: string, code: string): Promise<SignInResponse> {
+  if (!safeEqual(code, expected)) throw httpError(401, TEXTS.invalidAccessCode, 'INVALID_ACCESS_CODE');
+  const demo = await findUserById(db, DEMO_USER_ID);
+  if (!demo || demo.is_approved !== 1) throw httpError(403, TEXTS.notApproved, 'NOT_APPROVED');
+  return signIn(db, DEMO_USER_ID);
+}
+
+async function signIn(db: Db, userId: string): Promise<SignInResponse> {
+  await touchLastLogin(db, userId);
+  const token = await createSession(db, userId);
+  const row = await findUserById(db, userId);
+  if (!row) throw new Error(`user ${userId} vanished during sign-in`);
+  return {
+    success: true,
+    token,
+    message: 'Login successful',
+    user: presentUser(row, await effectiveLevel(db, row)),
+  };
+}

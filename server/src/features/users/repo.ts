@@ -1,0 +1,93 @@
+import type { Db } from '../../db/index.ts';
+import type { UsersTable } from '../../db/schema.ts';
+import { nowIso } from '../../platform/time.ts';
+
+export async function findUserById(db: Db, discordId: string): Promise<UsersTable | undefined> {
+  return db.selectFrom('users').selectAll().where('discord_id', '=', discordId).executeTakeFirst();
+}
+
+export async function listApprovedUsers(db: Db): Promise<UsersTable[]> {
+  return db.selectFrom('users').selectAll().where('is_approved', '=', 1).orderBy('username').execute();
+}
+
+export type DiscordProfile = {
+  id: string;
+  username: string;
+  discriminator: string | null;
+  avatar: string | null;
+  email: string | null;
+  global_name: string | null;
+};
+
+/**
+ * Records a Discord sign-in: refreshes the profile of a known user, or inserts an unknown one as
+ * pending (not approved, viewer) so an admin can approve them later.
+ */
+export async function upsertDiscordProfile(db: Db, p: DiscordProfile): Promise<UsersTable> {
+  const now = nowIso();
+  const profile = {
+    username: p.username,
+    discriminator: p.discriminator,
+    avatar: p.avatar,
+    email: p.email,
+    global_name: p.global_name,
+  };
+  await db
+    .insertInto('users')
+    .values({
+      discord_id: p.id,
+      ...profile,
+      notes: null,
+      access_level: 'viewer',
+      is_approved: 0,
+      provider: 'discord',
+      created_at: now,
+      updated_at: now,
+      last_login: null,
+    })
+    .onConflict((oc) => oc.column('discord_id').doUpdateSet({ ...profile, updated_at: now }))
+    .execute();
+  const row = await findUserById(db, p.id);
+  if (!row) throw new Error(`user ${p.id} vanished after upsert`);
+  return row;
+}
+
+export async function touchLastLogin(db: Db, discordId: string): Promise<void> {
+  await db.updateTable('users').set({ last_login: nowIso() }).where('discord_id', '=', discordId).execute();
+}
+
+/** Inserts a user row if it does not exist yet; leaves an existing row untouched. */
+export async function insertUserIfMissing(
+  db: Db,
+  row: Pick<UsersTable, 'discord_id' | 'username' | 'access_level' | 'is_approved' | 'provider'>,
+): Promise<void> {
+  const now = nowIso();
+  await db
+    .insertInto('users')
+    .values({
+      ...row,
+      discriminator: null,
+      avatar: null,
+      email: null,
+      global_name: null,
+      notes: null,
+      created_at: now,
+      updated_at: now,
+      last_login: null,
+    })
+    .onConflict((oc) => oc.column('discord_id').doNothing())
+    .execute();
+}
+
+export async function setLevelAndApproval(
+  db: Db,
+  discordId: string,
+  accessLevel: string,
+  isApproved: boolean,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ access_level: accessLevel, is_approved: isApproved ? 1 : 0, updated_at: nowIso() })
+    .where('discord_id', '=', discordId)
+    .execute();
+}

@@ -1,0 +1,55 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { migrateToLatest, openDb } from './db/index.ts';
+import { resolveAccessCode } from './features/auth/access-code-store.ts';
+import { bootstrapUsers } from './features/users/bootstrap.ts';
+import { isSetupMode } from './platform/effective-level.ts';
+import { loadDotEnv } from './platform/dotenv.ts';
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const db = openDb(config.databaseUrl);
+  await migrateToLatest(db);
+  await bootstrapUsers(db, config.adminDiscordIds);
+  const access = resolveAccessCode(config.accessCode, config.dataDir);
+  const app = await buildApp({ config, db, accessCode: access.code });
+
+  if (access.generated) {
+    app.log.warn(`ACCESS_CODE is not set: generated one and saved it in ${access.file}`);
+    app.log.warn(`Access code: ${access.code}`);
+  } else if (access.file) {
+    app.log.info(`Using the access code saved in ${access.file}`);
+  }
+  if (await isSetupMode(db)) {
+    app.log.warn(
+      'SETUP MODE: no admin exists, so the access-code demo identity acts as admin. ' +
+        'Leave setup mode by setting ADMIN_DISCORD_IDS=<your Discord id> or running `npm run admin -- add <id> <name> --level admin`.',
+    );
+  }
+
+  const shutdown = async (signal: string) => {
+    app.log.info(`${signal} received, shutting down`);
+    await app.close();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

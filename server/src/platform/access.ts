@@ -1,0 +1,79 @@
+import { type AccessLevel, hasLevel, type RouteAccess, TEXTS } from '@guildhall/common';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/index.ts';
+import type { UsersTable } from '../db/schema.ts';
+import { effectiveLevel } from './effective-level.ts';
+import { HttpError } from './errors.ts';
+import { findSession } from './sessions.ts';
+
+export type AuthContext = {
+  user: UsersTable;
+  level: AccessLevel;
+  tokenHash: string;
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call this route. Every route must declare it; startup fails otherwise. */
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    /** Every route with its declared access, in registration order (the authorization matrix reads it). */
+    registeredRoutes: RegisteredRoute[];
+  }
+}
+
+/** Every route registered so far with its declared access (the authorization matrix test reads this). */
+export type RegisteredRoute = { method: string; url: string; access: RouteAccess };
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  return m?.[1] ?? null;
+}
+
+/** Resolves a bearer token to an auth context; null when absent, unknown, expired or revoked. */
+export async function authenticate(db: Db, token: string | null): Promise<AuthContext | null> {
+  if (!token || token.length > 512) return null;
+  const session = await findSession(db, token);
+  if (!session) return null;
+  return { user: session.user, level: await effectiveLevel(db, session.user), tokenHash: session.tokenHash };
+}
+
+/** Throws the 401/403 the route's declared access calls for. */
+export function enforceAccess(access: RouteAccess, auth: AuthContext | null, hadToken: boolean): void {
+  if (access === 'public') return;
+  if (!auth) throw new HttpError(401, hadToken ? TEXTS.sessionInvalid : TEXTS.authRequired, 'AUTH_REQUIRED');
+  if (auth.user.is_approved !== 1) throw new HttpError(403, TEXTS.notApproved, 'NOT_APPROVED');
+  if (access !== 'login' && !hasLevel(auth.level, access)) {
+    throw new HttpError(403, TEXTS.insufficientLevel(access), 'FORBIDDEN');
+  }
+}
+
+/** One hook enforces every route's declared access; a route without a declaration fails startup. */
+export function registerAccessControl(app: FastifyInstance, db: Db): void {
+  const routes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', routes);
+  app.decorateRequest('auth', null);
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (!access) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no access (config.access)`);
+    }
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      routes.push({ method, url: route.url, access });
+    }
+  });
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const access = request.routeOptions.config?.access;
+    if (!access) return; // not-found handler
+    const token = bearerToken(request.headers.authorization);
+    request.auth = await authenticate(db, token);
+    enforceAccess(access, request.auth, token !== null);
+  });
+}

@@ -1,0 +1,22 @@
+import { type AccessLevel, DEMO_USER_ID, isAccessLevel } from '@guildhall/common';
+import type { Db } from '../db/index.ts';
+import type { UsersTable } from '../db/schema.ts';
+
+/** True while no approved admin other than the demo identity exists (setup mode). */
+export async function isSetupMode(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('access_level', '=', 'admin')
+    .where('is_approved', '=', 1)
+    .where('discord_id', '!=', DEMO_USER_ID)
+    .executeTakeFirstOrThrow();
+  return Number(row.n) === 0;
+}
+
+/** The level a user acts with: their row's level, except the demo identity is admin in setup mode. */
+export async function effectiveLevel(db: Db, user: UsersTable): Promise<AccessLevel> {
+  const stored = isAccessLevel(user.access_level) ? user.access_level : 'viewer';
+  if (user.discord_id === DEMO_USER_ID && (await isSetupMode(db))) return 'admin';
+  return stored;
+}

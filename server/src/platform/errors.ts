@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** An error the client can act on: a 4xx status, a message and an optional machine-readable code. */
+export class HttpError extends Error {
+  readonly statusCode: number;
+  readonly code?: string;
+  constructor(statusCode: number, message: string, code?: string) {
+    super(message);
+    this.statusCode = statusCode;
+    this.code = code;
+  }
+}
+
+export function httpError(statusCode: number, message: string, code?: string): HttpError {
+  return new HttpError(statusCode, message, code);
+}
+
+type ValidationIssue = { instancePath?: string; message?: string };
+
+/** "body.code: Expected string" → a short sentence naming the field. */
+export function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
+  const first = issues[0];
+  if (!first) return 'Invalid request';
+  const field = (first.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  const message = first.message ?? 'is invalid';
+  const where = field || context || 'request';
+  if (field && message.includes(field.split('.').at(-1) ?? field)) return message;
+  return `${where}: ${message}`;
+}
+
+/** Maps every error to the spec's envelope {success: false, error, code?}; only genuine faults are 500. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      return reply
+        .code(400)
+        .send({ success: false, error: describeValidation(err.validationContext, err.validation) });
+    }
+    if (err instanceof HttpError) {
+      return reply.code(err.statusCode).send({ success: false, error: err.message, code: err.code });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ success: false, error: clientMessage(err), code: err.code });
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.code(500).send({ success: false, error: 'Internal server error', code: 'INTERNAL' });
+  });
+}
+
+function clientMessage(err: FastifyError): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'Request body is not valid JSON';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type';
+    default:
+      return err.message;
+  }
+}

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+// Paths that never fall back to the SPA: an unknown one is a plain 404.
+const NON_SPA_PREFIXES = ['/api/', '/upload/', '/download/', '/socket.io/', '/assets/'];
+
+/**
+ * Serves the built web app: files that exist in web/dist are sent as they are (hashed assets cached
+ * for a year), every other GET that is not an API path gets index.html (SPA fallback).
+ */
+export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+  const hasBuild = fs.existsSync(path.join(distDir, 'index.html'));
+  // serve: false: only reply.sendFile is wanted, so every route stays declared with its access.
+  await app.register(fastifyStatic, { root: distDir, serve: false });
+
+  app.get('/*', { config: { access: 'public' } }, (request, reply) => {
+    const url = decodeURIComponent((request.url.split('?')[0] ?? '/').replace(/%(?![0-9a-f]{2})/gi, '%25'));
+    const rel = path.posix.normalize(url).replace(/^\/+/, '');
+    if (hasBuild && rel && !rel.startsWith('..') && rel !== 'index.html' && isFile(path.join(distDir, rel))) {
+      const immutable = rel.startsWith('assets/');
+      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+      return reply.sendFile(rel);
+    }
+    if (NON_SPA_PREFIXES.some((p) => url.startsWith(p)) || url === '/upload') {
+      return reply.code(404).send({ success: false, error: `Not found: GET ${url}` });
+    }
+    if (!hasBuild) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    return reply.code(404).send({ success: false, error: `Not found: ${request.method} ${url}` });
+  });
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
