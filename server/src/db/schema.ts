@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AdminTables } from '../features/admin/tables.ts';
 
 /**
  * Table types. Booleans are stored as integers (0/1) and timestamps as ISO-8601 text so the same
@@ -42,6 +43,6 @@ export type CoreTables = {
 };
 
 // Feature tables join here, one line per feature (keeps features' own types in their folders).
-export type Database = CoreTables;
+export type Database = CoreTables & AdminTables;
 
 export type { Generated };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
+import { adminRoutes } from './admin/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { usersRoutes } from './users/routes.ts';
 
@@ -7,4 +8,5 @@ import { usersRoutes } from './users/routes.ts';
 export async function registerFeatures(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(authRoutes(deps));
   await app.register(usersRoutes(deps));
+  await app.register(adminRoutes(deps));
 }

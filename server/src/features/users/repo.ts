@@ -1,3 +1,4 @@
+import { DEMO_USER_ID } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import type { UsersTable } from '../../db/schema.ts';
 import { nowIso } from '../../platform/time.ts';
@@ -90,4 +91,44 @@ export async function setLevelAndApproval(
     .set({ access_level: accessLevel, is_approved: isApproved ? 1 : 0, updated_at: nowIso() })
     .where('discord_id', '=', discordId)
     .execute();
+}
+
+/** Every user, approved or pending, by username (the admin list). */
+export async function listAllUsers(db: Db): Promise<UsersTable[]> {
+  return db.selectFrom('users').selectAll().orderBy('username').orderBy('discord_id').execute();
+}
+
+/** The user whose username equals `username` ignoring case, if any (usernames are unique that way). */
+export async function findUserByUsername(db: Db, username: string): Promise<UsersTable | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
+    .executeTakeFirst();
+}
+
+export async function insertUser(db: Db, row: UsersTable): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export type UserChanges = Partial<Omit<UsersTable, 'discord_id' | 'created_at'>>;
+
+export async function updateUser(db: Db, discordId: string, changes: UserChanges): Promise<void> {
+  await db.updateTable('users').set(changes).where('discord_id', '=', discordId).execute();
+}
+
+export async function deleteUser(db: Db, discordId: string): Promise<void> {
+  await db.deleteFrom('users').where('discord_id', '=', discordId).execute();
+}
+
+/** Approved admins other than the access-code identity: the people who can run the community. */
+export async function countRealAdmins(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('access_level', '=', 'admin')
+    .where('is_approved', '=', 1)
+    .where('discord_id', '!=', DEMO_USER_ID)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -1,0 +1,52 @@
+import { ADMIN_TEXTS, AuditQuery, UserCreateBody, UserIdParams, UserUpdateBody } from '@guildhall/common';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../app.ts';
+import { presentUser } from '../users/present.ts';
+import { type Actor, createUser, listAudit, listUsers, removeUser, updateUser } from './service.ts';
+
+const admin = { access: 'admin' } as const;
+
+/** The admin user API (portal-core §7) and the audit trail; the read routes of the core are in users/. */
+export function adminRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  const { db } = deps;
+  return async (app) => {
+    app.get('/api/users', { config: admin }, async () => {
+      const rows = await listUsers(db);
+      return { success: true, data: rows.map((row) => presentUser(row)) };
+    });
+
+    app.post('/api/users', { config: admin, schema: { body: UserCreateBody } }, async (req, reply) => {
+      const row = await createUser(db, actorOf(req), req.body);
+      return reply.code(201).send({ success: true, data: presentUser(row) });
+    });
+
+    app.put(
+      '/api/users/:id',
+      { config: admin, schema: { params: UserIdParams, body: UserUpdateBody } },
+      async (req) => {
+        const row = await updateUser(db, actorOf(req), req.params.id, req.body);
+        return { success: true, data: presentUser(row) };
+      },
+    );
+
+    app.delete('/api/users/:id', { config: admin, schema: { params: UserIdParams } }, async (req) => {
+      const { removed, sessionsEnded } = await removeUser(db, actorOf(req), req.params.id);
+      return {
+        success: true,
+        message: ADMIN_TEXTS.userRemoved,
+        data: { discord_id: removed.discord_id, sessions_ended: sessionsEnded },
+      };
+    });
+
+    app.get('/api/admin/audit', { config: admin, schema: { querystring: AuditQuery } }, async (req) => ({
+      success: true,
+      data: await listAudit(db, req.query.limit),
+    }));
+  };
+}
+
+function actorOf(req: FastifyRequest): Actor {
+  const user = req.auth!.user;
+  return { kind: 'user', id: user.discord_id, username: user.username };
+}
