@@ -1,0 +1,27 @@
+/**
+ * The realtime channel's protocol (docs/realtime.md): Socket.IO on the portal's own origin, the session
+ * token in the handshake, rooms named `<type>:<key>` that a client asks to join with `subscribe`.
+ */
+export const REALTIME_PATH = '/socket.io';
+
+/** Client → server and server → client event names shared by every feature. */
+export const REALTIME_EVENTS = {
+  /** client → server: `{room}` with an ack `SubscribeAck`; the server replies with the room's full state. */
+  subscribe: 'subscribe',
+  /** client → server: `{room}`; stops pushes for that room. */
+  unsubscribe: 'unsubscribe',
+  /** server → client: `{code, message}` just before the server drops a socket whose session ended. */
+  sessionEnded: 'session:ended',
+} as const;
+
+/** Codes carried by a refused handshake (`connect_error` → `err.data.code`) and by `session:ended`. */
+export type RealtimeRefusalCode = 'AUTH_REQUIRED' | 'NOT_APPROVED' | 'FORBIDDEN';
+
+export type SubscribeRequest = { room: string };
+export type SubscribeAck = { ok: true } | { ok: false; error: string; code?: string };
+export type SessionEnded = { code: RealtimeRefusalCode; message: string };
+
+/** The room every socket of a user joins on connect (one user, many tabs, any instance). */
+export function userRoom(userId: string): string {
+  return `user:${userId}`;
+}

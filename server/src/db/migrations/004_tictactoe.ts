@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Tic-tac-toe. `tictactoe_seats` holds one row per player of an unfinished game; its primary key is what
+ * makes "at most one unfinished game per player" race-free on SQLite and PostgreSQL alike.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('tictactoe_games')
+    .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+    .addColumn('status', 'varchar(16)', (c) => c.notNull())
+    .addColumn('board', 'varchar(9)', (c) => c.notNull())
+    .addColumn('current_player', 'varchar(1)', (c) => c.notNull())
+    .addColumn('winner', 'varchar(8)')
+    .addColumn('end_reason', 'varchar(16)')
+    .addColumn('player1_id', 'varchar(64)', (c) => c.notNull().references('users.discord_id').onDelete('cascade'))
+    .addColumn('player2_id', 'varchar(64)', (c) => c.references('users.discord_id').onDelete('cascade'))
+    .addColumn('last_move', 'integer')
+    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('reserved_for', 'varchar(64)')
+    .addColumn('rematch_of', 'varchar(36)')
+    .addColumn('rematch_id', 'varchar(36)')
+    .addColumn('rematch_by', 'varchar(64)')
+    .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+    .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('tictactoe_games_matchmaking')
+    .on('tictactoe_games')
+    .columns(['status', 'created_at'])
+    .execute();
+
+  await db.schema
+    .createTable('tictactoe_seats')
+    .addColumn('user_id', 'varchar(64)', (c) => c.primaryKey().references('users.discord_id').onDelete('cascade'))
+    .addColumn('game_id', 'varchar(36)', (c) => c.notNull().references('tictactoe_games.id').onDelete('cascade'))
+    .execute();
+  await db.schema.createIndex('tictactoe_seats_game').on('tictactoe_seats').column('game_id').execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('tictactoe_seats').execute();
+  await db.schema.dropTable('tictactoe_games').execute();
+}

@@ -1,0 +1,67 @@
+/** Tables of the files and shares features; joined into `Database` in db/schema.ts. */
+export type FileStatus = 'uploading' | 'stored' | 'complete';
+
+export type FilesTable = {
+  id: string;
+  parent_id: string | null;
+  /** parent_id, or '' at the root (unique indexes treat NULLs as distinct). */
+  parent_key: string;
+  type: 'file' | 'folder';
+  name: string;
+  /** NFC + lower case of the name: duplicates are found case-insensitively. */
+  name_key: string;
+  category: string;
+  /** Bytes. PostgreSQL returns bigint as a string, so always read it through Number(). */
+  size: number | string;
+  total_chunks: number;
+  sha256: string | null;
+  status: FileStatus;
+  owner_id: string | null;
+  /** While uploading: the upload is abandoned once this passes without being renewed. */
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type FileChunksTable = {
+  file_id: string;
+  idx: number;
+  /** The id the blob store returned; never derived from user input. */
+  blob_id: string;
+  size: number;
+  sha256: string;
+};
+
+/** Blobs whose rows are gone, waiting to be deleted from the store (survives crashes). */
+export type BlobGarbageTable = {
+  blob_id: string;
+  queued_at: string;
+};
+
+export type FileSharesTable = {
+  id: string;
+  token: string;
+  file_id: string;
+  access_level: 'user' | 'public';
+  expires_at: string | null;
+  created_at: string;
+  created_by: string | null;
+  download_count: number;
+  revoked_at: string | null;
+};
+
+export type DownloadTicketsTable = {
+  token_hash: string;
+  file_id: string;
+  share_id: string | null;
+  user_id: string | null;
+  expires_at: string;
+};
+
+export type FilesTables = {
+  files: FilesTable;
+  file_chunks: FileChunksTable;
+  blob_garbage: BlobGarbageTable;
+  file_shares: FileSharesTable;
+  download_tickets: DownloadTicketsTable;
+};

@@ -1,0 +1,31 @@
+/** Tic-tac-toe tables (migration 004). Board: 9 characters, '.' for an empty cell. */
+export type TicTacToeGamesTable = {
+  id: string;
+  status: string;
+  board: string;
+  current_player: string;
+  winner: string | null;
+  end_reason: string | null;
+  player1_id: string;
+  player2_id: string | null;
+  last_move: number | null;
+  version: number;
+  /** A rematch offer waits for this player only; matchmaking skips it. */
+  reserved_for: string | null;
+  rematch_of: string | null;
+  rematch_id: string | null;
+  rematch_by: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** One row per player of an unfinished game (primary key user_id). */
+export type TicTacToeSeatsTable = {
+  user_id: string;
+  game_id: string;
+};
+
+export type TicTacToeTables = {
+  tictactoe_games: TicTacToeGamesTable;
+  tictactoe_seats: TicTacToeSeatsTable;
+};

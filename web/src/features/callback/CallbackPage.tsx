@@ -1,0 +1,100 @@
+import {
+  CALLBACK_ERROR_REDIRECT_MS,
+  CALLBACK_SUCCESS_REDIRECT_MS,
+  type SignInResponse,
+  STORAGE_KEYS,
+  TEXTS,
+} from '@guildhall/common';
+import { CheckCircle2, XCircle } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ApiError, apiFetch } from '../../api/client.ts';
+import { useAuth } from '../../auth/useAuth.ts';
+import { Card } from '../../ui/Card.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { claimCode } from './callback-guard.ts';
+
+type State = { phase: 'processing' } | { phase: 'success'; username: string } | { phase: 'error'; message: string };
+
+/** Checks the stored state, exchanges the code through the server, then redirects (2 s / 3 s). */
+export function CallbackPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const { signIn } = useAuth();
+  const [state, setState] = useState<State>({ phase: 'processing' });
+
+  useEffect(() => {
+    const code = params.get('code');
+    const returnedState = params.get('state');
+    const providerError = params.get('error');
+
+    const fail = (message: string) => setState({ phase: 'error', message });
+    const run = async () => {
+      if (providerError) return fail(`${TEXTS.authenticationFailedPrefix}${providerError}`);
+      if (!code || !returnedState) return fail(TEXTS.missingDiscordParams);
+      const guard = claimCode(code);
+      if (guard === 'same-page-duplicate') return;
+      if (guard === 'duplicate') return fail(TEXTS.requestInProgress);
+
+      const stored = localStorage.getItem(STORAGE_KEYS.oauthState);
+      // The stored state is removed after the callback whether it succeeded or failed.
+      localStorage.removeItem(STORAGE_KEYS.oauthState);
+      if (!stored) return fail(TEXTS.noStoredState);
+      if (stored !== returnedState) return fail(TEXTS.invalidState);
+      try {
+        const res = await apiFetch<SignInResponse>('/api/auth/discord', {
+          method: 'POST',
+          body: { code, state: returnedState },
+          token: null,
+        });
+        if (!res?.success || !res.token) return fail(TEXTS.discordAuthFailed);
+        signIn(res);
+        setState({ phase: 'success', username: res.user.username });
+      } catch (e) {
+        if (e instanceof ApiError) return fail(e.message || TEXTS.authenticationFailed);
+        fail(TEXTS.unexpectedError);
+      }
+    };
+    void run();
+  }, [params, signIn]);
+
+  useEffect(() => {
+    if (state.phase === 'processing') return;
+    const [to, ms] =
+      state.phase === 'success' ? ['/dashboard', CALLBACK_SUCCESS_REDIRECT_MS] : ['/login', CALLBACK_ERROR_REDIRECT_MS];
+    const t = setTimeout(() => navigate(to, { replace: true }), ms);
+    return () => clearTimeout(t);
+  }, [state, navigate]);
+
+  return (
+    <Page className="flex justify-center">
+      <Card className="w-full max-w-md text-center" data-testid="oauth-callback" data-phase={state.phase}>
+        {state.phase === 'processing' && (
+          <>
+            <Spinner className="mx-auto mb-4 size-10" />
+            <h1 className="text-xl font-semibold">Signing you in…</h1>
+            <p className="mt-1 text-sm text-muted">Completing Discord authentication.</p>
+          </>
+        )}
+        {state.phase === 'success' && (
+          <>
+            <CheckCircle2 className="mx-auto mb-4 size-12 text-success" />
+            <h1 className="text-xl font-semibold">Welcome, {state.username}!</h1>
+            <p className="mt-1 text-sm text-muted">Authentication successful. Redirecting to your dashboard…</p>
+          </>
+        )}
+        {state.phase === 'error' && (
+          <>
+            <XCircle className="mx-auto mb-4 size-12 text-danger" />
+            <h1 className="text-xl font-semibold">Authentication Failed</h1>
+            <p role="alert" className="mt-2 text-sm text-[#ff7b7e]">
+              {state.message}
+            </p>
+            <p className="mt-3 text-xs text-muted">Returning to the login page…</p>
+          </>
+        )}
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,15 @@
+import { type OAuthUrlResponse, STORAGE_KEYS, TEXTS } from '@guildhall/common';
+import { ApiError, apiFetch } from '../../api/client.ts';
+
+/** Asks the server for the authorize URL, stores the state, and sends the browser to Discord. */
+export async function startDiscordLogin(): Promise<void> {
+  let res: OAuthUrlResponse;
+  try {
+    res = await apiFetch<OAuthUrlResponse>('/api/auth/discord/url', { token: null });
+  } catch (e) {
+    if (e instanceof ApiError && e.code === 'OAUTH_NOT_CONFIGURED') throw new Error(TEXTS.oauthNotConfigured);
+    throw new Error(TEXTS.oauthUrlFailed);
+  }
+  localStorage.setItem(STORAGE_KEYS.oauthState, res.state);
+  window.location.assign(res.url);
+}

@@ -1,0 +1,110 @@
+import { avatarUrl, snowflakeDate, TEXTS, userTag } from '@guildhall/common';
+import { ArrowLeft, Image, Lock, LogOut, UserRound } from 'lucide-react';
+import { Link, useNavigate } from 'react-router';
+import { useAuth } from '../../auth/useAuth.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { Button, buttonClass } from '../../ui/Button.tsx';
+import { Card, CardTitle } from '../../ui/Card.tsx';
+import { LevelBadge } from '../../ui/LevelBadge.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { Field } from './Field.tsx';
+
+export function SettingsPage() {
+  const { user, logout } = useAuth();
+  const navigate = useNavigate();
+
+  if (!user) {
+    return (
+      <Page className="flex justify-center">
+        <Card className="w-full max-w-md text-center">
+          <h1 className="mb-2 text-xl font-semibold">{TEXTS.noUserData}</h1>
+          <Link to="/login" className={buttonClass('primary', 'md', 'mt-4')}>
+            Go to Login
+          </Link>
+        </Card>
+      </Page>
+    );
+  }
+
+  const isDiscord = user.provider === 'discord';
+  const tag = userTag(user.username, user.discriminator);
+  const avatar = avatarUrl({ id: user.id, avatar: user.avatar, discriminator: user.discriminator });
+  const avatarKind = !isDiscord ? 'Generic Avatar' : user.avatar ? 'Custom' : 'Default';
+  const created = isDiscord ? snowflakeDate(user.id) : null;
+  const hasDiscriminator = !!user.discriminator && Number(user.discriminator) !== 0;
+
+  return (
+    <Page>
+      <div className="mb-6 flex items-center justify-between gap-3">
+        <Link to="/dashboard" className={buttonClass('ghost', 'sm')}>
+          <ArrowLeft className="size-4" />
+          Back to Dashboard
+        </Link>
+        <Button
+          variant="danger"
+          size="sm"
+          icon={<LogOut className="size-4" />}
+          onClick={async () => {
+            await logout();
+            navigate('/login');
+          }}
+        >
+          Logout
+        </Button>
+      </div>
+
+      <Card className="mb-6 flex flex-col items-center gap-5 text-center sm:flex-row sm:text-left">
+        <img src={avatar} alt="" className="size-20 rounded-full border-2 border-brand/50 bg-surface-2" />
+        <div className="min-w-0 flex-1">
+          <h1 className="truncate text-2xl font-bold">{user.username}</h1>
+          <p className="text-muted">{tag}</p>
+          <p className="mt-1 text-sm text-muted">{user.email ?? 'No email on file'}</p>
+          <div className="mt-3 flex flex-wrap justify-center gap-2 sm:justify-start">
+            <Badge tone="neutral">{isDiscord ? 'discord' : 'access_code'}</Badge>
+            <Badge tone={isDiscord ? 'brand' : 'warning'}>{isDiscord ? 'Discord Connected' : 'Access Code Login'}</Badge>
+            <LevelBadge level={user.accessLevel} />
+          </div>
+        </div>
+        <div className="text-sm text-muted sm:text-right">
+          <div className="text-xs uppercase tracking-wide">Account created</div>
+          <div className="font-medium text-text">
+            {created ? created.toLocaleDateString(undefined, { dateStyle: 'long' }) : 'N/A'}
+          </div>
+        </div>
+      </Card>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card>
+          <CardTitle icon={<UserRound className="size-4" />}>Account Details</CardTitle>
+          <dl>
+            <Field label="User ID" value={<span className="font-mono text-sm">{user.id}</span>} copy={user.id} />
+            <Field label="Username" value={user.username} />
+            {hasDiscriminator && <Field label="Discriminator" value={`#${user.discriminator}`} />}
+          </dl>
+        </Card>
+        <Card>
+          <CardTitle icon={<Lock className="size-4" />}>Privacy & Security</CardTitle>
+          <dl>
+            <Field label="Provider" value={isDiscord ? 'Discord' : 'Access Code'} />
+            <Field label="Email" value={user.email ?? 'Not provided'} copy={user.email} />
+            <Field label="Session Status" value={<Badge tone="success">Active</Badge>} />
+          </dl>
+        </Card>
+        <Card>
+          <CardTitle icon={<Image className="size-4" />}>Avatar & Display</CardTitle>
+          <div className="mb-2 flex items-center gap-3">
+            <img src={avatar} alt="" className="size-14 rounded-full bg-surface-2" />
+            <span className="text-sm text-muted" data-testid="avatar-caption">
+              {avatarKind}
+            </span>
+          </div>
+          <dl>
+            <Field label="Display Name" value={user.globalName ?? user.username} />
+            <Field label="Full Tag" value={tag} copy={tag} />
+            <Field label="Avatar URL" value={<span className="font-mono text-xs">{avatar}</span>} copy={avatar} />
+          </dl>
+        </Card>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,72 @@
+import { hasLevel } from '@guildhall/common';
+import { LayoutDashboard, LogIn, LogOut } from 'lucide-react';
+import { Link, NavLink, useNavigate } from 'react-router';
+import { useAuth } from '../auth/useAuth.ts';
+import { buttonClass } from '../ui/Button.tsx';
+import { cn } from '../ui/cn.ts';
+import { Logo } from './Logo.tsx';
+
+const navLink = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    'rounded-lg px-3 py-1.5 text-sm font-medium transition-colors',
+    isActive ? 'bg-surface-2 text-text' : 'text-muted hover:text-text',
+  );
+
+/** Logo → /dashboard (user+), / (viewer) or /login (signed out); Home always; Dashboard for user+. */
+export function NavBar() {
+  const { status, user, logout } = useAuth();
+  const navigate = useNavigate();
+  const isMember = user ? hasLevel(user.accessLevel, 'user') : false;
+  const logoTarget = !user ? '/login' : isMember ? '/dashboard' : '/';
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-border/70 bg-bg/80 backdrop-blur">
+      <nav className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-4 sm:px-6" aria-label="Main">
+        <Link to={logoTarget} className="mr-2 flex items-center gap-2" aria-label="Guildhall">
+          <Logo />
+          <span className="hidden font-semibold tracking-tight sm:inline">Guildhall</span>
+        </Link>
+        <NavLink to="/" end className={navLink}>
+          Home
+        </NavLink>
+        {isMember && (
+          <NavLink to="/dashboard" className={navLink}>
+            <span className="inline-flex items-center gap-1.5">
+              <LayoutDashboard className="hidden size-4 sm:inline" />
+              Dashboard
+            </span>
+          </NavLink>
+        )}
+        <div className="ml-auto flex items-center gap-2">
+          {status === 'signed-in' && user ? (
+            <>
+              <Link
+                to="/settings"
+                className="max-w-[9rem] truncate text-sm text-muted hover:text-text sm:max-w-xs"
+                data-testid="nav-username"
+              >
+                {user.username}
+              </Link>
+              <button
+                type="button"
+                className={buttonClass('secondary', 'sm')}
+                onClick={async () => {
+                  await logout();
+                  navigate('/login');
+                }}
+              >
+                <LogOut className="size-4" />
+                <span>Logout</span>
+              </button>
+            </>
+          ) : status === 'signed-out' ? (
+            <Link to="/login" className={buttonClass('primary', 'sm')}>
+              <LogIn className="size-4" />
+              Login
+            </Link>
+          ) : null}
+        </div>
+      </nav>
+    </header>
+  );
+}

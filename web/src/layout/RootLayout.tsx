@@ -1,0 +1,16 @@
+import { Outlet } from 'react-router';
+import { NavBar } from './NavBar.tsx';
+
+export function RootLayout() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <NavBar />
+      <div className="flex-1">
+        <Outlet />
+      </div>
+      <footer className="border-t border-border/60 py-5 text-center text-xs text-muted">
+        Guildhall · members-only community tools
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { TEXTS } from '@guildhall/common';
+import { createBrowserRouter } from 'react-router';
+import { RequireAuth } from './auth/guards.tsx';
+import { CallbackPage } from './features/callback/CallbackPage.tsx';
+import { ComingSoon } from './features/errors/ComingSoon.tsx';
+import { RouteError } from './features/errors/RouteError.tsx';
+import { HomePage } from './features/home/HomePage.tsx';
+import { LoginPage } from './features/login/LoginPage.tsx';
+import { RootLayout } from './layout/RootLayout.tsx';
+import { lazyPage } from './lazy-page.tsx';
+
+// Signed-in pages load lazily so /login ships only what it needs.
+const DashboardPage = lazyPage(() => import('./features/dashboard/DashboardPage.tsx'), 'DashboardPage');
+const SettingsPage = lazyPage(() => import('./features/settings/SettingsPage.tsx'), 'SettingsPage');
+
+/** The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each. */
+export const router = createBrowserRouter([
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { path: '/', element: <HomePage /> },
+      { path: '/login', element: <LoginPage /> },
+      { path: '/auth/discord/callback', element: <CallbackPage /> },
+      { path: '/shared/:token', element: <ComingSoon title="Shared File" /> },
+      {
+        path: '/dashboard',
+        element: (
+          <RequireAuth level="user">
+            <DashboardPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/admin',
+        element: (
+          <RequireAuth level="admin" deniedMessage={TEXTS.adminNoPermission}>
+            <ComingSoon title="Admin Panel" />
+          </RequireAuth>
+        ),
+      },
+      { path: '/settings', element: <RequireAuth><SettingsPage /></RequireAuth> },
+      { path: '/infosec', element: <RequireAuth><ComingSoon title="InfoSec" /></RequireAuth> },
+      { path: '/filesystem', element: <RequireAuth><ComingSoon title="File System" /></RequireAuth> },
+      { path: '/music', element: <RequireAuth><ComingSoon title="Music Control" /></RequireAuth> },
+      { path: '/minigames', element: <RequireAuth><ComingSoon title="Minigames" /></RequireAuth> },
+      { path: '/minigames/tic-tac-toe', element: <RequireAuth><ComingSoon title="Tic-Tac-Toe" /></RequireAuth> },
+      { path: '/minigames/pictionary', element: <RequireAuth><ComingSoon title="Pictionary" /></RequireAuth> },
+    ],
+  },
+]);

@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import { cn } from './cn.ts';
+
+type Tone = 'neutral' | 'brand' | 'success' | 'warning' | 'danger';
+const TONES: Record<Tone, string> = {
+  neutral: 'bg-surface-2 text-muted border-border',
+  brand: 'bg-brand/15 text-[#aab1ff] border-brand/30',
+  success: 'bg-success/15 text-[#6fd08f] border-success/30',
+  warning: 'bg-warning/15 text-[#f4c453] border-warning/30',
+  danger: 'bg-danger/15 text-[#ff7b7e] border-danger/30',
+};
+
+export function Badge({ tone = 'neutral', children, className }: { tone?: Tone; children: ReactNode; className?: string }) {
+  return (
+    <span
+      className={cn(
+        'inline-flex items-center gap-1 rounded-full border px-2.5 py-0.5 text-xs font-medium whitespace-nowrap',
+        TONES[tone],
+        className,
+      )}
+    >
+      {children}
+    </span>
+  );
+}
