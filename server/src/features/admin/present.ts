@@ -24,7 +24,10 @@ export function snapshotUser(row: UsersTable): UserSnapshot {
 }
 
 /** before → after for every field that differs (a missing snapshot counts as all-null). */
-export function diffSnapshots(before: UserSnapshot | null, after: UserSnapshot | null): AuditEntry['changes'] {
+export function diffSnapshots(
+  before: UserSnapshot | null,
+  after: UserSnapshot | null,
+): AuditEntry['changes'] {
   const fields = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
   const changes: AuditEntry['changes'] = [];
   for (const field of fields) {
@@ -37,7 +40,8 @@ export function diffSnapshots(before: UserSnapshot | null, after: UserSnapshot |
 
 /** Audit row → API shape: the stored snapshots become a list of changed fields. */
 export function presentAuditEntry(row: AdminAuditTable): AuditEntry {
-  const parse = (json: string | null): UserSnapshot | null => (json ? (JSON.parse(json) as UserSnapshot) : null);
+  const parse = (json: string | null): UserSnapshot | null =>
+    json ? (JSON.parse(json) as UserSnapshot) : null;
   return {
     id: row.id,
     at: row.at,

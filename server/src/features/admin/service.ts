@@ -70,7 +70,12 @@ export async function createUser(db: Db, actor: Actor, input: UserCreateInput): 
  * Changes a user's fields. Approving lets them sign in on their next attempt; unapproving ends their
  * sessions at once; lowering takes effect on their next request (the access hook reads the row).
  */
-export async function updateUser(db: Db, actor: Actor, id: string, input: UserUpdateInput): Promise<UsersTable> {
+export async function updateUser(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: UserUpdateInput,
+): Promise<UsersTable> {
   return db.transaction().execute(async (trx) => {
     const before = await findUserById(trx, id);
     if (!before) throw httpError(404, ADMIN_TEXTS.userNotFound, 'NOT_FOUND');
@@ -84,7 +89,8 @@ export async function updateUser(db: Db, actor: Actor, id: string, input: UserUp
     }
     const after: UsersTable = { ...before, ...changes };
     const isUnapproving = before.is_approved === 1 && after.is_approved !== 1;
-    if (isUnapproving && isSelf(actor, id)) throw httpError(400, TEXTS.cannotRemoveSelf, 'CANNOT_REMOVE_SELF');
+    if (isUnapproving && isSelf(actor, id))
+      throw httpError(400, TEXTS.cannotRemoveSelf, 'CANNOT_REMOVE_SELF');
     await assertCommunityKeepsAnAdmin(trx, before, after);
 
     const snapBefore = snapshotUser(before);
@@ -136,12 +142,17 @@ export async function revokeSessions(db: Db, actor: Actor, id: string): Promise<
  * - in setup mode (no real admin) the access-code identity is the only admin, so it stays approved.
  * `after` is null for a removal.
  */
-async function assertCommunityKeepsAnAdmin(db: Db, before: UsersTable, after: UsersTable | null): Promise<void> {
+async function assertCommunityKeepsAnAdmin(
+  db: Db,
+  before: UsersTable,
+  after: UsersTable | null,
+): Promise<void> {
   const wasRealAdmin = isRealAdmin(before);
   if (wasRealAdmin && !(after && isRealAdmin(after)) && (await countRealAdmins(db)) <= 1) {
     throw httpError(409, ADMIN_TEXTS.lastAdmin, 'LAST_ADMIN');
   }
-  const isDisablingDemo = before.discord_id === DEMO_USER_ID && before.is_approved === 1 && after?.is_approved !== 1;
+  const isDisablingDemo =
+    before.discord_id === DEMO_USER_ID && before.is_approved === 1 && after?.is_approved !== 1;
   if (isDisablingDemo && (await countRealAdmins(db)) === 0) {
     throw httpError(409, ADMIN_TEXTS.setupModeDemoLockout, 'SETUP_MODE_LOCKOUT');
   }
