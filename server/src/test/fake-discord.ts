@@ -49,6 +49,7 @@ export async function startFakeDiscord(port = 0): Promise<FakeDiscord> {
     };
     const body = await readBody(req);
 
+    if (url.pathname === '/_health') return send(200, { ok: true });
     if (req.method === 'POST' && url.pathname === '/_fake/user') {
       currentUser = JSON.parse(body) as FakeDiscordUser;
       return send(200, { ok: true });

@@ -1,0 +1,188 @@
+import { TEXTS } from '@guildhall/common';
+import { ACCESS_CODE, BASE_URL } from './support/env.ts';
+import { createMember, liveSessionCount } from './support/db.ts';
+import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
+
+test.describe('sign-in', () => {
+  test('[discord] an approved member signs in: authorize → callback → dashboard', async ({ page }) => {
+    const id = randomDiscordId();
+    const m = await createMember({ discord_id: id, username: `disc_${id.slice(-6)}` });
+    await setDiscordUser({ id, username: m.username, email: 'member@example.com' });
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Continue with Discord' }).click();
+    await expect(page.getByText(`Welcome, ${m.username}!`)).toBeVisible();
+    await expect(page).toHaveURL(/\/auth\/discord\/callback\?code=/);
+    // The stored state is removed after the callback.
+    expect(await page.evaluate(() => localStorage.getItem('discord_oauth_state'))).toBeNull();
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`, { timeout: 5000 });
+    await expect(page.getByRole('heading', { name: `Welcome back, ${m.username}!` })).toBeVisible();
+    // Discord's access token never reaches the browser: only our session token is stored.
+    const stored = await page.evaluate(() => Object.keys(localStorage));
+    expect(stored.sort()).toEqual(['approvedUsersCache', 'authToken', 'authUser'].sort());
+  });
+
+  test('[discord] a wrong state is refused as a possible CSRF attack and returns to /login', async ({ page }) => {
+    await page.goto('/login');
+    await page.evaluate(() => localStorage.setItem('discord_oauth_state', 'the-state-we-sent'));
+    await page.goto('/auth/discord/callback?code=abc&state=some-other-state');
+    await expect(page.getByRole('alert')).toHaveText(TEXTS.invalidState);
+    await expect(page).toHaveURL(`${BASE_URL}/login`, { timeout: 5000 });
+  });
+
+  test('[discord] no stored state and missing parameters show the spec texts', async ({ page }) => {
+    await page.goto('/auth/discord/callback?code=abc&state=xyz');
+    await expect(page.getByRole('alert')).toHaveText(TEXTS.noStoredState);
+    await page.goto('/auth/discord/callback?state=xyz');
+    await expect(page.getByRole('alert')).toHaveText(TEXTS.missingDiscordParams);
+    await page.goto('/auth/discord/callback?error=access_denied');
+    await expect(page.getByRole('alert')).toHaveText('Authentication failed: access_denied');
+  });
+
+  test('[discord] a reused code is refused and signs nobody in', async ({ page, browser }) => {
+    const id = randomDiscordId();
+    await createMember({ discord_id: id, username: `reuse_${id.slice(-6)}` });
+    await setDiscordUser({ id, username: `reuse_${id.slice(-6)}` });
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Continue with Discord' }).click();
+    await expect(page).toHaveURL(/callback\?code=/);
+    const callbackUrl = new URL(page.url());
+    await expect(page.getByText(/Welcome, reuse_/)).toBeVisible();
+
+    // Replaying the same code and state from another browser (with the state planted) fails on the server.
+    const other = await browser.newContext({ baseURL: BASE_URL });
+    const p2 = await other.newPage();
+    await p2.goto('/login');
+    await p2.evaluate((s) => localStorage.setItem('discord_oauth_state', s), callbackUrl.searchParams.get('state') ?? '');
+    await p2.goto(`${callbackUrl.pathname}${callbackUrl.search}`);
+    await expect(p2.getByRole('alert')).toHaveText('Invalid or expired sign-in state. Please try logging in again.');
+    expect(await p2.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+    await other.close();
+  });
+
+  test('[discord] a second handling of the same code within 5 s says Request already in progress.', async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    await page.evaluate(() => localStorage.setItem('discord_oauth_state', 'dup-state'));
+    await page.goto('/auth/discord/callback?code=dup-code&state=dup-state');
+    await expect(page.getByRole('alert')).toBeVisible();
+    await page.evaluate(() => localStorage.setItem('discord_oauth_state', 'dup-state'));
+    await page.goto('/auth/discord/callback?code=dup-code&state=dup-state');
+    await expect(page.getByRole('alert')).toHaveText(TEXTS.requestInProgress);
+  });
+
+  test('[discord] an unapproved account is told so, gets no session, and is recorded as pending', async ({
+    page,
+  }) => {
+    const id = randomDiscordId();
+    await setDiscordUser({ id, username: `pending_${id.slice(-6)}` });
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Continue with Discord' }).click();
+    await expect(page.getByRole('alert')).toHaveText(TEXTS.notApproved);
+    expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+    await expect(page).toHaveURL(`${BASE_URL}/login`, { timeout: 5000 });
+  });
+
+  test('[access code] the right code signs in as the demo identity; a wrong one is refused', async ({ page }) => {
+    await page.goto('/login');
+    const submit = page.getByRole('button', { name: 'Access Utilities' });
+    await expect(submit).toBeDisabled();
+    await page.getByLabel('Access Code').fill('definitely-wrong');
+    await submit.click();
+    await expect(page.getByRole('alert')).toHaveText(TEXTS.invalidAccessCode);
+
+    await page.getByLabel('Access Code').fill(ACCESS_CODE);
+    await page.getByRole('button', { name: 'Access Utilities' }).click();
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`);
+    await expect(page.getByTestId('nav-username')).toHaveText('Demo User');
+  });
+});
+
+test.describe('levels and guards', () => {
+  test('[viewer] sees the upgrade message and no Dashboard link', async ({ browser }) => {
+    const { context, page } = await signedInContext(browser, { access_level: 'viewer' });
+    await page.goto('/');
+    await expect(
+      page.getByText('Your account has viewer access. Ask an admin to upgrade you to user level to use the tools.'),
+    ).toBeVisible();
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Go to Dashboard' })).toHaveCount(0);
+    await context.close();
+  });
+
+  test('[signed out] a visit to /dashboard lands on /login', async ({ page }) => {
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(`${BASE_URL}/login`);
+    await expect(page.getByRole('button', { name: 'Continue with Discord' })).toBeVisible();
+  });
+
+  test('[user] at /admin sees the access-denied text', async ({ memberPage }) => {
+    await memberPage.goto('/admin');
+    await expect(memberPage.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
+    await expect(memberPage.getByText(TEXTS.adminNoPermission)).toBeVisible();
+    await expect(memberPage.getByText('Your current level:')).toContainText('User');
+    await expect(memberPage.getByRole('link', { name: 'Back to Dashboard' })).toBeVisible();
+  });
+
+  test('[user] dashboard shows five cards in three columns, InfoSec coming soon and not clickable', async ({
+    memberPage,
+  }) => {
+    await memberPage.goto('/dashboard');
+    const grid = memberPage.getByTestId('dashboard-grid');
+    await expect(grid).toHaveAttribute('data-columns', '3');
+    await expect(grid.locator('[data-testid^=card-]')).toHaveCount(5);
+    await expect(memberPage.getByTestId('card-infosec')).toContainText('Coming Soon');
+    expect(await memberPage.getByTestId('card-infosec').evaluate((el) => el.tagName)).not.toBe('A');
+    await expect(memberPage.getByTestId('card-admin')).toHaveCount(0);
+  });
+
+  test('[admin] dashboard adds the Admin Panel card labelled Admin Only', async ({ browser }) => {
+    const { context, page } = await signedInContext(browser, { access_level: 'admin' });
+    await page.goto('/dashboard');
+    await expect(page.getByTestId('card-admin')).toContainText('Admin Only');
+    await expect(page.getByTestId('dashboard-grid').locator('[data-testid^=card-]')).toHaveCount(6);
+    await context.close();
+  });
+
+  test('an unknown route shows Unexpected Application Error', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page.getByRole('heading', { name: TEXTS.unexpectedApplicationError })).toBeVisible();
+  });
+});
+
+test.describe('session', () => {
+  test('logout ends the session on the server', async ({ browser }) => {
+    const { context, page, member } = await signedInContext(browser);
+    await page.goto('/dashboard');
+    expect(await liveSessionCount(member.userId)).toBe(1);
+    await page.getByRole('button', { name: 'Logout' }).first().click();
+    await expect(page).toHaveURL(`${BASE_URL}/login`);
+    expect(await liveSessionCount(member.userId)).toBe(0);
+    const res = await page.request.get('/api/auth/validate', { headers: { authorization: `Bearer ${member.token}` } });
+    expect(res.status()).toBe(401);
+    await context.close();
+  });
+
+  test('settings copy buttons show a checkmark for 2 s', async ({ browser }) => {
+    const { context, page, member } = await signedInContext(browser);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
+    await page.goto('/settings');
+    const copy = page.getByRole('button', { name: 'Copy User ID' });
+    await copy.click();
+    const copied = page.getByRole('button', { name: 'User ID copied' });
+    await expect(copied).toHaveAttribute('data-copied', 'true');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(member.userId);
+    await expect(page.getByRole('button', { name: 'Copy User ID' })).toBeVisible({ timeout: 3500 });
+    await context.close();
+  });
+
+  test('settings show the access-code identity with N/A creation date and a generic avatar', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Access Code').fill(ACCESS_CODE);
+    await page.getByRole('button', { name: 'Access Utilities' }).click();
+    await page.goto('/settings');
+    await expect(page.getByText('Access Code Login')).toBeVisible();
+    await expect(page.getByText('N/A')).toBeVisible();
+    await expect(page.getByTestId('avatar-caption')).toHaveText('Generic Avatar');
+  });
+});

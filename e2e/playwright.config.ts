@@ -1,0 +1,49 @@
+import { defineConfig } from '@playwright/test';
+import { APP_PORT, BASE_URL, DISCORD_PORT } from './support/env.ts';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  outputDir: '../.tmp/test-results',
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? 'list' : [['list']],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: 'node e2e/support/fake-discord-server.ts',
+      cwd: '..',
+      url: `http://127.0.0.1:${DISCORD_PORT}/_health`,
+      ignoreHTTPSErrors: true,
+      reuseExistingServer: false,
+      timeout: 20_000,
+      stdout: 'pipe',
+    },
+    {
+      command: 'node e2e/support/start-app.ts',
+      cwd: '..',
+      url: `http://127.0.0.1:${APP_PORT}/api/config`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+    },
+  ],
+});

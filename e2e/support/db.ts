@@ -1,0 +1,36 @@
+import { openDb } from '../../server/src/db/index.ts';
+import { createSession } from '../../server/src/platform/sessions.ts';
+import { buildUser, type UserOverrides } from '../../server/src/test/factories.ts';
+import { DB_FILE } from './env.ts';
+
+/**
+ * Test data goes straight into the portal's database (the same SQLite file, WAL mode), the way an
+ * admin CLI would, so each test can have its own members without clicking through the admin panel.
+ */
+export async function createMember(overrides: UserOverrides = {}): Promise<{ token: string; userId: string; username: string }> {
+  const db = openDb(`sqlite:${DB_FILE}`);
+  try {
+    const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const row = await buildUser(db, { username: `e2e_${unique}`, ...overrides });
+    const token = await createSession(db, row.discord_id);
+    return { token, userId: row.discord_id, username: row.username };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Reads one session row by user (to prove logout revoked it server-side). */
+export async function liveSessionCount(userId: string): Promise<number> {
+  const db = openDb(`sqlite:${DB_FILE}`);
+  try {
+    const rows = await db
+      .selectFrom('sessions')
+      .select('token_hash')
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    return rows.length;
+  } finally {
+    await db.destroy();
+  }
+}

@@ -1,0 +1,36 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  ACCESS_CODE,
+  APP_PORT,
+  BASE_URL,
+  BOOTSTRAP_ADMIN_ID,
+  DATA_DIR,
+  DISCORD_BASE,
+  ROOT,
+} from './env.ts';
+
+// Started by Playwright's webServer list: the production server (built web app) on a fresh data dir.
+fs.rmSync(DATA_DIR, { recursive: true, force: true });
+fs.mkdirSync(DATA_DIR, { recursive: true });
+const child = spawn(process.execPath, [path.join(ROOT, 'server/src/main.ts')], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    PORT: String(APP_PORT),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: BASE_URL,
+    DATA_DIR,
+    ACCESS_CODE,
+    ADMIN_DISCORD_IDS: BOOTSTRAP_ADMIN_ID,
+    DISCORD_CLIENT_ID: '123456789012345678',
+    DISCORD_CLIENT_SECRET: 'fake-client-secret',
+    DISCORD_REDIRECT_URI: `${BASE_URL}/auth/discord/callback`,
+    DISCORD_API_URL: `${DISCORD_BASE}/api`,
+    DISCORD_AUTHORIZE_URL: `${DISCORD_BASE}/oauth2/authorize`,
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+  },
+});
+for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => child.kill(sig));
+child.on('exit', (code) => process.exit(code ?? 0));
