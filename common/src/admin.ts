@@ -17,7 +17,8 @@ export const ADMIN_TEXTS = {
   lastAdmin: 'The last admin cannot be removed, lowered or unapproved. Make another user an admin first.',
   setupModeDemoLockout:
     'In setup mode the access-code identity is the only way in; add a real admin before disabling it.',
-  demoNotRemovable: 'The access-code identity cannot be removed. Unapprove it instead to disable the access code.',
+  demoNotRemovable:
+    'The access-code identity cannot be removed. Unapprove it instead to disable the access code.',
   idImmutable: 'discord_id cannot be changed',
   nothingToUpdate: 'Nothing to update: send at least one field',
   userRemoved: 'User removed',
@@ -73,11 +74,17 @@ const AvatarField = clearable(
 );
 const GlobalNameField = clearable(
   'global_name',
-  z.string().trim().max(USERNAME_MAX, { error: `global_name must be at most ${USERNAME_MAX} characters` }),
+  z
+    .string()
+    .trim()
+    .max(USERNAME_MAX, { error: `global_name must be at most ${USERNAME_MAX} characters` }),
 );
 const NotesField = clearable(
   'notes',
-  z.string().trim().max(NOTES_MAX, { error: `notes must be at most ${NOTES_MAX} characters` }),
+  z
+    .string()
+    .trim()
+    .max(NOTES_MAX, { error: `notes must be at most ${NOTES_MAX} characters` }),
 );
 
 // Timestamps and anything else the server owns are refused by name rather than silently dropped.
@@ -167,4 +174,3 @@ export const AuditQuery = z.object({
 
 export const AuditListResponse = z.object({ success: z.literal(true), data: z.array(AuditEntry) });
 export type AuditListResponse = z.infer<typeof AuditListResponse>;
-

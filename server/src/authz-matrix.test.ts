@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { hasLevel, type RouteAccess } from '@guildhall/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, leaveSetupMode, TEST_ACCESS_CODE, type TestContext } from './test/app.ts';
+import { buildUser, snowflake } from './test/factories.ts';
+
+/**
+ * The route-by-identity authorization matrix.
+ *
+ * MATRIX states, for every route the server registers, who is meant to call it — independently of
+ * the route's own `config.access`. The test calls every route for real as each identity below and
+ * checks the outcome: 401 signed out, 403 unapproved or below the level, anything but 401/403/5xx
+ * when allowed (a 400 or 404 from probe input is fine: the door opened).
+ *
+ * Adding a route? Add one line here: `'METHOD /url': { access }`. Give it a `url` or `body` only when
+ * the default probe (every `:param` = a fresh user's id, no body) would not reach the handler.
+ */
+
+type Probe = {
+  /** The caller's own user id (null when signed out) and a fresh, expendable user's id. */
+  me: string | null;
+  target: string;
+};
+
+type Entry = {
+  access: RouteAccess;
+  url?: (p: Probe) => string;
+  body?: (p: Probe) => unknown;
+};
+
+const MATRIX: Record<string, Entry> = {
+  // Core: configuration and sign-in
+  'GET /api/config': { access: 'public' },
+  'GET /api/auth/discord/url': { access: 'public' },
+  'POST /api/auth/discord': { access: 'public', body: () => ({ code: 'probe', state: 'probe' }) },
+  'POST /api/auth/access-code': { access: 'public', body: () => ({ code: TEST_ACCESS_CODE }) },
+  'GET /api/auth/validate': { access: 'login' },
+  'POST /api/auth/logout': { access: 'login' },
+
+  // Core: users (read)
+  'GET /api/users/public/approved': { access: 'login' },
+  'GET /api/users/check/:id': { access: 'login' },
+  // Your own record is for any member (someone else's is admin-only, tested in features/admin).
+  'GET /api/users/:id': { access: 'login', url: ({ me, target }) => `/api/users/${me ?? target}` },
+
+  // Admin: user management and audit
+  'GET /api/users': { access: 'admin' },
+  'POST /api/users': {
+    access: 'admin',
+    body: () => ({ discord_id: snowflake(), username: `probe-${snowflake()}`.slice(0, 32) }),
+  },
+  'PUT /api/users/:id': { access: 'admin', body: () => ({ access_level: 'moderator' }) },
+  'DELETE /api/users/:id': { access: 'admin' },
+  'GET /api/admin/audit': { access: 'admin' },
+
+  // Minigames: tic-tac-toe (portal-tools §2: login required)
+  'POST /api/games/tic-tac-toe/join': { access: 'login' },
+  'GET /api/games/tic-tac-toe/current': { access: 'login' },
+  'GET /api/games/tic-tac-toe/:id': { access: 'login' },
+  'POST /api/games/tic-tac-toe/:id/move': { access: 'login', body: () => ({ position: 0 }) },
+  'POST /api/games/tic-tac-toe/:id/leave': { access: 'login' },
+  'POST /api/games/tic-tac-toe/:id/rematch': { access: 'login' },
+
+  // The built web app and its SPA fallback
+  'GET /*': { access: 'public', url: () => '/dashboard' },
+};
+
+const IDENTITIES = ['signed-out', 'unapproved', 'viewer', 'user', 'moderator', 'admin'] as const;
+type Identity = (typeof IDENTITIES)[number];
+
+type Outcome = { allowed: true } | { allowed: false; status: 401 | 403; code: string };
+
+/** What the matrix says should happen when `identity` calls a route meant for `access`. */
+function expectedOutcome(access: RouteAccess, identity: Identity): Outcome {
+  if (access === 'public') return { allowed: true };
+  if (identity === 'signed-out') return { allowed: false, status: 401, code: 'AUTH_REQUIRED' };
+  if (identity === 'unapproved') return { allowed: false, status: 403, code: 'NOT_APPROVED' };
+  if (access === 'login' || hasLevel(identity, access)) return { allowed: true };
+  return { allowed: false, status: 403, code: 'FORBIDDEN' };
+}
+
+let ctx: TestContext;
+let webDist: string;
+
+beforeAll(async () => {
+  webDist = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'guildhall-matrix-web-'));
+  fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>probe</title>');
+  ctx = await createTestApp({
+    WEB_DIST_DIR: webDist,
+    // OAuth configured (never contacted: the probe's state is unknown) so the sign-in routes answer.
+    DISCORD_CLIENT_ID: '123456789012345678',
+    DISCORD_CLIENT_SECRET: 'probe-secret',
+    DISCORD_REDIRECT_URI: 'http://localhost/auth/discord/callback',
+    DISCORD_API_URL: 'http://127.0.0.1:9/api',
+  });
+  await leaveSetupMode(ctx);
+});
+afterAll(async () => {
+  await ctx.close();
+  fs.rmSync(webDist, { recursive: true, force: true });
+});
+
+const routeKey = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
+
+/** A fresh caller per call, so a logout or a removal in one probe cannot affect another. */
+async function caller(identity: Identity): Promise<{ token: string | null; id: string | null }> {
+  if (identity === 'signed-out') return { token: null, id: null };
+  const level = identity === 'unapproved' ? 'admin' : identity; // unapproved is refused even as admin
+  const { token, userId } = await ctx.signIn({
+    access_level: level,
+    is_approved: identity === 'unapproved' ? 0 : 1,
+  });
+  return { token, id: userId };
+}
+
+function fillParams(url: string, target: string): string {
+  return url.replace(/:[A-Za-z_]+/g, target).replace(/\*$/, 'matrix-probe');
+}
+
+describe('authorization matrix', () => {
+  it('has exactly one entry for every registered route', () => {
+    const registered = ctx.app.registeredRoutes.map(routeKey);
+    const missing = registered.filter((k) => !(k in MATRIX));
+    const stale = Object.keys(MATRIX).filter((k) => !registered.includes(k));
+    expect(missing, 'routes without a MATRIX entry (add one)').toEqual([]);
+    expect(stale, 'MATRIX entries for routes that no longer exist').toEqual([]);
+  });
+
+  it('each route declares the access the matrix intends', () => {
+    const mismatched = ctx.app.registeredRoutes
+      .filter((r) => MATRIX[routeKey(r)] && MATRIX[routeKey(r)]?.access !== r.access)
+      .map((r) => `${routeKey(r)}: declared ${r.access}, intended ${MATRIX[routeKey(r)]?.access}`);
+    expect(mismatched).toEqual([]);
+  });
+
+  it('every route answers every identity as the matrix says (401 / 403 / allowed)', async () => {
+    const failures: string[] = [];
+    let calls = 0;
+    for (const route of ctx.app.registeredRoutes) {
+      const entry = MATRIX[routeKey(route)];
+      if (!entry) continue; // reported by the first test
+      for (const identity of IDENTITIES) {
+        const who = await caller(identity);
+        const target = (await buildUser(ctx.db, { username: `target-${snowflake()}` })).discord_id;
+        const probe: Probe = { me: who.id, target };
+        const res = await ctx.app.inject({
+          method: route.method as 'GET',
+          url: entry.url?.(probe) ?? fillParams(route.url, target),
+          headers: who.token ? bearer(who.token) : {},
+          payload: entry.body?.(probe) as object | undefined,
+        });
+        calls += 1;
+        const want = expectedOutcome(entry.access, identity);
+        const got = res.statusCode;
+        const where = `${routeKey(route)} as ${identity}`;
+        if (want.allowed && (got === 401 || got === 403 || got >= 500)) {
+          failures.push(`${where}: expected access, got ${got} ${res.body.slice(0, 120)}`);
+        } else if (!want.allowed && (got !== want.status || res.json().code !== want.code)) {
+          failures.push(
+            `${where}: expected ${want.status} ${want.code}, got ${got} ${res.body.slice(0, 120)}`,
+          );
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(calls).toBe(ctx.app.registeredRoutes.length * IDENTITIES.length);
+  });
+});
