@@ -21,7 +21,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     if (hasBuild && rel && !rel.startsWith('..') && rel !== 'index.html' && isFile(path.join(distDir, rel))) {
       const immutable = rel.startsWith('assets/');
       reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
-      return reply.sendFile(rel);
+      return reply.sendFile(rel, { cacheControl: false });
     }
     if (NON_SPA_PREFIXES.some((p) => url.startsWith(p)) || url === '/upload') {
       return reply.code(404).send({ success: false, error: `Not found: GET ${url}` });
@@ -32,7 +32,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
         .type('text/plain')
         .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
 
   app.setNotFoundHandler((request, reply) => {

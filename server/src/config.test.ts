@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('works with no environment at all (embedded defaults)', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.databaseUrl).toMatch(/^sqlite:.*data[/\\]guildhall\.db$/);
+    expect(c.discord.apiUrl).toBe('https://discord.com/api');
+    expect(c.discord.authorizeUrl).toBe('https://discord.com/oauth2/authorize');
+    expect(c.adminDiscordIds).toEqual([]);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['ADMIN_DISCORD_IDS', '123,abc'],
+    ['DISCORD_API_URL', 'not a url'],
+    ['DISCORD_REDIRECT_URI', 'ftp://x'],
+    ['PUBLIC_URL', 'example.org'],
+    ['ACCESS_CODE', 'short'],
+    ['MAX_UPLOAD_BYTES', '-1'],
+    ['REDIS_URL', 'http://x'],
+    ['LOG_LEVEL', 'loud'],
+  ])('a wrong %s stops startup with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('parses lists and strips trailing slashes from URLs', () => {
+    const c = loadConfig({
+      ADMIN_DISCORD_IDS: ' 175928847299117063 , 175928847299117064 ',
+      DISCORD_API_URL: 'http://127.0.0.1:9999/api/',
+    });
+    expect(c.adminDiscordIds).toEqual(['175928847299117063', '175928847299117064']);
+    expect(c.discord.apiUrl).toBe('http://127.0.0.1:9999/api');
+  });
+});

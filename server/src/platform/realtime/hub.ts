@@ -1,0 +1,230 @@
+import type { Server as HttpServer } from 'node:http';
+import {
+  REALTIME_EVENTS,
+  REALTIME_PATH,
+  type SessionEnded,
+  type SubscribeAck,
+  TEXTS,
+  userRoom,
+} from '@guildhall/common';
+import type { FastifyBaseLogger } from 'fastify';
+import { type DefaultEventsMap, Server, type ServerOptions, type Socket } from 'socket.io';
+import type { Db } from '../../db/index.ts';
+import { sha256Hex } from '../crypto.ts';
+import { HttpError } from '../errors.ts';
+import { findLiveSessionUsers, type SessionVerdict, type SocketIdentity, verdictFor } from './session-check.ts';
+
+export type RoomEmission = { event: string; payload: unknown };
+
+/** How a feature lets a socket into its rooms `<type>:<key>`. */
+export type RoomType = {
+  /** Throws an HttpError (its message and code go back to the client) when the user may not join. */
+  authorize(identity: SocketIdentity, key: string): Promise<void>;
+  /** The room's full current state, emitted to a socket right after it joined (and so after a reconnect). */
+  snapshot(key: string, identity: SocketIdentity): Promise<RoomEmission | null>;
+};
+
+export type RealtimeHub = {
+  readonly io: Server;
+  /** Sends an event to every socket in a room, on every instance. Features call it after a state change. */
+  publish(room: string, event: string, payload: unknown): void;
+  /** Registers the rooms of one feature, e.g. `tictactoe` for rooms `tictactoe:<gameId>`. */
+  defineRoomType(type: string, room: RoomType): void;
+  /** Re-checks every local socket's session now; drops revoked, expired and unapproved ones. Returns how many. */
+  recheckSessions(): Promise<number>;
+  /** Drops every socket of a user on every instance (e.g. after an admin removed them). */
+  disconnectUser(userId: string, ended?: SessionEnded): void;
+  close(): Promise<void>;
+};
+
+export type HubOptions = {
+  httpServer: HttpServer;
+  db: Db;
+  log: FastifyBaseLogger;
+  recheckIntervalMs: number;
+  adapter?: ServerOptions['adapter'];
+};
+
+type SocketData = { identity: SocketIdentity; subscribeTimes: number[] };
+type HubSocket = Socket<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>;
+
+const ROOM_PATTERN = /^([a-z][a-z0-9-]{0,31}):([\w-]{1,100})$/;
+const MAX_ROOMS_PER_SOCKET = 32;
+const SUBSCRIBE_BURST = 20;
+const SUBSCRIBE_WINDOW_MS = 10_000;
+const MAX_TOKEN_LENGTH = 512;
+
+/**
+ * The realtime channel: Socket.IO on the portal's HTTP server. The handshake carries the session token;
+ * sockets act for a portal account (never a socket id), and every socket joins `user:<id>`.
+ */
+export function createRealtimeHub(opts: HubOptions): RealtimeHub {
+  const { db, log } = opts;
+  const rooms = new Map<string, RoomType>();
+  const io = new Server(opts.httpServer, {
+    path: REALTIME_PATH,
+    serveClient: false,
+    maxHttpBufferSize: 1_000_000,
+    ...(opts.adapter ? { adapter: opts.adapter } : {}),
+  });
+
+  const checkToken = async (tokenHash: string): Promise<SessionVerdict> => {
+    const live = await findLiveSessionUsers(db, [tokenHash]);
+    return verdictFor(db, tokenHash, live.get(tokenHash));
+  };
+
+  io.use((socket, next) => {
+    const token = handshakeToken(socket.handshake.auth, socket.handshake.headers.authorization);
+    if (!token) return next(refusal('AUTH_REQUIRED', TEXTS.authRequired));
+    checkToken(sha256Hex(token)).then(
+      (verdict) => {
+        if (!verdict.ok) return next(refusal(verdict.code, verdict.message));
+        (socket as HubSocket).data.identity = verdict.identity;
+        (socket as HubSocket).data.subscribeTimes = [];
+        next();
+      },
+      (err: unknown) => {
+        log.error({ err }, 'realtime handshake failed');
+        next(refusal('INTERNAL', 'Internal server error'));
+      },
+    );
+  });
+
+  io.on('connection', (raw) => {
+    const socket = raw as HubSocket;
+    void socket.join(userRoom(socket.data.identity.userId));
+    socket.on(REALTIME_EVENTS.subscribe, (request: unknown, ack: unknown) => {
+      const reply = typeof ack === 'function' ? (ack as (a: SubscribeAck) => void) : () => {};
+      subscribe(socket, request).then(reply, (err: unknown) => {
+        log.error({ err }, 'realtime subscribe failed');
+        reply({ ok: false, error: 'Internal server error', code: 'INTERNAL' });
+      });
+    });
+    socket.on(REALTIME_EVENTS.unsubscribe, (request: unknown) => {
+      const room = roomOf(request);
+      if (room && !room.name.startsWith('user:')) void socket.leave(room.name);
+    });
+  });
+
+  async function subscribe(socket: HubSocket, request: unknown): Promise<SubscribeAck> {
+    const room = roomOf(request);
+    if (!room) return { ok: false, error: 'room must look like "<type>:<id>"', code: 'BAD_REQUEST' };
+    if (!allowSubscribe(socket)) return { ok: false, error: TEXTS.rateLimitGeneric, code: 'RATE_LIMITED' };
+    const type = rooms.get(room.type);
+    if (!type) return { ok: false, error: `Unknown room type: ${room.type}`, code: 'NOT_FOUND' };
+    if (socket.rooms.size >= MAX_ROOMS_PER_SOCKET && !socket.rooms.has(room.name)) {
+      return { ok: false, error: 'Too many rooms on one connection', code: 'TOO_MANY_ROOMS' };
+    }
+    // Re-check on demand: the session may have ended since the handshake.
+    const verdict = await checkToken(socket.data.identity.tokenHash);
+    if (!verdict.ok) {
+      endSession(socket, { code: verdict.code, message: verdict.message });
+      return { ok: false, error: verdict.message, code: verdict.code };
+    }
+    socket.data.identity = verdict.identity;
+    try {
+      await type.authorize(verdict.identity, room.key);
+    } catch (e) {
+      if (e instanceof HttpError) return { ok: false, error: e.message, code: e.code ?? 'FORBIDDEN' };
+      throw e;
+    }
+    if (socket.disconnected) return { ok: false, error: 'Disconnected', code: 'DISCONNECTED' };
+    // Join first, then read: a change published in between arrives as well, never goes missing.
+    await socket.join(room.name);
+    const snapshot = await type.snapshot(room.key, verdict.identity);
+    if (snapshot) socket.emit(snapshot.event, snapshot.payload);
+    return { ok: true };
+  }
+
+  function allowSubscribe(socket: HubSocket): boolean {
+    const now = Date.now();
+    const recent = socket.data.subscribeTimes.filter((t) => now - t < SUBSCRIBE_WINDOW_MS);
+    if (recent.length >= SUBSCRIBE_BURST) return false;
+    recent.push(now);
+    socket.data.subscribeTimes = recent;
+    return true;
+  }
+
+  function endSession(socket: HubSocket, ended: SessionEnded): void {
+    socket.emit(REALTIME_EVENTS.sessionEnded, ended);
+    socket.disconnect(true);
+  }
+
+  let rechecking: Promise<number> | null = null;
+  async function recheckSessions(): Promise<number> {
+    const sockets = [...io.of('/').sockets.values()] as HubSocket[];
+    const hashes = [...new Set(sockets.map((s) => s.data.identity?.tokenHash).filter(Boolean))];
+    if (hashes.length === 0) return 0;
+    const live = await findLiveSessionUsers(db, hashes);
+    const verdicts = new Map<string, SessionVerdict>();
+    for (const hash of hashes) verdicts.set(hash, await verdictFor(db, hash, live.get(hash)));
+    let dropped = 0;
+    for (const socket of sockets) {
+      const verdict = verdicts.get(socket.data.identity?.tokenHash);
+      if (!verdict || socket.disconnected) continue;
+      if (verdict.ok) {
+        socket.data.identity = verdict.identity;
+      } else {
+        endSession(socket, { code: verdict.code, message: verdict.message });
+        dropped += 1;
+      }
+    }
+    if (dropped > 0) log.info({ dropped }, 'realtime: dropped sockets whose session ended');
+    return dropped;
+  }
+
+  const timer = setInterval(() => {
+    if (rechecking) return;
+    rechecking = recheckSessions()
+      .catch((err: unknown) => {
+        log.error({ err }, 'realtime session re-check failed');
+        return 0;
+      })
+      .finally(() => {
+        rechecking = null;
+      });
+  }, opts.recheckIntervalMs);
+  timer.unref();
+
+  return {
+    io,
+    publish(room, event, payload) {
+      io.to(room).emit(event, payload);
+    },
+    defineRoomType(type, room) {
+      if (!/^[a-z][a-z0-9-]{0,31}$/.test(type) || type === 'user') throw new Error(`Invalid room type ${type}`);
+      if (rooms.has(type)) throw new Error(`Room type ${type} is already defined`);
+      rooms.set(type, room);
+    },
+    recheckSessions: () => rechecking ?? recheckSessions(),
+    disconnectUser(userId, ended = { code: 'AUTH_REQUIRED', message: TEXTS.sessionInvalid }) {
+      io.in(userRoom(userId)).emit(REALTIME_EVENTS.sessionEnded, ended);
+      io.in(userRoom(userId)).disconnectSockets(true);
+    },
+    async close() {
+      clearInterval(timer);
+      io.local.disconnectSockets(true);
+      io.engine.close();
+      await io.of('/').adapter.close();
+    },
+  };
+}
+
+function handshakeToken(auth: Record<string, unknown>, header: string | undefined): string | null {
+  const fromAuth = typeof auth?.token === 'string' ? auth.token : null;
+  const fromHeader = header ? (/^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? null) : null;
+  const token = fromAuth ?? fromHeader;
+  return token && token.length <= MAX_TOKEN_LENGTH ? token : null;
+}
+
+function roomOf(request: unknown): { name: string; type: string; key: string } | null {
+  const name = (request as { room?: unknown } | null)?.room;
+  if (typeof name !== 'string') return null;
+  const m = ROOM_PATTERN.exec(name);
+  return m ? { name, type: m[1]!, key: m[2]! } : null;
+}
+
+/** A refused handshake: the client's connect_error carries the message and `data.code`. */
+function refusal(code: string, message: string): Error & { data: { code: string } } {
+  return Object.assign(new Error(message), { data: { code } });
+}

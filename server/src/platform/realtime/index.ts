@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/index.ts';
+import { createRealtimeHub, type RealtimeHub } from './hub.ts';
+import { connectRedisFanout, type RedisFanout } from './redis.ts';
+
+export type { RealtimeHub, RoomEmission, RoomType } from './hub.ts';
+export type { SocketIdentity } from './session-check.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The realtime channel: features publish state changes and define their rooms here. */
+    realtime: RealtimeHub;
+  }
+}
+
+export type RealtimeOptions = {
+  /** How often live sockets' sessions are re-checked (default 10 s). */
+  recheckIntervalMs?: number;
+  /** Redis channel prefix; instances sharing it share rooms (default `guildhall`). */
+  redisKey?: string;
+};
+
+/**
+ * Attaches the realtime channel to the app's HTTP server and exposes it as `app.realtime`. With
+ * `REDIS_URL` it fans out across instances through Redis, otherwise it stays in process.
+ */
+export async function attachRealtime(
+  app: FastifyInstance,
+  deps: { config: Config; db: Db; realtime?: RealtimeOptions },
+): Promise<RealtimeHub> {
+  const options = deps.realtime ?? {};
+  let fanout: RedisFanout | undefined;
+  if (deps.config.redisUrl) {
+    fanout = await connectRedisFanout(deps.config.redisUrl, options.redisKey ?? 'guildhall', app.log);
+    app.log.info('realtime: fanning out through Redis');
+  }
+  const hub = createRealtimeHub({
+    httpServer: app.server,
+    db: deps.db,
+    log: app.log,
+    recheckIntervalMs: options.recheckIntervalMs ?? 10_000,
+    adapter: fanout?.adapter,
+  });
+  app.decorate('realtime', hub);
+  // Open sockets would keep the HTTP server from closing; drop them before it does.
+  app.addHook('preClose', async () => {
+    await hub.close();
+    await fanout?.close();
+  });
+  return hub;
+}

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../test/app.ts';
+
+let ctx: TestContext;
+let dist: string;
+
+beforeAll(async () => {
+  dist = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-dist-'));
+  fs.mkdirSync(path.join(dist, 'assets'));
+  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+  fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg/>');
+  ctx = await createTestApp({ WEB_DIST_DIR: dist });
+});
+afterAll(async () => {
+  await ctx.close();
+  fs.rmSync(dist, { recursive: true, force: true });
+});
+
+describe('web app serving', () => {
+  it.each(['/', '/login', '/dashboard', '/minigames/tic-tac-toe', '/shared/sometoken', '/auth/discord/callback?code=1'])(
+    'serves index.html for the client route %s',
+    async (url) => {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<div id="root">');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    },
+  );
+
+  it('serves hashed assets as immutable and 404s unknown assets and API paths as JSON', async () => {
+    const asset = await ctx.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    for (const url of ['/assets/missing.js', '/api/nope', '/download/']) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().success).toBe(false);
+    }
+    const post = await ctx.app.inject({ method: 'POST', url: '/api/nope' });
+    expect(post.statusCode).toBe(404);
+  });
+
+  it('never serves files outside the build (path traversal)', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/..%2f..%2fetc%2fpasswd' });
+    expect(res.body).not.toContain('root:');
+  });
+
+  it('sends a strict CSP without inline scripts, and a request id', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-request-id']).toMatch(/^[\w-]+$/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
