@@ -1,0 +1,198 @@
+import { parseArgs } from 'node:util';
+import {
+  ACCESS_LEVELS,
+  AUDIT_PAGE_DEFAULT,
+  AuditQuery,
+  UserCreateBody,
+  UserUpdateBody,
+} from '@guildhall/common';
+import type { z } from 'zod';
+import type { Db } from '../db/index.ts';
+import type { UsersTable } from '../db/schema.ts';
+import {
+  CLI_ACTOR,
+  createUser,
+  listAudit,
+  listUsers,
+  removeUser,
+  revokeSessions,
+  updateUser,
+} from '../features/admin/service.ts';
+import { isSetupMode } from '../platform/effective-level.ts';
+import { HttpError } from '../platform/errors.ts';
+
+export const USAGE = `Guildhall admin — manage users on the server's database (same DATA_DIR / DATABASE_URL / .env).
+
+Usage: npm run admin -- <command> [arguments]
+
+  list [--pending]                            every user (or only those waiting for approval)
+  add <discord_id> <username> [--level L] [--email E] [--pending]
+                                              add a user, approved unless --pending (level: user)
+  approve <discord_id> [--level L]            approve a pending user, optionally at a level
+  set-level <discord_id> <level>              change a user's access level
+  remove <discord_id>                         remove a user and end their sessions
+  revoke-sessions <discord_id>                sign a user out everywhere
+  audit [--limit N]                           recent admin changes, newest first (default ${AUDIT_PAGE_DEFAULT})
+  help                                        this text
+
+Levels: ${ACCESS_LEVELS.join(', ')}. Changes are recorded in the audit trail with actor "cli".
+First admin on a fresh install:  npm run admin -- add <your Discord id> <your name> --level admin`;
+
+export type Output = { out: (line: string) => void; err: (line: string) => void };
+
+class UsageError extends Error {}
+
+/** Runs one admin command against `db`; returns the process exit code (0 ok, 1 refused, 2 usage). */
+export async function runAdminCommand(db: Db, argv: string[], io: Output): Promise<number> {
+  try {
+    return await dispatch(db, argv, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`Error: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (e instanceof HttpError) {
+      io.err(`Error: ${e.message}`);
+      if (e.code === 'DUPLICATE_USER') {
+        io.err('Hint: a user who already signed in with Discord is pending; use `approve <discord_id>`.');
+      }
+      return 1;
+    }
+    throw e;
+  }
+}
+
+async function dispatch(db: Db, argv: string[], io: Output): Promise<number> {
+  const { values, positionals } = parse(argv);
+  const [command, ...args] = positionals;
+  const wasSetupMode = await isSetupMode(db);
+  switch (command) {
+    case undefined:
+    case 'help':
+      io.out(USAGE);
+      return 0;
+    case 'list': {
+      expectArgs(args, 0, 'list');
+      const rows = (await listUsers(db)).filter((u) => !values.pending || u.is_approved !== 1);
+      io.out(formatUsers(rows));
+      return 0;
+    }
+    case 'add': {
+      const [discordId, username] = expectArgs(args, 2, 'add <discord_id> <username>');
+      const input = validate(UserCreateBody, {
+        discord_id: discordId,
+        username,
+        access_level: values.level ?? 'user',
+        email: values.email,
+        is_approved: !values.pending,
+      });
+      const row = await createUser(db, CLI_ACTOR, input);
+      io.out(`Added ${describe(row)}.`);
+      break;
+    }
+    case 'approve': {
+      const [discordId] = expectArgs(args, 1, 'approve <discord_id>');
+      const input = validate(UserUpdateBody, { is_approved: true, access_level: values.level });
+      io.out(`Approved ${describe(await updateUser(db, CLI_ACTOR, discordId, input))}.`);
+      break;
+    }
+    case 'set-level': {
+      const [discordId, level] = expectArgs(args, 2, 'set-level <discord_id> <level>');
+      const input = validate(UserUpdateBody, { access_level: level });
+      io.out(`Updated ${describe(await updateUser(db, CLI_ACTOR, discordId, input))}.`);
+      break;
+    }
+    case 'remove': {
+      const [discordId] = expectArgs(args, 1, 'remove <discord_id>');
+      const { removed, sessionsEnded } = await removeUser(db, CLI_ACTOR, discordId);
+      io.out(`Removed ${describe(removed)}; ended ${sessionsEnded} session(s).`);
+      break;
+    }
+    case 'revoke-sessions': {
+      const [discordId] = expectArgs(args, 1, 'revoke-sessions <discord_id>');
+      const ended = await revokeSessions(db, CLI_ACTOR, discordId);
+      io.out(`Ended ${ended} session(s) of ${discordId}.`);
+      break;
+    }
+    case 'audit': {
+      expectArgs(args, 0, 'audit');
+      const { limit } = validate(AuditQuery, { limit: values.limit });
+      for (const e of await listAudit(db, limit)) {
+        const changes = e.changes.map((c) => `${c.field}: ${show(c.before)} → ${show(c.after)}`).join(', ');
+        io.out(`${e.at}  ${e.actor_name}  ${e.action}  ${e.target_name} (${e.target_id})  ${changes}`);
+      }
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+  const isNowSetupMode = await isSetupMode(db);
+  if (wasSetupMode && !isNowSetupMode) {
+    io.out('Setup mode is over: an approved admin exists, so the access code now signs in at its own level.');
+  }
+  if (isNowSetupMode) {
+    io.out('Still in setup mode (no approved admin): the access code signs in as admin.');
+  }
+  return 0;
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        level: { type: 'string', short: 'l' },
+        email: { type: 'string' },
+        pending: { type: 'boolean' },
+        limit: { type: 'string' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+function expectArgs(args: string[], n: number, form: string): string[] {
+  if (args.length !== n) throw new UsageError(`expected: ${form}`);
+  return args;
+}
+
+/** The API's own schemas, so the command line accepts exactly what the API accepts. */
+function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const clean = Object.fromEntries(Object.entries(input as object).filter(([, v]) => v !== undefined));
+  const parsed = schema.safeParse(clean);
+  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? 'invalid input');
+  return parsed.data;
+}
+
+function describe(u: UsersTable): string {
+  return `${u.username} (${u.discord_id}) as ${u.access_level}${u.is_approved === 1 ? '' : ', pending approval'}`;
+}
+
+function show(v: unknown): string {
+  return v === null ? '∅' : String(v);
+}
+
+function formatUsers(rows: UsersTable[]): string {
+  if (rows.length === 0) return 'No users.';
+  const table = [
+    ['DISCORD ID', 'USERNAME', 'LEVEL', 'STATUS', 'LAST LOGIN'],
+    ...rows.map((u) => [
+      u.discord_id,
+      u.username,
+      u.access_level,
+      u.is_approved === 1 ? 'approved' : 'pending',
+      u.last_login ?? 'never',
+    ]),
+  ];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  return table
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
