@@ -78,7 +78,7 @@ async function dispatch(db: Db, argv: string[], io: Output): Promise<number> {
       return 0;
     }
     case 'add': {
-      const [discordId, username] = expectArgs(args, 2, 'add <discord_id> <username>');
+      const [discordId = '', username = ''] = expectArgs(args, 2, 'add <discord_id> <username>');
       const input = validate(UserCreateBody, {
         discord_id: discordId,
         username,
@@ -91,25 +91,25 @@ async function dispatch(db: Db, argv: string[], io: Output): Promise<number> {
       break;
     }
     case 'approve': {
-      const [discordId] = expectArgs(args, 1, 'approve <discord_id>');
+      const [discordId = ''] = expectArgs(args, 1, 'approve <discord_id>');
       const input = validate(UserUpdateBody, { is_approved: true, access_level: values.level });
       io.out(`Approved ${describe(await updateUser(db, CLI_ACTOR, discordId, input))}.`);
       break;
     }
     case 'set-level': {
-      const [discordId, level] = expectArgs(args, 2, 'set-level <discord_id> <level>');
+      const [discordId = '', level = ''] = expectArgs(args, 2, 'set-level <discord_id> <level>');
       const input = validate(UserUpdateBody, { access_level: level });
       io.out(`Updated ${describe(await updateUser(db, CLI_ACTOR, discordId, input))}.`);
       break;
     }
     case 'remove': {
-      const [discordId] = expectArgs(args, 1, 'remove <discord_id>');
+      const [discordId = ''] = expectArgs(args, 1, 'remove <discord_id>');
       const { removed, sessionsEnded } = await removeUser(db, CLI_ACTOR, discordId);
       io.out(`Removed ${describe(removed)}; ended ${sessionsEnded} session(s).`);
       break;
     }
     case 'revoke-sessions': {
-      const [discordId] = expectArgs(args, 1, 'revoke-sessions <discord_id>');
+      const [discordId = ''] = expectArgs(args, 1, 'revoke-sessions <discord_id>');
       const ended = await revokeSessions(db, CLI_ACTOR, discordId);
       io.out(`Ended ${ended} session(s) of ${discordId}.`);
       break;
