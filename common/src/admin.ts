@@ -174,3 +174,55 @@ export const AuditQuery = z.object({
 
 export const AuditListResponse = z.object({ success: z.literal(true), data: z.array(AuditEntry) });
 export type AuditListResponse = z.infer<typeof AuditListResponse>;
+
+/** The fields an admin enters or edits, in the client shape (portal-core §3). */
+export type ClientUserInput = {
+  id?: string;
+  username: string;
+  email?: string;
+  accessLevel?: (typeof ACCESS_LEVELS)[number];
+  isApproved?: boolean;
+  discriminator?: string;
+  avatar?: string;
+  globalName?: string;
+  notes?: string;
+};
+
+const isBlank = (v: string | undefined): v is undefined => v === undefined || v.trim() === '';
+
+/** A user in the server shape as sent; discord_id is omitted when empty (the server then refuses it). */
+export type ServerUserBody = Omit<UserCreateBody, 'discord_id'> & { discord_id?: string };
+
+/**
+ * Client shape → server shape for sending a user (portal-core §3): id is discord_id, accessLevel is
+ * access_level, isApproved is is_approved (default true); empty optional fields are omitted and
+ * timestamps are never sent.
+ */
+export function toServerUserBody(u: ClientUserInput): ServerUserBody {
+  const body: ServerUserBody = { username: u.username.trim() };
+  if (!isBlank(u.id)) body.discord_id = u.id.trim();
+  if (!isBlank(u.email)) body.email = u.email.trim();
+  if (u.accessLevel) body.access_level = u.accessLevel;
+  body.is_approved = u.isApproved ?? true;
+  if (!isBlank(u.discriminator)) body.discriminator = u.discriminator;
+  if (!isBlank(u.avatar)) body.avatar = u.avatar;
+  if (!isBlank(u.globalName)) body.global_name = u.globalName;
+  if (!isBlank(u.notes)) body.notes = u.notes;
+  return body;
+}
+
+/**
+ * The changed fields of an inline edit, for PUT (portal-core §7: "changed user fields"). A cleared
+ * email is sent as null, the one way to remove it (omitting it would leave it unchanged).
+ */
+export function changedUserFields(
+  before: Pick<ClientUserInput, 'username' | 'email' | 'accessLevel'>,
+  after: Pick<ClientUserInput, 'username' | 'email' | 'accessLevel'>,
+): UserUpdateBody {
+  const body: UserUpdateBody = {};
+  if (after.username.trim() !== before.username) body.username = after.username.trim();
+  const email = after.email?.trim() ?? '';
+  if (email !== (before.email ?? '')) body.email = email === '' ? null : email;
+  if (after.accessLevel && after.accessLevel !== before.accessLevel) body.access_level = after.accessLevel;
+  return body;
+}
