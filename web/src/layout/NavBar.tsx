@@ -21,7 +21,7 @@ export function NavBar() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-border/70 bg-bg/80 backdrop-blur">
-      <nav className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-4 sm:px-6" aria-label="Main">
+      <nav className="mx-auto flex h-14 max-w-7xl items-center gap-1 px-3 sm:gap-2 sm:px-6" aria-label="Main">
         <Link to={logoTarget} className="mr-2 flex items-center gap-2" aria-label="Guildhall">
           <Logo />
           <span className="hidden font-semibold tracking-tight sm:inline">Guildhall</span>
@@ -42,7 +42,7 @@ export function NavBar() {
             <>
               <Link
                 to="/settings"
-                className="max-w-[9rem] truncate text-sm text-muted hover:text-text sm:max-w-xs"
+                className="hidden max-w-xs truncate text-sm text-muted hover:text-text sm:inline"
                 data-testid="nav-username"
               >
                 {user.username}
@@ -56,7 +56,7 @@ export function NavBar() {
                 }}
               >
                 <LogOut className="size-4" />
-                <span>Logout</span>
+                <span className="sr-only sm:not-sr-only">Logout</span>
               </button>
             </>
           ) : status === 'signed-out' ? (

@@ -2,6 +2,7 @@ import { avatarUrl, snowflakeDate, TEXTS, userTag } from '@guildhall/common';
 import { ArrowLeft, Image, Lock, LogOut, UserRound } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/useAuth.ts';
+import { Avatar } from '../../ui/Avatar.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Card, CardTitle } from '../../ui/Card.tsx';
@@ -54,7 +55,7 @@ export function SettingsPage() {
       </div>
 
       <Card className="mb-6 flex flex-col items-center gap-5 text-center sm:flex-row sm:text-left">
-        <img src={avatar} alt="" className="size-20 rounded-full border-2 border-brand/50 bg-surface-2" />
+        <Avatar src={avatar} name={user.username} className="size-20 border-2 border-brand/50 text-2xl" />
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-2xl font-bold">{user.username}</h1>
           <p className="text-muted">{tag}</p>
@@ -93,7 +94,7 @@ export function SettingsPage() {
         <Card>
           <CardTitle icon={<Image className="size-4" />}>Avatar & Display</CardTitle>
           <div className="mb-2 flex items-center gap-3">
-            <img src={avatar} alt="" className="size-14 rounded-full bg-surface-2" />
+            <Avatar src={avatar} name={user.username} className="size-14 text-lg" />
             <span className="text-sm text-muted" data-testid="avatar-caption">
               {avatarKind}
             </span>
