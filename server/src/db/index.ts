@@ -25,8 +25,13 @@ function dialectFor(url: string): Dialect {
 
 /** Runs every pending migration; throws with the failing migration's error. */
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema; migrations are untyped by design.
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<void> {
+  // With a non-default PostgreSQL schema (tests), the migrator's own tables must live there too.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEMO_USER_ID } from '@guildhall/common';
+import pg from 'pg';
 import { type App, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Db, migrateToLatest, openDb } from '../db/index.ts';
@@ -21,15 +22,31 @@ export type TestContext = {
   close: () => Promise<void>;
 };
 
+export type TestDatabase = 'sqlite' | 'postgres';
+
+/** The database tests use by default: PostgreSQL when TEST_DB=postgres (and TEST_DATABASE_URL is set). */
+export function defaultTestDatabase(): TestDatabase {
+  return process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+}
+
 /**
- * A fresh app on a fresh temporary database and data dir. TEST_DATABASE_URL (PostgreSQL) is honoured
- * by callers that opt in; the default is an embedded SQLite file per context.
+ * A fresh app on a fresh database and data dir: an embedded SQLite file per context, or a fresh
+ * schema in TEST_DATABASE_URL's PostgreSQL (dropped on close).
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  database: TestDatabase = defaultTestDatabase(),
+): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  const pgSchema = database === 'postgres' ? await createPgSchema() : null;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
+    ...env,
+  });
   const db = openDb(config.databaseUrl);
-  await migrateToLatest(db);
+  await migrateToLatest(db, pgSchema?.schema);
   await bootstrapUsers(db, config.adminDiscordIds);
   const app = await buildApp({ config, db, accessCode: TEST_ACCESS_CODE, logger: false });
   await app.ready();
@@ -47,6 +64,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     async close() {
       await app.close();
       await db.destroy();
+      await pgSchema?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -62,3 +80,26 @@ export function bearer(token: string): { authorization: string } {
 }
 
 export { DEMO_USER_ID };
+
+/** A throwaway schema in the test PostgreSQL; the URL selects it through search_path. */
+async function createPgSchema(): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `gh_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    schema,
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}

@@ -36,9 +36,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('game_id', 'varchar(36)', (c) => c.notNull().references('tictactoe_games.id').onDelete('cascade'))
     .execute();
   await db.schema.createIndex('tictactoe_seats_game').on('tictactoe_seats').column('game_id').execute();
+
+  // One row that every join transaction updates first: it serializes matchmaking on PostgreSQL (row lock)
+  // and SQLite (write lock), so two players pressing Find Game at once meet instead of both waiting.
+  await db.schema
+    .createTable('tictactoe_matchmaking')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('turns', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await (db as Kysely<{ tictactoe_matchmaking: { id: number; turns: number } }>)
+    .insertInto('tictactoe_matchmaking')
+    .values({ id: 1, turns: 0 })
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('tictactoe_matchmaking').execute();
   await db.schema.dropTable('tictactoe_seats').execute();
   await db.schema.dropTable('tictactoe_games').execute();
 }
