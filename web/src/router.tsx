@@ -12,6 +12,7 @@ import { lazyPage } from './lazy-page.tsx';
 // Signed-in pages load lazily so /login ships only what it needs.
 const DashboardPage = lazyPage(() => import('./features/dashboard/DashboardPage.tsx'), 'DashboardPage');
 const SettingsPage = lazyPage(() => import('./features/settings/SettingsPage.tsx'), 'SettingsPage');
+const AdminPage = lazyPage(() => import('./features/admin/AdminPage.tsx'), 'AdminPage');
 
 /** The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each. */
 export const router = createBrowserRouter([
@@ -35,7 +36,7 @@ export const router = createBrowserRouter([
         path: '/admin',
         element: (
           <RequireAuth level="admin" deniedMessage={TEXTS.adminNoPermission}>
-            <ComingSoon title="Admin Panel" />
+            <AdminPage />
           </RequireAuth>
         ),
       },

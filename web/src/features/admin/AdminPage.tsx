@@ -1,0 +1,79 @@
+import { TEXTS } from '@guildhall/common';
+import { ArrowLeft, CloudOff, RefreshCw } from 'lucide-react';
+import { Link } from 'react-router';
+import { useAuth } from '../../auth/useAuth.ts';
+import { Button, buttonClass } from '../../ui/Button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { Page } from '../../ui/Page.tsx';
+import { AddUserForm } from './AddUserForm.tsx';
+import { ApiStatusBadge } from './ApiStatusBadge.tsx';
+import { ApprovedList } from './ApprovedList.tsx';
+import { AuditCard } from './AuditCard.tsx';
+import { ErrorBanner } from './ErrorBanner.tsx';
+import { PendingList } from './PendingList.tsx';
+import { userStats } from './rules.ts';
+import { StatCards } from './StatCards.tsx';
+import { useAdminUsers } from './useAdminUsers.ts';
+
+/** Admin panel - User Management (portal-core §2). The route guard already requires admin. */
+export function AdminPage() {
+  const { user } = useAuth();
+  const admin = useAdminUsers();
+  const isOnline = admin.status === 'online';
+  const isOffline = admin.status === 'offline';
+  // Every admin button is disabled unless the API is online (and while a change is in flight).
+  const disabled = !isOnline || admin.isBusy;
+
+  return (
+    <Page>
+      <div className="mb-6 flex items-center justify-between gap-3">
+        <Link to="/dashboard" className={buttonClass('ghost', 'sm', '-ml-3')}>
+          <ArrowLeft className="size-4" />
+          <span>
+            Back<span className="hidden sm:inline"> to Dashboard</span>
+          </span>
+        </Link>
+        <div className="flex items-center gap-2">
+          <ApiStatusBadge status={admin.status} />
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={admin.refresh}
+            disabled={disabled}
+            icon={<RefreshCw className={cn('size-4', admin.isRefreshing && 'animate-spin')} />}
+          >
+            Refresh
+          </Button>
+        </div>
+      </div>
+
+      <header className="mb-6">
+        <p className="text-sm text-muted">Admin Panel</p>
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">User Management</h1>
+      </header>
+
+      {admin.error && <ErrorBanner message={admin.error} onDismiss={admin.dismissError} />}
+      {isOffline && (
+        <p
+          role="status"
+          data-testid="offline-notice"
+          className="mb-6 flex items-center gap-2 rounded-xl border border-warning/30 bg-warning/10 px-4 py-3 text-sm text-[#f4c453]"
+        >
+          <CloudOff className="size-4 shrink-0" />
+          {TEXTS.backendUnavailable}
+        </p>
+      )}
+
+      <StatCards stats={userStats(admin.approved)} />
+      <AddUserForm approved={admin.approved} disabled={disabled} perform={admin.perform} />
+      <PendingList
+        pending={admin.pending}
+        disabled={disabled}
+        isOffline={isOffline}
+        perform={admin.perform}
+      />
+      <ApprovedList approved={admin.approved} selfId={user?.id} disabled={disabled} perform={admin.perform} />
+      {isOnline && <AuditCard entries={admin.audit} />}
+    </Page>
+  );
+}

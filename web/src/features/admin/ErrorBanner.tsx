@@ -1,0 +1,23 @@
+import { AlertTriangle, X } from 'lucide-react';
+
+/** The panel's dismissible error banner. */
+export function ErrorBanner({ message, onDismiss }: { message: string; onDismiss: () => void }) {
+  return (
+    <div
+      role="alert"
+      data-testid="admin-error"
+      className="mb-6 flex items-start gap-3 rounded-xl border border-danger/30 bg-danger/10 px-4 py-3 text-sm text-[#ff7b7e]"
+    >
+      <AlertTriangle className="mt-0.5 size-4 shrink-0" />
+      <p className="flex-1">{message}</p>
+      <button
+        type="button"
+        onClick={onDismiss}
+        aria-label="Dismiss error"
+        className="-m-1 rounded-md p-1 text-[#ff7b7e]/80 hover:bg-danger/15 hover:text-[#ff7b7e]"
+      >
+        <X className="size-4" />
+      </button>
+    </div>
+  );
+}

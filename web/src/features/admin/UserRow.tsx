@@ -1,0 +1,148 @@
+import { type AccessLevel, ADMIN_TEXTS, type ClientUser, changedUserFields, TEXTS } from '@guildhall/common';
+import { Check, Pencil, Trash2, X } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Badge } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { LevelBadge } from '../../ui/LevelBadge.tsx';
+import { removeUser, updateUser } from './api.ts';
+import { LevelSelect, TextInput } from './fields.tsx';
+import { checkEdit } from './rules.ts';
+import { UserAvatar } from './UserAvatar.tsx';
+
+type Props = {
+  user: ClientUser;
+  isSelf: boolean;
+  disabled: boolean;
+  perform: (op: () => Promise<unknown>, failText: (m: string) => string) => Promise<boolean>;
+};
+
+/** One approved user: view, or inline edit with Save and Cancel; Remove (never on your own row). */
+export function UserRow({ user, isSelf, disabled, perform }: Props) {
+  const [draft, setDraft] = useState<{ username: string; email: string; accessLevel: AccessLevel } | null>(
+    null,
+  );
+
+  async function save() {
+    if (!draft) return;
+    const problem = checkEdit(draft);
+    if (problem) {
+      window.alert(problem);
+      return;
+    }
+    const changes = changedUserFields(user, draft);
+    if (Object.keys(changes).length === 0) {
+      setDraft(null);
+      return;
+    }
+    const ok = await perform(() => updateUser(user.id, changes), ADMIN_TEXTS.updateFailed);
+    if (ok) {
+      toast.success(`Updated ${draft.username.trim()}`);
+      setDraft(null);
+    }
+  }
+
+  async function remove() {
+    if (isSelf) {
+      window.alert(TEXTS.cannotRemoveSelf);
+      return;
+    }
+    if (!window.confirm(TEXTS.confirmRemove)) return;
+    const ok = await perform(() => removeUser(user.id), ADMIN_TEXTS.removeFailed);
+    if (ok) toast.success(`Removed ${user.username}`);
+  }
+
+  const base =
+    'grid items-center gap-3 py-3 first:pt-0 last:pb-0 md:grid-cols-[minmax(0,1.4fr)_minmax(0,1.2fr)_9rem_auto]';
+
+  if (draft) {
+    return (
+      <li data-testid={`user-row-${user.id}`} data-editing="true" className={base}>
+        <div className="flex min-w-0 items-center gap-3">
+          <UserAvatar id={user.id} username={draft.username || user.username} />
+          <TextInput
+            aria-label="Username"
+            value={draft.username}
+            onChange={(e) => setDraft({ ...draft, username: e.target.value })}
+            disabled={disabled}
+          />
+        </div>
+        <TextInput
+          aria-label="Email"
+          type="email"
+          placeholder="Email (optional)"
+          value={draft.email}
+          onChange={(e) => setDraft({ ...draft, email: e.target.value })}
+          disabled={disabled}
+        />
+        <LevelSelect
+          aria-label="Access Level"
+          value={draft.accessLevel}
+          onChange={(accessLevel) => setDraft({ ...draft, accessLevel })}
+          disabled={disabled}
+        />
+        <div className="flex justify-end gap-2">
+          <Button
+            variant="success"
+            size="sm"
+            icon={<Check className="size-4" />}
+            onClick={save}
+            disabled={disabled}
+          >
+            Save
+          </Button>
+          <Button variant="ghost" size="sm" icon={<X className="size-4" />} onClick={() => setDraft(null)}>
+            Cancel
+          </Button>
+        </div>
+      </li>
+    );
+  }
+
+  return (
+    <li data-testid={`user-row-${user.id}`} className={base}>
+      <div className="flex min-w-0 items-center gap-3">
+        <UserAvatar id={user.id} username={user.username} />
+        <div className="min-w-0">
+          <div className="flex items-center gap-2">
+            <span className="truncate font-medium">{user.username}</span>
+            {isSelf && <Badge tone="brand">You</Badge>}
+          </div>
+          <div className="truncate font-mono text-xs text-muted">{user.id}</div>
+        </div>
+      </div>
+      <div className="truncate text-sm text-muted">
+        {user.email ?? <span className="text-muted/60">No email</span>}
+      </div>
+      <div>
+        <LevelBadge level={user.accessLevel} />
+      </div>
+      <div className="flex justify-end gap-2">
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={<Pencil className="size-4" />}
+          disabled={disabled}
+          aria-label={`Edit ${user.username}`}
+          onClick={() =>
+            setDraft({ username: user.username, email: user.email ?? '', accessLevel: user.accessLevel })
+          }
+        >
+          Edit
+        </Button>
+        {!isSelf && (
+          <Button
+            variant="danger"
+            size="sm"
+            icon={<Trash2 className="size-4" />}
+            disabled={disabled}
+            aria-label={`Remove ${user.username}`}
+            onClick={remove}
+          >
+            Remove
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}

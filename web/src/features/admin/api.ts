@@ -1,0 +1,36 @@
+import {
+  type AuditEntry,
+  AuditListResponse,
+  type ClientUser,
+  type ServerUserBody,
+  toClientUser,
+  UserListResponse,
+  UserResponse,
+  type UserUpdateBody,
+} from '@guildhall/common';
+import { apiFetch } from '../../api/client.ts';
+
+/** Calls of the admin panel (portal-core §7); responses are parsed with the shared contract. */
+
+export async function fetchUsers(): Promise<ClientUser[]> {
+  return UserListResponse.parse(await apiFetch('/api/users')).data.map(toClientUser);
+}
+
+export async function addUser(body: ServerUserBody): Promise<ClientUser> {
+  return toClientUser(UserResponse.parse(await apiFetch('/api/users', { method: 'POST', body })).data);
+}
+
+export async function updateUser(id: string, body: UserUpdateBody): Promise<ClientUser> {
+  const res = await apiFetch(`/api/users/${encodeURIComponent(id)}`, { method: 'PUT', body });
+  return toClientUser(UserResponse.parse(res).data);
+}
+
+export async function removeUser(id: string): Promise<void> {
+  await apiFetch(`/api/users/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+export const AUDIT_PANEL_SIZE = 20;
+
+export async function fetchAudit(): Promise<AuditEntry[]> {
+  return AuditListResponse.parse(await apiFetch(`/api/admin/audit?limit=${AUDIT_PANEL_SIZE}`)).data;
+}
