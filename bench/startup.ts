@@ -57,7 +57,11 @@ for (let i = 0; i < runs; i += 1) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-bench-'));
   let port = await freePort();
   portal.push(
-    await timeToFirst200([path.join(root, 'server/src/main.ts')], { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, port),
+    await timeToFirst200(
+      [path.join(root, 'server/src/main.ts')],
+      { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      port,
+    ),
   );
   fs.rmSync(dataDir, { recursive: true, force: true });
   port = await freePort();

@@ -1,6 +1,6 @@
 import { TEXTS } from '@guildhall/common';
-import { ACCESS_CODE, BASE_URL } from './support/env.ts';
 import { createMember, liveSessionCount } from './support/db.ts';
+import { ACCESS_CODE, BASE_URL } from './support/env.ts';
 import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
 
 test.describe('sign-in', () => {
@@ -21,7 +21,9 @@ test.describe('sign-in', () => {
     expect(stored.sort()).toEqual(['approvedUsersCache', 'authToken', 'authUser'].sort());
   });
 
-  test('[discord] a wrong state is refused as a possible CSRF attack and returns to /login', async ({ page }) => {
+  test('[discord] a wrong state is refused as a possible CSRF attack and returns to /login', async ({
+    page,
+  }) => {
     await page.goto('/login');
     await page.evaluate(() => localStorage.setItem('discord_oauth_state', 'the-state-we-sent'));
     await page.goto('/auth/discord/callback?code=abc&state=some-other-state');
@@ -52,9 +54,14 @@ test.describe('sign-in', () => {
     const other = await browser.newContext({ baseURL: BASE_URL });
     const p2 = await other.newPage();
     await p2.goto('/login');
-    await p2.evaluate((s) => localStorage.setItem('discord_oauth_state', s), callbackUrl.searchParams.get('state') ?? '');
+    await p2.evaluate(
+      (s) => localStorage.setItem('discord_oauth_state', s),
+      callbackUrl.searchParams.get('state') ?? '',
+    );
     await p2.goto(`${callbackUrl.pathname}${callbackUrl.search}`);
-    await expect(p2.getByRole('alert')).toHaveText('Invalid or expired sign-in state. Please try logging in again.');
+    await expect(p2.getByRole('alert')).toHaveText(
+      'Invalid or expired sign-in state. Please try logging in again.',
+    );
     expect(await p2.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
     await other.close();
   });
@@ -83,7 +90,9 @@ test.describe('sign-in', () => {
     await expect(page).toHaveURL(`${BASE_URL}/login`, { timeout: 5000 });
   });
 
-  test('[access code] the right code signs in as the demo identity; a wrong one is refused', async ({ page }) => {
+  test('[access code] the right code signs in as the demo identity; a wrong one is refused', async ({
+    page,
+  }) => {
     await page.goto('/login');
     const submit = page.getByRole('button', { name: 'Access Utilities' });
     await expect(submit).toBeDisabled();
@@ -103,7 +112,9 @@ test.describe('levels and guards', () => {
     const { context, page } = await signedInContext(browser, { access_level: 'viewer' });
     await page.goto('/');
     await expect(
-      page.getByText('Your account has viewer access. Ask an admin to upgrade you to user level to use the tools.'),
+      page.getByText(
+        'Your account has viewer access. Ask an admin to upgrade you to user level to use the tools.',
+      ),
     ).toBeVisible();
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Go to Dashboard' })).toHaveCount(0);
@@ -158,7 +169,9 @@ test.describe('session', () => {
     await page.getByRole('button', { name: 'Logout' }).first().click();
     await expect(page).toHaveURL(`${BASE_URL}/login`);
     expect(await liveSessionCount(member.userId)).toBe(0);
-    const res = await page.request.get('/api/auth/validate', { headers: { authorization: `Bearer ${member.token}` } });
+    const res = await page.request.get('/api/auth/validate', {
+      headers: { authorization: `Bearer ${member.token}` },
+    });
     expect(res.status()).toBe(401);
     await context.close();
   });
@@ -176,7 +189,9 @@ test.describe('session', () => {
     await context.close();
   });
 
-  test('settings show the access-code identity with N/A creation date and a generic avatar', async ({ page }) => {
+  test('settings show the access-code identity with N/A creation date and a generic avatar', async ({
+    page,
+  }) => {
     await page.goto('/login');
     await page.getByLabel('Access Code').fill(ACCESS_CODE);
     await page.getByRole('button', { name: 'Access Utilities' }).click();

@@ -2,7 +2,8 @@
 export const TEXTS = {
   oauthNotConfigured: 'Discord OAuth not configured. Please check your environment variables.',
   oauthUrlFailed: 'Failed to generate Discord OAuth URL',
-  notApproved: 'Access denied. Your account is not approved for this system. Please contact an administrator.',
+  notApproved:
+    'Access denied. Your account is not approved for this system. Please contact an administrator.',
   invalidAccessCode: 'Invalid access code',
   loginFailed: 'Login failed.',
   noStoredState: 'No stored state found. Please try logging in again.',

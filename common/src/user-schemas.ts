@@ -88,8 +88,10 @@ export const PublicApprovedEntry = z.object({
   access_level: AccessLevelSchema,
 });
 export type PublicApprovedEntry = z.infer<typeof PublicApprovedEntry>;
-export const PublicApprovedResponse = z.object({ success: z.literal(true), data: z.array(PublicApprovedEntry) });
+export const PublicApprovedResponse = z.object({
+  success: z.literal(true),
+  data: z.array(PublicApprovedEntry),
+});
 
 export const UserResponse = z.object({ success: z.literal(true), data: ServerUser });
 export const UserListResponse = z.object({ success: z.literal(true), data: z.array(ServerUser) });
-

@@ -7,7 +7,9 @@ import { DB_FILE } from './env.ts';
  * Test data goes straight into the portal's database (the same SQLite file, WAL mode), the way an
  * admin CLI would, so each test can have its own members without clicking through the admin panel.
  */
-export async function createMember(overrides: UserOverrides = {}): Promise<{ token: string; userId: string; username: string }> {
+export async function createMember(
+  overrides: UserOverrides = {},
+): Promise<{ token: string; userId: string; username: string }> {
   const db = openDb(`sqlite:${DB_FILE}`);
   try {
     const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

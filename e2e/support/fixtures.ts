@@ -1,4 +1,4 @@
-import { test as base, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, test as base, type Page } from '@playwright/test';
 import type { UserOverrides } from '../../server/src/test/factories.ts';
 import { createMember } from './db.ts';
 import { BASE_URL, DISCORD_BASE } from './env.ts';
@@ -52,15 +52,12 @@ export function randomDiscordId(): string {
     .padStart(8, '0')}`;
 }
 
-export const test = base.extend<{ member: Member; memberPage: Page }>({
+export const test = base.extend<{ memberPage: Page }>({
   // A page signed in as a fresh `user`-level member.
   memberPage: async ({ browser }, use) => {
     const { context, page } = await signedInContext(browser);
     await use(page);
     await context.close();
-  },
-  member: async ({}, use) => {
-    await use(await createMember());
   },
 });
 

@@ -14,9 +14,18 @@ const pages = (process.env.SHOT_PAGES ?? '/,/login,/dashboard,/settings').split(
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
-const member = await createMember({ access_level: (process.env.SHOT_LEVEL as 'admin') ?? 'admin', email: 'member@example.com' });
+const member = await createMember({
+  access_level: (process.env.SHOT_LEVEL as 'admin') ?? 'admin',
+  email: 'member@example.com',
+});
 for (const [label, width, height] of [
   ['desktop', 1280, 800],
   ['phone', 375, 740],
@@ -27,7 +36,15 @@ for (const [label, width, height] of [
     if (signedIn) {
       await context.addInitScript((m) => {
         localStorage.setItem('authToken', m.token);
-        localStorage.setItem('authUser', JSON.stringify({ discord_id: m.userId, username: m.username, access_level: 'admin', is_approved: true }));
+        localStorage.setItem(
+          'authUser',
+          JSON.stringify({
+            discord_id: m.userId,
+            username: m.username,
+            access_level: 'admin',
+            is_approved: true,
+          }),
+        );
       }, member);
     }
     const page = await context.newPage();

@@ -1,15 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  ACCESS_CODE,
-  APP_PORT,
-  BASE_URL,
-  BOOTSTRAP_ADMIN_ID,
-  DATA_DIR,
-  DISCORD_BASE,
-  ROOT,
-} from './env.ts';
+import { ACCESS_CODE, APP_PORT, BASE_URL, BOOTSTRAP_ADMIN_ID, DATA_DIR, DISCORD_BASE, ROOT } from './env.ts';
 
 // Started by Playwright's webServer list: the production server (built web app) on a fresh data dir.
 fs.rmSync(DATA_DIR, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import type { Db } from './db/index.ts';
 import { registerFeatures } from './features/index.ts';
 import { registerAccessControl } from './platform/access.ts';
 import { HttpError, registerErrorHandling } from './platform/errors.ts';
+import { attachRealtime, type RealtimeOptions } from './platform/realtime/index.ts';
 import { registerWebApp } from './platform/static.ts';
 
 export type AppDeps = {
@@ -17,6 +18,8 @@ export type AppDeps = {
   /** The access code in force (from ACCESS_CODE or generated on first start). */
   accessCode: string;
   logger?: boolean | object;
+  /** Realtime channel tuning (tests); Redis fan-out follows config.redisUrl. */
+  realtime?: RealtimeOptions;
 };
 
 export type App = FastifyInstance;
@@ -69,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       new HttpError(429, rateLimitText(Math.ceil(ctx.ttl / 1000)), 'RATE_LIMITED'),
   });
 
+  await attachRealtime(app, deps);
   await registerFeatures(app, deps);
   await registerWebApp(app, deps.config.webDistDir);
 

@@ -20,6 +20,7 @@ export function lazyPage<K extends string>(
       ),
     };
   });
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per route at module level, never during render.
   return function LazyPage() {
     return (
       <Suspense fallback={<PageSpinner />}>

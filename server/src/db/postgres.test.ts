@@ -17,7 +17,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL', () => {
       expect(signIn.statusCode).toBe(200);
       const { token, user } = signIn.json();
       expect(user).toMatchObject({ discord_id: DEMO_USER_ID, access_level: 'viewer', is_approved: true });
-      const validate = await ctx.app.inject({ method: 'GET', url: '/api/auth/validate', headers: bearer(token) });
+      const validate = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/validate',
+        headers: bearer(token),
+      });
       expect(validate.statusCode).toBe(200);
 
       await buildUser(ctx.db, { username: 'pg-pending', is_approved: 0 });
@@ -30,9 +34,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL', () => {
 
       const out = await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(token) });
       expect(out.statusCode).toBe(200);
-      expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/validate', headers: bearer(token) })).statusCode).toBe(
-        401,
-      );
+      expect(
+        (await ctx.app.inject({ method: 'GET', url: '/api/auth/validate', headers: bearer(token) }))
+          .statusCode,
+      ).toBe(401);
     } finally {
       await ctx.close();
     }

@@ -1,5 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
-import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 
 type Params = readonly unknown[];
 type SqliteValue = null | number | bigint | string | NodeJS.ArrayBufferView;
@@ -39,7 +39,9 @@ export function createSqliteDialect(file: string): SqliteDialect {
     database: async () => {
       const db = new DatabaseSync(file);
       // WAL lets readers proceed during a write; busy_timeout covers a second process (the admin CLI).
-      db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+      db.exec(
+        'PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;',
+      );
       return adapt(db);
     },
   });

@@ -37,14 +37,22 @@ export async function findSession(db: Db, token: string): Promise<SessionLookup 
   if (!row || row.revoked_at || row.expires_at <= nowIso()) return null;
   // Touch last use at most once a minute so reads do not turn into writes.
   if (Date.parse(row.last_used_at) < Date.now() - 60_000) {
-    await db.updateTable('sessions').set({ last_used_at: nowIso() }).where('token_hash', '=', tokenHash).execute();
+    await db
+      .updateTable('sessions')
+      .set({ last_used_at: nowIso() })
+      .where('token_hash', '=', tokenHash)
+      .execute();
   }
   const { expires_at: _e, revoked_at: _r, last_used_at: _l, ...user } = row;
   return { tokenHash, user };
 }
 
 export async function revokeSession(db: Db, tokenHash: string): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: nowIso() }).where('token_hash', '=', tokenHash).execute();
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: nowIso() })
+    .where('token_hash', '=', tokenHash)
+    .execute();
 }
 
 /** Ends every session of a user at once (removal, lowering, admin CLI). Returns how many were live. */

@@ -21,15 +21,19 @@ afterAll(async () => {
 });
 
 describe('web app serving', () => {
-  it.each(['/', '/login', '/dashboard', '/minigames/tic-tac-toe', '/shared/sometoken', '/auth/discord/callback?code=1'])(
-    'serves index.html for the client route %s',
-    async (url) => {
-      const res = await ctx.app.inject({ method: 'GET', url });
-      expect(res.statusCode).toBe(200);
-      expect(res.body).toContain('<div id="root">');
-      expect(res.headers['cache-control']).toBe('no-cache');
-    },
-  );
+  it.each([
+    '/',
+    '/login',
+    '/dashboard',
+    '/minigames/tic-tac-toe',
+    '/shared/sometoken',
+    '/auth/discord/callback?code=1',
+  ])('serves index.html for the client route %s', async (url) => {
+    const res = await ctx.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root">');
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
 
   it('serves hashed assets as immutable and 404s unknown assets and API paths as JSON', async () => {
     const asset = await ctx.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });

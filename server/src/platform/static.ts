@@ -20,7 +20,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     const rel = path.posix.normalize(url).replace(/^\/+/, '');
     if (hasBuild && rel && !rel.startsWith('..') && rel !== 'index.html' && isFile(path.join(distDir, rel))) {
       const immutable = rel.startsWith('assets/');
-      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+      reply.header(
+        'cache-control',
+        immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      );
       return reply.sendFile(rel, { cacheControl: false });
     }
     if (NON_SPA_PREFIXES.some((p) => url.startsWith(p)) || url === '/upload') {

@@ -93,7 +93,12 @@ export async function startFakeDiscord(port = 0): Promise<FakeDiscord> {
       stats.tokenExchanges += 1;
       const token = randomBytes(16).toString('hex');
       tokens.set(token, grant.user);
-      return send(200, { access_token: token, token_type: 'Bearer', expires_in: 604800, scope: 'identify email' });
+      return send(200, {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: 604800,
+        scope: 'identify email',
+      });
     }
     if (req.method === 'GET' && url.pathname === '/api/users/@me') {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';

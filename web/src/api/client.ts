@@ -25,7 +25,11 @@ type RequestOptions = Omit<RequestInit, 'body'> & { body?: unknown; token?: stri
 export async function errorFromResponse(res: Response): Promise<ApiError> {
   if (res.status === 429) {
     const seconds = Number.parseInt(res.headers.get('retry-after') ?? '', 10);
-    return new ApiError(Number.isFinite(seconds) ? rateLimitText(seconds) : TEXTS.rateLimitGeneric, 429, 'RATE_LIMITED');
+    return new ApiError(
+      Number.isFinite(seconds) ? rateLimitText(seconds) : TEXTS.rateLimitGeneric,
+      429,
+      'RATE_LIMITED',
+    );
   }
   const text = await res.text().catch(() => '');
   if (!text) return new ApiError(httpStatusText(res.status), res.status);

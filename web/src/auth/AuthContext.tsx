@@ -1,4 +1,4 @@
-import { type ServerUser, type SignInResponse, toClientUser, type ClientUser } from '@guildhall/common';
+import { type ClientUser, type ServerUser, type SignInResponse, toClientUser } from '@guildhall/common';
 import { createContext, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError, apiFetch, SESSION_INVALID_EVENT } from '../api/client.ts';
 import { clearApprovedCache, getApprovedUsers } from './approved-cache.ts';

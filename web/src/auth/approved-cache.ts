@@ -33,7 +33,10 @@ export function readCachedApprovedUsers(): PublicApprovedEntry[] | null {
 }
 
 /** Looks up an approved entry by id (or username) in the cached list. */
-export function findApproved(users: PublicApprovedEntry[], idOrName: string): PublicApprovedEntry | undefined {
+export function findApproved(
+  users: PublicApprovedEntry[],
+  idOrName: string,
+): PublicApprovedEntry | undefined {
   return users.find((u) => u.discord_id === idOrName || u.username === idOrName);
 }
 

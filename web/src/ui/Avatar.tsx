@@ -7,7 +7,10 @@ export function Avatar({ src, name, className }: { src?: string; name: string; c
   const base = cn('shrink-0 rounded-full bg-surface-2', className);
   if (!src || failed) {
     return (
-      <span aria-hidden="true" className={cn(base, 'flex items-center justify-center bg-brand/25 font-semibold text-[#c9ceff]')}>
+      <span
+        aria-hidden="true"
+        className={cn(base, 'flex items-center justify-center bg-brand/25 font-semibold text-[#c9ceff]')}
+      >
         {name.slice(0, 1).toUpperCase()}
       </span>
     );

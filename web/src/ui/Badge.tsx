@@ -10,7 +10,15 @@ const TONES: Record<Tone, string> = {
   danger: 'bg-danger/15 text-[#ff7b7e] border-danger/30',
 };
 
-export function Badge({ tone = 'neutral', children, className }: { tone?: Tone; children: ReactNode; className?: string }) {
+export function Badge({
+  tone = 'neutral',
+  children,
+  className,
+}: {
+  tone?: Tone;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <span
       className={cn(

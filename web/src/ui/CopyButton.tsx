@@ -27,7 +27,9 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
       }}
       className={cn(
         'inline-flex size-8 shrink-0 items-center justify-center rounded-lg border border-border transition-colors',
-        copied ? 'border-success/40 bg-success/15 text-success' : 'text-muted hover:bg-surface-2 hover:text-text',
+        copied
+          ? 'border-success/40 bg-success/15 text-success'
+          : 'text-muted hover:bg-surface-2 hover:text-text',
       )}
     >
       {copied ? <Check className="size-4" /> : <Copy className="size-4" />}

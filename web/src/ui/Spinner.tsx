@@ -5,7 +5,10 @@ export function Spinner({ className, label = 'Loading' }: { className?: string; 
     <span
       role="status"
       aria-label={label}
-      className={cn('inline-block size-5 animate-spin rounded-full border-2 border-muted/30 border-t-brand', className)}
+      className={cn(
+        'inline-block size-5 animate-spin rounded-full border-2 border-muted/30 border-t-brand',
+        className,
+      )}
     />
   );
 }

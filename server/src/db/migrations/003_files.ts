@@ -35,7 +35,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('files_parent').on('files').columns(['parent_key', 'status']).execute();
   await db.schema.createIndex('files_category').on('files').columns(['category', 'status']).execute();
-  await db.schema.createIndex('files_status_lease').on('files').columns(['status', 'lease_expires_at']).execute();
+  await db.schema
+    .createIndex('files_status_lease')
+    .on('files')
+    .columns(['status', 'lease_expires_at'])
+    .execute();
 
   await db.schema
     .createTable('file_chunks')
@@ -76,7 +80,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'varchar(64)', (c) => c.references('users.discord_id').onDelete('cascade'))
     .addColumn('expires_at', 'varchar(32)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('download_tickets_expiry').on('download_tickets').column('expires_at').execute();
+  await db.schema
+    .createIndex('download_tickets_expiry')
+    .on('download_tickets')
+    .column('expires_at')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -13,7 +13,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('current_player', 'varchar(1)', (c) => c.notNull())
     .addColumn('winner', 'varchar(8)')
     .addColumn('end_reason', 'varchar(16)')
-    .addColumn('player1_id', 'varchar(64)', (c) => c.notNull().references('users.discord_id').onDelete('cascade'))
+    .addColumn('player1_id', 'varchar(64)', (c) =>
+      c.notNull().references('users.discord_id').onDelete('cascade'),
+    )
     .addColumn('player2_id', 'varchar(64)', (c) => c.references('users.discord_id').onDelete('cascade'))
     .addColumn('last_move', 'integer')
     .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
@@ -32,8 +34,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('tictactoe_seats')
-    .addColumn('user_id', 'varchar(64)', (c) => c.primaryKey().references('users.discord_id').onDelete('cascade'))
-    .addColumn('game_id', 'varchar(36)', (c) => c.notNull().references('tictactoe_games.id').onDelete('cascade'))
+    .addColumn('user_id', 'varchar(64)', (c) =>
+      c.primaryKey().references('users.discord_id').onDelete('cascade'),
+    )
+    .addColumn('game_id', 'varchar(36)', (c) =>
+      c.notNull().references('tictactoe_games.id').onDelete('cascade'),
+    )
     .execute();
   await db.schema.createIndex('tictactoe_seats_game').on('tictactoe_seats').column('game_id').execute();
 

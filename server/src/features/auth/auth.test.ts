@@ -1,9 +1,9 @@
 import { DEMO_USER_ID, TEXTS } from '@guildhall/common';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { findUserById } from '../users/repo.ts';
-import { startFakeDiscord, type FakeDiscord } from '../../test/fake-discord.ts';
 import { bearer, createTestApp, leaveSetupMode, TEST_ACCESS_CODE, type TestContext } from '../../test/app.ts';
 import { buildUser } from '../../test/factories.ts';
+import { type FakeDiscord, startFakeDiscord } from '../../test/fake-discord.ts';
+import { findUserById } from '../users/repo.ts';
 
 let discord: FakeDiscord;
 let ctx: TestContext;
@@ -81,7 +81,11 @@ describe('POST /api/auth/discord', () => {
       access_level: 'moderator',
     });
     expect(res.body).not.toContain('access_token');
-    const validate = await ctx.app.inject({ method: 'GET', url: '/api/auth/validate', headers: bearer(body.token) });
+    const validate = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/auth/validate',
+      headers: bearer(body.token),
+    });
     expect(validate.statusCode).toBe(200);
     expect((await findUserById(ctx.db, user.discord_id))?.last_login).toBeTruthy();
   });
@@ -100,7 +104,10 @@ describe('POST /api/auth/discord', () => {
     expect(reused.json().code).toBe('INVALID_STATE');
 
     const second = await authorize();
-    await ctx.db.updateTable('oauth_states').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await ctx.db
+      .updateTable('oauth_states')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     const expired = await signInDiscord(second.code, second.state);
     expect(expired.statusCode).toBe(400);
   });
@@ -125,7 +132,11 @@ describe('POST /api/auth/discord', () => {
     expect(res.json()).toEqual({ success: false, error: TEXTS.notApproved, code: 'NOT_APPROVED' });
     const row = await findUserById(ctx.db, '210000000000000009');
     expect(row).toMatchObject({ is_approved: 0, access_level: 'viewer', username: 'stranger' });
-    const sessions = await ctx.db.selectFrom('sessions').selectAll().where('user_id', '=', '210000000000000009').execute();
+    const sessions = await ctx.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', '210000000000000009')
+      .execute();
     expect(sessions).toHaveLength(0);
   });
 
@@ -175,7 +186,11 @@ describe('POST /api/auth/access-code', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ success: true, user: { discord_id: DEMO_USER_ID, access_level: 'viewer' } });
-    await ctx.db.updateTable('users').set({ access_level: 'moderator' }).where('discord_id', '=', DEMO_USER_ID).execute();
+    await ctx.db
+      .updateTable('users')
+      .set({ access_level: 'moderator' })
+      .where('discord_id', '=', DEMO_USER_ID)
+      .execute();
     const v = await ctx.app.inject({ method: 'GET', url: '/api/auth/validate', headers: bearer(body.token) });
     expect(v.json().user.access_level).toBe('moderator');
   });
@@ -193,7 +208,11 @@ describe('POST /api/auth/access-code', () => {
   });
 
   it('refuses when the demo identity is not approved', async () => {
-    await ctx.db.updateTable('users').set({ is_approved: 0 }).where('discord_id', '=', DEMO_USER_ID).execute();
+    await ctx.db
+      .updateTable('users')
+      .set({ is_approved: 0 })
+      .where('discord_id', '=', DEMO_USER_ID)
+      .execute();
     const res = await signIn(TEST_ACCESS_CODE);
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toBe(TEXTS.notApproved);
@@ -248,21 +267,33 @@ describe('sessions', () => {
 
   it('an expired session is refused', async () => {
     const { token } = await ctx.signIn();
-    await ctx.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1).toISOString() }).execute();
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/validate', headers: bearer(token) })).statusCode).toBe(
-      401,
-    );
+    await ctx.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1).toISOString() })
+      .execute();
+    expect(
+      (await ctx.app.inject({ method: 'GET', url: '/api/auth/validate', headers: bearer(token) })).statusCode,
+    ).toBe(401);
   });
 
   it('a removed, unapproved or lowered user is affected on the very next request', async () => {
     const lowered = await ctx.signIn({ access_level: 'admin' });
-    const get = (token: string, url: string) => ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
+    const get = (token: string, url: string) =>
+      ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
     expect((await get(lowered.token, `/api/users/${lowered.userId}`)).statusCode).toBe(200);
-    await ctx.db.updateTable('users').set({ access_level: 'viewer' }).where('discord_id', '=', lowered.userId).execute();
+    await ctx.db
+      .updateTable('users')
+      .set({ access_level: 'viewer' })
+      .where('discord_id', '=', lowered.userId)
+      .execute();
     expect((await get(lowered.token, '/api/auth/validate')).json().user.access_level).toBe('viewer');
 
     const unapproved = await ctx.signIn();
-    await ctx.db.updateTable('users').set({ is_approved: 0 }).where('discord_id', '=', unapproved.userId).execute();
+    await ctx.db
+      .updateTable('users')
+      .set({ is_approved: 0 })
+      .where('discord_id', '=', unapproved.userId)
+      .execute();
     const r = await get(unapproved.token, '/api/auth/validate');
     expect(r.statusCode).toBe(403);
     expect(r.json().error).toBe(TEXTS.notApproved);

@@ -2,7 +2,12 @@ import type { Db } from '../../db/index.ts';
 import { sha256Hex } from '../../platform/crypto.ts';
 import { isoIn, nowIso } from '../../platform/time.ts';
 
-export async function saveOAuthState(db: Db, state: string, codeVerifier: string, ttlMs: number): Promise<void> {
+export async function saveOAuthState(
+  db: Db,
+  state: string,
+  codeVerifier: string,
+  ttlMs: number,
+): Promise<void> {
   await db
     .insertInto('oauth_states')
     .values({ state_hash: sha256Hex(state), code_verifier: codeVerifier, expires_at: isoIn(ttlMs) })

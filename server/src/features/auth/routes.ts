@@ -31,7 +31,10 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.post(
       '/api/auth/discord',
-      { config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } }, schema: { body: DiscordSignInBody } },
+      {
+        config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+        schema: { body: DiscordSignInBody },
+      },
       async (req) => completeDiscordSignIn(db, config, req.body.code, req.body.state),
     );
 
@@ -47,7 +50,8 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         try {
           return await signInWithAccessCode(db, deps.accessCode, req.body.code);
         } catch (e) {
-          if (e instanceof HttpError && e.code === 'INVALID_ACCESS_CODE') accessCodeFailures.recordFailure(req.ip);
+          if (e instanceof HttpError && e.code === 'INVALID_ACCESS_CODE')
+            accessCodeFailures.recordFailure(req.ip);
           throw e;
         }
       },

@@ -64,7 +64,7 @@ export async function completeDiscordSignIn(
 export async function signInWithAccessCode(db: Db, expected: string, code: string): Promise<SignInResponse> {
   if (!safeEqual(code, expected)) throw httpError(401, TEXTS.invalidAccessCode, 'INVALID_ACCESS_CODE');
   const demo = await findUserById(db, DEMO_USER_ID);
-  if (!demo || demo.is_approved !== 1) throw httpError(403, TEXTS.notApproved, 'NOT_APPROVED');
+  if (demo?.is_approved !== 1) throw httpError(403, TEXTS.notApproved, 'NOT_APPROVED');
   return signIn(db, DEMO_USER_ID);
 }
 

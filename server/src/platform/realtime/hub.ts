@@ -12,7 +12,12 @@ import { type DefaultEventsMap, Server, type ServerOptions, type Socket } from '
 import type { Db } from '../../db/index.ts';
 import { sha256Hex } from '../crypto.ts';
 import { HttpError } from '../errors.ts';
-import { findLiveSessionUsers, type SessionVerdict, type SocketIdentity, verdictFor } from './session-check.ts';
+import {
+  findLiveSessionUsers,
+  type SessionVerdict,
+  type SocketIdentity,
+  verdictFor,
+} from './session-check.ts';
 
 export type RoomEmission = { event: string; payload: unknown };
 
@@ -192,7 +197,8 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
       io.to(room).emit(event, payload);
     },
     defineRoomType(type, room) {
-      if (!/^[a-z][a-z0-9-]{0,31}$/.test(type) || type === 'user') throw new Error(`Invalid room type ${type}`);
+      if (!/^[a-z][a-z0-9-]{0,31}$/.test(type) || type === 'user')
+        throw new Error(`Invalid room type ${type}`);
       if (rooms.has(type)) throw new Error(`Room type ${type} is already defined`);
       rooms.set(type, room);
     },

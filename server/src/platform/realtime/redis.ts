@@ -13,7 +13,11 @@ export type RedisFanout = {
  * The Socket.IO Redis adapter: publishes go through Redis so every instance sharing `key` delivers them
  * to its own sockets. Startup fails with a clear message when Redis cannot be reached.
  */
-export async function connectRedisFanout(url: string, key: string, log: FastifyBaseLogger): Promise<RedisFanout> {
+export async function connectRedisFanout(
+  url: string,
+  key: string,
+  log: FastifyBaseLogger,
+): Promise<RedisFanout> {
   const pub = createClient({ url, socket: { connectTimeout: CONNECT_TIMEOUT_MS } });
   const sub = pub.duplicate();
   for (const [name, client] of [

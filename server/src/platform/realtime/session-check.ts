@@ -36,7 +36,11 @@ export async function findLiveSessionUsers(db: Db, tokenHashes: string[]): Promi
 }
 
 /** The realtime channel admits what a `login` route admits: a live session of an approved user. */
-export async function verdictFor(db: Db, tokenHash: string, user: UsersTable | undefined): Promise<SessionVerdict> {
+export async function verdictFor(
+  db: Db,
+  tokenHash: string,
+  user: UsersTable | undefined,
+): Promise<SessionVerdict> {
   if (!user) return { ok: false, code: 'AUTH_REQUIRED', message: TEXTS.sessionInvalid };
   if (user.is_approved !== 1) return { ok: false, code: 'NOT_APPROVED', message: TEXTS.notApproved };
   return {

@@ -15,7 +15,10 @@ import { Page } from '../../ui/Page.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { claimCode } from './callback-guard.ts';
 
-type State = { phase: 'processing' } | { phase: 'success'; username: string } | { phase: 'error'; message: string };
+type State =
+  | { phase: 'processing' }
+  | { phase: 'success'; username: string }
+  | { phase: 'error'; message: string };
 
 /** Checks the stored state, exchanges the code through the server, then redirects (2 s / 3 s). */
 export function CallbackPage() {
@@ -62,7 +65,9 @@ export function CallbackPage() {
   useEffect(() => {
     if (state.phase === 'processing') return;
     const [to, ms] =
-      state.phase === 'success' ? ['/dashboard', CALLBACK_SUCCESS_REDIRECT_MS] : ['/login', CALLBACK_ERROR_REDIRECT_MS];
+      state.phase === 'success'
+        ? ['/dashboard', CALLBACK_SUCCESS_REDIRECT_MS]
+        : ['/login', CALLBACK_ERROR_REDIRECT_MS];
     const t = setTimeout(() => navigate(to, { replace: true }), ms);
     return () => clearTimeout(t);
   }, [state, navigate]);
@@ -81,7 +86,9 @@ export function CallbackPage() {
           <>
             <CheckCircle2 className="mx-auto mb-4 size-12 text-success" />
             <h1 className="text-xl font-semibold">Welcome, {state.username}!</h1>
-            <p className="mt-1 text-sm text-muted">Authentication successful. Redirecting to your dashboard…</p>
+            <p className="mt-1 text-sm text-muted">
+              Authentication successful. Redirecting to your dashboard…
+            </p>
           </>
         )}
         {state.phase === 'error' && (

@@ -69,7 +69,11 @@ function ToolCard({ card }: { card: DashboardCard }) {
   const base = 'block rounded-2xl border border-border bg-surface/80 p-5 transition';
   if (card.comingSoon) {
     return (
-      <div className={cn(base, 'cursor-not-allowed opacity-60')} aria-disabled="true" data-testid={`card-${card.key}`}>
+      <div
+        className={cn(base, 'cursor-not-allowed opacity-60')}
+        aria-disabled="true"
+        data-testid={`card-${card.key}`}
+      >
         {body}
       </div>
     );

@@ -10,9 +10,24 @@ export type DashboardCard = {
 };
 
 const BASE_CARDS: DashboardCard[] = [
-  { key: 'settings', title: 'User Settings', description: 'Your account, privacy and avatar.', to: '/settings' },
-  { key: 'files', title: 'File System', description: 'Browse, upload and share community files.', to: '/filesystem' },
-  { key: 'music', title: 'Music Control', description: 'Control the music bot: queue, playlists, effects.', to: '/music' },
+  {
+    key: 'settings',
+    title: 'User Settings',
+    description: 'Your account, privacy and avatar.',
+    to: '/settings',
+  },
+  {
+    key: 'files',
+    title: 'File System',
+    description: 'Browse, upload and share community files.',
+    to: '/filesystem',
+  },
+  {
+    key: 'music',
+    title: 'Music Control',
+    description: 'Control the music bot: queue, playlists, effects.',
+    to: '/music',
+  },
   {
     key: 'infosec',
     title: 'InfoSec',
@@ -20,7 +35,12 @@ const BASE_CARDS: DashboardCard[] = [
     to: '/infosec',
     comingSoon: true,
   },
-  { key: 'minigames', title: 'Minigames', description: 'Tic-tac-toe and Pictionary with other members.', to: '/minigames' },
+  {
+    key: 'minigames',
+    title: 'Minigames',
+    description: 'Tic-tac-toe and Pictionary with other members.',
+    to: '/minigames',
+  },
 ];
 
 const ADMIN_CARD: DashboardCard = {

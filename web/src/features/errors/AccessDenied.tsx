@@ -22,12 +22,16 @@ export function AccessDenied({
         <h1 className="mb-2 text-2xl font-bold">Access Denied</h1>
         {message && <p className="mb-2 text-text">{message}</p>}
         <p className="text-muted">
-          This page requires <strong className="text-text">{LEVEL_LABELS[required]}</strong> access level or higher.
+          This page requires <strong className="text-text">{LEVEL_LABELS[required]}</strong> access level or
+          higher.
         </p>
         <p className="mt-1 text-muted">
-          Your current level: <strong className="text-text">{current ? LEVEL_LABELS[current] : 'Unknown'}</strong>
+          Your current level:{' '}
+          <strong className="text-text">{current ? LEVEL_LABELS[current] : 'Unknown'}</strong>
         </p>
-        <p className="mt-3 text-sm text-muted">Please contact an administrator if you believe you need access.</p>
+        <p className="mt-3 text-sm text-muted">
+          Please contact an administrator if you believe you need access.
+        </p>
         <Link to="/dashboard" className={buttonClass('secondary', 'md', 'mt-6')}>
           <ArrowLeft className="size-4" />
           Back to Dashboard

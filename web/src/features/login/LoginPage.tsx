@@ -105,7 +105,10 @@ export function LoginPage() {
           </div>
           <p className="text-xs text-muted">Not applicable unless you were specially given one.</p>
           {error && (
-            <p role="alert" className="rounded-lg border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-[#ff7b7e]">
+            <p
+              role="alert"
+              className="rounded-lg border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-[#ff7b7e]"
+            >
               {error}
             </p>
           )}

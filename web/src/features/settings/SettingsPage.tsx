@@ -62,7 +62,9 @@ export function SettingsPage() {
           <p className="mt-1 text-sm text-muted">{user.email ?? 'No email on file'}</p>
           <div className="mt-3 flex flex-wrap justify-center gap-2 sm:justify-start">
             <Badge tone="neutral">{isDiscord ? 'discord' : 'access_code'}</Badge>
-            <Badge tone={isDiscord ? 'brand' : 'warning'}>{isDiscord ? 'Discord Connected' : 'Access Code Login'}</Badge>
+            <Badge tone={isDiscord ? 'brand' : 'warning'}>
+              {isDiscord ? 'Discord Connected' : 'Access Code Login'}
+            </Badge>
             <LevelBadge level={user.accessLevel} />
           </div>
         </div>
@@ -78,7 +80,11 @@ export function SettingsPage() {
         <Card>
           <CardTitle icon={<UserRound className="size-4" />}>Account Details</CardTitle>
           <dl>
-            <Field label="User ID" value={<span className="font-mono text-sm">{user.id}</span>} copy={user.id} />
+            <Field
+              label="User ID"
+              value={<span className="font-mono text-sm">{user.id}</span>}
+              copy={user.id}
+            />
             <Field label="Username" value={user.username} />
             {hasDiscriminator && <Field label="Discriminator" value={`#${user.discriminator}`} />}
           </dl>
@@ -102,7 +108,11 @@ export function SettingsPage() {
           <dl>
             <Field label="Display Name" value={user.globalName ?? user.username} />
             <Field label="Full Tag" value={tag} copy={tag} />
-            <Field label="Avatar URL" value={<span className="font-mono text-xs">{avatar}</span>} copy={avatar} />
+            <Field
+              label="Avatar URL"
+              value={<span className="font-mono text-xs">{avatar}</span>}
+              copy={avatar}
+            />
           </dl>
         </Card>
       </div>
