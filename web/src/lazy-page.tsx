@@ -11,7 +11,7 @@ export function lazyPage<K extends string>(
 ): ComponentType {
   const Lazy = lazy<ComponentType>(async () => {
     const [mod, { QueryProvider }] = await Promise.all([load(), import('./query-provider.tsx')]);
-    const Page = mod[name];
+    const Page: ComponentType = mod[name];
     return {
       default: () => (
         <QueryProvider>
