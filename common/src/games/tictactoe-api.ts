@@ -29,14 +29,22 @@ export const TicTacToeGame = z.object({
   version: z.number().int(),
   endReason: z.enum(['win', 'draw', 'forfeit', 'cancelled']).nullable(),
   lastMove: z.number().int().nullable(),
+  /** On a finished game: the rematch one player offered (a new game waiting for the other). */
   rematch: z.object({ gameId: z.string(), requestedBy: z.string() }).nullable(),
+  /** On a rematch game: the finished game it follows, and the only player who may take seat 2. */
+  rematchOf: z.string().nullable(),
+  invited: TicTacToePlayer.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type TicTacToeGame = z.infer<typeof TicTacToeGame>;
 
 /** The spec's envelope {success, game, message}. */
-export const TicTacToeResponse = z.object({ success: z.literal(true), game: TicTacToeGame, message: z.string() });
+export const TicTacToeResponse = z.object({
+  success: z.literal(true),
+  game: TicTacToeGame,
+  message: z.string(),
+});
 export type TicTacToeResponse = z.infer<typeof TicTacToeResponse>;
 
 /** GET /current: the user's unfinished game, or null when there is none. */

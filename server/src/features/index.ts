@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { ticTacToeRoutes } from './games/tictactoe/routes.ts';
 import { usersRoutes } from './users/routes.ts';
 
 /** Every feature's routes, one line each. */
 export async function registerFeatures(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(authRoutes(deps));
   await app.register(usersRoutes(deps));
+  await app.register(ticTacToeRoutes(deps));
   await app.register(adminRoutes(deps));
 }

@@ -25,7 +25,14 @@ export type TicTacToeSeatsTable = {
   game_id: string;
 };
 
+/** A single row (id 1) that join transactions lock first, one at a time. */
+export type TicTacToeMatchmakingTable = {
+  id: number;
+  turns: number;
+};
+
 export type TicTacToeTables = {
   tictactoe_games: TicTacToeGamesTable;
   tictactoe_seats: TicTacToeSeatsTable;
+  tictactoe_matchmaking: TicTacToeMatchmakingTable;
 };

@@ -1,0 +1,37 @@
+import type { Cell, Mark, TicTacToeGame } from '@guildhall/common';
+import type { GameRow } from './repo.ts';
+
+const EMPTY = '.';
+
+/** Board cells → the 9-character column ('.' for empty). */
+export function encodeBoard(board: readonly Cell[]): string {
+  return board.map((c) => c || EMPTY).join('');
+}
+
+export function decodeBoard(stored: string): Cell[] {
+  return [...stored].map((c) => (c === 'X' || c === 'O' ? c : ''));
+}
+
+/** Row → the API's game shape (portal-tools §3 plus version, end reason, last move and rematch). */
+export function presentGame(row: GameRow): TicTacToeGame {
+  return {
+    id: row.id,
+    status: row.status as TicTacToeGame['status'],
+    board: decodeBoard(row.board),
+    currentPlayer: row.current_player as Mark,
+    winner: (row.winner as TicTacToeGame['winner']) ?? null,
+    player1: { id: row.player1_id, username: row.player1_name },
+    player2: row.player2_id ? { id: row.player2_id, username: row.player2_name ?? row.player2_id } : null,
+    version: Number(row.version),
+    endReason: (row.end_reason as TicTacToeGame['endReason']) ?? null,
+    lastMove: row.last_move === null ? null : Number(row.last_move),
+    rematch:
+      row.rematch_id && row.rematch_by ? { gameId: row.rematch_id, requestedBy: row.rematch_by } : null,
+    rematchOf: row.rematch_of,
+    invited: row.reserved_for
+      ? { id: row.reserved_for, username: row.invited_name ?? row.reserved_for }
+      : null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

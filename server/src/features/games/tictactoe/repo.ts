@@ -1,0 +1,169 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type { TicTacToeGamesTable } from './tables.ts';
+
+/** A plain connection or a transaction: every query here runs on either. */
+type Conn = Kysely<Database>;
+
+/** A game row with its players' (and invitee's) usernames. */
+export type GameRow = TicTacToeGamesTable & {
+  player1_name: string;
+  player2_name: string | null;
+  invited_name: string | null;
+};
+
+export type GameChanges = Partial<
+  Pick<
+    TicTacToeGamesTable,
+    | 'status'
+    | 'board'
+    | 'current_player'
+    | 'winner'
+    | 'end_reason'
+    | 'player2_id'
+    | 'last_move'
+    | 'reserved_for'
+    | 'rematch_id'
+    | 'rematch_by'
+    | 'updated_at'
+  >
+>;
+
+function selectGames(db: Conn) {
+  return db
+    .selectFrom('tictactoe_games as g')
+    .innerJoin('users as u1', 'u1.discord_id', 'g.player1_id')
+    .leftJoin('users as u2', 'u2.discord_id', 'g.player2_id')
+    .leftJoin('users as u3', 'u3.discord_id', 'g.reserved_for')
+    .selectAll('g')
+    .select(['u1.username as player1_name', 'u2.username as player2_name', 'u3.username as invited_name']);
+}
+
+export async function findGame(db: Conn, id: string): Promise<GameRow | undefined> {
+  return selectGames(db).where('g.id', '=', id).executeTakeFirst();
+}
+
+/** The user's unfinished game (the one their seat points at). */
+export async function findSeatedGame(db: Conn, userId: string): Promise<GameRow | undefined> {
+  return selectGames(db)
+    .innerJoin('tictactoe_seats as s', 's.game_id', 'g.id')
+    .where('s.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/**
+ * Takes the matchmaking lock for the rest of the transaction (a row lock on PostgreSQL, the write lock
+ * on SQLite): joins run one at a time, so two players searching at once always meet.
+ */
+export async function lockMatchmaking(trx: Transaction<Database>): Promise<void> {
+  await trx
+    .updateTable('tictactoe_matchmaking')
+    .set((eb) => ({ turns: eb('turns', '+', 1) }))
+    .where('id', '=', 1)
+    .execute();
+}
+
+/** Ids of the oldest games waiting for an opponent that are open to anyone and not the user's own. */
+export async function findOpenGameIds(db: Conn, userId: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tictactoe_games')
+    .select('id')
+    .where('status', '=', 'waiting')
+    .where('player2_id', 'is', null)
+    .where('reserved_for', 'is', null)
+    .where('player1_id', '!=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Takes seat 2 of a waiting game and starts it, only if it is still waiting with seat 2 free (and, for a
+ * rematch, reserved for this user). The condition makes two simultaneous joiners unable to both win.
+ */
+export async function takeSecondSeat(
+  db: Conn,
+  gameId: string,
+  userId: string,
+  now: string,
+  reservedFor: string | null,
+): Promise<boolean> {
+  let q = db
+    .updateTable('tictactoe_games')
+    .set((eb) => ({
+      player2_id: userId,
+      status: 'in_progress',
+      reserved_for: null,
+      version: eb('version', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', '=', gameId)
+    .where('status', '=', 'waiting')
+    .where('player2_id', 'is', null)
+    .where('player1_id', '!=', userId);
+  q = reservedFor ? q.where('reserved_for', '=', reservedFor) : q.where('reserved_for', 'is', null);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function insertGame(db: Conn, row: TicTacToeGamesTable): Promise<void> {
+  await db.insertInto('tictactoe_games').values(row).execute();
+}
+
+/** Seats a user in a game; false when they already hold a seat (in another unfinished game). */
+export async function insertSeat(db: Conn, userId: string, gameId: string): Promise<boolean> {
+  const r = await db
+    .insertInto('tictactoe_seats')
+    .values({ user_id: userId, game_id: gameId })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function deleteSeats(db: Conn, gameId: string): Promise<void> {
+  await db.deleteFrom('tictactoe_seats').where('game_id', '=', gameId).execute();
+}
+
+/**
+ * Applies changes only if the game is still at `version` (and bumps it). False means someone else
+ * changed the game first: re-read and decide again. This is what makes moves race-free.
+ */
+export async function updateGameIfVersion(
+  db: Conn,
+  id: string,
+  version: number,
+  changes: GameChanges,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('tictactoe_games')
+    .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Withdraws a rematch offer from the finished game it was made on (only if it still points at it). */
+export async function clearRematchOffer(
+  db: Conn,
+  gameId: string,
+  rematchId: string,
+  now: string,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('tictactoe_games')
+    .set((eb) => ({ rematch_id: null, rematch_by: null, version: eb('version', '+', 1), updated_at: now }))
+    .where('id', '=', gameId)
+    .where('rematch_id', '=', rematchId)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function inTransaction<T>(
+  db: Conn,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(work);
+}

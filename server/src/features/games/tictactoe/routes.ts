@@ -1,0 +1,74 @@
+import {
+  TICTACTOE_ROOM_TYPE,
+  TICTACTOE_STATE_EVENT,
+  TicTacToeGameParams,
+  TicTacToeMoveBody,
+  tictactoeRoom,
+} from '@guildhall/common';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../../app.ts';
+import { ticTacToeRoom } from './room.ts';
+import {
+  currentGame,
+  type GameContext,
+  getGame,
+  joinGame,
+  leaveGame,
+  makeMove,
+  requestRematch,
+} from './service.ts';
+
+const BASE = '/api/games/tic-tac-toe';
+
+/**
+ * Minigames need a signed-in, approved user at any level (portal-tools §2). Limits count per user, not
+ * per address, so players behind one NAT do not starve each other.
+ */
+const ACCESS = {
+  access: 'login',
+  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => userKey(req) },
+} as const;
+
+function userKey(req: FastifyRequest): string {
+  return req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`;
+}
+
+export function ticTacToeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    const ctx: GameContext = {
+      db: deps.db,
+      publish: (game) => app.realtime.publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
+    };
+    app.realtime.defineRoomType(TICTACTOE_ROOM_TYPE, ticTacToeRoom(deps.db));
+    const me = (req: FastifyRequest) => req.auth!.user.discord_id;
+    const params = TicTacToeGameParams;
+
+    app.post(`${BASE}/join`, { config: ACCESS }, async (req) => ok(await joinGame(ctx, me(req))));
+
+    app.get(`${BASE}/current`, { config: ACCESS }, async (req) => ok(await currentGame(ctx, me(req))));
+
+    app.get(`${BASE}/:id`, { config: ACCESS, schema: { params } }, async (req) =>
+      ok(await getGame(ctx, me(req), req.params.id)),
+    );
+
+    app.post(
+      `${BASE}/:id/move`,
+      { config: ACCESS, schema: { params, body: TicTacToeMoveBody } },
+      async (req) => ok(await makeMove(ctx, me(req), req.params.id, req.body.position)),
+    );
+
+    app.post(`${BASE}/:id/leave`, { config: ACCESS, schema: { params } }, async (req) =>
+      ok(await leaveGame(ctx, me(req), req.params.id)),
+    );
+
+    app.post(`${BASE}/:id/rematch`, { config: ACCESS, schema: { params } }, async (req) =>
+      ok(await requestRematch(ctx, me(req), req.params.id)),
+    );
+  };
+}
+
+/** The spec's envelope {success, game, message}. */
+function ok<T extends { message: string }>(result: T): T & { success: true } {
+  return { success: true, ...result };
+}

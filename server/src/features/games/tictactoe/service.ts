@@ -1,0 +1,299 @@
+import { randomUUID } from 'node:crypto';
+import {
+  applyMove,
+  emptyBoard,
+  type Mark,
+  markOf,
+  moveRejection,
+  otherMark,
+  TICTACTOE_TEXTS as T,
+  type TicTacToeGame,
+} from '@guildhall/common';
+import type { Db } from '../../../db/index.ts';
+import { httpError } from '../../../platform/errors.ts';
+import { nowIso } from '../../../platform/time.ts';
+import { encodeBoard, presentGame } from './present.ts';
+import type { GameChanges, GameRow } from './repo.ts';
+import * as repo from './repo.ts';
+import type { TicTacToeGamesTable } from './tables.ts';
+
+export type GameContext = {
+  db: Db;
+  /** Pushes a game's new state to everyone in its room (the realtime hub); called after every change. */
+  publish: (game: TicTacToeGame) => void;
+};
+
+export type GameResult = { game: TicTacToeGame; message: string };
+
+/** Optimistic updates retry this often before answering 409 (only under heavy contention). */
+const MAX_ATTEMPTS = 8;
+const MATCH_CANDIDATES = 5;
+
+/** Thrown inside a transaction to roll it back because the user already holds a seat. */
+class SeatTaken extends Error {}
+/** Thrown inside a transaction to roll it back because the game changed under us. */
+class VersionConflict extends Error {}
+
+/**
+ * Joins the oldest game waiting for an opponent that is not the user's own, else creates one. A user
+ * already in an unfinished game gets that game back: nobody is ever in two.
+ */
+export async function joinGame(ctx: GameContext, userId: string): Promise<GameResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const current = await repo.findSeatedGame(ctx.db, userId);
+    if (current) return { game: presentGame(current), message: 'You are already in a game' };
+
+    const outcome = await rollbackOn(SeatTaken, () =>
+      repo.inTransaction(ctx.db, async (trx) => {
+        await repo.lockMatchmaking(trx);
+        const now = nowIso();
+        for (const id of await repo.findOpenGameIds(trx, userId, MATCH_CANDIDATES)) {
+          if (await repo.takeSecondSeat(trx, id, userId, now, null)) {
+            if (!(await repo.insertSeat(trx, userId, id))) throw new SeatTaken();
+            return { gameId: id, joined: true };
+          }
+        }
+        const gameId = randomUUID();
+        await repo.insertGame(trx, newGameRow(gameId, userId, now, null));
+        if (!(await repo.insertSeat(trx, userId, gameId))) throw new SeatTaken();
+        return { gameId, joined: false };
+      }),
+    );
+    if (!outcome) continue; // a simultaneous join of the same user won; the next round returns its game
+
+    const game = await loadGame(ctx.db, outcome.gameId);
+    if (outcome.joined) ctx.publish(game);
+    return { game, message: outcome.joined ? 'Joined game' : T.waitingForOpponent };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/** The game, for its players (and a player invited to a rematch) only. */
+export async function getGame(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
+  const row = await findViewable(ctx.db, userId, gameId);
+  return { game: presentGame(row), message: 'OK' };
+}
+
+/** The user's unfinished game, or null. */
+export async function currentGame(
+  ctx: GameContext,
+  userId: string,
+): Promise<{ game: TicTacToeGame | null; message: string }> {
+  const row = await repo.findSeatedGame(ctx.db, userId);
+  return row ? { game: presentGame(row), message: 'OK' } : { game: null, message: 'No active game' };
+}
+
+/**
+ * A move by the server's rules. Race-free: the write applies only if the game is still at the version the
+ * decision was made on; otherwise it is decided again on the fresh state. Repeating the move that was
+ * just applied (a retry) returns the current state instead of an error.
+ */
+export async function makeMove(
+  ctx: GameContext,
+  userId: string,
+  gameId: string,
+  position: number,
+): Promise<GameResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const row = await findPlayable(ctx.db, userId, gameId);
+    const game = presentGame(row);
+    const mark = markOf(game, userId) as Mark;
+    if (row.last_move === position && game.board[position] === mark) {
+      return { game, message: 'Move already applied' };
+    }
+    const rejection = moveRejection(game, mark, position);
+    if (rejection) throw httpError(409, rejection, 'INVALID_MOVE');
+
+    const next = applyMove(game, mark, position);
+    const changes: GameChanges = {
+      board: encodeBoard(next.board),
+      current_player: next.currentPlayer,
+      status: next.status,
+      winner: next.winner,
+      end_reason: next.winner === null ? null : next.winner === 'draw' ? 'draw' : 'win',
+      last_move: position,
+      updated_at: nowIso(),
+    };
+    const applied =
+      next.status === 'finished'
+        ? await finishIfVersion(ctx.db, row, changes)
+        : await repo.updateGameIfVersion(ctx.db, row.id, row.version, changes);
+    if (!applied) continue;
+
+    const updated = presentGame({ ...row, ...changes, version: row.version + 1 });
+    ctx.publish(updated);
+    return { game: updated, message: 'Move applied' };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/** Leaving a waiting game cancels it; leaving a game in progress forfeits it to the opponent. */
+export async function leaveGame(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const row = await findPlayable(ctx.db, userId, gameId);
+    if (row.status === 'finished') return { game: presentGame(row), message: T.alreadyFinished };
+
+    const mark = markOf(presentGame(row), userId) as Mark;
+    const now = nowIso();
+    const changes: GameChanges =
+      row.status === 'waiting'
+        ? { status: 'finished', end_reason: 'cancelled', reserved_for: null, updated_at: now }
+        : { status: 'finished', winner: otherMark(mark), end_reason: 'forfeit', updated_at: now };
+    let withdrawnFrom: string | null = null;
+    const applied = await rollbackOn(VersionConflict, () =>
+      repo.inTransaction(ctx.db, async (trx) => {
+        if (!(await repo.updateGameIfVersion(trx, row.id, row.version, changes))) throw new VersionConflict();
+        await repo.deleteSeats(trx, row.id);
+        // A withdrawn rematch offer must stop showing on the finished game it was made on.
+        if (row.rematch_of && (await repo.clearRematchOffer(trx, row.rematch_of, row.id, now))) {
+          withdrawnFrom = row.rematch_of;
+        }
+        return true;
+      }),
+    );
+    if (!applied) continue;
+
+    const updated = presentGame({ ...row, ...changes, version: row.version + 1 });
+    ctx.publish(updated);
+    if (withdrawnFrom) ctx.publish(await loadGame(ctx.db, withdrawnFrom));
+    return {
+      game: updated,
+      message: row.status === 'waiting' ? 'Game cancelled' : 'You left the game; your opponent wins',
+    };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/**
+ * Rematch after a finished game: the first player to ask opens a new game (as X) reserved for the
+ * opponent and the offer shows on the finished game; the opponent asking too takes seat 2 and it starts.
+ */
+export async function requestRematch(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const row = await findPlayable(ctx.db, userId, gameId);
+    if (row.status !== 'finished') throw httpError(409, T.notFinished, 'NOT_FINISHED');
+    if (!row.player2_id) throw httpError(409, T.noOpponent, 'NO_OPPONENT');
+    const opponentId = row.player1_id === userId ? row.player2_id : row.player1_id;
+
+    const offer = row.rematch_id ? await repo.findGame(ctx.db, row.rematch_id) : undefined;
+    if (offer && offer.status !== 'finished') {
+      if (offer.player1_id === userId || offer.player2_id === userId) {
+        return { game: presentGame(offer), message: 'Rematch already requested' };
+      }
+      const accepted = await acceptRematch(ctx.db, offer.id, userId);
+      if (!accepted) continue;
+      const game = await loadGame(ctx.db, offer.id);
+      ctx.publish(game);
+      return { game, message: 'Rematch started' };
+    }
+
+    const now = nowIso();
+    const rematchId = randomUUID();
+    const offered = await rollbackOn(VersionConflict, () =>
+      repo.inTransaction(ctx.db, async (trx) => {
+        await repo.insertGame(trx, { ...newGameRow(rematchId, userId, now, opponentId), rematch_of: row.id });
+        if (!(await repo.insertSeat(trx, userId, rematchId)))
+          throw httpError(409, T.alreadyInGame, 'IN_GAME');
+        const changes = { rematch_id: rematchId, rematch_by: userId, updated_at: now };
+        if (!(await repo.updateGameIfVersion(trx, row.id, row.version, changes))) throw new VersionConflict();
+        return true;
+      }),
+    );
+    if (!offered) continue; // the opponent offered at the same moment: the next round accepts theirs
+
+    ctx.publish(await loadGame(ctx.db, row.id));
+    return {
+      game: await loadGame(ctx.db, rematchId),
+      message: 'Rematch requested; waiting for your opponent',
+    };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/** Whether a user may watch a game's room: its players and a player invited to it. */
+export async function authorizeViewer(db: Db, userId: string, gameId: string): Promise<void> {
+  await findViewable(db, userId, gameId);
+}
+
+export async function loadGame(db: Db, gameId: string): Promise<TicTacToeGame> {
+  const row = await repo.findGame(db, gameId);
+  if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  return presentGame(row);
+}
+
+async function acceptRematch(db: Db, gameId: string, userId: string): Promise<boolean> {
+  return (
+    (await rollbackOn(VersionConflict, () =>
+      repo.inTransaction(db, async (trx) => {
+        if (!(await repo.takeSecondSeat(trx, gameId, userId, nowIso(), userId))) throw new VersionConflict();
+        if (!(await repo.insertSeat(trx, userId, gameId))) throw httpError(409, T.alreadyInGame, 'IN_GAME');
+        return true;
+      }),
+    )) ?? false
+  );
+}
+
+async function finishIfVersion(db: Db, row: GameRow, changes: GameChanges): Promise<boolean> {
+  return (
+    (await rollbackOn(VersionConflict, () =>
+      repo.inTransaction(db, async (trx) => {
+        if (!(await repo.updateGameIfVersion(trx, row.id, row.version, changes))) throw new VersionConflict();
+        await repo.deleteSeats(trx, row.id);
+        return true;
+      }),
+    )) ?? false
+  );
+}
+
+async function findViewable(db: Db, userId: string, gameId: string): Promise<GameRow> {
+  const row = await repo.findGame(db, gameId);
+  if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  if (row.player1_id !== userId && row.player2_id !== userId && row.reserved_for !== userId) {
+    throw httpError(403, T.notAPlayer, 'FORBIDDEN');
+  }
+  return row;
+}
+
+/** The game, for its seated players only (an invitee may look but not act). */
+async function findPlayable(db: Db, userId: string, gameId: string): Promise<GameRow> {
+  const row = await repo.findGame(db, gameId);
+  if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  if (row.player1_id !== userId && row.player2_id !== userId) throw httpError(403, T.notAPlayer, 'FORBIDDEN');
+  return row;
+}
+
+function newGameRow(
+  id: string,
+  userId: string,
+  now: string,
+  reservedFor: string | null,
+): TicTacToeGamesTable {
+  return {
+    id,
+    status: 'waiting',
+    board: encodeBoard(emptyBoard()),
+    current_player: 'X',
+    winner: null,
+    end_reason: null,
+    player1_id: userId,
+    player2_id: null,
+    last_move: null,
+    version: 0,
+    reserved_for: reservedFor,
+    rematch_of: null,
+    rematch_id: null,
+    rematch_by: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Runs work; a thrown `kind` (which rolled the transaction back) becomes null, anything else propagates. */
+async function rollbackOn<T>(kind: new () => Error, work: () => Promise<T>): Promise<T | null> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof kind) return null;
+    throw e;
+  }
+}
