@@ -6,7 +6,8 @@ import { ACCESS_CODE, APP_PORT, BASE_URL, BOOTSTRAP_ADMIN_ID, DATA_DIR, DISCORD_
 // Started by Playwright's webServer list: the production server (built web app) on a fresh data dir.
 fs.rmSync(DATA_DIR, { recursive: true, force: true });
 fs.mkdirSync(DATA_DIR, { recursive: true });
-const child = spawn(process.execPath, [path.join(ROOT, 'server/src/main.ts')], {
+// The production bundle (npm run build), as `npm start` runs it.
+const child = spawn(process.execPath, [path.join(ROOT, 'server/dist/main.mjs')], {
   stdio: 'inherit',
   env: {
     ...process.env,
