@@ -1,0 +1,195 @@
+import { ADMIN_TEXTS, TEXTS } from '@guildhall/common';
+import { AdminPanel } from './support/admin-panel.ts';
+import { createMember } from './support/db.ts';
+import { BASE_URL } from './support/env.ts';
+import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
+
+/** A page signed in as a fresh admin, on the admin panel with the API online. */
+async function openAsAdmin(browser: import('@playwright/test').Browser) {
+  const { context, page, member } = await signedInContext(browser, { access_level: 'admin' });
+  const panel = new AdminPanel(page);
+  await panel.open();
+  await expect(panel.apiStatus).toHaveText('API Online');
+  return { context, page, member, panel };
+}
+
+const shortName = (prefix: string) => `${prefix}_${Math.random().toString(36).slice(2, 8)}`;
+
+test.describe('admin panel', () => {
+  test('[admin] adds a user: default level User, shown in Approved Users, stats and Recent Changes', async ({
+    browser,
+  }) => {
+    const { context, panel, member } = await openAsAdmin(browser);
+    await expect(panel.userRow(member.userId)).toContainText('You');
+    const total = Number(await panel.stat('total').textContent());
+
+    await expect(panel.addForm).toHaveCount(0);
+    await panel.addToggle.click();
+    await expect(panel.addForm.getByLabel('Access Level')).toHaveValue('user');
+    const id = randomDiscordId();
+    const username = shortName('added');
+    await panel.fillAddForm({ id, username, email: `${username}@example.org` });
+    await panel.addForm.getByRole('button', { name: 'Add User' }).click();
+
+    const row = panel.userRow(id);
+    await expect(row).toContainText(username);
+    await expect(row).toContainText(`${username}@example.org`);
+    await expect(row).toContainText('User');
+    await expect(panel.addForm).toHaveCount(0); // closes after adding
+    await expect(panel.stat('total')).toHaveText(String(total + 1));
+    await expect(panel.audit).toContainText(`${member.username} added ${username}`);
+    await context.close();
+  });
+
+  test('[admin] the add form alerts on missing fields and on a duplicate', async ({ browser }) => {
+    const existing = await createMember({ username: shortName('dupe') });
+    const { context, panel } = await openAsAdmin(browser);
+    await panel.addToggle.click();
+    const submit = panel.addForm.getByRole('button', { name: 'Add User' });
+
+    expect(await panel.clickExpectingDialog(submit)).toBe(TEXTS.fillRequired);
+    await panel.fillAddForm({ id: randomDiscordId() });
+    expect(await panel.clickExpectingDialog(submit)).toBe(TEXTS.fillRequired);
+
+    await panel.fillAddForm({ id: existing.userId, username: shortName('other') });
+    expect(await panel.clickExpectingDialog(submit)).toBe(TEXTS.duplicateUser);
+    await panel.fillAddForm({ id: randomDiscordId(), username: existing.username.toUpperCase() });
+    expect(await panel.clickExpectingDialog(submit)).toBe(TEXTS.duplicateUser);
+
+    // What only the server can know comes back in the banner with the spec's prefix.
+    await panel.fillAddForm({ id: '12345', username: shortName('short') });
+    await submit.click();
+    await expect(panel.errorBanner).toHaveText(
+      ADMIN_TEXTS.addFailed('discord_id must be a Discord id (17–20 digits)'),
+    );
+    await panel.errorBanner.getByRole('button', { name: 'Dismiss error' }).click();
+    await expect(panel.errorBanner).toHaveCount(0);
+    await context.close();
+  });
+
+  test('[admin] approves a pending user, who then signs in through Discord', async ({ browser, page }) => {
+    const id = randomDiscordId();
+    const username = shortName('newcomer');
+    await setDiscordUser({ id, username });
+
+    // 1. The newcomer tries first and is told they are not approved (recorded as pending).
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Continue with Discord' }).click();
+    await expect(page.getByRole('alert')).toHaveText(TEXTS.notApproved);
+
+    // 2. The admin approves them and, inline, gives them User level.
+    const { context, panel } = await openAsAdmin(browser);
+    await expect(panel.pendingRow(id)).toContainText(username);
+    await panel
+      .pendingRow(id)
+      .getByRole('button', { name: /^Approve/ })
+      .click();
+    await expect(panel.pendingRow(id)).toHaveCount(0);
+    await expect(panel.userRow(id)).toContainText('Viewer');
+    await panel.userRow(id).getByRole('button', { name: /^Edit/ }).click();
+    await panel.userRow(id).getByLabel('Access Level').selectOption({ label: 'User' });
+    await panel.userRow(id).getByRole('button', { name: 'Save' }).click();
+    await expect(panel.userRow(id)).toContainText('User');
+    await expect(panel.audit).toContainText(`Approved: no → yes`);
+    await context.close();
+
+    // 3. Their next sign-in succeeds and lands on the dashboard.
+    await setDiscordUser({ id, username });
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Continue with Discord' }).click();
+    await expect(page.getByText(`Welcome, ${username}!`)).toBeVisible();
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`, { timeout: 5000 });
+    await expect(page.getByRole('heading', { name: `Welcome back, ${username}!` })).toBeVisible();
+  });
+
+  test('[admin] edits a user inline: Cancel keeps, Save changes, an empty username is refused', async ({
+    browser,
+  }) => {
+    const target = await createMember({ username: shortName('editme'), access_level: 'user' });
+    const { context, panel } = await openAsAdmin(browser);
+    const row = panel.userRow(target.userId);
+    await expect(row).toContainText('User');
+
+    await row.getByRole('button', { name: /^Edit/ }).click();
+    await row.getByLabel('Access Level').selectOption({ label: 'Moderator' });
+    await row.getByRole('button', { name: 'Cancel' }).click();
+    await expect(row).not.toHaveAttribute('data-editing', 'true');
+    await expect(row).not.toContainText('Moderator');
+
+    await row.getByRole('button', { name: /^Edit/ }).click();
+    await row.getByLabel('Username').fill('   ');
+    expect(await panel.clickExpectingDialog(row.getByRole('button', { name: 'Save' }))).toBe(
+      TEXTS.usernameRequired,
+    );
+    await row.getByLabel('Username').fill(target.username);
+    await row.getByLabel('Access Level').selectOption({ label: 'Moderator' });
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect(row).toContainText('Moderator');
+    await expect(row).not.toHaveAttribute('data-editing', 'true');
+
+    // Survives a reload: it was saved on the server.
+    await panel.open();
+    await expect(panel.userRow(target.userId)).toContainText('Moderator');
+    await context.close();
+  });
+
+  test('[admin] removes a user only after the confirmation; never offered on your own row', async ({
+    browser,
+  }) => {
+    const target = await createMember({ username: shortName('goner') });
+    const { context, panel, member } = await openAsAdmin(browser);
+    await expect(panel.userRow(member.userId).getByRole('button', { name: /^Remove/ })).toHaveCount(0);
+
+    const remove = panel.userRow(target.userId).getByRole('button', { name: /^Remove/ });
+    expect(await panel.clickExpectingDialog(remove, 'dismiss')).toBe(TEXTS.confirmRemove);
+    await expect(panel.userRow(target.userId)).toBeVisible();
+
+    expect(await panel.clickExpectingDialog(remove, 'accept')).toBe(TEXTS.confirmRemove);
+    await expect(panel.userRow(target.userId)).toHaveCount(0);
+    await expect(panel.audit).toContainText(`removed ${target.username}`);
+    await context.close();
+  });
+
+  test('[admin] offline: badge, cached list, every admin button disabled, and back online', async ({
+    browser,
+  }) => {
+    const { context, page, panel, member } = await openAsAdmin(browser);
+    await expect(panel.refreshButton).toBeEnabled();
+
+    await page.route('**/api/users**', (route) => route.abort());
+    await panel.refreshButton.click();
+    await expect(panel.apiStatus).toHaveText('API Offline');
+    await expect(page.getByTestId('offline-notice')).toHaveText(TEXTS.backendUnavailable);
+    await expect(panel.errorBanner).toHaveText(TEXTS.refreshFailed);
+    // The cached approved list is shown, your own row included.
+    await expect(panel.userRow(member.userId)).toContainText(member.username);
+    for (const button of [
+      panel.refreshButton,
+      panel.addToggle,
+      panel.userRow(member.userId).getByRole('button', { name: /^Edit/ }),
+    ]) {
+      await expect(button).toBeDisabled();
+    }
+    await expect(panel.approved.getByRole('button', { name: /^Remove/ }).first()).toBeDisabled();
+
+    // Opening the panel while the API is down: offline straight away, same cached list, no stray banner.
+    await panel.open();
+    await expect(panel.apiStatus).toHaveText('API Offline');
+    await expect(page.getByTestId('offline-notice')).toBeVisible();
+    await expect(panel.errorBanner).toHaveCount(0);
+    await expect(panel.userRow(member.userId)).toBeVisible();
+
+    await page.unroute('**/api/users**');
+    await panel.open();
+    await expect(panel.apiStatus).toHaveText('API Online');
+    await expect(panel.refreshButton).toBeEnabled();
+    await context.close();
+  });
+
+  test('[user] is refused the admin panel', async ({ memberPage }) => {
+    await memberPage.goto('/admin');
+    await expect(memberPage.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
+    await expect(memberPage.getByText(TEXTS.adminNoPermission)).toBeVisible();
+    await expect(memberPage.getByRole('link', { name: 'Back to Dashboard' })).toBeVisible();
+  });
+});
