@@ -9,7 +9,7 @@ import { loadConfig } from '../../config.ts';
 import { migrateToLatest, openDb } from '../../db/index.ts';
 import type { RealtimeOptions } from '../../platform/realtime/index.ts';
 import { createSession } from '../../platform/sessions.ts';
-import { TEST_ACCESS_CODE, type TestContext } from '../../test/app.ts';
+import { defaultTestDatabase, TEST_ACCESS_CODE, type TestContext } from '../../test/app.ts';
 import { buildUser } from '../../test/factories.ts';
 
 export type GameTestOptions = {
@@ -21,15 +21,20 @@ export type GameTestOptions = {
   racy?: boolean;
   env?: Record<string, string>;
   realtime?: RealtimeOptions;
+  /** Another instance on the same database (multi-instance tests); the first one drops it. */
+  sameDatabaseAs?: TestContext;
 };
 
 /**
- * Like createTestApp, for the games suites: a fresh SQLite file by default, or a fresh database on the
- * TEST_DATABASE_URL server (PostgreSQL) when it is set, so the same tests prove the rules on both.
+ * Like createTestApp, for the games suites: a fresh SQLite file, or in the `postgres` Vitest project a
+ * fresh database on the TEST_DATABASE_URL server, so the same tests prove the rules on both. It adds what
+ * these suites need: racy queries, realtime options and a second instance on the same database.
  */
 export async function createGameTestApp(opts: GameTestOptions = {}): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-games-'));
-  const database = await freshDatabase(dataDir);
+  const database = opts.sameDatabaseAs
+    ? { url: opts.sameDatabaseAs.config.databaseUrl, drop: async () => {} }
+    : await freshDatabase(dataDir);
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -89,7 +94,9 @@ class YieldAfterEveryQuery implements KyselyPlugin {
  */
 async function freshDatabase(dataDir: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
-  if (!base) return { url: `sqlite:${path.join(dataDir, 'guildhall.db')}`, drop: async () => {} };
+  if (!base || defaultTestDatabase() !== 'postgres') {
+    return { url: `sqlite:${path.join(dataDir, 'guildhall.db')}`, drop: async () => {} };
+  }
   const name = `guildhall_games_${randomBytes(6).toString('hex')}`;
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: base });

@@ -100,10 +100,19 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
     void socket.join(userRoom(socket.data.identity.userId));
     socket.on(REALTIME_EVENTS.subscribe, (request: unknown, ack: unknown) => {
       const reply = typeof ack === 'function' ? (ack as (a: SubscribeAck) => void) : () => {};
-      subscribe(socket, request).then(reply, (err: unknown) => {
-        log.error({ err }, 'realtime subscribe failed');
-        reply({ ok: false, error: 'Internal server error', code: 'INTERNAL' });
-      });
+      subscribe(socket, request).then(
+        (answer) => {
+          reply(answer);
+          // The session ended since the handshake: answer first, then drop the socket.
+          if (!answer.ok && (answer.code === 'AUTH_REQUIRED' || answer.code === 'NOT_APPROVED')) {
+            endSession(socket, { code: answer.code, message: answer.error });
+          }
+        },
+        (err: unknown) => {
+          log.error({ err }, 'realtime subscribe failed');
+          reply({ ok: false, error: 'Internal server error', code: 'INTERNAL' });
+        },
+      );
     });
     socket.on(REALTIME_EVENTS.unsubscribe, (request: unknown) => {
       const room = roomOf(request);
@@ -122,10 +131,7 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
     }
     // Re-check on demand: the session may have ended since the handshake.
     const verdict = await checkToken(socket.data.identity.tokenHash);
-    if (!verdict.ok) {
-      endSession(socket, { code: verdict.code, message: verdict.message });
-      return { ok: false, error: verdict.message, code: verdict.code };
-    }
+    if (!verdict.ok) return { ok: false, error: verdict.message, code: verdict.code };
     socket.data.identity = verdict.identity;
     try {
       await type.authorize(verdict.identity, room.key);

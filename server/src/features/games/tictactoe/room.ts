@@ -8,7 +8,8 @@ import { authorizeViewer, loadGame } from './service.ts';
 export function ticTacToeRoom(db: Db): RoomType {
   return {
     async authorize(identity, key) {
-      if (!TicTacToeGameParams.safeParse({ id: key }).success) throw httpError(400, 'Game id must be a UUID');
+      if (!TicTacToeGameParams.safeParse({ id: key }).success)
+        throw httpError(400, 'Game id must be a UUID', 'BAD_REQUEST');
       await authorizeViewer(db, identity.userId, key);
     },
     async snapshot(key) {

@@ -1,0 +1,229 @@
+import http from 'node:http';
+import { REALTIME_EVENTS, type SessionEnded, TEXTS, userRoom } from '@guildhall/common';
+import type { Socket } from 'socket.io-client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/app.ts';
+import { sha256Hex } from '../crypto.ts';
+import { httpError } from '../errors.ts';
+import { revokeSession, revokeUserSessions } from '../sessions.ts';
+import { createRealtimeHub } from './hub.ts';
+import { connectClient, disconnected, listen, nextEvent, record, sleep, subscribe } from './testing.ts';
+
+let ctx: TestContext;
+let url: string;
+const sockets: Socket[] = [];
+
+/** A room type for these tests: `probe:<key>`, open to the user whose id is the key or `open`. */
+function defineProbeRooms() {
+  ctx.app.realtime.defineRoomType('probe', {
+    async authorize(identity, key) {
+      if (key !== 'open' && key !== identity.userId) throw httpError(403, 'Not your probe', 'FORBIDDEN');
+    },
+    async snapshot(key, identity) {
+      return { event: 'probe:state', payload: { key, for: identity.userId, full: true } };
+    },
+  });
+}
+
+async function connect(token: string | undefined): Promise<Socket> {
+  const socket = await connectClient(url, token);
+  sockets.push(socket);
+  return socket;
+}
+
+beforeEach(async () => {
+  ctx = await createTestApp();
+  defineProbeRooms();
+  url = await listen(ctx.app);
+});
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.close();
+  await ctx.close();
+});
+
+describe('realtime handshake', () => {
+  it('refuses a connection without a session token', async () => {
+    await expect(connect(undefined)).rejects.toEqual({ message: TEXTS.authRequired, code: 'AUTH_REQUIRED' });
+  });
+
+  it('refuses an unknown token and a revoked session', async () => {
+    await expect(connect('not-a-session')).rejects.toEqual({
+      message: TEXTS.sessionInvalid,
+      code: 'AUTH_REQUIRED',
+    });
+    const { token } = await ctx.signIn();
+    await revokeSession(ctx.db, sha256Hex(token));
+    await expect(connect(token)).rejects.toMatchObject({ code: 'AUTH_REQUIRED' });
+  });
+
+  it('refuses an unapproved user', async () => {
+    const { token } = await ctx.signIn({ is_approved: 0 });
+    await expect(connect(token)).rejects.toEqual({ message: TEXTS.notApproved, code: 'NOT_APPROVED' });
+  });
+
+  it('admits an approved user of any level, identified by account: their user room reaches every tab', async () => {
+    const { token, userId } = await ctx.signIn({ access_level: 'viewer' });
+    const [tab1, tab2] = [await connect(token), await connect(token)];
+    const other = await connect((await ctx.signIn()).token);
+    const otherSeen = record(other, 'hello');
+    const got = Promise.all([nextEvent(tab1, 'hello'), nextEvent(tab2, 'hello')]);
+    ctx.app.realtime.publish(userRoom(userId), 'hello', { n: 1 });
+    expect(await got).toEqual([{ n: 1 }, { n: 1 }]);
+    await sleep(50);
+    expect(otherSeen).toEqual([]);
+  });
+});
+
+describe('realtime sessions that end', () => {
+  it('a re-check drops sockets of a revoked session, telling the client why', async () => {
+    const { token } = await ctx.signIn();
+    const keeper = await ctx.signIn();
+    const socket = await connect(token);
+    const kept = await connect(keeper.token);
+    const ended = nextEvent<SessionEnded>(socket, REALTIME_EVENTS.sessionEnded);
+    const gone = disconnected(socket);
+
+    await revokeSession(ctx.db, sha256Hex(token));
+    expect(await ctx.app.realtime.recheckSessions()).toBe(1);
+    expect(await ended).toEqual({ code: 'AUTH_REQUIRED', message: TEXTS.sessionInvalid });
+    expect(await gone).toBe('io server disconnect');
+    expect(kept.connected).toBe(true);
+  });
+
+  it('a re-check drops a user who is no longer approved', async () => {
+    const { token, userId } = await ctx.signIn();
+    const socket = await connect(token);
+    const ended = nextEvent<SessionEnded>(socket, REALTIME_EVENTS.sessionEnded);
+    await ctx.db.updateTable('users').set({ is_approved: 0 }).where('discord_id', '=', userId).execute();
+    await ctx.app.realtime.recheckSessions();
+    expect((await ended).code).toBe('NOT_APPROVED');
+    await disconnected(socket);
+  });
+
+  it('the re-check runs by itself on its interval', async () => {
+    const server = http.createServer();
+    const hub = createRealtimeHub({
+      httpServer: server,
+      db: ctx.db,
+      log: ctx.app.log,
+      recheckIntervalMs: 100,
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const { userId } = await ctx.signIn();
+      const { token } = await ctx.signIn();
+      const socket = await connectClient(`http://127.0.0.1:${port}`, token);
+      sockets.push(socket);
+      const gone = disconnected(socket, 2000);
+      await revokeUserSessions(ctx.db, userId); // someone else: nothing happens to this socket
+      await sleep(300);
+      expect(socket.connected).toBe(true);
+      await revokeSession(ctx.db, sha256Hex(token));
+      expect(await gone).toBe('io server disconnect');
+    } finally {
+      await hub.close();
+      server.close();
+    }
+  });
+
+  it('subscribing re-checks the session on the spot, before any periodic check', async () => {
+    const { token, userId } = await ctx.signIn();
+    const socket = await connect(token);
+    await revokeSession(ctx.db, sha256Hex(token));
+    const gone = disconnected(socket);
+    expect(await subscribe(socket, `probe:${userId}`)).toEqual({
+      ok: false,
+      error: TEXTS.sessionInvalid,
+      code: 'AUTH_REQUIRED',
+    });
+    await gone;
+  });
+
+  it('disconnectUser drops every socket of that user', async () => {
+    const { token, userId } = await ctx.signIn();
+    const [a, b] = [await connect(token), await connect(token)];
+    const gone = Promise.all([disconnected(a), disconnected(b)]);
+    ctx.app.realtime.disconnectUser(userId);
+    expect(await gone).toEqual(['io server disconnect', 'io server disconnect']);
+  });
+});
+
+describe('realtime rooms', () => {
+  it('subscribing sends the full current state at once, then every publish to the room', async () => {
+    const { token, userId } = await ctx.signIn();
+    const socket = await connect(token);
+    const states = record(socket, 'probe:state');
+    expect(await subscribe(socket, `probe:${userId}`)).toEqual({ ok: true });
+    expect(states).toEqual([{ key: userId, for: userId, full: true }]); // arrived before the ack
+
+    const next = nextEvent(socket, 'probe:state', (p: { n?: number }) => p.n === 2);
+    ctx.app.realtime.publish(`probe:${userId}`, 'probe:state', { n: 2 });
+    expect(await next).toEqual({ n: 2 });
+  });
+
+  it('refuses a room the feature does not admit, and delivers nothing from it', async () => {
+    const { token } = await ctx.signIn();
+    const socket = await connect(token);
+    const seen = record(socket, 'probe:state');
+    expect(await subscribe(socket, 'probe:someone-else')).toEqual({
+      ok: false,
+      error: 'Not your probe',
+      code: 'FORBIDDEN',
+    });
+    ctx.app.realtime.publish('probe:someone-else', 'probe:state', { leaked: true });
+    await sleep(50);
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses malformed rooms, unknown room types and other users’ rooms', async () => {
+    const { token } = await ctx.signIn();
+    const other = await ctx.signIn();
+    const socket = await connect(token);
+    for (const room of ['', 'no-colon', 'probe:', 'Probe:x', 'probe:a b', `probe:${'x'.repeat(101)}`]) {
+      expect(await subscribe(socket, room)).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    }
+    expect(await socket.timeout(3000).emitWithAck(REALTIME_EVENTS.subscribe, 42)).toMatchObject({
+      ok: false,
+      code: 'BAD_REQUEST',
+    });
+    expect(await subscribe(socket, 'nosuch:1')).toEqual({
+      ok: false,
+      error: 'Unknown room type: nosuch',
+      code: 'NOT_FOUND',
+    });
+    expect(await subscribe(socket, userRoom(other.userId))).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+  });
+
+  it('unsubscribing stops the pushes of that room', async () => {
+    const { token } = await ctx.signIn();
+    const socket = await connect(token);
+    await subscribe(socket, 'probe:open');
+    const seen = record<{ n: number }>(socket, 'probe:state');
+    socket.emit(REALTIME_EVENTS.unsubscribe, { room: 'probe:open' });
+    await sleep(50);
+    ctx.app.realtime.publish('probe:open', 'probe:state', { n: 1 });
+    await sleep(50);
+    expect(seen).toEqual([]);
+  });
+
+  it('limits subscribe bursts per connection', async () => {
+    const { token } = await ctx.signIn();
+    const socket = await connect(token);
+    const acks = await Promise.all(Array.from({ length: 25 }, () => subscribe(socket, 'probe:open')));
+    expect(acks.filter((a) => a.ok)).toHaveLength(20);
+    expect(acks.filter((a) => !a.ok && a.code === 'RATE_LIMITED')).toHaveLength(5);
+  });
+});
+
+describe('realtime shutdown', () => {
+  it('closing the app drops open sockets instead of hanging', async () => {
+    const { token } = await ctx.signIn();
+    const socket = await connect(token);
+    const gone = disconnected(socket);
+    const started = Date.now();
+    await ctx.app.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    await gone;
+  });
+});
