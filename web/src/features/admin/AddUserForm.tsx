@@ -3,7 +3,6 @@ import { ChevronDown, UserPlus } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../ui/Button.tsx';
-import { Card } from '../../ui/Card.tsx';
 import { cn } from '../../ui/cn.ts';
 import { addUser } from './api.ts';
 import { LevelSelect, TextInput } from './fields.tsx';
@@ -39,7 +38,7 @@ export function AddUserForm({ approved, disabled, perform }: Props) {
   }
 
   return (
-    <Card className="mb-6 p-0 sm:p-0">
+    <section className="mb-6 rounded-2xl border border-border bg-surface/80">
       <button
         type="button"
         aria-expanded={isOpen}
@@ -113,6 +112,6 @@ export function AddUserForm({ approved, disabled, perform }: Props) {
           </div>
         </form>
       )}
-    </Card>
+    </section>
   );
 }

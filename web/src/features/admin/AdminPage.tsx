@@ -72,7 +72,13 @@ export function AdminPage() {
         isOffline={isOffline}
         perform={admin.perform}
       />
-      <ApprovedList approved={admin.approved} selfId={user?.id} disabled={disabled} perform={admin.perform} />
+      <ApprovedList
+        approved={admin.approved}
+        selfId={user?.id}
+        isOffline={isOffline}
+        disabled={disabled}
+        perform={admin.perform}
+      />
       {isOnline && <AuditCard entries={admin.audit} />}
     </Page>
   );

@@ -7,11 +7,12 @@ import { UserRow } from './UserRow.tsx';
 type Props = {
   approved: ClientUser[];
   selfId: string | undefined;
+  isOffline: boolean;
   disabled: boolean;
   perform: (op: () => Promise<unknown>, failText: (m: string) => string) => Promise<boolean>;
 };
 
-export function ApprovedList({ approved, selfId, disabled, perform }: Props) {
+export function ApprovedList({ approved, selfId, isOffline, disabled, perform }: Props) {
   return (
     <Card className="mb-6" data-testid="approved-users">
       <CardTitle icon={<Users className="size-4" />} action={<Badge tone="success">{approved.length}</Badge>}>
@@ -26,6 +27,7 @@ export function ApprovedList({ approved, selfId, disabled, perform }: Props) {
               key={user.id}
               user={user}
               isSelf={user.id === selfId}
+              isCached={isOffline}
               disabled={disabled}
               perform={perform}
             />

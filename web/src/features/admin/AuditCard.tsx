@@ -50,9 +50,7 @@ export function AuditCard({ entries }: { entries: AuditEntry[] }) {
                 <ul className="mt-1.5 flex flex-wrap gap-1.5">
                   {e.changes.map((c) => (
                     <li key={c.field} className="rounded-md bg-surface-2 px-2 py-0.5 text-xs text-muted">
-                      {FIELD_LABELS[c.field] ?? c.field}:{' '}
-                      <span className="text-text/80">{show(c.before)}</span> →{' '}
-                      <span className="text-text">{show(c.after)}</span>
+                      {FIELD_LABELS[c.field] ?? c.field}: <ChangeValue action={e.action} change={c} />
                     </li>
                   ))}
                 </ul>
@@ -62,5 +60,23 @@ export function AuditCard({ entries }: { entries: AuditEntry[] }) {
         </ol>
       )}
     </Card>
+  );
+}
+
+/** before → after for an update; just the value for an addition or a removal. */
+function ChangeValue({
+  action,
+  change,
+}: {
+  action: AuditEntry['action'];
+  change: AuditEntry['changes'][number];
+}) {
+  if (action === 'user.create') return <span className="text-text">{show(change.after)}</span>;
+  if (action === 'user.delete') return <span className="text-text/80">{show(change.before)}</span>;
+  return (
+    <>
+      <span className="text-text/80">{show(change.before)}</span> →{' '}
+      <span className="text-text">{show(change.after)}</span>
+    </>
   );
 }

@@ -16,16 +16,18 @@ export function StatCards({ stats }: { stats: UserStats }) {
         <div
           key={key}
           data-testid={`stat-${key}`}
-          className="flex items-center gap-3 rounded-2xl border border-border bg-surface/80 p-4"
+          className="flex items-center gap-3 rounded-2xl border border-border bg-surface/80 p-3 sm:p-4"
         >
-          <span className={cn('flex size-10 shrink-0 items-center justify-center rounded-xl', tone)}>
+          <span
+            className={cn('flex size-9 shrink-0 items-center justify-center rounded-xl sm:size-10', tone)}
+          >
             <Icon className="size-5" />
           </span>
           <div className="min-w-0">
             <div className="text-2xl leading-tight font-bold tabular-nums" data-testid={`stat-${key}-value`}>
               {stats[key]}
             </div>
-            <div className="truncate text-xs text-muted sm:text-sm">{label}</div>
+            <div className="text-xs leading-tight text-muted sm:text-sm">{label}</div>
           </div>
         </div>
       ))}

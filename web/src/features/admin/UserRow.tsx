@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { cn } from '../../ui/cn.ts';
 import { LevelBadge } from '../../ui/LevelBadge.tsx';
 import { removeUser, updateUser } from './api.ts';
 import { LevelSelect, TextInput } from './fields.tsx';
@@ -13,12 +14,14 @@ import { UserAvatar } from './UserAvatar.tsx';
 type Props = {
   user: ClientUser;
   isSelf: boolean;
+  /** Shown from the offline cache, which holds no email. */
+  isCached: boolean;
   disabled: boolean;
   perform: (op: () => Promise<unknown>, failText: (m: string) => string) => Promise<boolean>;
 };
 
 /** One approved user: view, or inline edit with Save and Cancel; Remove (never on your own row). */
-export function UserRow({ user, isSelf, disabled, perform }: Props) {
+export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
   const [draft, setDraft] = useState<{ username: string; email: string; accessLevel: AccessLevel } | null>(
     null,
   );
@@ -52,12 +55,12 @@ export function UserRow({ user, isSelf, disabled, perform }: Props) {
     if (ok) toast.success(`Removed ${user.username}`);
   }
 
-  const base =
-    'grid items-center gap-3 py-3 first:pt-0 last:pb-0 md:grid-cols-[minmax(0,1.4fr)_minmax(0,1.2fr)_9rem_auto]';
+  const columns = 'md:grid-cols-[minmax(0,1.4fr)_minmax(0,1.2fr)_8.5rem_11rem]';
+  const rowClass = 'grid items-center gap-x-3 gap-y-2 py-3 first:pt-0 last:pb-0';
 
   if (draft) {
     return (
-      <li data-testid={`user-row-${user.id}`} data-editing="true" className={base}>
+      <li data-testid={`user-row-${user.id}`} data-editing="true" className={cn(rowClass, columns)}>
         <div className="flex min-w-0 items-center gap-3">
           <UserAvatar id={user.id} username={draft.username || user.username} />
           <TextInput
@@ -100,7 +103,10 @@ export function UserRow({ user, isSelf, disabled, perform }: Props) {
   }
 
   return (
-    <li data-testid={`user-row-${user.id}`} className={base}>
+    <li
+      data-testid={`user-row-${user.id}`}
+      className={cn(rowClass, 'grid-cols-[minmax(0,1fr)_auto]', columns)}
+    >
       <div className="flex min-w-0 items-center gap-3">
         <UserAvatar id={user.id} username={user.username} />
         <div className="min-w-0">
@@ -109,15 +115,16 @@ export function UserRow({ user, isSelf, disabled, perform }: Props) {
             {isSelf && <Badge tone="brand">You</Badge>}
           </div>
           <div className="truncate font-mono text-xs text-muted">{user.id}</div>
+          {user.email && <div className="truncate text-xs text-muted md:hidden">{user.email}</div>}
         </div>
       </div>
-      <div className="truncate text-sm text-muted">
-        {user.email ?? <span className="text-muted/60">No email</span>}
+      <div className="hidden truncate text-sm text-muted md:block">
+        {user.email ?? (isCached ? null : <span className="text-muted/60">No email</span>)}
       </div>
-      <div>
+      <div className="justify-self-end md:justify-self-start">
         <LevelBadge level={user.accessLevel} />
       </div>
-      <div className="flex justify-end gap-2">
+      <div className="col-span-2 flex justify-end gap-2 md:col-span-1">
         <Button
           variant="secondary"
           size="sm"
