@@ -2,14 +2,12 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import type { BlobId, BlobStore, ByteRange, StoredBlobInfo } from './types.ts';
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
-// Large reads and writes: fewer syscalls and event-loop turns per byte moved.
+// Large reads: fewer syscalls and event-loop turns per byte moved.
 const READ_HIGH_WATER_MARK = 1024 * 1024;
-const WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
 /**
  * Blobs as files under `<root>/<aa>/<id>`, ids being 128 random bits the store picks. A blob is written
@@ -27,19 +25,27 @@ export class LocalBlobStore implements BlobStore {
     fs.mkdirSync(this.tmpDir, { recursive: true });
   }
 
-  async put(body: AsyncIterable<Uint8Array>): Promise<BlobId> {
+  async put(body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<BlobId> {
     const id = randomUUID().replaceAll('-', '');
     const tmp = path.join(this.tmpDir, id);
+    let handle: fsp.FileHandle | null = null;
     try {
-      await pipeline(
-        Readable.from(body, { objectMode: false }),
-        fs.createWriteStream(tmp, { flags: 'wx', highWaterMark: WRITE_HIGH_WATER_MARK }),
-      );
+      handle = await fsp.open(tmp, 'wx');
+      for await (const piece of body) {
+        let written = 0;
+        while (written < piece.length) {
+          const r = await handle.write(piece, written, piece.length - written);
+          written += r.bytesWritten;
+        }
+      }
+      await handle.close();
+      handle = null;
       const final = this.pathOf(id);
       await fsp.mkdir(path.dirname(final), { recursive: true });
       await fsp.rename(tmp, final);
       return id;
     } catch (e) {
+      await handle?.close().catch(() => {});
       await fsp.rm(tmp, { force: true });
       throw e;
     }

@@ -18,9 +18,10 @@ export type BlobStore = {
   readonly kind: string;
   /**
    * Stores the bytes of `body` (consumed exactly once, in order) and resolves with the new blob's id.
-   * If `body` throws or the store fails, nothing is left behind and the promise rejects.
+   * If `body` throws or the store fails, nothing is left behind and the promise rejects. The caller
+   * may reuse the bytes' memory once the promise settles, so a store must not keep references to it.
    */
-  put(body: AsyncIterable<Uint8Array>, size?: number): Promise<BlobId>;
+  put(body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>, size?: number): Promise<BlobId>;
   /** Streams the blob, or the inclusive range of it. Rejects when the blob does not exist. */
   get(id: BlobId, range?: ByteRange): Promise<Readable>;
   /** Deletes a blob; deleting a missing blob is not an error. */

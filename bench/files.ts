@@ -1,0 +1,279 @@
+/**
+ * Upload and download throughput of the shared file system against a bare Node HTTP server, same run,
+ * same machine, same bytes.
+ *
+ *   node bench/files.ts                         1 GiB, 3 rounds (median reported)
+ *   BENCH_FILES_BYTES=268435456 node bench/files.ts
+ *   BENCH_FILES_ROUNDS=1 node bench/files.ts
+ *
+ * The Guildhall server is started as `node server/src/main.ts` on a temporary data dir; the bare
+ * server pipes a request body to a file and streams a file back, nothing else. Both see the identical
+ * multipart body. Also reports the Guildhall server's peak RSS growth while receiving the upload.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+const BYTES = Number(process.env.BENCH_FILES_BYTES ?? 1024 ** 3);
+const ROUNDS = Number(process.env.BENCH_FILES_ROUNDS ?? 3);
+const ROOT = path.resolve(import.meta.dirname, '..');
+const ACCESS_CODE = 'bench-access-code-1234';
+const GOALS = { upload: 0.8, download: 0.9, rssMiB: 64 };
+
+const BARE_SERVER = `
+const http = require('node:http');
+const fs = require('node:fs');
+const file = process.argv[1];
+const server = http.createServer((req, res) => {
+  if (req.method === 'POST') {
+    const out = fs.createWriteStream(file);
+    req.pipe(out);
+    out.on('finish', () => { res.setHeader('content-type', 'application/json'); res.end('{"ok":true}'); });
+  } else {
+    const size = fs.statSync(file).size;
+    res.writeHead(200, { 'content-length': size, 'content-type': 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  }
+});
+server.listen(Number(process.argv[2]), '127.0.0.1', () => process.send && process.send('ready'));
+`;
+
+type Timing = { seconds: number; mbps: number };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function makeSource(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  const out = fs.createWriteStream(file);
+  const block = 8 * 1024 * 1024;
+  for (let written = 0; written < BYTES; written += block) {
+    const buf = randomBytes(Math.min(block, BYTES - written));
+    hash.update(buf);
+    if (!out.write(buf)) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  return hash.digest('hex');
+}
+
+function multipartFrame(name: string) {
+  const boundary = `----bench${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { boundary, head, tail, length: head.length + BYTES + tail.length };
+}
+
+/** Sends the source file as one multipart body; resolves with the timing and the JSON answer. */
+async function upload(port: number, urlPath: string, source: string, token?: string) {
+  const frame = multipartFrame('bench.bin');
+  const started = process.hrtime.bigint();
+  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: urlPath,
+      headers: {
+        'content-type': `multipart/form-data; boundary=${frame.boundary}`,
+        'content-length': String(frame.length),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.write(frame.head);
+    const src = fs.createReadStream(source, { highWaterMark: 1024 * 1024 });
+    src.pipe(req, { end: false });
+    src.on('end', () => req.end(frame.tail));
+    src.on('error', reject);
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (answer.status !== 200) throw new Error(`upload to ${urlPath} failed: ${answer.status} ${answer.body}`);
+  return {
+    timing: { seconds, mbps: BYTES / 1024 ** 2 / seconds },
+    body: JSON.parse(answer.body) as Record<string, unknown>,
+    bodyBytes: frame.length,
+  };
+}
+
+/** Reads the whole response and discards it; checks the byte count. */
+async function download(port: number, urlPath: string, expected: number, token?: string): Promise<Timing> {
+  const started = process.hrtime.bigint();
+  const received = await new Promise<number>((resolve, reject) => {
+    const req = http.get(
+      { host: '127.0.0.1', port, path: urlPath, headers: token ? { authorization: `Bearer ${token}` } : {} },
+      (res) => {
+        let n = 0;
+        res.on('data', (c: Buffer) => {
+          n += c.length;
+        });
+        res.on('end', () => (res.statusCode === 200 ? resolve(n) : reject(new Error(`download ${res.statusCode}`))));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (received !== expected) throw new Error(`download of ${urlPath} returned ${received} bytes, expected ${expected}`);
+  return { seconds, mbps: BYTES / 1024 ** 2 / seconds };
+}
+
+function rssBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+/** Samples a process's RSS every 20 ms until stopped; returns the peak. */
+function watchRss(pid: number) {
+  let peak = rssBytes(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssBytes(pid));
+    } catch {
+      // process gone
+    }
+  }, 20);
+  return { stop: () => (clearInterval(timer), peak) };
+}
+
+async function waitForHttp(port: number, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error('the server exited during startup');
+    const ok = await new Promise<boolean>((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/api/config' }, (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      });
+      req.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the server did not start');
+}
+
+async function postJson(port: number, urlPath: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`http://127.0.0.1:${port}${urlPath}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`${urlPath}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (t: number) => `${t.toFixed(0)} MiB/s`;
+
+async function main(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-bench-files-'));
+  const children: ChildProcess[] = [];
+  try {
+    console.log(`bench/files: ${(BYTES / 1024 ** 2).toFixed(0)} MiB, ${ROUNDS} round(s), ${os.cpus().length} CPUs`);
+    const source = path.join(tmp, 'source.bin');
+    const sourceSha = await makeSource(source);
+
+    const barePort = await freePort();
+    const bare = spawn(process.execPath, ['-e', BARE_SERVER, path.join(tmp, 'bare-stored.bin'), String(barePort)], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    children.push(bare);
+    await new Promise((resolve) => bare.once('message', resolve));
+
+    const port = await freePort();
+    const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const server = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'server/src/main.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(tmp, 'data'),
+        ACCESS_CODE,
+        LOG_LEVEL: 'warn',
+        MAX_UPLOAD_BYTES: String(Math.max(BYTES * 2, 4 * 1024 ** 3)),
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(server);
+    await waitForHttp(port, server);
+    const token = (await postJson(port, '/api/auth/access-code', { code: ACCESS_CODE })).token as string;
+
+    const results = { bareUp: [] as number[], up: [] as number[], bareDown: [] as number[], down: [] as number[] };
+    let rssGrowth = 0;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const bareUp = await upload(barePort, '/upload', source);
+      const before = rssBytes(server.pid!);
+      const rss = watchRss(server.pid!);
+      const up = await upload(port, '/upload', source, token);
+      rssGrowth = Math.max(rssGrowth, rss.stop() - before);
+      const fileId = up.body.fileId as string;
+      const done = await postJson(
+        port,
+        '/upload/complete',
+        { fileId, fileName: `bench-${round}.bin`, fileSize: BYTES, totalChunks: up.body.totalChunks },
+        token,
+      );
+      const stored = (done.data as { sha256: string }).sha256;
+      if (stored !== sourceSha) throw new Error(`stored SHA-256 ${stored} differs from the source's ${sourceSha}`);
+
+      // The bare server stored the whole multipart body, framing included.
+      const bareDown = await download(barePort, '/download', bareUp.bodyBytes);
+      const down = await download(port, `/download/${fileId}`, BYTES, token);
+      results.bareUp.push(bareUp.timing.mbps);
+      results.up.push(up.timing.mbps);
+      results.bareDown.push(bareDown.mbps);
+      results.down.push(down.mbps);
+      console.log(
+        `round ${round}: upload ${fmt(up.timing.mbps)} (bare ${fmt(bareUp.timing.mbps)}), ` +
+          `download ${fmt(down.mbps)} (bare ${fmt(bareDown.mbps)})`,
+      );
+      await fetch(`http://127.0.0.1:${port}/api/files/${fileId}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    }
+
+    const upRatio = median(results.up) / median(results.bareUp);
+    const downRatio = median(results.down) / median(results.bareDown);
+    const rssMiB = rssGrowth / 1024 ** 2;
+    const verdict = (ok: boolean) => (ok ? 'meets goal' : 'BELOW GOAL');
+    console.log('');
+    console.log(`upload    guildhall ${fmt(median(results.up))}  bare ${fmt(median(results.bareUp))}  ratio ${upRatio.toFixed(2)} (goal ≥ ${GOALS.upload}: ${verdict(upRatio >= GOALS.upload)})`);
+    console.log(`download  guildhall ${fmt(median(results.down))}  bare ${fmt(median(results.bareDown))}  ratio ${downRatio.toFixed(2)} (goal ≥ ${GOALS.download}: ${verdict(downRatio >= GOALS.download)})`);
+    console.log(`server peak RSS growth during upload: ${rssMiB.toFixed(1)} MiB (goal < ${GOALS.rssMiB}: ${verdict(rssMiB < GOALS.rssMiB)})`);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/index.ts';
+import type { BlobStore } from '../../platform/blob-store/index.ts';
+import type { ChunkBufferPool } from './hashing/buffer-pool.ts';
+import type { HashPool } from './hashing/hash-pool.ts';
+import { collectGarbage } from './maintenance.ts';
+
+/** What the files services need: the database, the blob store, limits, buffers, hashing and cleanup. */
+export type FilesContext = {
+  db: Db;
+  store: BlobStore;
+  maxUploadBytes: number;
+  log: FastifyBaseLogger;
+  garbage: GarbageCollector;
+  /** Chunk buffers shared by all uploads (bounds upload memory). */
+  buffers: ChunkBufferPool;
+  hashes: HashPool;
+};
+
+export type GarbageCollector = {
+  /** Starts deleting queued blobs in the background (one run at a time). */
+  kick(): void;
+  /** Resolves once no run is in progress (tests and shutdown). */
+  idle(): Promise<void>;
+};
+
+export function createGarbageCollector(db: Db, store: BlobStore, log: FastifyBaseLogger): GarbageCollector {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const run = async (): Promise<void> => {
+    do {
+      again = false;
+      await collectGarbage(db, store).catch((err: unknown) => log.error({ err }, 'blob garbage collection failed'));
+    } while (again);
+  };
+  return {
+    kick() {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = run().finally(() => {
+        running = null;
+      });
+    },
+    async idle() {
+      while (running) await running;
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { DownloadTicketResponse, FileIdParams } from '@guildhall/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { bearerToken, enforceAccess } from '../../platform/access.ts';
+import { httpError } from '../../platform/errors.ts';
+import type { FilesContext } from './context.ts';
+import { sendStoredFile } from './http-download.ts';
+import { listChunks } from './repo.ts';
+import { requireFile } from './service.ts';
+import { issueTicket, isTicketValid } from './tickets.ts';
+
+export const TicketQuery = z.object({ ticket: z.string().max(128, { error: 'ticket is too long' }).optional() });
+
+export const ticketExpired = () =>
+  httpError(403, 'This download link has expired. Start the download again.', 'TICKET_INVALID');
+
+/**
+ * GET /download/:id takes either the bearer token (API clients) or a download ticket (the browser's
+ * download manager, which cannot send headers); tickets come from POST /api/files/:id/download-ticket.
+ */
+export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
+  const { db, store } = ctx;
+  return async (app) => {
+    app.post(
+      '/api/files/:id/download-ticket',
+      { config: { access: 'login' }, schema: { params: FileIdParams } },
+      async (req): Promise<DownloadTicketResponse> => {
+        const file = await requireFile(db, req.params.id);
+        const ticket = await issueTicket(db, { fileId: file.id, shareId: null, userId: req.auth!.user.discord_id });
+        const url = `/download/${encodeURIComponent(file.id)}?ticket=${ticket.token}`;
+        return { success: true, data: { url, expiresAt: ticket.expiresAt } };
+      },
+    );
+
+    app.get(
+      '/download/:id',
+      { config: { access: 'public' }, schema: { params: FileIdParams, querystring: TicketQuery } },
+      async (req, reply) => {
+        const { id } = req.params;
+        if (req.query.ticket !== undefined) {
+          if (!(await isTicketValid(db, req.query.ticket, id, null))) throw ticketExpired();
+        } else {
+          enforceAccess('login', req.auth, bearerToken(req.headers.authorization) !== null);
+        }
+        const file = await requireFile(db, id);
+        return sendStoredFile(req, reply, store, file, await listChunks(db, id));
+      },
+    );
+  };
+}

@@ -1,0 +1,147 @@
+import { PassThrough, Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { BlobStore } from '../../platform/blob-store/index.ts';
+import type { FileChunksTable, FilesTable } from './tables.ts';
+
+/** A byte range to send, the whole file (null), or a range no byte of the file satisfies. */
+export type RangeRequest = { start: number; end: number } | 'unsatisfiable' | null;
+
+/**
+ * Parses a Range header against a file size (RFC 9110 §14). Syntax the server does not support
+ * (other units, several ranges, malformed values) is ignored, which the RFC allows: the whole file
+ * is sent with 200.
+ */
+export function parseRange(header: string | undefined, size: number): RangeRequest {
+  if (!header) return null;
+  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!m) return null;
+  const [, first = '', last = ''] = m;
+  if (first === '' && last === '') return null;
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? size - 1 : Number(last);
+  if (!Number.isSafeInteger(start) || end < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: Math.min(end, size - 1) };
+}
+
+/** RFC 6266 attachment header: an ASCII fallback plus the exact UTF-8 name (RFC 8187). */
+export function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_').trim() || 'download';
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+export function etagOf(file: FilesTable): string {
+  return `"${file.sha256 ?? `${file.id}-${Number(file.size)}`}"`;
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+/** The bytes [start, end] of a file, read chunk by chunk from the store. The first chunk is opened eagerly. */
+async function streamRange(store: BlobStore, chunks: FileChunksTable[], start: number, end: number): Promise<Readable> {
+  const parts: { blobId: string; start: number; end: number }[] = [];
+  let offset = 0;
+  for (const c of chunks) {
+    const cStart = offset;
+    const cEnd = offset + c.size - 1;
+    offset += c.size;
+    if (cEnd < start || cStart > end) continue;
+    parts.push({ blobId: c.blob_id, start: Math.max(start, cStart) - cStart, end: Math.min(end, cEnd) - cStart });
+  }
+  const [head, ...rest] = parts;
+  if (!head) return Readable.from([]);
+  // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
+  const first = await store.get(head.blobId, head);
+  if (rest.length === 0) return first;
+  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  (async () => {
+    await pump(first, out);
+    for (const p of rest) await pump(await store.get(p.blobId, p), out);
+    out.end();
+  })().catch((e: unknown) => out.destroy(e instanceof Error ? e : new Error(String(e))));
+  return out;
+}
+
+/** Pipes one source into `out` without ending it; destroys the source if `out` closes first. */
+function pump(source: Readable, out: PassThrough): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onOutClose = () => {
+      source.destroy();
+      reject(new Error('response closed'));
+    };
+    const settle = () => out.off('close', onOutClose);
+    out.once('close', onOutClose);
+    source.once('error', (e) => {
+      settle();
+      reject(e);
+    });
+    source.once('end', () => {
+      settle();
+      resolve();
+    });
+    source.pipe(out, { end: false });
+  });
+}
+
+/**
+ * Sends a stored file: Content-Length, ETag (the file's SHA-256), Range (206/416), conditional 304,
+ * an attachment Content-Disposition, nosniff and a sandboxing CSP so an uploaded HTML or SVG never
+ * runs in the portal's origin. `onDelivered` runs once a GET has sent the file's last byte.
+ */
+export async function sendStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  store: BlobStore,
+  file: FilesTable,
+  chunks: FileChunksTable[],
+  onDelivered?: () => Promise<void>,
+): Promise<FastifyReply> {
+  const size = Number(file.size);
+  const etag = etagOf(file);
+  reply.header('accept-ranges', 'bytes').header('etag', etag).header('cache-control', 'private, no-cache');
+  if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+
+  const ifRange = request.headers['if-range'] as string | undefined;
+  const range = ifRange && ifRange.trim() !== etag ? null : parseRange(request.headers.range, size);
+  if (range === 'unsatisfiable') {
+    return reply.code(416).header('content-range', `bytes */${size}`).send({
+      success: false,
+      error: `Range not satisfiable: the file has ${size} bytes`,
+      code: 'RANGE_NOT_SATISFIABLE',
+    });
+  }
+  reply
+    .header('content-type', 'application/octet-stream')
+    .header('content-disposition', contentDisposition(file.name))
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .header('cross-origin-resource-policy', 'same-origin');
+  const start = range ? range.start : 0;
+  const end = range ? range.end : size - 1;
+  if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
+  reply.header('content-length', String(end - start + 1));
+
+  if (request.method === 'HEAD' || size === 0) {
+    if (size === 0 && request.method === 'GET' && onDelivered) reply.raw.once('finish', () => void onDelivered());
+    // An empty stream keeps our Content-Length (Fastify's HEAD handling would read a real one to the end).
+    return reply.send(Readable.from([]));
+  }
+  const body = await streamRange(store, chunks, start, end);
+  if (onDelivered && end === size - 1) {
+    reply.raw.once('finish', () => {
+      onDelivered().catch((err: unknown) => request.log.error({ err }, 'could not record a download'));
+    });
+  }
+  return reply.send(body);
+}

@@ -1,0 +1,131 @@
+import {
+  CategorizeBody,
+  CHUNK_SIZE_BYTES,
+  FileIdParams,
+  FilesListQuery,
+  FilesSearchQuery,
+  FolderCreateBody,
+  RenameBody,
+} from '@guildhall/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../app.ts';
+import { createBlobStore } from '../../platform/blob-store/index.ts';
+import { sharesRoutes } from '../shares/routes.ts';
+import { createGarbageCollector, type FilesContext } from './context.ts';
+import { downloadRoutes } from './download-routes.ts';
+import { ChunkBufferPool } from './hashing/buffer-pool.ts';
+import { hashPool } from './hashing/hash-pool.ts';
+import { startMaintenance } from './maintenance.ts';
+import { presentItem } from './present.ts';
+import {
+  breadcrumbs,
+  categories,
+  categorizeFile,
+  createFolder,
+  deleteFile,
+  deleteFolder,
+  folderContents,
+  listFolder,
+  renameItem,
+  searchFiles,
+} from './service.ts';
+import { uploadRoutes } from './upload-routes.ts';
+
+const read = { access: 'login' } as const;
+const write = { access: 'user' } as const;
+/** At most this many 8 MiB chunk buffers exist at once (96 MiB), whatever the number of uploads. */
+const MAX_CHUNK_BUFFERS = 12;
+
+/**
+ * The shared file system (portal-tools §7 Files): listings, folders, uploads, downloads and share
+ * links, all on one blob store. Reads need a signed-in member; changes need level user or higher.
+ */
+export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    const store = createBlobStore(deps.config);
+    const ctx: FilesContext = {
+      db: deps.db,
+      store,
+      maxUploadBytes: deps.config.maxUploadBytes,
+      log: app.log,
+      garbage: createGarbageCollector(deps.db, store, app.log),
+      buffers: new ChunkBufferPool(CHUNK_SIZE_BYTES, MAX_CHUNK_BUFFERS),
+      hashes: hashPool(),
+    };
+    let maintenance: ReturnType<typeof startMaintenance> | null = null;
+    app.addHook('onReady', async () => {
+      maintenance = startMaintenance(deps.db, store, app.log);
+    });
+    app.addHook('onClose', async () => {
+      await maintenance?.stop();
+      await ctx.garbage.idle();
+    });
+
+    await app.register(itemRoutes(ctx));
+    await app.register(uploadRoutes(ctx));
+    await app.register(downloadRoutes(ctx));
+    await app.register(sharesRoutes(ctx, deps.config));
+  };
+}
+
+function itemRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
+  const { db } = ctx;
+  return async (app) => {
+    app.get('/api/files', { config: read, schema: { querystring: FilesListQuery } }, async (req) => {
+      const { items, stats } = await listFolder(db, req.query.folderId);
+      return { success: true, data: items.map(presentItem), stats };
+    });
+
+    app.get('/api/files/search', { config: read, schema: { querystring: FilesSearchQuery } }, async (req) => {
+      const { items, stats } = await searchFiles(db, req.query.category);
+      return { success: true, data: items.map(presentItem), stats };
+    });
+
+    app.get('/api/files/limits', { config: read }, async () => ({
+      success: true,
+      data: { maxUploadBytes: ctx.maxUploadBytes },
+    }));
+
+    app.get('/api/categories', { config: read }, async () => ({ success: true, data: await categories(db) }));
+
+    app.get('/api/folders/:id/breadcrumbs', { config: read, schema: { params: FileIdParams } }, async (req) => ({
+      success: true,
+      data: await breadcrumbs(db, req.params.id),
+    }));
+
+    app.get('/api/folders/:id/contents', { config: read, schema: { params: FileIdParams } }, async (req) => ({
+      success: true,
+      data: await folderContents(db, req.params.id),
+    }));
+
+    app.post('/api/folders', { config: write, schema: { body: FolderCreateBody } }, async (req, reply) => {
+      const row = await createFolder(db, req.auth!.user.discord_id, req.body);
+      return reply.code(201).send({ success: true, data: presentItem(row) });
+    });
+
+    app.delete('/api/folders/:id', { config: write, schema: { params: FileIdParams } }, async (req) => ({
+      success: true,
+      data: await deleteFolder(ctx, req.params.id),
+    }));
+
+    app.delete('/api/files/:id', { config: write, schema: { params: FileIdParams } }, async (req) => ({
+      success: true,
+      data: await deleteFile(ctx, req.params.id),
+    }));
+
+    app.put(
+      '/api/files/:id/rename',
+      { config: write, schema: { params: FileIdParams, body: RenameBody } },
+      async (req) => ({ success: true, data: presentItem(await renameItem(db, req.params.id, req.body.newName)) }),
+    );
+
+    app.put(
+      '/api/files/:id/categorize',
+      { config: write, schema: { params: FileIdParams, body: CategorizeBody } },
+      async (req) => ({
+        success: true,
+        data: presentItem(await categorizeFile(db, req.params.id, req.body.category)),
+      }),
+    );
+  };
+}

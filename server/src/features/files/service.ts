@@ -1,0 +1,183 @@
+import { DEFAULT_CATEGORY, type FolderCreateBody, MAX_FOLDER_DEPTH } from '@guildhall/common';
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/index.ts';
+import { httpError } from '../../platform/errors.ts';
+import { nowIso } from '../../platform/time.ts';
+import type { FilesContext } from './context.ts';
+import { discardItems } from './maintenance.ts';
+import { isUniqueViolation, nameKey, parentKeyOf } from './names.ts';
+import {
+  deleteItemRow,
+  descendantsOf,
+  fileTotals,
+  findItem,
+  findListedItem,
+  type ItemRow,
+  insertItem,
+  listCategoryCounts,
+  listChildren,
+  listFilesByCategory,
+  queueChunksAsGarbage,
+  takenNameKeys,
+  updateItem,
+} from './repo.ts';
+import type { FilesTable } from './tables.ts';
+
+/** The rules of folders, listings, renames and deletes. Uploads are in upload.ts, downloads in download.ts. */
+
+const notFound = (what: 'File' | 'Folder' | 'Item') => httpError(404, `${what} not found`, 'NOT_FOUND');
+
+export const nameTaken = (name: string) =>
+  httpError(409, `An item named "${name}" already exists in this folder`, 'NAME_TAKEN');
+
+/** A listed (complete) folder, or 404. */
+export async function requireFolder(db: Db, id: string): Promise<FilesTable> {
+  const row = await findItem(db, id);
+  if (!row || row.status !== 'complete' || row.type !== 'folder') throw notFound('Folder');
+  return row;
+}
+
+/** A listed (complete) file or folder, or 404. */
+export async function requireItem(db: Db, id: string): Promise<FilesTable> {
+  const row = await findItem(db, id);
+  if (!row || row.status !== 'complete') throw notFound('Item');
+  return row;
+}
+
+/** A listed (complete) file, or 404 (also for folders: they have no bytes). */
+export async function requireFile(db: Db, id: string): Promise<FilesTable> {
+  const row = await findItem(db, id);
+  if (!row || row.status !== 'complete' || row.type !== 'file') throw notFound('File');
+  return row;
+}
+
+export async function listFolder(db: Db, folderId: string | undefined) {
+  if (folderId) await requireFolder(db, folderId);
+  const [items, stats] = await Promise.all([listChildren(db, parentKeyOf(folderId)), fileTotals(db)]);
+  return { items, stats };
+}
+
+export async function searchFiles(db: Db, category: string | undefined) {
+  const [items, stats] = await Promise.all([listFilesByCategory(db, category), fileTotals(db)]);
+  return { items, stats };
+}
+
+export async function categories(db: Db) {
+  return listCategoryCounts(db);
+}
+
+/** The folders from the root's child down to `folderId` (the client prepends ~/shared). */
+export async function breadcrumbs(db: Db, folderId: string): Promise<{ id: string; name: string }[]> {
+  const chain: { id: string; name: string }[] = [];
+  let current: FilesTable | undefined = await requireFolder(db, folderId);
+  while (current) {
+    chain.unshift({ id: current.id, name: current.name });
+    if (!current.parent_id || chain.length > MAX_FOLDER_DEPTH) break;
+    current = await findItem(db, current.parent_id);
+  }
+  return chain;
+}
+
+export async function createFolder(db: Db, ownerId: string, body: FolderCreateBody): Promise<ItemRow> {
+  const parentId = body.parentId ?? null;
+  if (parentId) {
+    await requireFolder(db, parentId);
+    const depth = (await breadcrumbs(db, parentId)).length;
+    if (depth >= MAX_FOLDER_DEPTH) {
+      throw httpError(400, `Folders can be nested at most ${MAX_FOLDER_DEPTH} levels deep`, 'TOO_DEEP');
+    }
+  }
+  const now = nowIso();
+  const id = randomUUID();
+  try {
+    await insertItem(db, {
+      id,
+      parent_id: parentId,
+      parent_key: parentKeyOf(parentId),
+      type: 'folder',
+      name: body.name,
+      name_key: nameKey(body.name),
+      category: DEFAULT_CATEGORY,
+      size: 0,
+      total_chunks: 0,
+      sha256: null,
+      status: 'complete',
+      owner_id: ownerId,
+      lease_expires_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw nameTaken(body.name);
+    // The parent was deleted between the check and the insert.
+    if (/FOREIGN KEY|foreign key/.test(String(e))) throw notFound('Folder');
+    throw e;
+  }
+  return (await findListedItem(db, id))!;
+}
+
+/**
+ * Renames a file or folder. Another item with the same name (ignoring case) in the folder is a 409,
+ * as in file managers; changing only the case of an item's own name is allowed.
+ */
+export async function renameItem(db: Db, id: string, newName: string): Promise<ItemRow> {
+  const row = await requireItem(db, id);
+  const key = nameKey(newName);
+  if (row.name !== newName) {
+    if (key !== row.name_key && (await takenNameKeys(db, row.parent_key, [key])).size > 0) throw nameTaken(newName);
+    try {
+      await updateItem(db, id, { name: newName, name_key: key, updated_at: nowIso() });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw nameTaken(newName);
+      throw e;
+    }
+  }
+  return (await findListedItem(db, id))!;
+}
+
+export async function categorizeFile(db: Db, id: string, category: string): Promise<ItemRow> {
+  const row = await requireItem(db, id);
+  if (row.type === 'folder') throw httpError(400, 'Folders cannot be categorized; pick a file', 'NOT_A_FILE');
+  await updateItem(db, id, { category, updated_at: nowIso() });
+  return (await findListedItem(db, id))!;
+}
+
+export type DeleteCounts = { deletedFiles: number; deletedFolders: number };
+
+export async function deleteFile(ctx: FilesContext, id: string): Promise<DeleteCounts> {
+  const row = await requireItem(ctx.db, id);
+  if (row.type === 'folder') {
+    throw httpError(400, 'This is a folder: delete it with DELETE /api/folders/{id}', 'NOT_A_FILE');
+  }
+  await discardItems(ctx.db, [id]);
+  ctx.garbage.kick();
+  return { deletedFiles: 1, deletedFolders: 0 };
+}
+
+/** What a folder holds, at any depth (the delete confirmation names it). */
+export async function folderContents(db: Db, id: string) {
+  await requireFolder(db, id);
+  const inside = (await descendantsOf(db, id)).filter((r) => r.status === 'complete');
+  const files = inside.filter((r) => r.type === 'file');
+  return {
+    files: files.length,
+    folders: inside.length - files.length,
+    bytes: files.reduce((sum, r) => sum + Number(r.size), 0),
+  };
+}
+
+/** Deletes a folder with everything inside, including uploads still in progress there. */
+export async function deleteFolder(ctx: FilesContext, id: string): Promise<DeleteCounts> {
+  await requireFolder(ctx.db, id);
+  // One transaction: what is found inside is exactly what is deleted, and its blobs are queued with it.
+  const inside = await ctx.db.transaction().execute(async (trx) => {
+    const found = await descendantsOf(trx, id);
+    await queueChunksAsGarbage(trx, found.map((r) => r.id), nowIso());
+    await deleteItemRow(trx, id); // cascades to everything inside, their chunks, shares and tickets
+    return found;
+  });
+  const listed = inside.filter((r) => r.status === 'complete');
+  const deletedFiles = listed.filter((r) => r.type === 'file').length;
+  ctx.garbage.kick();
+  return { deletedFiles, deletedFolders: listed.length - deletedFiles + 1 };
+}

@@ -1,0 +1,87 @@
+import { UploadCompleteBody, UploadIdParams } from '@guildhall/common';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HttpError, httpError } from '../../platform/errors.ts';
+import type { FilesContext } from './context.ts';
+import { presentItem } from './present.ts';
+import { completeUpload, receiveUpload, tooLarge, type UploadPart, uploadStatus } from './upload.ts';
+
+const write = { access: 'user' } as const;
+/** Room for the multipart boundaries and small fields around the file in a Content-Length. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/**
+ * The spec's upload protocol. Multipart is registered in this scope only, and bodies stream: the
+ * file is cut into chunks as it arrives, so no upload is ever held whole in memory.
+ */
+export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    await app.register(multipart, {
+      limits: {
+        // Our own counter enforces maxUploadBytes while streaming; this is only a backstop.
+        fileSize: ctx.maxUploadBytes + 1,
+        files: 2,
+        fields: 10,
+        fieldSize: 4096,
+        parts: 12,
+        headerPairs: 32,
+      },
+    });
+
+    // An answer sent before the body was read (413, a bad folder) closes the connection, so a large
+    // body is not read to its end for nothing.
+    app.addHook('onSend', async (req, reply) => {
+      if (!req.raw.complete) reply.header('connection', 'close');
+    });
+
+    app.post('/upload', { config: write }, async (req) => {
+      if (!req.isMultipart()) {
+        throw httpError(415, 'Upload must be multipart/form-data with the file in the field "file"', 'UNSUPPORTED_MEDIA_TYPE');
+      }
+      const declared = Number(req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > ctx.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
+        throw tooLarge(ctx.maxUploadBytes);
+      }
+      const parts = guardParts(req.parts() as AsyncIterable<UploadPart>);
+      const result = await receiveUpload(ctx, req.auth!.user.discord_id, parts);
+      return { success: true, ...result };
+    });
+
+    app.get('/upload/status/:fileId', { config: write, schema: { params: UploadIdParams } }, async (req) => ({
+      success: true,
+      ...(await uploadStatus(ctx.db, req.auth!.user.discord_id, req.params.fileId)),
+    }));
+
+    app.post('/upload/complete', { config: write, schema: { body: UploadCompleteBody } }, async (req) => {
+      const row = await completeUpload(ctx, req.auth!.user.discord_id, req.body);
+      return { success: true, data: presentItem(row), message: 'Upload complete' };
+    });
+  };
+}
+
+/** Parser failures (truncated or malformed multipart) become 400s naming the problem, never 500s. */
+function asClientError(e: unknown): unknown {
+  if (e instanceof HttpError) return e;
+  const status = (e as { statusCode?: number }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return httpError(400, `Malformed upload: ${message}`, 'BAD_MULTIPART');
+}
+
+async function* guardFile(file: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    yield* file;
+  } catch (e) {
+    throw asClientError(e);
+  }
+}
+
+async function* guardParts(parts: AsyncIterable<UploadPart>): AsyncGenerator<UploadPart> {
+  try {
+    for await (const part of parts) {
+      yield part.type === 'file' ? { ...part, file: guardFile(part.file) } : part;
+    }
+  } catch (e) {
+    throw asClientError(e);
+  }
+}

@@ -1,0 +1,215 @@
+import {
+  CategoryName,
+  CHUNK_SIZE_BYTES,
+  DEFAULT_CATEGORY,
+  formatFileSize,
+  nameProblem,
+  type UploadCompleteBody,
+} from '@guildhall/common';
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/index.ts';
+import { httpError } from '../../platform/errors.ts';
+import { isoIn, nowIso } from '../../platform/time.ts';
+import { storeInChunks, TooLargeError } from './chunker.ts';
+import type { FilesContext } from './context.ts';
+import { discardItems, UPLOAD_LEASE_MS, UPLOAD_LEASE_RENEW_MS } from './maintenance.ts';
+import { isUniqueViolation, nameKey, numberedName, parentKeyOf } from './names.ts';
+import { findItem, findListedItem, type ItemRow, insertChunk, insertItem, listChunks, takenNameKeys, updateItem } from './repo.ts';
+import { requireFolder } from './service.ts';
+import type { FilesTable } from './tables.ts';
+
+/** A multipart part as the upload needs it (a structural subset of @fastify/multipart's parts). */
+export type UploadPart =
+  | { type: 'field'; fieldname: string; value: unknown }
+  | { type: 'file'; fieldname: string; filename: string; file: AsyncIterable<Uint8Array> };
+
+export const tooLarge = (maxBytes: number) =>
+  httpError(413, `File is too large: the limit is ${formatFileSize(maxBytes)} (${maxBytes} bytes)`, 'FILE_TOO_LARGE');
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+type Target = { parentId: string | null; category: string };
+
+/** folderId and category from the form fields; a bad value is a 400, an unknown folder a 404. */
+async function resolveTarget(db: Db, fields: Record<string, string>): Promise<Target> {
+  const folderId = fields.folderId?.trim() || null;
+  if (folderId !== null) {
+    if (!ID.test(folderId)) throw httpError(400, 'folderId is not a valid id', 'VALIDATION');
+    await requireFolder(db, folderId);
+  }
+  let category = DEFAULT_CATEGORY;
+  if (fields.category !== undefined && fields.category.trim() !== '') {
+    const parsed = CategoryName.safeParse(fields.category);
+    if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? 'category is invalid', 'VALIDATION');
+    category = parsed.data;
+  }
+  return { parentId: folderId, category };
+}
+
+/**
+ * POST /upload: streams the one file of a multipart form into chunks in the store. The item stays
+ * unlisted ("stored") until POST /upload/complete. Any failure (bad fields, too large, client gone)
+ * removes the row and its chunks before the error propagates.
+ */
+export async function receiveUpload(
+  ctx: FilesContext,
+  ownerId: string,
+  parts: AsyncIterable<UploadPart>,
+): Promise<{ fileId: string; totalChunks: number }> {
+  const { db, store, maxUploadBytes } = ctx;
+  const fields: Record<string, string> = {};
+  let fileId: string | null = null;
+  let stored: { size: number; sha256: string; chunks: number } | null = null;
+  let lease: NodeJS.Timeout | undefined;
+  try {
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        continue;
+      }
+      if (part.fieldname !== 'file') {
+        throw httpError(400, `Unexpected file field "${part.fieldname}": send the file in the field "file"`, 'VALIDATION');
+      }
+      if (fileId) throw httpError(400, 'Send one file per upload', 'VALIDATION');
+      // Fields sent before the file are checked before any byte is stored.
+      await resolveTarget(db, fields);
+      const id = randomUUID();
+      fileId = id;
+      const provisional = part.filename?.trim() || 'upload';
+      const now = nowIso();
+      await insertItem(db, {
+        id,
+        parent_id: null,
+        parent_key: '',
+        type: 'file',
+        name: nameProblem(provisional) ? 'upload' : provisional,
+        name_key: '',
+        category: DEFAULT_CATEGORY,
+        size: 0,
+        total_chunks: 0,
+        sha256: null,
+        status: 'uploading',
+        owner_id: ownerId,
+        lease_expires_at: isoIn(UPLOAD_LEASE_MS),
+        created_at: now,
+        updated_at: now,
+      });
+      lease = setInterval(() => {
+        updateItem(db, id, { lease_expires_at: isoIn(UPLOAD_LEASE_MS) }).catch(() => {});
+      }, UPLOAD_LEASE_RENEW_MS);
+      stored = await storeInChunks(part.file, {
+        store,
+        buffers: ctx.buffers,
+        hashes: ctx.hashes,
+        maxBytes: maxUploadBytes,
+        onChunk: (c) => insertChunk(db, { file_id: id, idx: c.idx, blob_id: c.blobId, size: c.size, sha256: c.sha256 }),
+      });
+    }
+    if (!fileId || !stored) throw httpError(400, 'No file in the upload: send it in the multipart field "file"', 'VALIDATION');
+    const target = await resolveTarget(db, fields);
+    try {
+      await updateItem(db, fileId, {
+        status: 'stored',
+        size: stored.size,
+        sha256: stored.sha256,
+        total_chunks: stored.chunks,
+        parent_id: target.parentId,
+        parent_key: parentKeyOf(target.parentId),
+        category: target.category,
+        lease_expires_at: null,
+        updated_at: nowIso(),
+      });
+    } catch (e) {
+      if (/FOREIGN KEY|foreign key/.test(String(e))) throw httpError(404, 'Folder not found', 'NOT_FOUND');
+      throw e;
+    }
+    return { fileId, totalChunks: stored.chunks };
+  } catch (e) {
+    if (fileId) {
+      await discardItems(db, [fileId]).catch((err: unknown) => ctx.log.error({ err }, 'could not discard upload'));
+      ctx.garbage.kick();
+    }
+    if (e instanceof TooLargeError) throw tooLarge(maxUploadBytes);
+    throw e;
+  } finally {
+    clearInterval(lease);
+  }
+}
+
+async function findOwnUpload(db: Db, ownerId: string, fileId: string): Promise<FilesTable> {
+  const row = await findItem(db, fileId);
+  if (!row || row.type !== 'file' || row.owner_id !== ownerId) {
+    throw httpError(404, 'Upload not found or expired', 'NOT_FOUND');
+  }
+  return row;
+}
+
+/** GET /upload/status/:fileId: the bytes are all stored once POST /upload has answered. */
+export async function uploadStatus(db: Db, ownerId: string, fileId: string) {
+  const row = await findOwnUpload(db, ownerId, fileId);
+  const completed = row.status !== 'uploading';
+  return { completed, progress: completed ? 1 : 0 };
+}
+
+/**
+ * POST /upload/complete: checks the client's size and chunk count against what was stored and the
+ * chunk rows against each other, then lists the file. A name taken in the folder gets a number
+ * ("a (1).txt"): uploads keep both, as browsers and file managers do when copying in.
+ */
+export async function completeUpload(ctx: FilesContext, ownerId: string, body: UploadCompleteBody): Promise<ItemRow> {
+  const { db } = ctx;
+  const row = await findOwnUpload(db, ownerId, body.fileId);
+  if (row.status === 'uploading') throw httpError(409, 'The upload is still being received', 'UPLOAD_IN_PROGRESS');
+  if (row.status === 'complete') throw httpError(409, 'This upload is already complete', 'ALREADY_COMPLETE');
+  const size = Number(row.size);
+  if (body.fileSize !== size) {
+    throw httpError(400, `fileSize ${body.fileSize} does not match the ${size} bytes received`, 'SIZE_MISMATCH');
+  }
+  if (body.totalChunks !== row.total_chunks) {
+    throw httpError(
+      400,
+      `totalChunks ${body.totalChunks} does not match the ${row.total_chunks} chunks stored`,
+      'CHUNKS_MISMATCH',
+    );
+  }
+  const chunks = await listChunks(db, row.id);
+  const isConsistent =
+    chunks.length === row.total_chunks &&
+    chunks.every((c, i) => c.idx === i && (i === chunks.length - 1 || c.size === CHUNK_SIZE_BYTES)) &&
+    chunks.reduce((sum, c) => sum + c.size, 0) === size;
+  if (!isConsistent) {
+    await discardItems(db, [row.id]);
+    ctx.garbage.kick();
+    throw httpError(409, 'The stored data is incomplete; upload the file again', 'UPLOAD_CORRUPT');
+  }
+  await publishUnderFreeName(db, row, body.fileName);
+  return (await findListedItem(db, row.id))!;
+}
+
+/** Lists the upload under `name`, or the first free numbered variant; retries if another wins a race. */
+async function publishUnderFreeName(db: Db, row: FilesTable, name: string): Promise<void> {
+  let races = 0;
+  for (let round = 0; round < 20; round++) {
+    const candidates = Array.from({ length: 50 }, (_, i) => {
+      const n = round * 50 + i;
+      return n === 0 ? name : numberedName(name, n);
+    });
+    const taken = await takenNameKeys(db, row.parent_key, candidates.map(nameKey));
+    const free = candidates.find((c) => !taken.has(nameKey(c)));
+    if (!free) continue;
+    try {
+      const updated = await db
+        .updateTable('files')
+        .set({ status: 'complete', name: free, name_key: nameKey(free), updated_at: nowIso() })
+        .where('id', '=', row.id)
+        .where('status', '=', 'stored')
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) throw httpError(409, 'This upload is already complete', 'ALREADY_COMPLETE');
+      return;
+    } catch (e) {
+      if (!isUniqueViolation(e) || ++races > 10) throw e;
+      round -= 1; // someone took the name meanwhile: look again from the same round
+    }
+  }
+  throw httpError(409, `Too many items named like "${name}" in this folder`, 'NAME_TAKEN');
+}

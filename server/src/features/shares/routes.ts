@@ -1,0 +1,85 @@
+import { FileIdParams, ShareCreateBody, ShareIdParams, ShareTokenParams } from '@guildhall/common';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.ts';
+import type { FilesContext } from '../files/context.ts';
+import { ticketExpired, TicketQuery } from '../files/download-routes.ts';
+import { sendStoredFile } from '../files/http-download.ts';
+import { listChunks } from '../files/repo.ts';
+import { issueTicket, isTicketValid } from '../files/tickets.ts';
+import { presentShare, presentSharedInfo } from './present.ts';
+import { incrementDownloadCount } from './repo.ts';
+import { createShare, findLiveShare, isLinkPreview, listShares, requireShareAccess, revokeShare } from './service.ts';
+
+const write = { access: 'user' } as const;
+const open = { access: 'public' } as const;
+
+/**
+ * Share links (portal-tools §7): managing them needs level user; the /shared/:token calls are public
+ * and check the share's own access level.
+ */
+export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAsyncZod {
+  const { db, store } = ctx;
+  const baseUrl = (req: FastifyRequest) => config.publicUrl ?? `${req.protocol}://${req.host}`;
+
+  return async (app) => {
+    app.post(
+      '/api/files/:id/share',
+      { config: write, schema: { params: FileIdParams, body: ShareCreateBody } },
+      async (req, reply) => {
+        const row = await createShare(db, req.params.id, req.auth!.user.discord_id, req.body);
+        return reply.code(201).send({ success: true, data: presentShare(row, baseUrl(req)) });
+      },
+    );
+
+    app.get('/api/files/:id/shares', { config: write, schema: { params: FileIdParams } }, async (req) => {
+      const rows = await listShares(db, req.params.id);
+      return { success: true, data: rows.map((r) => presentShare(r, baseUrl(req))) };
+    });
+
+    app.delete('/api/files/shares/:shareId', { config: write, schema: { params: ShareIdParams } }, async (req) => {
+      await revokeShare(db, req.params.shareId);
+      return { success: true, message: 'Share revoked' };
+    });
+
+    // Info only: never counts as a download.
+    app.get('/api/files/shared/:token', { config: open, schema: { params: ShareTokenParams } }, async (req) => {
+      const { share, file } = await findLiveShare(db, req.params.token);
+      requireShareAccess(share, req.auth);
+      return { success: true, data: presentSharedInfo(share, file) };
+    });
+
+    // For the browser's download manager: a short-lived URL for this share's file (needed for `user` shares).
+    app.post(
+      '/api/files/shared/:token/ticket',
+      { config: open, schema: { params: ShareTokenParams } },
+      async (req) => {
+        const { share, file } = await findLiveShare(db, req.params.token);
+        requireShareAccess(share, req.auth);
+        const ticket = await issueTicket(db, {
+          fileId: file.id,
+          shareId: share.id,
+          userId: req.auth?.user.discord_id ?? null,
+        });
+        const url = `/api/files/shared/${share.token}/download?ticket=${ticket.token}`;
+        return { success: true, data: { url, expiresAt: ticket.expiresAt } };
+      },
+    );
+
+    app.get(
+      '/api/files/shared/:token/download',
+      { config: open, schema: { params: ShareTokenParams, querystring: TicketQuery } },
+      async (req, reply) => {
+        const { share, file } = await findLiveShare(db, req.params.token);
+        if (req.query.ticket !== undefined) {
+          if (!(await isTicketValid(db, req.query.ticket, file.id, share.id))) throw ticketExpired();
+        } else {
+          requireShareAccess(share, req.auth);
+        }
+        // Counted once the file's last byte has been sent: previews and aborted fetches do not count.
+        const count = isLinkPreview(req.headers['user-agent']) ? undefined : () => incrementDownloadCount(db, share.id);
+        return sendStoredFile(req, reply, store, file, await listChunks(db, file.id), count);
+      },
+    );
+  };
+}

@@ -1,0 +1,93 @@
+import { FILES_TEXTS, type ShareCreateBody } from '@guildhall/common';
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/index.ts';
+import { type AuthContext, enforceAccess } from '../../platform/access.ts';
+import { randomToken } from '../../platform/crypto.ts';
+import { httpError } from '../../platform/errors.ts';
+import { nowIso } from '../../platform/time.ts';
+import { findItem } from '../files/repo.ts';
+import { requireItem } from '../files/service.ts';
+import type { FilesTable, FileSharesTable } from '../files/tables.ts';
+import { findShareById, findShareByToken, insertShare, listSharesOfFile, markShareRevoked } from './repo.ts';
+
+/** 24 random bytes (192 bits), base64url: 32 characters. */
+const TOKEN_BYTES = 24;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+export const shareNotFound = () =>
+  httpError(404, 'Shared file not found: the link has expired, been revoked, or never existed', 'NOT_FOUND');
+
+/** The shared file itself (folders cannot be shared), or 404. */
+async function requireShareableFile(db: Db, fileId: string): Promise<FilesTable> {
+  const item = await requireItem(db, fileId);
+  if (item.type === 'folder') throw httpError(400, FILES_TEXTS.foldersCannotBeShared, 'NOT_A_FILE');
+  return item;
+}
+
+export async function createShare(
+  db: Db,
+  fileId: string,
+  userId: string,
+  body: ShareCreateBody,
+  now = new Date(),
+): Promise<FileSharesTable> {
+  await requireShareableFile(db, fileId);
+  const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) {
+    throw httpError(400, 'expiresAt must be in the future (leave it empty for a permanent link)', 'EXPIRY_IN_PAST');
+  }
+  const row: FileSharesTable = {
+    id: randomUUID(),
+    token: randomToken(TOKEN_BYTES),
+    file_id: fileId,
+    access_level: body.accessLevel,
+    expires_at: expiresAt ? expiresAt.toISOString() : null,
+    created_at: now.toISOString(),
+    created_by: userId,
+    download_count: 0,
+    revoked_at: null,
+  };
+  await insertShare(db, row);
+  return row;
+}
+
+export async function listShares(db: Db, fileId: string): Promise<FileSharesTable[]> {
+  await requireShareableFile(db, fileId);
+  return listSharesOfFile(db, fileId);
+}
+
+export async function revokeShare(db: Db, shareId: string): Promise<void> {
+  const share = await findShareById(db, shareId);
+  if (!share || share.revoked_at || (await markShareRevoked(db, shareId, nowIso())) === 0) {
+    throw httpError(404, 'Share not found', 'NOT_FOUND');
+  }
+}
+
+/**
+ * A live share and its file: expired, revoked, malformed and deleted-file links are all a 404, so a
+ * link's history is not revealed.
+ */
+export async function findLiveShare(db: Db, token: string, now = new Date()) {
+  if (!TOKEN_PATTERN.test(token)) throw shareNotFound();
+  const share = await findShareByToken(db, token);
+  if (!share || share.revoked_at) throw shareNotFound();
+  if (share.expires_at && Date.parse(share.expires_at) <= now.getTime()) throw shareNotFound();
+  const file = await findItem(db, share.file_id);
+  if (!file || file.status !== 'complete' || file.type !== 'file') throw shareNotFound();
+  return { share, file };
+}
+
+/** A `user` share needs a signed-in, approved member; signed out it answers AUTH_REQUIRED (portal-tools §6). */
+export function requireShareAccess(share: FileSharesTable, auth: AuthContext | null): void {
+  if (share.access_level === 'public') return;
+  if (!auth) throw httpError(401, FILES_TEXTS.sharedAuthRequired, 'AUTH_REQUIRED');
+  enforceAccess('login', auth, true);
+}
+
+// Chat and social link unfurlers fetch links to preview them; that is not somebody downloading.
+const LINK_PREVIEW_AGENTS =
+  /discordbot|slackbot|slack-imgproxy|twitterbot|facebookexternalhit|facebot|telegrambot|whatsapp|linkedinbot|skypeuripreview|embedly|iframely|redditbot|mastodon|pinterest|vkshare|bitlybot|google-pagerenderer|bingpreview/i;
+
+export function isLinkPreview(userAgent: string | undefined): boolean {
+  return !!userAgent && LINK_PREVIEW_AGENTS.test(userAgent);
+}
