@@ -260,7 +260,11 @@ export const UploadCompleteBody = z.object({
 });
 export type UploadCompleteBody = z.infer<typeof UploadCompleteBody>;
 
-export const ItemResponse = z.object({ success: z.literal(true), data: FileItem, message: z.string().optional() });
+export const ItemResponse = z.object({
+  success: z.literal(true),
+  data: FileItem,
+  message: z.string().optional(),
+});
 export type ItemResponse = z.infer<typeof ItemResponse>;
 
 export const FolderCreateBody = z.object({

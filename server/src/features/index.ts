@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { filesRoutes } from './files/routes.ts';
 import { ticTacToeRoutes } from './games/tictactoe/routes.ts';
 import { usersRoutes } from './users/routes.ts';
 
@@ -11,4 +12,5 @@ export async function registerFeatures(app: FastifyInstance, deps: AppDeps): Pro
   await app.register(usersRoutes(deps));
   await app.register(ticTacToeRoutes(deps));
   await app.register(adminRoutes(deps));
+  await app.register(filesRoutes(deps));
 }
