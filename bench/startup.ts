@@ -13,7 +13,10 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.argv[2] ?? 7);
 
-if (!fs.existsSync(path.join(root, 'web/dist/index.html')) || !fs.existsSync(path.join(root, 'server/dist/main.mjs'))) {
+if (
+  !fs.existsSync(path.join(root, 'web/dist/index.html')) ||
+  !fs.existsSync(path.join(root, 'server/dist/main.mjs'))
+) {
   console.log('building first (npm run build)…');
   spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
 }
@@ -63,10 +66,14 @@ const portalEnv = (port: number, dataDir: string) => ({
 for (let i = 0; i < runs; i += 1) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-bench-'));
   let port = await freePort();
-  portal.push(await timeToFirst200([path.join(root, 'server/dist/main.mjs')], portalEnv(port, dataDir), port));
+  portal.push(
+    await timeToFirst200([path.join(root, 'server/dist/main.mjs')], portalEnv(port, dataDir), port),
+  );
   fs.rmSync(dataDir, { recursive: true, force: true });
   port = await freePort();
-  fromSource.push(await timeToFirst200([path.join(root, 'server/src/main.ts')], portalEnv(port, dataDir), port));
+  fromSource.push(
+    await timeToFirst200([path.join(root, 'server/src/main.ts')], portalEnv(port, dataDir), port),
+  );
   fs.rmSync(dataDir, { recursive: true, force: true });
   port = await freePort();
   baseline.push(await timeToFirst200(['-e', bare], { PORT: String(port) }, port));

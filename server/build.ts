@@ -20,7 +20,10 @@ function findWorkers(dir: string): string[] {
   });
 }
 
-const input: Record<string, string> = { main: path.join(src, 'main.ts'), admin: path.join(src, 'cli/admin.ts') };
+const input: Record<string, string> = {
+  main: path.join(src, 'main.ts'),
+  admin: path.join(src, 'cli/admin.ts'),
+};
 for (const worker of findWorkers(src)) input[path.basename(worker, '.ts')] = worker;
 if (!fs.existsSync(input.admin ?? '')) delete input.admin;
 
