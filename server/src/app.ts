@@ -35,6 +35,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 512 },
+    // Errors raised before routing (a malformed URL) still leave in the API's envelope.
+    frameworkErrors: (error, _request, reply) => {
+      void reply.code(400).send({ success: false, error: 'Malformed URL', code: error.code });
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

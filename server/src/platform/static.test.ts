@@ -39,13 +39,19 @@ describe('web app serving', () => {
     const asset = await ctx.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
-    for (const url of ['/assets/missing.js', '/api/nope', '/download/']) {
+    for (const url of ['/assets/missing.js', '/api/nope', '/upload/nope']) {
       const res = await ctx.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(404);
       expect(res.json().success).toBe(false);
     }
     const post = await ctx.app.inject({ method: 'POST', url: '/api/nope' });
     expect(post.statusCode).toBe(404);
+  });
+
+  it('answers a malformed URL with a 400 in the envelope', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/users/%zz' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, error: 'Malformed URL' });
   });
 
   it('never serves files outside the build (path traversal)', async () => {

@@ -39,7 +39,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0] ?? '/';
+    const url = (request.url.split('?')[0] ?? '/').slice(0, 200);
     return reply.code(404).send({ success: false, error: `Not found: ${request.method} ${url}` });
   });
 }
