@@ -13,6 +13,8 @@ import { lazyPage } from './lazy-page.tsx';
 const DashboardPage = lazyPage(() => import('./features/dashboard/DashboardPage.tsx'), 'DashboardPage');
 const SettingsPage = lazyPage(() => import('./features/settings/SettingsPage.tsx'), 'SettingsPage');
 const AdminPage = lazyPage(() => import('./features/admin/AdminPage.tsx'), 'AdminPage');
+const MinigamesMenu = lazyPage(() => import('./features/games/MinigamesMenu.tsx'), 'MinigamesMenu');
+const TicTacToePage = lazyPage(() => import('./features/games/tictactoe/TicTacToePage.tsx'), 'TicTacToePage');
 
 /** The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each. */
 export const router = createBrowserRouter([
@@ -44,8 +46,8 @@ export const router = createBrowserRouter([
       { path: '/infosec', element: <RequireAuth><ComingSoon title="InfoSec" /></RequireAuth> },
       { path: '/filesystem', element: <RequireAuth><ComingSoon title="File System" /></RequireAuth> },
       { path: '/music', element: <RequireAuth><ComingSoon title="Music Control" /></RequireAuth> },
-      { path: '/minigames', element: <RequireAuth><ComingSoon title="Minigames" /></RequireAuth> },
-      { path: '/minigames/tic-tac-toe', element: <RequireAuth><ComingSoon title="Tic-Tac-Toe" /></RequireAuth> },
+      { path: '/minigames', element: <RequireAuth><MinigamesMenu /></RequireAuth> },
+      { path: '/minigames/tic-tac-toe', element: <RequireAuth><TicTacToePage /></RequireAuth> },
       { path: '/minigames/pictionary', element: <RequireAuth><ComingSoon title="Pictionary" /></RequireAuth> },
     ],
   },

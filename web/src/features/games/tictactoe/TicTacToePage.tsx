@@ -1,0 +1,149 @@
+import { TICTACTOE_TEXTS as T } from '@guildhall/common';
+import { ArrowLeft, LogOut, RotateCcw, Search } from 'lucide-react';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { useAuth } from '../../../auth/useAuth.ts';
+import { Button, buttonClass } from '../../../ui/Button.tsx';
+import { Card } from '../../../ui/Card.tsx';
+import { Page } from '../../../ui/Page.tsx';
+import { PageSpinner, Spinner } from '../../../ui/Spinner.tsx';
+import { LiveBadge } from '../LiveBadge.tsx';
+import { Board } from './Board.tsx';
+import { GameStatusBox } from './GameStatusBox.tsx';
+import { describeGame } from './game-view.ts';
+import { MarkIcon } from './Mark.tsx';
+import { Players } from './Players.tsx';
+import { StatusLines } from './StatusLines.tsx';
+import { useTicTacToe } from './useTicTacToe.ts';
+
+/** /minigames/tic-tac-toe (portal-tools §2): Find Game, then the game view. */
+export function TicTacToePage() {
+  const { user } = useAuth();
+  const ttt = useTicTacToe();
+  const game = ttt.game;
+  const view = game && user ? describeGame(game, user.id) : null;
+  useTurnTitle(view?.isMyTurn ?? false);
+
+  return (
+    <Page>
+      <div className="mb-6 flex items-center justify-between gap-3">
+        <Link to="/minigames" className={buttonClass('ghost', 'sm', '-ml-3')}>
+          <ArrowLeft className="size-4" />
+          {T.backToMinigames}
+        </Link>
+        {game && <LiveBadge status={ttt.realtime} />}
+      </div>
+      <header className="mb-6">
+        <p className="text-sm text-muted">Minigames</p>
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{T.title}</h1>
+      </header>
+
+      {ttt.isLookingUp ? (
+        <PageSpinner />
+      ) : !game || !view || !user ? (
+        <FindGameCard isFinding={ttt.isFinding} onFind={ttt.findGame} />
+      ) : (
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
+          <Card className="space-y-5">
+            <Players game={game} myId={user.id} />
+            <StatusLines view={view} />
+            <Board
+              board={game.board}
+              mine={view.mine}
+              isMyTurn={view.isMyTurn}
+              currentPlayer={game.currentPlayer}
+              isActive={game.status === 'in_progress'}
+              isBusy={ttt.isMoving}
+              lastMove={game.lastMove}
+              winningCells={view.winningCells}
+              onMove={ttt.makeMove}
+            />
+            <div className="flex flex-wrap justify-center gap-2 pt-1">
+              {game.status === 'finished' && view.canRematch && (
+                <Button
+                  variant={view.rematchOffered ? 'success' : 'primary'}
+                  onClick={ttt.requestRematch}
+                  disabled={ttt.isRematching}
+                  icon={ttt.isRematching ? <Spinner className="size-4" /> : <RotateCcw className="size-4" />}
+                >
+                  {view.rematchOffered ? T.acceptRematch : T.rematch}
+                </Button>
+              )}
+              {game.status === 'finished' && (
+                <Button
+                  variant="secondary"
+                  onClick={ttt.findGame}
+                  disabled={ttt.isFinding}
+                  icon={<Search className="size-4" />}
+                >
+                  Find New Game
+                </Button>
+              )}
+              <Button
+                variant="danger"
+                onClick={ttt.leaveGame}
+                disabled={ttt.isLeaving}
+                icon={<LogOut className="size-4" />}
+              >
+                {T.leaveGame}
+              </Button>
+            </div>
+          </Card>
+          <aside className="space-y-4">
+            <GameStatusBox game={game} />
+            <HowToPlay />
+          </aside>
+        </div>
+      )}
+    </Page>
+  );
+}
+
+function FindGameCard({ isFinding, onFind }: { isFinding: boolean; onFind: () => void }) {
+  return (
+    <Card className="mx-auto max-w-lg py-10 text-center">
+      <div className="mb-5 flex items-center justify-center gap-3" aria-hidden>
+        <MarkIcon mark="X" className="size-10" />
+        <MarkIcon mark="O" className="size-9" />
+      </div>
+      <h2 className="text-lg font-semibold">Play against another member</h2>
+      <p className="mx-auto mt-1 max-w-sm text-sm text-muted">
+        You will meet the player who has been waiting longest, or wait for the next one. X moves first.
+      </p>
+      <Button
+        size="lg"
+        className="mt-6"
+        onClick={onFind}
+        disabled={isFinding}
+        icon={isFinding ? <Spinner className="size-4" /> : <Search className="size-4" />}
+      >
+        {isFinding ? T.findingGame : T.findGame}
+      </Button>
+    </Card>
+  );
+}
+
+function HowToPlay() {
+  return (
+    <Card className="p-4 text-sm text-muted sm:p-5">
+      <h2 className="mb-2 font-semibold text-text">How to play</h2>
+      <ul className="list-disc space-y-1 pl-4">
+        <li>Player 1 is X and moves first.</li>
+        <li>Take turns placing your mark on an empty cell.</li>
+        <li>Three in a row wins; a full board is a draw.</li>
+        <li>Leaving a game in progress gives your opponent the win.</li>
+      </ul>
+    </Card>
+  );
+}
+
+/** Puts "Your turn" in the tab title, so a player in another tab sees it too. */
+function useTurnTitle(isMyTurn: boolean) {
+  useEffect(() => {
+    const previous = document.title;
+    document.title = isMyTurn ? `(Your turn) ${T.title} · Guildhall` : `${T.title} · Guildhall`;
+    return () => {
+      document.title = previous;
+    };
+  }, [isMyTurn]);
+}

@@ -1,0 +1,36 @@
+import { TicTacToeCurrentResponse, type TicTacToeGame, TicTacToeResponse } from '@guildhall/common';
+import { apiFetch } from '../../../api/client.ts';
+
+/** Tic-tac-toe calls (portal-tools §7); responses are parsed with the shared contract. */
+const BASE = '/api/games/tic-tac-toe';
+
+export async function fetchCurrentGame(): Promise<TicTacToeGame | null> {
+  return TicTacToeCurrentResponse.parse(await apiFetch(`${BASE}/current`)).game;
+}
+
+export async function fetchGame(id: string): Promise<TicTacToeGame> {
+  return TicTacToeResponse.parse(await apiFetch(`${BASE}/${encodeURIComponent(id)}`)).game;
+}
+
+export async function joinGame(): Promise<TicTacToeGame> {
+  return TicTacToeResponse.parse(await apiFetch(`${BASE}/join`, { method: 'POST' })).game;
+}
+
+export async function makeMove(id: string, position: number): Promise<TicTacToeGame> {
+  const res = await apiFetch(`${BASE}/${encodeURIComponent(id)}/move`, {
+    method: 'POST',
+    body: { position },
+  });
+  return TicTacToeResponse.parse(res).game;
+}
+
+export async function leaveGame(id: string): Promise<TicTacToeGame> {
+  return TicTacToeResponse.parse(
+    await apiFetch(`${BASE}/${encodeURIComponent(id)}/leave`, { method: 'POST' }),
+  ).game;
+}
+
+export async function requestRematch(id: string): Promise<TicTacToeGame> {
+  const res = await apiFetch(`${BASE}/${encodeURIComponent(id)}/rematch`, { method: 'POST' });
+  return TicTacToeResponse.parse(res).game;
+}

@@ -1,0 +1,86 @@
+import {
+  type Mark,
+  markOf,
+  resultText,
+  TICTACTOE_TEXTS as T,
+  type TicTacToeGame,
+  type TicTacToePlayer,
+  winningLine,
+} from '@guildhall/common';
+
+export type Tone = 'neutral' | 'brand' | 'success' | 'danger' | 'warning';
+
+/** Everything the screen shows about a game from one player's seat. */
+export type GameView = {
+  mine: Mark | null;
+  opponent: TicTacToePlayer | null;
+  isMyTurn: boolean;
+  /** The big status line: whose turn, waiting, or the result text of portal-tools §4. */
+  headline: string;
+  /** The smaller line under it. */
+  detail: string;
+  tone: Tone;
+  winningCells: readonly number[];
+  /** The opponent asked for a rematch that this player can accept. */
+  rematchOffered: boolean;
+  canRematch: boolean;
+};
+
+/** The status lines and flags of a game as seen by `myId`. */
+export function describeGame(game: TicTacToeGame, myId: string): GameView {
+  const mine = markOf(game, myId);
+  const opponent = mine === 'X' ? game.player2 : mine === 'O' ? game.player1 : null;
+  const isMyTurn = game.status === 'in_progress' && game.currentPlayer === mine;
+  const base = {
+    mine,
+    opponent,
+    isMyTurn,
+    winningCells: winningLine(game.board) ?? [],
+    rematchOffered: false,
+    canRematch: false,
+  };
+
+  if (game.status === 'waiting') {
+    return {
+      ...base,
+      headline: game.invited
+        ? `Waiting for ${game.invited.username} to accept the rematch...`
+        : T.waitingForOpponent,
+      detail: 'You will play X and move first.',
+      tone: 'neutral',
+    };
+  }
+  if (game.status === 'in_progress') {
+    const name = opponent?.username ?? 'Opponent';
+    return isMyTurn
+      ? { ...base, headline: T.yourTurn, detail: `You are ${mine}: pick an empty cell.`, tone: 'brand' }
+      : { ...base, headline: `${name}'s turn`, detail: `Waiting for ${name} to move...`, tone: 'neutral' };
+  }
+
+  const rematchOffered = Boolean(game.rematch && game.rematch.requestedBy !== myId);
+  const canRematch = Boolean(game.player2) && game.endReason !== 'cancelled';
+  if (game.endReason === 'cancelled') {
+    return { ...base, headline: 'Game cancelled', detail: 'Nobody joined this game.', tone: 'neutral' };
+  }
+  const headline = resultText(game.winner, mine) ?? T.alreadyFinished;
+  const tone: Tone = game.winner === 'draw' ? 'warning' : game.winner === mine ? 'success' : 'danger';
+  let detail = game.winner === 'draw' ? 'The board is full.' : 'Three in a row.';
+  if (game.endReason === 'forfeit') {
+    detail =
+      game.winner === mine ? `${opponent?.username ?? 'Your opponent'} left the game.` : 'You left the game.';
+  }
+  if (rematchOffered) detail = `${opponent?.username ?? 'Your opponent'} wants a rematch!`;
+  return { ...base, headline, detail, tone, rematchOffered, canRematch };
+}
+
+/** The later of two states of the same game (pushes, polls and replies can arrive out of order). */
+export function newerGame(held: TicTacToeGame | undefined, incoming: TicTacToeGame): TicTacToeGame {
+  if (!held || held.id !== incoming.id) return incoming;
+  return incoming.version >= held.version ? incoming : held;
+}
+
+export const STATUS_LABELS: Record<TicTacToeGame['status'], string> = {
+  waiting: 'Waiting',
+  in_progress: 'In Progress',
+  finished: 'Finished',
+};

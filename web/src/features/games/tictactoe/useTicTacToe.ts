@@ -1,0 +1,114 @@
+import {
+  TICTACTOE_TEXTS as T,
+  TICTACTOE_POLL_MS,
+  TICTACTOE_STATE_EVENT,
+  type TicTacToeGame,
+  TicTacToeStatePush,
+  tictactoeRoom,
+} from '@guildhall/common';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { isPollingEnabled } from '../../../realtime/test-hooks.ts';
+import { useRealtimeRoom } from '../../../realtime/useRealtimeRoom.ts';
+import * as api from './api.ts';
+import { newerGame } from './game-view.ts';
+
+const currentKey = ['tictactoe', 'current'] as const;
+const gameKey = (id: string | null) => ['tictactoe', 'game', id] as const;
+
+/** Stores a state of a game unless the cache already holds a later one. */
+function store(qc: QueryClient, game: TicTacToeGame): void {
+  qc.setQueryData<TicTacToeGame>(gameKey(game.id), (held) => newerGame(held, game));
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * The tic-tac-toe screen's state: the user's game looked up on open, kept fresh by realtime pushes and,
+ * as the spec says, by polling every 2 s while waiting or in progress; plus the player's actions.
+ */
+export function useTicTacToe() {
+  const qc = useQueryClient();
+  const [gameId, setGameId] = useState<string | null>(null);
+  const [lookedUp, setLookedUp] = useState(false);
+
+  // On opening the screen, an existing game of the user is looked up (portal-tools §4).
+  const current = useQuery({ queryKey: currentKey, queryFn: api.fetchCurrentGame, gcTime: 0, retry: 1 });
+  useEffect(() => {
+    if (lookedUp || (!current.isSuccess && !current.isError)) return;
+    setLookedUp(true);
+    if (current.data) {
+      store(qc, current.data);
+      setGameId(current.data.id);
+    }
+  }, [lookedUp, current.isSuccess, current.isError, current.data, qc]);
+
+  const game = useQuery({
+    queryKey: gameKey(gameId),
+    queryFn: async () => newerGame(qc.getQueryData(gameKey(gameId)), await api.fetchGame(gameId!)),
+    enabled: gameId !== null,
+    refetchInterval: (q) =>
+      isPollingEnabled() && q.state.data && q.state.data.status !== 'finished' ? TICTACTOE_POLL_MS : false,
+    refetchIntervalInBackground: true,
+  });
+
+  const realtime = useRealtimeRoom<unknown>(
+    gameId ? tictactoeRoom(gameId) : null,
+    TICTACTOE_STATE_EVENT,
+    (payload) => {
+      const push = TicTacToeStatePush.safeParse(payload);
+      if (push.success && push.data.game.id === gameId) store(qc, push.data.game);
+    },
+  );
+
+  const show = useCallback(
+    (next: TicTacToeGame) => {
+      store(qc, next);
+      setGameId(next.id);
+    },
+    [qc],
+  );
+
+  const find = useMutation({
+    mutationFn: api.joinGame,
+    onSuccess: show,
+    onError: (e) => toast.error(T.joinFailed, { description: message(e) }),
+  });
+
+  const move = useMutation({
+    mutationFn: ({ id, position }: { id: string; position: number }) => api.makeMove(id, position),
+    onSuccess: (next) => store(qc, next),
+    onError: (e) => toast.error(T.moveFailed, { description: message(e) }),
+  });
+
+  const leave = useMutation({
+    mutationFn: async (g: TicTacToeGame) => (g.status === 'finished' ? g : api.leaveGame(g.id)),
+    onSuccess: (left) => {
+      store(qc, left);
+      qc.setQueryData(currentKey, null);
+      setGameId(null);
+    },
+    onError: (e) => toast.error('Failed to leave game', { description: message(e) }),
+  });
+
+  const rematch = useMutation({
+    mutationFn: api.requestRematch,
+    onSuccess: show,
+    onError: (e) => toast.error('Failed to start a rematch', { description: message(e) }),
+  });
+
+  return {
+    isLookingUp: !lookedUp,
+    game: gameId ? (game.data ?? null) : null,
+    realtime,
+    isFinding: find.isPending,
+    isMoving: move.isPending,
+    isLeaving: leave.isPending,
+    isRematching: rematch.isPending,
+    findGame: () => find.mutate(),
+    makeMove: (position: number) => gameId && move.mutate({ id: gameId, position }),
+    leaveGame: () => game.data && leave.mutate(game.data),
+    requestRematch: () => gameId && rematch.mutate(gameId),
+  };
+}

@@ -1,0 +1,54 @@
+import { REALTIME_EVENTS, REALTIME_PATH, type SessionEnded } from '@guildhall/common';
+import { io, type Socket } from 'socket.io-client';
+import { SESSION_INVALID_EVENT } from '../api/client.ts';
+
+type Shared = { socket: Socket; token: string; users: number; closeTimer?: ReturnType<typeof setTimeout> };
+
+/** Kept open this long after the last screen using it goes away, so moving between pages reuses it. */
+const LINGER_MS = 5000;
+
+let shared: Shared | null = null;
+
+/**
+ * The tab's one realtime connection, shared by every feature and authenticated by the session token.
+ * Call releaseSocket() when done. A session the server ends signs the tab out, as a 401 does.
+ */
+export function acquireSocket(token: string): Socket {
+  if (shared && shared.token !== token) {
+    shared.socket.close();
+    shared = null;
+  }
+  if (!shared) {
+    const socket = io({
+      path: REALTIME_PATH,
+      auth: { token },
+      // WebSocket first; long-polling when a proxy refuses the upgrade.
+      transports: ['websocket', 'polling'],
+    });
+    socket.on(REALTIME_EVENTS.sessionEnded, (ended: SessionEnded) => {
+      if (ended.code === 'AUTH_REQUIRED') window.dispatchEvent(new Event(SESSION_INVALID_EVENT));
+    });
+    socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
+      // A refused handshake will be refused again: stop retrying (polling carries on).
+      if (err.data?.code) socket.close();
+      if (err.data?.code === 'AUTH_REQUIRED') window.dispatchEvent(new Event(SESSION_INVALID_EVENT));
+    });
+    shared = { socket, token, users: 0 };
+  }
+  clearTimeout(shared.closeTimer);
+  shared.users += 1;
+  return shared.socket;
+}
+
+export function releaseSocket(socket: Socket): void {
+  const entry = shared;
+  if (!entry || entry.socket !== socket) return;
+  entry.users -= 1;
+  if (entry.users > 0) return;
+  entry.closeTimer = setTimeout(() => {
+    if (shared === entry && entry.users === 0) {
+      entry.socket.close();
+      shared = null;
+    }
+  }, LINGER_MS);
+}
