@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { rateLimitText } from '@guildhall/common';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
@@ -37,7 +37,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { maxParamLength: 512 },
     // Errors raised before routing (a malformed URL) still leave in the API's envelope.
     frameworkErrors: (error, _request, reply) => {
-      void reply.code(400).send({ success: false, error: 'Malformed URL', code: error.code });
+      void (reply as FastifyReply).code(400).send({ success: false, error: 'Malformed URL', code: error.code });
     },
   });
   app.setValidatorCompiler(validatorCompiler);
