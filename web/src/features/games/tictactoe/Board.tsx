@@ -38,7 +38,7 @@ export function Board({
       data-turn={isActive ? currentPlayer : ''}
       data-my-turn={isActive && isMyTurn ? 'true' : 'false'}
       className={cn(
-        'mx-auto grid aspect-square w-full max-w-[22rem] grid-cols-3 gap-2 rounded-2xl border-2 p-2 transition-all sm:gap-3 sm:p-3',
+        'mx-auto grid aspect-square w-full max-w-[22rem] grid-cols-3 grid-rows-3 gap-2 rounded-2xl border-2 p-2 transition-all sm:gap-3 sm:p-3',
         isActive && isMyTurn
           ? 'border-brand bg-brand/10 shadow-[0_0_0_4px_rgb(88_101_242/0.18),0_0_40px_rgb(88_101_242/0.25)]'
           : 'border-border bg-surface/60',

@@ -5,6 +5,8 @@ import { STATUS_LABELS } from './game-view.ts';
 
 /** The spec's Game Status box: game id, status, current turn and winner. */
 export function GameStatusBox({ game }: { game: TicTacToeGame }) {
+  const turnPlayer = game.currentPlayer === 'X' ? game.player1 : game.player2;
+  const turnName = game.status === 'in_progress' ? turnPlayer?.username : undefined;
   const rows: [string, string, string][] = [
     ['Game ID', 'game-id', game.id],
     ['Status', 'game-status', STATUS_LABELS[game.status]],
@@ -24,6 +26,9 @@ export function GameStatusBox({ game }: { game: TicTacToeGame }) {
               title={testId === 'game-id' ? value : undefined}
             >
               {value}
+              {testId === 'game-turn' && turnName && (
+                <span className="ml-1.5 font-normal text-muted">({turnName})</span>
+              )}
             </dd>
           </div>
         ))}

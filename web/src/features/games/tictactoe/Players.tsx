@@ -40,17 +40,27 @@ function PlayerCard({
       data-testid={`player-${mark}`}
       data-active={isActive ? 'true' : 'false'}
       className={cn(
-        'relative min-w-0 rounded-xl border px-3 py-2.5 transition-all sm:px-4 sm:py-3',
+        'relative min-w-0 rounded-xl border px-2.5 py-2.5 transition-all sm:px-4 sm:py-3',
         isActive ? 'border-brand bg-brand/15 ring-2 ring-brand/40' : 'border-border bg-surface-2/60',
       )}
     >
-      <div className="flex items-center gap-2">
-        <MarkIcon mark={mark} className="size-5 shrink-0" />
-        <span className="text-xs font-medium uppercase tracking-wide text-muted">Player {mark}</span>
+      <div className="flex items-center gap-1.5 sm:gap-2">
+        <MarkIcon mark={mark} className="size-4 shrink-0 sm:size-5" />
+        <span className="whitespace-nowrap text-xs font-medium uppercase tracking-wide text-muted">
+          Player {mark}
+        </span>
+        {isMe && (
+          <span className="ml-auto shrink-0 rounded-full bg-surface px-1.5 text-[10px] font-semibold uppercase tracking-wide text-muted">
+            You
+          </span>
+        )}
       </div>
-      <p className={cn('mt-1 truncate font-semibold', !player && 'font-normal italic text-muted')}>
+      <p
+        data-testid={`player-${mark}-name`}
+        className={cn('mt-1 truncate font-semibold', !player && 'font-normal italic text-muted')}
+        title={player?.username}
+      >
         {player ? player.username : placeholder}
-        {isMe && <span className="ml-1 text-sm font-normal text-muted">(you)</span>}
       </p>
       {isActive && (
         <span className="mt-1.5 inline-flex items-center gap-1.5 rounded-full bg-brand px-2 py-0.5 text-[11px] font-semibold text-white">

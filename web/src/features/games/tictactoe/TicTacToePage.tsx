@@ -58,7 +58,16 @@ export function TicTacToePage() {
               winningCells={view.winningCells}
               onMove={ttt.makeMove}
             />
-            <div className="flex flex-wrap justify-center gap-2 pt-1">
+            {view.rematchOffered && view.opponent && (
+              <p
+                data-testid="rematch-offer"
+                className="flex items-center justify-center gap-2 rounded-xl border border-success/30 bg-success/10 px-4 py-2.5 text-sm font-medium text-[#6fd08f]"
+              >
+                <RotateCcw className="size-4" />
+                {view.opponent.username} wants a rematch!
+              </p>
+            )}
+            <div className="flex flex-col gap-2 pt-1 sm:flex-row sm:flex-wrap sm:justify-center">
               {game.status === 'finished' && view.canRematch && (
                 <Button
                   variant={view.rematchOffered ? 'success' : 'primary'}

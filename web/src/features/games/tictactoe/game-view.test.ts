@@ -61,7 +61,7 @@ describe('describeGame', () => {
       endReason: 'win',
       rematch: { gameId: 'g2', requestedBy: 'b' },
     });
-    expect(describeGame(over, 'a')).toMatchObject({ rematchOffered: true, detail: 'bob wants a rematch!' });
+    expect(describeGame(over, 'a')).toMatchObject({ rematchOffered: true, canRematch: true });
     expect(describeGame(over, 'b').rematchOffered).toBe(false);
   });
 

@@ -69,7 +69,6 @@ export function describeGame(game: TicTacToeGame, myId: string): GameView {
     detail =
       game.winner === mine ? `${opponent?.username ?? 'Your opponent'} left the game.` : 'You left the game.';
   }
-  if (rematchOffered) detail = `${opponent?.username ?? 'Your opponent'} wants a rematch!`;
   return { ...base, headline, detail, tone, rematchOffered, canRematch };
 }
 
