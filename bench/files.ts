@@ -140,6 +140,12 @@ async function download(port: number, urlPath: string, expected: number, token?:
   return { seconds, mbps: BYTES / 1024 ** 2 / seconds };
 }
 
+/** User + system CPU seconds a process has used so far (Linux /proc). */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
 function rssBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -225,12 +231,20 @@ async function main(): Promise<void> {
 
     const results = { bareUp: [] as number[], up: [] as number[], bareDown: [] as number[], down: [] as number[] };
     let rssGrowth = 0;
+    let bareRssGrowth = 0;
     for (let round = 1; round <= ROUNDS; round++) {
+      const bareCpu0 = cpuSeconds(bare.pid!);
+      const bareBefore = rssBytes(bare.pid!);
+      const bareRss = watchRss(bare.pid!);
       const bareUp = await upload(barePort, '/upload', source);
+      bareRssGrowth = Math.max(bareRssGrowth, bareRss.stop() - bareBefore);
+      const bareCpu = cpuSeconds(bare.pid!) - bareCpu0;
+      const cpu0 = cpuSeconds(server.pid!);
       const before = rssBytes(server.pid!);
       const rss = watchRss(server.pid!);
       const up = await upload(port, '/upload', source, token);
       rssGrowth = Math.max(rssGrowth, rss.stop() - before);
+      const cpu = cpuSeconds(server.pid!) - cpu0;
       const fileId = up.body.fileId as string;
       const done = await postJson(
         port,
@@ -250,7 +264,8 @@ async function main(): Promise<void> {
       results.down.push(down.mbps);
       console.log(
         `round ${round}: upload ${fmt(up.timing.mbps)} (bare ${fmt(bareUp.timing.mbps)}), ` +
-          `download ${fmt(down.mbps)} (bare ${fmt(bareDown.mbps)})`,
+          `download ${fmt(down.mbps)} (bare ${fmt(bareDown.mbps)}); ` +
+          `upload CPU ${cpu.toFixed(2)} s (bare ${bareCpu.toFixed(2)} s)`,
       );
       await fetch(`http://127.0.0.1:${port}/api/files/${fileId}`, {
         method: 'DELETE',
@@ -265,7 +280,7 @@ async function main(): Promise<void> {
     console.log('');
     console.log(`upload    guildhall ${fmt(median(results.up))}  bare ${fmt(median(results.bareUp))}  ratio ${upRatio.toFixed(2)} (goal ≥ ${GOALS.upload}: ${verdict(upRatio >= GOALS.upload)})`);
     console.log(`download  guildhall ${fmt(median(results.down))}  bare ${fmt(median(results.bareDown))}  ratio ${downRatio.toFixed(2)} (goal ≥ ${GOALS.download}: ${verdict(downRatio >= GOALS.download)})`);
-    console.log(`server peak RSS growth during upload: ${rssMiB.toFixed(1)} MiB (goal < ${GOALS.rssMiB}: ${verdict(rssMiB < GOALS.rssMiB)})`);
+    console.log(`server peak RSS growth during upload: ${rssMiB.toFixed(1)} MiB (goal < ${GOALS.rssMiB}: ${verdict(rssMiB < GOALS.rssMiB)}); bare server: ${(bareRssGrowth / 1024 ** 2).toFixed(1)} MiB`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));

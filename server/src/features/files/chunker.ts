@@ -7,8 +7,8 @@ export type ChunkedResult = { size: number; sha256: string; chunks: number };
 
 export class TooLargeError extends Error {}
 
-/** Chunks of one upload being stored and hashed at once, besides the one being filled. */
-const IN_FLIGHT_PER_UPLOAD = 2;
+/** Chunks of one upload being stored and hashed while the next one fills. */
+const IN_FLIGHT_PER_UPLOAD = 1;
 
 export type ChunkerOptions = {
   store: BlobStore;
@@ -22,7 +22,7 @@ export type ChunkerOptions = {
 /**
  * Cuts a byte stream into chunks of the pool's buffer size as it arrives. Each full chunk is put into
  * the store and hashed (the chunk and the running whole-file SHA-256, on worker threads) while the
- * next one fills, with at most two chunks in flight, so memory stays at a few chunk buffers whatever
+ * next one fills, with one chunk in flight, so memory stays at a few chunk buffers whatever
  * the file size. Throws TooLargeError as soon as more than `maxBytes` arrive; on any failure the
  * chunks stored so far are left to the caller's cleanup (their rows exist) and nothing else remains.
  */

@@ -55,6 +55,7 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     let maintenance: ReturnType<typeof startMaintenance> | null = null;
     app.addHook('onReady', async () => {
       maintenance = startMaintenance(deps.db, store, app.log);
+      ctx.hashes.warmUp(); // a fixed cost at start (two small threads), not during the first upload
     });
     app.addHook('onClose', async () => {
       await maintenance?.stop();
