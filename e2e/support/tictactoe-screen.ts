@@ -1,0 +1,90 @@
+import { TICTACTOE_TEXTS as T } from '@guildhall/common';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
+import { BASE_URL } from './env.ts';
+
+/** Page object for the tic-tac-toe screen (/minigames/tic-tac-toe). */
+export class TicTacToeScreen {
+  readonly page: Page;
+  readonly token: string;
+  constructor(page: Page, token: string) {
+    this.page = page;
+    this.token = token;
+  }
+
+  /** Only the realtime push (polling: false) or only the 2 s polling (realtime: false); call before open(). */
+  static async configure(context: BrowserContext, switches: { polling?: boolean; realtime?: boolean }) {
+    await context.addInitScript((s) => {
+      (window as unknown as { __GUILDHALL_TEST__?: typeof s }).__GUILDHALL_TEST__ = s;
+    }, switches);
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto('/minigames/tic-tac-toe');
+    await this.page.getByRole('heading', { name: T.title }).waitFor();
+  }
+
+  get findButton(): Locator {
+    return this.page.getByRole('button', { name: T.findGame, exact: true });
+  }
+  get board(): Locator {
+    return this.page.getByTestId('board');
+  }
+  cell(i: number): Locator {
+    return this.page.getByTestId(`cell-${i}`);
+  }
+  get headline(): Locator {
+    return this.page.getByTestId('status-headline');
+  }
+  get detail(): Locator {
+    return this.page.getByTestId('status-detail');
+  }
+  get gameId(): Locator {
+    return this.page.getByTestId('game-id');
+  }
+  get status(): Locator {
+    return this.page.getByTestId('game-status');
+  }
+  get turn(): Locator {
+    return this.page.getByTestId('game-turn');
+  }
+  get winner(): Locator {
+    return this.page.getByTestId('game-winner');
+  }
+  playerName(mark: 'X' | 'O'): Locator {
+    return this.page.getByTestId(`player-${mark}-name`);
+  }
+  player(mark: 'X' | 'O'): Locator {
+    return this.page.getByTestId(`player-${mark}`);
+  }
+  get live(): Locator {
+    return this.page.getByText('Live', { exact: true });
+  }
+  get leaveButton(): Locator {
+    return this.page.getByRole('button', { name: T.leaveGame });
+  }
+  get rematchButton(): Locator {
+    return this.page.getByRole('button', { name: T.rematch, exact: true });
+  }
+  get acceptRematchButton(): Locator {
+    return this.page.getByRole('button', { name: T.acceptRematch });
+  }
+  toast(text: string): Locator {
+    return this.page.locator('[data-sonner-toast]', { hasText: text });
+  }
+
+  /** Calls the API as this player, as a hand-made request would (bypassing the screen's own checks). */
+  async api(method: 'GET' | 'POST', path: string, data?: unknown) {
+    const res = await this.page.request.fetch(`${BASE_URL}/api/games/tic-tac-toe${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}` },
+      ...(data === undefined ? {} : { data }),
+    });
+    return { status: res.status(), body: await res.json() };
+  }
+
+  /** Leaves whatever unfinished game this player is in, so no waiting game outlives its test. */
+  async cleanUp(): Promise<void> {
+    const current = await this.api('GET', '/current');
+    if (current.body.game) await this.api('POST', `/${current.body.game.id}/leave`);
+  }
+}

@@ -1,0 +1,258 @@
+import { TICTACTOE_TEXTS as T } from '@guildhall/common';
+import type { Browser, BrowserContext } from '@playwright/test';
+import { BASE_URL } from './support/env.ts';
+import { expect, signedInContext, test } from './support/fixtures.ts';
+import { TicTacToeScreen } from './support/tictactoe-screen.ts';
+
+type Player = { context: BrowserContext; screen: TicTacToeScreen; username: string; userId: string };
+
+const opened: Player[] = [];
+
+/** A signed-in member on the tic-tac-toe screen; `switches` can leave only one delivery path. */
+async function player(
+  browser: Browser,
+  switches?: { polling?: boolean; realtime?: boolean },
+): Promise<Player> {
+  const { context, page, member } = await signedInContext(browser);
+  if (switches) await TicTacToeScreen.configure(context, switches);
+  const screen = new TicTacToeScreen(page, member.token);
+  await screen.open();
+  const p = { context, screen, username: member.username, userId: member.userId };
+  opened.push(p);
+  return p;
+}
+
+/** Both press Find Game, x first: x waits, o joins x's game. */
+async function meet(x: Player, o: Player): Promise<void> {
+  await x.screen.findButton.click();
+  await expect(x.screen.headline).toHaveText(T.waitingForOpponent);
+  await o.screen.findButton.click();
+  await expect(o.screen.status).toHaveText('In Progress');
+  await expect(x.screen.status).toHaveText('In Progress');
+  await expect(o.screen.gameId).toHaveText((await x.screen.gameId.textContent()) ?? 'missing');
+}
+
+/**
+ * `mover` plays `cell`; the opponent's board must show it within `withinMs`. With polling switched off the
+ * only way there is the realtime push.
+ */
+async function play(mover: Player, opponent: Player, cell: number, mark: 'X' | 'O', withinMs = 1000) {
+  await expect(mover.screen.board).toHaveAttribute('data-my-turn', 'true');
+  const started = Date.now();
+  await mover.screen.cell(cell).click();
+  await expect(opponent.screen.cell(cell)).toHaveAttribute('data-mark', mark, { timeout: withinMs + 1000 });
+  const elapsed = Date.now() - started;
+  expect(elapsed, `move ${cell} reached the opponent after ${elapsed} ms`).toBeLessThan(withinMs);
+  await expect(mover.screen.cell(cell)).toHaveAttribute('data-mark', mark);
+}
+
+test.afterEach(async () => {
+  for (const p of opened.splice(0)) {
+    await p.screen.cleanUp().catch(() => undefined);
+    await p.context.close();
+  }
+});
+
+test.describe('minigames', () => {
+  test('[member] the menu shows Tic-Tac-Toe and Pictionary and leads back to the dashboard', async ({
+    memberPage: page,
+  }) => {
+    await page.goto('/minigames');
+    await expect(page.getByRole('heading', { name: 'Minigames' })).toBeVisible();
+    await expect(page.getByTestId('game-card-pictionary')).toHaveAttribute('href', '/minigames/pictionary');
+    await page.getByTestId('game-card-tic-tac-toe').click();
+    await expect(page).toHaveURL(`${BASE_URL}/minigames/tic-tac-toe`);
+    await expect(page.getByRole('button', { name: T.findGame })).toBeVisible();
+    await page.getByRole('link', { name: T.backToMinigames }).click();
+    await expect(page).toHaveURL(`${BASE_URL}/minigames`);
+    await page.getByRole('link', { name: T.backToDashboard }).click();
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`);
+  });
+
+  test('[signed out] /minigames and /minigames/tic-tac-toe send the visitor to /login', async ({ page }) => {
+    for (const path of ['/minigames', '/minigames/tic-tac-toe']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(`${BASE_URL}/login`);
+    }
+  });
+});
+
+test.describe('tic-tac-toe', () => {
+  test('two members meet through Find Game and play to a win, each move pushed to the other at once', async ({
+    browser,
+  }) => {
+    // Polling off on both screens: every update the opponent sees must come through the realtime push.
+    const x = await player(browser, { polling: false });
+    const o = await player(browser, { polling: false });
+    await meet(x, o);
+    await expect(x.screen.live).toBeVisible();
+    await expect(o.screen.live).toBeVisible();
+
+    for (const s of [x.screen, o.screen]) {
+      await expect(s.playerName('X')).toHaveText(x.username);
+      await expect(s.playerName('O')).toHaveText(o.username);
+      await expect(s.turn).toContainText('X');
+      await expect(s.winner).toHaveText('—');
+    }
+    await expect(x.screen.headline).toHaveText(T.yourTurn);
+    await expect(x.screen.player('X')).toHaveAttribute('data-active', 'true');
+    await expect(o.screen.headline).toHaveText(`${x.username}'s turn`);
+    await expect(o.screen.board).toHaveAttribute('data-my-turn', 'false');
+
+    await play(x, o, 0, 'X');
+    await play(o, x, 3, 'O');
+    await play(x, o, 1, 'X');
+    await play(o, x, 4, 'O');
+    await play(x, o, 2, 'X');
+
+    await expect(x.screen.headline).toHaveText(T.win);
+    await expect(o.screen.headline).toHaveText(T.lose);
+    for (const s of [x.screen, o.screen]) {
+      await expect(s.status).toHaveText('Finished');
+      await expect(s.winner).toHaveText('X');
+    }
+  });
+
+  test('after a win, Rematch starts a new game that ends in a draw', async ({ browser }) => {
+    const x = await player(browser);
+    const o = await player(browser);
+    await meet(x, o);
+    for (const [p, cell] of [
+      [x, 0],
+      [o, 3],
+      [x, 1],
+      [o, 4],
+      [x, 2],
+    ] as const)
+      await p.screen.cell(cell).click();
+    await expect(o.screen.headline).toHaveText(T.lose);
+
+    // The loser asks; the winner sees the offer and accepts. The asker plays X in the new game.
+    await o.screen.rematchButton.click();
+    await expect(o.screen.headline).toHaveText(`Waiting for ${x.username} to accept the rematch...`);
+    await expect(x.screen.page.getByTestId('rematch-offer')).toHaveText(`${o.username} wants a rematch!`);
+    await x.screen.acceptRematchButton.click();
+    for (const s of [x.screen, o.screen]) {
+      await expect(s.status).toHaveText('In Progress');
+      await expect(s.playerName('X')).toHaveText(o.username);
+      await expect(s.playerName('O')).toHaveText(x.username);
+    }
+    // X O X / X O O / O X X
+    for (const [p, cell] of [
+      [o, 0],
+      [x, 1],
+      [o, 2],
+      [x, 4],
+      [o, 3],
+      [x, 5],
+      [o, 7],
+      [x, 6],
+      [o, 8],
+    ] as const) {
+      await expect(p.screen.board).toHaveAttribute('data-my-turn', 'true');
+      await p.screen.cell(cell).click();
+    }
+    for (const s of [x.screen, o.screen]) {
+      await expect(s.headline).toHaveText(T.draw);
+      await expect(s.winner).toHaveText('Draw');
+    }
+  });
+
+  test('a move out of turn is refused: the cells are locked and the server says no', async ({ browser }) => {
+    const x = await player(browser);
+    const o = await player(browser);
+    await meet(x, o);
+    const gameId = (await x.screen.gameId.textContent())!;
+
+    // On X's turn O's board is locked.
+    await expect(o.screen.board).toHaveAttribute('data-my-turn', 'false');
+    await expect(o.screen.cell(4)).toBeDisabled();
+    // A hand-made request for O is refused by the server, and nothing changes on either screen.
+    const refused = await o.screen.api('POST', `/${gameId}/move`, { position: 4 });
+    expect(refused).toEqual({
+      status: 409,
+      body: { success: false, error: T.notYourTurn, code: 'INVALID_MOVE' },
+    });
+    await x.screen.cell(0).click();
+    await expect(o.screen.cell(0)).toHaveAttribute('data-mark', 'X');
+    const again = await x.screen.api('POST', `/${gameId}/move`, { position: 8 });
+    expect(again.body.error).toBe(T.notYourTurn);
+    for (const s of [x.screen, o.screen]) {
+      await expect(s.cell(4)).toHaveAttribute('data-mark', '');
+      await expect(s.cell(8)).toHaveAttribute('data-mark', '');
+    }
+  });
+
+  test('leaving mid-game gives the opponent the win', async ({ browser }) => {
+    const x = await player(browser);
+    const o = await player(browser);
+    await meet(x, o);
+    await x.screen.cell(4).click();
+    await expect(o.screen.cell(4)).toHaveAttribute('data-mark', 'X');
+
+    await x.screen.leaveButton.click();
+    await expect(x.screen.findButton).toBeVisible();
+    await expect(o.screen.headline).toHaveText(T.win);
+    await expect(o.screen.detail).toHaveText(`${x.username} left the game.`);
+    await expect(o.screen.winner).toHaveText('O');
+  });
+
+  test('opening the screen finds the game you are already in', async ({ browser }) => {
+    const x = await player(browser);
+    await x.screen.findButton.click();
+    await expect(x.screen.headline).toHaveText(T.waitingForOpponent);
+    const id = await x.screen.gameId.textContent();
+    await x.screen.page.reload();
+    await expect(x.screen.gameId).toHaveText(id!);
+    await expect(x.screen.status).toHaveText('Waiting');
+    // Leaving a waiting game cancels it.
+    await x.screen.leaveButton.click();
+    await expect(x.screen.findButton).toBeVisible();
+    expect((await x.screen.api('GET', `/${id}`)).body.game).toMatchObject({
+      status: 'finished',
+      endReason: 'cancelled',
+    });
+  });
+
+  test('without the realtime channel the 2 s polling still brings every move', async ({ browser }) => {
+    const x = await player(browser, { realtime: false });
+    const o = await player(browser, { realtime: false });
+    await meet(x, o);
+    await expect(o.screen.page.getByText('Polling', { exact: true })).toBeVisible();
+    await x.screen.cell(4).click();
+    // Polling every 2 s: the move shows up on the other screen within one interval (plus slack).
+    await expect(o.screen.cell(4)).toHaveAttribute('data-mark', 'X', { timeout: 3500 });
+    await expect(o.screen.headline).toHaveText(T.yourTurn);
+  });
+
+  test('failures show the spec texts: "Failed to join game" and "Failed to make move"', async ({
+    browser,
+  }) => {
+    const x = await player(browser);
+    const o = await player(browser);
+    await x.screen.page.route('**/api/games/tic-tac-toe/join', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"success":false,"error":"Down for maintenance"}',
+      }),
+    );
+    await x.screen.findButton.click();
+    await expect(x.screen.toast(T.joinFailed)).toBeVisible();
+    await expect(x.screen.toast(T.joinFailed)).toContainText('Down for maintenance');
+    await x.screen.page.unroute('**/api/games/tic-tac-toe/join');
+
+    await meet(x, o);
+    // The opponent's move lands a moment before X's click reaches the server (a stale screen).
+    await x.screen.page.route('**/move', (route) =>
+      route.fulfill({
+        status: 409,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, error: T.cellTaken }),
+      }),
+    );
+    await x.screen.cell(0).click();
+    await expect(x.screen.toast(T.moveFailed)).toBeVisible();
+    await expect(x.screen.toast(T.moveFailed)).toContainText(T.cellTaken);
+  });
+});
