@@ -17,7 +17,6 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 
 const BYTES = Number(process.env.BENCH_FILES_BYTES ?? 1024 ** 3);
 const ROUNDS = Number(process.env.BENCH_FILES_ROUNDS ?? 3);
@@ -62,9 +61,11 @@ async function makeSource(file: string): Promise<string> {
   for (let written = 0; written < BYTES; written += block) {
     const buf = randomBytes(Math.min(block, BYTES - written));
     hash.update(buf);
-    if (!out.write(buf)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(buf)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+  );
   return hash.digest('hex');
 }
 
@@ -129,14 +130,17 @@ async function download(port: number, urlPath: string, expected: number, token?:
         res.on('data', (c: Buffer) => {
           n += c.length;
         });
-        res.on('end', () => (res.statusCode === 200 ? resolve(n) : reject(new Error(`download ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(n) : reject(new Error(`download ${res.statusCode}`)),
+        );
         res.on('error', reject);
       },
     );
     req.on('error', reject);
   });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (received !== expected) throw new Error(`download of ${urlPath} returned ${received} bytes, expected ${expected}`);
+  if (received !== expected)
+    throw new Error(`download of ${urlPath} returned ${received} bytes, expected ${expected}`);
   return { seconds, mbps: BYTES / 1024 ** 2 / seconds };
 }
 
@@ -162,7 +166,12 @@ function watchRss(pid: number) {
       // process gone
     }
   }, 20);
-  return { stop: () => (clearInterval(timer), peak) };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
 }
 
 async function waitForHttp(port: number, child: ChildProcess): Promise<void> {
@@ -181,7 +190,12 @@ async function waitForHttp(port: number, child: ChildProcess): Promise<void> {
   throw new Error('the server did not start');
 }
 
-async function postJson(port: number, urlPath: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+async function postJson(
+  port: number,
+  urlPath: string,
+  body: unknown,
+  token?: string,
+): Promise<Record<string, unknown>> {
   const res = await fetch(`http://127.0.0.1:${port}${urlPath}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -199,14 +213,20 @@ async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-bench-files-'));
   const children: ChildProcess[] = [];
   try {
-    console.log(`bench/files: ${(BYTES / 1024 ** 2).toFixed(0)} MiB, ${ROUNDS} round(s), ${os.cpus().length} CPUs`);
+    console.log(
+      `bench/files: ${(BYTES / 1024 ** 2).toFixed(0)} MiB, ${ROUNDS} round(s), ${os.cpus().length} CPUs`,
+    );
     const source = path.join(tmp, 'source.bin');
     const sourceSha = await makeSource(source);
 
     const barePort = await freePort();
-    const bare = spawn(process.execPath, ['-e', BARE_SERVER, path.join(tmp, 'bare-stored.bin'), String(barePort)], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    const bare = spawn(
+      process.execPath,
+      ['-e', BARE_SERVER, path.join(tmp, 'bare-stored.bin'), String(barePort)],
+      {
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      },
+    );
     children.push(bare);
     await new Promise((resolve) => bare.once('message', resolve));
 
@@ -229,7 +249,12 @@ async function main(): Promise<void> {
     await waitForHttp(port, server);
     const token = (await postJson(port, '/api/auth/access-code', { code: ACCESS_CODE })).token as string;
 
-    const results = { bareUp: [] as number[], up: [] as number[], bareDown: [] as number[], down: [] as number[] };
+    const results = {
+      bareUp: [] as number[],
+      up: [] as number[],
+      bareDown: [] as number[],
+      down: [] as number[],
+    };
     let rssGrowth = 0;
     let bareRssGrowth = 0;
     for (let round = 1; round <= ROUNDS; round++) {
@@ -253,7 +278,8 @@ async function main(): Promise<void> {
         token,
       );
       const stored = (done.data as { sha256: string }).sha256;
-      if (stored !== sourceSha) throw new Error(`stored SHA-256 ${stored} differs from the source's ${sourceSha}`);
+      if (stored !== sourceSha)
+        throw new Error(`stored SHA-256 ${stored} differs from the source's ${sourceSha}`);
 
       // The bare server stored the whole multipart body, framing included.
       const bareDown = await download(barePort, '/download', bareUp.bodyBytes);
@@ -278,9 +304,15 @@ async function main(): Promise<void> {
     const rssMiB = rssGrowth / 1024 ** 2;
     const verdict = (ok: boolean) => (ok ? 'meets goal' : 'BELOW GOAL');
     console.log('');
-    console.log(`upload    guildhall ${fmt(median(results.up))}  bare ${fmt(median(results.bareUp))}  ratio ${upRatio.toFixed(2)} (goal ≥ ${GOALS.upload}: ${verdict(upRatio >= GOALS.upload)})`);
-    console.log(`download  guildhall ${fmt(median(results.down))}  bare ${fmt(median(results.bareDown))}  ratio ${downRatio.toFixed(2)} (goal ≥ ${GOALS.download}: ${verdict(downRatio >= GOALS.download)})`);
-    console.log(`server peak RSS growth during upload: ${rssMiB.toFixed(1)} MiB (goal < ${GOALS.rssMiB}: ${verdict(rssMiB < GOALS.rssMiB)}); bare server: ${(bareRssGrowth / 1024 ** 2).toFixed(1)} MiB`);
+    console.log(
+      `upload    guildhall ${fmt(median(results.up))}  bare ${fmt(median(results.bareUp))}  ratio ${upRatio.toFixed(2)} (goal ≥ ${GOALS.upload}: ${verdict(upRatio >= GOALS.upload)})`,
+    );
+    console.log(
+      `download  guildhall ${fmt(median(results.down))}  bare ${fmt(median(results.bareDown))}  ratio ${downRatio.toFixed(2)} (goal ≥ ${GOALS.download}: ${verdict(downRatio >= GOALS.download)})`,
+    );
+    console.log(
+      `server peak RSS growth during upload: ${rssMiB.toFixed(1)} MiB (goal < ${GOALS.rssMiB}: ${verdict(rssMiB < GOALS.rssMiB)}); bare server: ${(bareRssGrowth / 1024 ** 2).toFixed(1)} MiB`,
+    );
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));

@@ -87,9 +87,9 @@ describe('shares', () => {
   test('expiresAt is optional, may be empty (permanent) and must be an ISO timestamp', () => {
     expect(ShareCreateBody.parse({ accessLevel: 'public' }).expiresAt).toBeUndefined();
     expect(ShareCreateBody.parse({ accessLevel: 'public', expiresAt: '' }).expiresAt).toBeNull();
-    expect(ShareCreateBody.parse({ accessLevel: 'user', expiresAt: '2030-01-01T10:00:00+02:00' }).expiresAt).toBe(
-      '2030-01-01T10:00:00+02:00',
-    );
+    expect(
+      ShareCreateBody.parse({ accessLevel: 'user', expiresAt: '2030-01-01T10:00:00+02:00' }).expiresAt,
+    ).toBe('2030-01-01T10:00:00+02:00');
     expect(ShareCreateBody.safeParse({ accessLevel: 'public', expiresAt: 'tomorrow' }).success).toBe(false);
     expect(ShareCreateBody.safeParse({ accessLevel: 'admin' }).success).toBe(false);
   });

@@ -117,6 +117,7 @@ export function isShareExpired(expiresAt: string | null, now = Date.now()): bool
 // ---- Names ----
 
 // C0 controls, DEL and C1 controls: they break display and headers and are never typed on purpose.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Why a (trimmed) item name is refused, or null when it is fine. */

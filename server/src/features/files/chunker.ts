@@ -26,7 +26,10 @@ export type ChunkerOptions = {
  * the file size. Throws TooLargeError as soon as more than `maxBytes` arrive; on any failure the
  * chunks stored so far are left to the caller's cleanup (their rows exist) and nothing else remains.
  */
-export async function storeInChunks(source: AsyncIterable<Uint8Array>, opts: ChunkerOptions): Promise<ChunkedResult> {
+export async function storeInChunks(
+  source: AsyncIterable<Uint8Array>,
+  opts: ChunkerOptions,
+): Promise<ChunkedResult> {
   const { store, buffers, hashes, maxBytes } = opts;
   const chunkSize = buffers.bufferBytes;
   const fileHash = hashes.openStream();
@@ -45,7 +48,11 @@ export async function storeInChunks(source: AsyncIterable<Uint8Array>, opts: Chu
     const job = (async () => {
       let blobId: BlobId | null = null;
       try {
-        const [id, sha256] = await Promise.all([store.put([bytes], length), hashes.digest(buffer, length), fileHashed]);
+        const [id, sha256] = await Promise.all([
+          store.put([bytes], length),
+          hashes.digest(buffer, length),
+          fileHashed,
+        ]);
         blobId = id;
         await opts.onChunk({ idx: chunkIdx, blobId: id, size: length, sha256 });
       } catch (e) {

@@ -30,7 +30,9 @@ export function createGarbageCollector(db: Db, store: BlobStore, log: FastifyBas
   const run = async (): Promise<void> => {
     do {
       again = false;
-      await collectGarbage(db, store).catch((err: unknown) => log.error({ err }, 'blob garbage collection failed'));
+      await collectGarbage(db, store).catch((err: unknown) =>
+        log.error({ err }, 'blob garbage collection failed'),
+      );
     } while (again);
   };
   return {

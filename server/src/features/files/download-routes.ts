@@ -1,4 +1,4 @@
-import { DownloadTicketResponse, FileIdParams } from '@guildhall/common';
+import { type DownloadTicketResponse, FileIdParams } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerToken, enforceAccess } from '../../platform/access.ts';
@@ -9,7 +9,9 @@ import { listChunks } from './repo.ts';
 import { requireFile } from './service.ts';
 import { issueTicket, isTicketValid } from './tickets.ts';
 
-export const TicketQuery = z.object({ ticket: z.string().max(128, { error: 'ticket is too long' }).optional() });
+export const TicketQuery = z.object({
+  ticket: z.string().max(128, { error: 'ticket is too long' }).optional(),
+});
 
 export const ticketExpired = () =>
   httpError(403, 'This download link has expired. Start the download again.', 'TICKET_INVALID');
@@ -26,7 +28,11 @@ export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       { config: { access: 'login' }, schema: { params: FileIdParams } },
       async (req): Promise<DownloadTicketResponse> => {
         const file = await requireFile(db, req.params.id);
-        const ticket = await issueTicket(db, { fileId: file.id, shareId: null, userId: req.auth!.user.discord_id });
+        const ticket = await issueTicket(db, {
+          fileId: file.id,
+          shareId: null,
+          userId: req.auth!.user.discord_id,
+        });
         const url = `/download/${encodeURIComponent(file.id)}?ticket=${ticket.token}`;
         return { success: true, data: { url, expiresAt: ticket.expiresAt } };
       },

@@ -49,7 +49,12 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /** The bytes [start, end] of a file, read chunk by chunk from the store. The first chunk is opened eagerly. */
-async function streamRange(store: BlobStore, chunks: FileChunksTable[], start: number, end: number): Promise<Readable> {
+async function streamRange(
+  store: BlobStore,
+  chunks: FileChunksTable[],
+  start: number,
+  end: number,
+): Promise<Readable> {
   const parts: { blobId: string; start: number; end: number }[] = [];
   let offset = 0;
   for (const c of chunks) {
@@ -57,7 +62,11 @@ async function streamRange(store: BlobStore, chunks: FileChunksTable[], start: n
     const cEnd = offset + c.size - 1;
     offset += c.size;
     if (cEnd < start || cStart > end) continue;
-    parts.push({ blobId: c.blob_id, start: Math.max(start, cStart) - cStart, end: Math.min(end, cEnd) - cStart });
+    parts.push({
+      blobId: c.blob_id,
+      start: Math.max(start, cStart) - cStart,
+      end: Math.min(end, cEnd) - cStart,
+    });
   }
   const [head, ...rest] = parts;
   if (!head) return Readable.from([]);
@@ -115,11 +124,14 @@ export async function sendStoredFile(
   const ifRange = request.headers['if-range'] as string | undefined;
   const range = ifRange && ifRange.trim() !== etag ? null : parseRange(request.headers.range, size);
   if (range === 'unsatisfiable') {
-    return reply.code(416).header('content-range', `bytes */${size}`).send({
-      success: false,
-      error: `Range not satisfiable: the file has ${size} bytes`,
-      code: 'RANGE_NOT_SATISFIABLE',
-    });
+    return reply
+      .code(416)
+      .header('content-range', `bytes */${size}`)
+      .send({
+        success: false,
+        error: `Range not satisfiable: the file has ${size} bytes`,
+        code: 'RANGE_NOT_SATISFIABLE',
+      });
   }
   reply
     .header('content-type', 'application/octet-stream')
@@ -133,7 +145,8 @@ export async function sendStoredFile(
   reply.header('content-length', String(end - start + 1));
 
   if (request.method === 'HEAD' || size === 0) {
-    if (size === 0 && request.method === 'GET' && onDelivered) reply.raw.once('finish', () => void onDelivered());
+    if (size === 0 && request.method === 'GET' && onDelivered)
+      reply.raw.once('finish', () => void onDelivered());
     // An empty stream keeps our Content-Length (Fastify's HEAD handling would read a real one to the end).
     return reply.send(Readable.from([]));
   }

@@ -77,7 +77,10 @@ describe('folders', () => {
     await createFolder(ctx.app, token, 'Music', parent.id);
     const again = await call('POST', '/api/folders', { name: 'MUSIC', parentId: parent.id });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ code: 'NAME_TAKEN', error: 'An item named "MUSIC" already exists in this folder' });
+    expect(again.json()).toMatchObject({
+      code: 'NAME_TAKEN',
+      error: 'An item named "MUSIC" already exists in this folder',
+    });
     await createFolder(ctx.app, token, 'Music'); // at the root: another folder
   });
 
@@ -181,7 +184,12 @@ describe('rename and categorize', () => {
       await uploadFile(fresh.app, t, 'misc.bin', Buffer.from('3'));
       const folder = await createFolder(fresh.app, t, 'Folder');
       const put = (id: string, category: unknown) =>
-        fresh.app.inject({ method: 'PUT', url: `/api/files/${id}/categorize`, headers: bearer(t), payload: { category } });
+        fresh.app.inject({
+          method: 'PUT',
+          url: `/api/files/${id}/categorize`,
+          headers: bearer(t),
+          payload: { category },
+        });
 
       expect((await put(a.id, '  music ')).json().data.category).toBe('music');
       expect((await put(folder.id, 'music')).statusCode).toBe(400);

@@ -82,7 +82,12 @@ export async function sweepOrphanBlobs(db: Db, store: BlobStore, now = new Date(
   return queued;
 }
 
-export type SweepReport = { abandonedUploads: number; orphanBlobs: number; blobsDeleted: number; tmpRemoved: number };
+export type SweepReport = {
+  abandonedUploads: number;
+  orphanBlobs: number;
+  blobsDeleted: number;
+  tmpRemoved: number;
+};
 
 /** One maintenance pass; `orphans` also walks the whole store (hourly, and at startup). */
 export async function runMaintenance(
@@ -102,7 +107,11 @@ export async function runMaintenance(
 }
 
 /** Runs maintenance at startup and every minute until stopped. */
-export function startMaintenance(db: Db, store: BlobStore, log: FastifyBaseLogger): { stop: () => Promise<void> } {
+export function startMaintenance(
+  db: Db,
+  store: BlobStore,
+  log: FastifyBaseLogger,
+): { stop: () => Promise<void> } {
   let count = 0;
   let current: Promise<unknown> = Promise.resolve();
   const tick = () => {

@@ -3,7 +3,10 @@ import type { FileChunksTable, FilesTable } from './tables.ts';
 
 /** Kysely queries of the files feature; no rules here (see service.ts). */
 
-export type ItemRow = FilesTable & { owner_username: string | null; item_count: number | string | bigint | null };
+export type ItemRow = FilesTable & {
+  owner_username: string | null;
+  item_count: number | string | bigint | null;
+};
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable' | 'deleteFrom'>;
 
@@ -103,7 +106,10 @@ export async function listChunks(db: Db, fileId: string): Promise<FileChunksTabl
 }
 
 /** Every item below a folder, any status, found level by level (depth is bounded by MAX_FOLDER_DEPTH). */
-export async function descendantsOf(db: Executor, folderId: string): Promise<Pick<FilesTable, 'id' | 'type' | 'status' | 'size'>[]> {
+export async function descendantsOf(
+  db: Executor,
+  folderId: string,
+): Promise<Pick<FilesTable, 'id' | 'type' | 'status' | 'size'>[]> {
   const found: Pick<FilesTable, 'id' | 'type' | 'status' | 'size'>[] = [];
   let level = [folderId];
   while (level.length > 0) {
@@ -132,7 +138,11 @@ export async function queueChunksAsGarbage(db: Executor, fileIds: string[], now:
       .select('blob_id')
       .where('file_id', 'in', fileIds.slice(i, i + BATCH))
       .execute();
-    await queueGarbage(db, rows.map((r) => r.blob_id), now);
+    await queueGarbage(
+      db,
+      rows.map((r) => r.blob_id),
+      now,
+    );
   }
 }
 
@@ -153,7 +163,12 @@ export async function deleteItemRow(db: Executor, id: string): Promise<void> {
 }
 
 export async function listGarbage(db: Db, limit: number): Promise<string[]> {
-  const rows = await db.selectFrom('blob_garbage').select('blob_id').orderBy('queued_at').limit(limit).execute();
+  const rows = await db
+    .selectFrom('blob_garbage')
+    .select('blob_id')
+    .orderBy('queued_at')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.blob_id);
 }
 
@@ -182,8 +197,16 @@ export async function knownBlobIds(db: Db, blobIds: string[]): Promise<Set<strin
   const known = new Set<string>();
   for (let i = 0; i < blobIds.length; i += BATCH) {
     const batch = blobIds.slice(i, i + BATCH);
-    const chunks = await db.selectFrom('file_chunks').select('blob_id').where('blob_id', 'in', batch).execute();
-    const queued = await db.selectFrom('blob_garbage').select('blob_id').where('blob_id', 'in', batch).execute();
+    const chunks = await db
+      .selectFrom('file_chunks')
+      .select('blob_id')
+      .where('blob_id', 'in', batch)
+      .execute();
+    const queued = await db
+      .selectFrom('blob_garbage')
+      .select('blob_id')
+      .where('blob_id', 'in', batch)
+      .execute();
     for (const r of [...chunks, ...queued]) known.add(r.blob_id);
   }
   return known;
@@ -191,7 +214,13 @@ export async function knownBlobIds(db: Db, blobIds: string[]): Promise<Set<strin
 
 export async function insertTicket(
   db: Db,
-  row: { token_hash: string; file_id: string; share_id: string | null; user_id: string | null; expires_at: string },
+  row: {
+    token_hash: string;
+    file_id: string;
+    share_id: string | null;
+    user_id: string | null;
+    expires_at: string;
+  },
 ): Promise<void> {
   await db.insertInto('download_tickets').values(row).execute();
 }

@@ -89,10 +89,14 @@ function itemRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
 
     app.get('/api/categories', { config: read }, async () => ({ success: true, data: await categories(db) }));
 
-    app.get('/api/folders/:id/breadcrumbs', { config: read, schema: { params: FileIdParams } }, async (req) => ({
-      success: true,
-      data: await breadcrumbs(db, req.params.id),
-    }));
+    app.get(
+      '/api/folders/:id/breadcrumbs',
+      { config: read, schema: { params: FileIdParams } },
+      async (req) => ({
+        success: true,
+        data: await breadcrumbs(db, req.params.id),
+      }),
+    );
 
     app.get('/api/folders/:id/contents', { config: read, schema: { params: FileIdParams } }, async (req) => ({
       success: true,
@@ -117,7 +121,10 @@ function itemRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
     app.put(
       '/api/files/:id/rename',
       { config: write, schema: { params: FileIdParams, body: RenameBody } },
-      async (req) => ({ success: true, data: presentItem(await renameItem(db, req.params.id, req.body.newName)) }),
+      async (req) => ({
+        success: true,
+        data: presentItem(await renameItem(db, req.params.id, req.body.newName)),
+      }),
     );
 
     app.put(

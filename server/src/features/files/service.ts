@@ -1,5 +1,5 @@
-import { DEFAULT_CATEGORY, type FolderCreateBody, MAX_FOLDER_DEPTH } from '@guildhall/common';
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_CATEGORY, type FolderCreateBody, MAX_FOLDER_DEPTH } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import { httpError } from '../../platform/errors.ts';
 import { nowIso } from '../../platform/time.ts';
@@ -33,21 +33,21 @@ export const nameTaken = (name: string) =>
 /** A listed (complete) folder, or 404. */
 export async function requireFolder(db: Db, id: string): Promise<FilesTable> {
   const row = await findItem(db, id);
-  if (!row || row.status !== 'complete' || row.type !== 'folder') throw notFound('Folder');
+  if (row?.status !== 'complete' || row.type !== 'folder') throw notFound('Folder');
   return row;
 }
 
 /** A listed (complete) file or folder, or 404. */
 export async function requireItem(db: Db, id: string): Promise<FilesTable> {
   const row = await findItem(db, id);
-  if (!row || row.status !== 'complete') throw notFound('Item');
+  if (row?.status !== 'complete') throw notFound('Item');
   return row;
 }
 
 /** A listed (complete) file, or 404 (also for folders: they have no bytes). */
 export async function requireFile(db: Db, id: string): Promise<FilesTable> {
   const row = await findItem(db, id);
-  if (!row || row.status !== 'complete' || row.type !== 'file') throw notFound('File');
+  if (row?.status !== 'complete' || row.type !== 'file') throw notFound('File');
   return row;
 }
 
@@ -124,7 +124,8 @@ export async function renameItem(db: Db, id: string, newName: string): Promise<I
   const row = await requireItem(db, id);
   const key = nameKey(newName);
   if (row.name !== newName) {
-    if (key !== row.name_key && (await takenNameKeys(db, row.parent_key, [key])).size > 0) throw nameTaken(newName);
+    if (key !== row.name_key && (await takenNameKeys(db, row.parent_key, [key])).size > 0)
+      throw nameTaken(newName);
     try {
       await updateItem(db, id, { name: newName, name_key: key, updated_at: nowIso() });
     } catch (e) {
@@ -172,7 +173,11 @@ export async function deleteFolder(ctx: FilesContext, id: string): Promise<Delet
   // One transaction: what is found inside is exactly what is deleted, and its blobs are queued with it.
   const inside = await ctx.db.transaction().execute(async (trx) => {
     const found = await descendantsOf(trx, id);
-    await queueChunksAsGarbage(trx, found.map((r) => r.id), nowIso());
+    await queueChunksAsGarbage(
+      trx,
+      found.map((r) => r.id),
+      nowIso(),
+    );
     await deleteItemRow(trx, id); // cascades to everything inside, their chunks, shares and tickets
     return found;
   });

@@ -11,7 +11,9 @@ export function multipart(
   const boundary = `----guildhall${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
   }
   if (file) {
     parts.push(
@@ -24,7 +26,10 @@ export function multipart(
     );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 export async function startUpload(
@@ -66,7 +71,12 @@ export async function uploadFile(
   return (done.json() as { data: FileItem }).data;
 }
 
-export async function createFolder(app: App, token: string, name: string, parentId?: string): Promise<FileItem> {
+export async function createFolder(
+  app: App,
+  token: string,
+  name: string,
+  parentId?: string,
+): Promise<FileItem> {
   const res = await app.inject({
     method: 'POST',
     url: '/api/folders',

@@ -26,7 +26,12 @@ export async function issueTicket(db: Db, scope: TicketScope): Promise<{ token: 
 }
 
 /** True when the ticket exists, has not expired and was issued for exactly this file (and share). */
-export async function isTicketValid(db: Db, token: string, fileId: string, shareId: string | null): Promise<boolean> {
+export async function isTicketValid(
+  db: Db,
+  token: string,
+  fileId: string,
+  shareId: string | null,
+): Promise<boolean> {
   if (token.length > 128) return false;
   const row = await findTicket(db, sha256Hex(token));
   return !!row && row.expires_at > nowIso() && row.file_id === fileId && row.share_id === shareId;

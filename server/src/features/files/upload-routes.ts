@@ -1,5 +1,5 @@
-import { UploadCompleteBody, UploadIdParams } from '@guildhall/common';
 import multipart from '@fastify/multipart';
+import { UploadCompleteBody, UploadIdParams } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError, httpError } from '../../platform/errors.ts';
 import type { FilesContext } from './context.ts';
@@ -36,7 +36,11 @@ export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
 
     app.post('/upload', { config: write }, async (req) => {
       if (!req.isMultipart()) {
-        throw httpError(415, 'Upload must be multipart/form-data with the file in the field "file"', 'UNSUPPORTED_MEDIA_TYPE');
+        throw httpError(
+          415,
+          'Upload must be multipart/form-data with the file in the field "file"',
+          'UNSUPPORTED_MEDIA_TYPE',
+        );
       }
       const declared = Number(req.headers['content-length']);
       if (Number.isFinite(declared) && declared > ctx.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   CategoryName,
   CHUNK_SIZE_BYTES,
@@ -6,7 +7,6 @@ import {
   nameProblem,
   type UploadCompleteBody,
 } from '@guildhall/common';
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/index.ts';
 import { httpError } from '../../platform/errors.ts';
 import { isoIn, nowIso } from '../../platform/time.ts';
@@ -14,7 +14,16 @@ import { storeInChunks, TooLargeError } from './chunker.ts';
 import type { FilesContext } from './context.ts';
 import { discardItems, UPLOAD_LEASE_MS, UPLOAD_LEASE_RENEW_MS } from './maintenance.ts';
 import { isUniqueViolation, nameKey, numberedName, parentKeyOf } from './names.ts';
-import { findItem, findListedItem, type ItemRow, insertChunk, insertItem, listChunks, takenNameKeys, updateItem } from './repo.ts';
+import {
+  findItem,
+  findListedItem,
+  type ItemRow,
+  insertChunk,
+  insertItem,
+  listChunks,
+  takenNameKeys,
+  updateItem,
+} from './repo.ts';
 import { requireFolder } from './service.ts';
 import type { FilesTable } from './tables.ts';
 
@@ -24,7 +33,11 @@ export type UploadPart =
   | { type: 'file'; fieldname: string; filename: string; file: AsyncIterable<Uint8Array> };
 
 export const tooLarge = (maxBytes: number) =>
-  httpError(413, `File is too large: the limit is ${formatFileSize(maxBytes)} (${maxBytes} bytes)`, 'FILE_TOO_LARGE');
+  httpError(
+    413,
+    `File is too large: the limit is ${formatFileSize(maxBytes)} (${maxBytes} bytes)`,
+    'FILE_TOO_LARGE',
+  );
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -40,7 +53,8 @@ async function resolveTarget(db: Db, fields: Record<string, string>): Promise<Ta
   let category = DEFAULT_CATEGORY;
   if (fields.category !== undefined && fields.category.trim() !== '') {
     const parsed = CategoryName.safeParse(fields.category);
-    if (!parsed.success) throw httpError(400, parsed.error.issues[0]?.message ?? 'category is invalid', 'VALIDATION');
+    if (!parsed.success)
+      throw httpError(400, parsed.error.issues[0]?.message ?? 'category is invalid', 'VALIDATION');
     category = parsed.data;
   }
   return { parentId: folderId, category };
@@ -68,7 +82,11 @@ export async function receiveUpload(
         continue;
       }
       if (part.fieldname !== 'file') {
-        throw httpError(400, `Unexpected file field "${part.fieldname}": send the file in the field "file"`, 'VALIDATION');
+        throw httpError(
+          400,
+          `Unexpected file field "${part.fieldname}": send the file in the field "file"`,
+          'VALIDATION',
+        );
       }
       if (fileId) throw httpError(400, 'Send one file per upload', 'VALIDATION');
       // Fields sent before the file are checked before any byte is stored.
@@ -102,10 +120,12 @@ export async function receiveUpload(
         buffers: ctx.buffers,
         hashes: ctx.hashes,
         maxBytes: maxUploadBytes,
-        onChunk: (c) => insertChunk(db, { file_id: id, idx: c.idx, blob_id: c.blobId, size: c.size, sha256: c.sha256 }),
+        onChunk: (c) =>
+          insertChunk(db, { file_id: id, idx: c.idx, blob_id: c.blobId, size: c.size, sha256: c.sha256 }),
       });
     }
-    if (!fileId || !stored) throw httpError(400, 'No file in the upload: send it in the multipart field "file"', 'VALIDATION');
+    if (!fileId || !stored)
+      throw httpError(400, 'No file in the upload: send it in the multipart field "file"', 'VALIDATION');
     const target = await resolveTarget(db, fields);
     try {
       await updateItem(db, fileId, {
@@ -126,7 +146,9 @@ export async function receiveUpload(
     return { fileId, totalChunks: stored.chunks };
   } catch (e) {
     if (fileId) {
-      await discardItems(db, [fileId]).catch((err: unknown) => ctx.log.error({ err }, 'could not discard upload'));
+      await discardItems(db, [fileId]).catch((err: unknown) =>
+        ctx.log.error({ err }, 'could not discard upload'),
+      );
       ctx.garbage.kick();
     }
     if (e instanceof TooLargeError) throw tooLarge(maxUploadBytes);
@@ -138,7 +160,7 @@ export async function receiveUpload(
 
 async function findOwnUpload(db: Db, ownerId: string, fileId: string): Promise<FilesTable> {
   const row = await findItem(db, fileId);
-  if (!row || row.type !== 'file' || row.owner_id !== ownerId) {
+  if (row?.type !== 'file' || row.owner_id !== ownerId) {
     throw httpError(404, 'Upload not found or expired', 'NOT_FOUND');
   }
   return row;
@@ -156,14 +178,23 @@ export async function uploadStatus(db: Db, ownerId: string, fileId: string) {
  * chunk rows against each other, then lists the file. A name taken in the folder gets a number
  * ("a (1).txt"): uploads keep both, as browsers and file managers do when copying in.
  */
-export async function completeUpload(ctx: FilesContext, ownerId: string, body: UploadCompleteBody): Promise<ItemRow> {
+export async function completeUpload(
+  ctx: FilesContext,
+  ownerId: string,
+  body: UploadCompleteBody,
+): Promise<ItemRow> {
   const { db } = ctx;
   const row = await findOwnUpload(db, ownerId, body.fileId);
-  if (row.status === 'uploading') throw httpError(409, 'The upload is still being received', 'UPLOAD_IN_PROGRESS');
+  if (row.status === 'uploading')
+    throw httpError(409, 'The upload is still being received', 'UPLOAD_IN_PROGRESS');
   if (row.status === 'complete') throw httpError(409, 'This upload is already complete', 'ALREADY_COMPLETE');
   const size = Number(row.size);
   if (body.fileSize !== size) {
-    throw httpError(400, `fileSize ${body.fileSize} does not match the ${size} bytes received`, 'SIZE_MISMATCH');
+    throw httpError(
+      400,
+      `fileSize ${body.fileSize} does not match the ${size} bytes received`,
+      'SIZE_MISMATCH',
+    );
   }
   if (body.totalChunks !== row.total_chunks) {
     throw httpError(
@@ -204,7 +235,8 @@ async function publishUnderFreeName(db: Db, row: FilesTable, name: string): Prom
         .where('id', '=', row.id)
         .where('status', '=', 'stored')
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) throw httpError(409, 'This upload is already complete', 'ALREADY_COMPLETE');
+      if (Number(updated.numUpdatedRows) === 0)
+        throw httpError(409, 'This upload is already complete', 'ALREADY_COMPLETE');
       return;
     } catch (e) {
       if (!isUniqueViolation(e) || ++races > 10) throw e;

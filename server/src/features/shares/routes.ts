@@ -3,13 +3,20 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
 import type { FilesContext } from '../files/context.ts';
-import { ticketExpired, TicketQuery } from '../files/download-routes.ts';
+import { TicketQuery, ticketExpired } from '../files/download-routes.ts';
 import { sendStoredFile } from '../files/http-download.ts';
 import { listChunks } from '../files/repo.ts';
 import { issueTicket, isTicketValid } from '../files/tickets.ts';
 import { presentShare, presentSharedInfo } from './present.ts';
 import { incrementDownloadCount } from './repo.ts';
-import { createShare, findLiveShare, isLinkPreview, listShares, requireShareAccess, revokeShare } from './service.ts';
+import {
+  createShare,
+  findLiveShare,
+  isLinkPreview,
+  listShares,
+  requireShareAccess,
+  revokeShare,
+} from './service.ts';
 
 const write = { access: 'user' } as const;
 const open = { access: 'public' } as const;
@@ -37,17 +44,25 @@ export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAs
       return { success: true, data: rows.map((r) => presentShare(r, baseUrl(req))) };
     });
 
-    app.delete('/api/files/shares/:shareId', { config: write, schema: { params: ShareIdParams } }, async (req) => {
-      await revokeShare(db, req.params.shareId);
-      return { success: true, message: 'Share revoked' };
-    });
+    app.delete(
+      '/api/files/shares/:shareId',
+      { config: write, schema: { params: ShareIdParams } },
+      async (req) => {
+        await revokeShare(db, req.params.shareId);
+        return { success: true, message: 'Share revoked' };
+      },
+    );
 
     // Info only: never counts as a download.
-    app.get('/api/files/shared/:token', { config: open, schema: { params: ShareTokenParams } }, async (req) => {
-      const { share, file } = await findLiveShare(db, req.params.token);
-      requireShareAccess(share, req.auth);
-      return { success: true, data: presentSharedInfo(share, file) };
-    });
+    app.get(
+      '/api/files/shared/:token',
+      { config: open, schema: { params: ShareTokenParams } },
+      async (req) => {
+        const { share, file } = await findLiveShare(db, req.params.token);
+        requireShareAccess(share, req.auth);
+        return { success: true, data: presentSharedInfo(share, file) };
+      },
+    );
 
     // For the browser's download manager: a short-lived URL for this share's file (needed for `user` shares).
     app.post(
@@ -77,7 +92,9 @@ export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAs
           requireShareAccess(share, req.auth);
         }
         // Counted once the file's last byte has been sent: previews and aborted fetches do not count.
-        const count = isLinkPreview(req.headers['user-agent']) ? undefined : () => incrementDownloadCount(db, share.id);
+        const count = isLinkPreview(req.headers['user-agent'])
+          ? undefined
+          : () => incrementDownloadCount(db, share.id);
         return sendStoredFile(req, reply, store, file, await listChunks(db, file.id), count);
       },
     );

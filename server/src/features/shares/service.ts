@@ -1,5 +1,5 @@
-import { FILES_TEXTS, type ShareCreateBody } from '@guildhall/common';
 import { randomUUID } from 'node:crypto';
+import { FILES_TEXTS, type ShareCreateBody } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import { type AuthContext, enforceAccess } from '../../platform/access.ts';
 import { randomToken } from '../../platform/crypto.ts';
@@ -7,7 +7,7 @@ import { httpError } from '../../platform/errors.ts';
 import { nowIso } from '../../platform/time.ts';
 import { findItem } from '../files/repo.ts';
 import { requireItem } from '../files/service.ts';
-import type { FilesTable, FileSharesTable } from '../files/tables.ts';
+import type { FileSharesTable, FilesTable } from '../files/tables.ts';
 import { findShareById, findShareByToken, insertShare, listSharesOfFile, markShareRevoked } from './repo.ts';
 
 /** 24 random bytes (192 bits), base64url: 32 characters. */
@@ -34,7 +34,11 @@ export async function createShare(
   await requireShareableFile(db, fileId);
   const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) {
-    throw httpError(400, 'expiresAt must be in the future (leave it empty for a permanent link)', 'EXPIRY_IN_PAST');
+    throw httpError(
+      400,
+      'expiresAt must be in the future (leave it empty for a permanent link)',
+      'EXPIRY_IN_PAST',
+    );
   }
   const row: FileSharesTable = {
     id: randomUUID(),
@@ -73,7 +77,7 @@ export async function findLiveShare(db: Db, token: string, now = new Date()) {
   if (!share || share.revoked_at) throw shareNotFound();
   if (share.expires_at && Date.parse(share.expires_at) <= now.getTime()) throw shareNotFound();
   const file = await findItem(db, share.file_id);
-  if (!file || file.status !== 'complete' || file.type !== 'file') throw shareNotFound();
+  if (file?.status !== 'complete' || file.type !== 'file') throw shareNotFound();
   return { share, file };
 }
 

@@ -14,7 +14,10 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const filesUnder = (dir: string): string[] =>
-  fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 
 describe('LocalBlobStore', () => {
   test('stores bytes under an id it picks and reads them back whole or by range', async () => {

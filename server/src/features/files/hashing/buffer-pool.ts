@@ -30,7 +30,10 @@ export class ChunkBufferPool {
 
   release(buffer: SharedArrayBuffer): void {
     const next = this.waiting.shift();
-    if (next) return next(buffer);
+    if (next) {
+      next(buffer);
+      return;
+    }
     if (this.free.length < this.keepFree) this.free.push(buffer);
     else this.allocated -= 1; // dropped: the garbage collector frees it
   }
