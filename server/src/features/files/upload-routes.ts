@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import multipart from '@fastify/multipart';
 import { UploadCompleteBody, UploadIdParams } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -28,10 +29,11 @@ export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       },
     });
 
-    // An answer sent before the body was read (413, a bad folder) closes the connection, so a large
-    // body is not read to its end for nothing.
+    // An answer sent before the whole body arrived (413, a bad folder): keep reading and discarding
+    // the rest for a while, so the client gets to read the answer instead of a connection reset, but
+    // cut the connection once that grows too long or too large.
     app.addHook('onSend', async (req, reply) => {
-      if (!req.raw.complete) reply.header('connection', 'close');
+      if (!req.raw.complete) reply.raw.once('finish', () => lingerThenClose(req.raw));
     });
 
     app.post('/upload', { config: write }, async (req) => {
@@ -61,6 +63,28 @@ export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       return { success: true, data: presentItem(row), message: 'Upload complete' };
     });
   };
+}
+
+/** How much of an unwanted body is read and dropped after an early answer before the socket is cut. */
+const LINGER_BYTES = 64 * 1024 * 1024;
+const LINGER_MS = 10_000;
+
+function lingerThenClose(raw: IncomingMessage): void {
+  if (raw.complete) return;
+  let drained = 0;
+  const cut = () => raw.socket?.destroy();
+  const timer = setTimeout(cut, LINGER_MS);
+  timer.unref();
+  raw.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > LINGER_BYTES) {
+      clearTimeout(timer);
+      cut();
+    }
+  });
+  raw.once('end', () => clearTimeout(timer));
+  raw.once('close', () => clearTimeout(timer));
+  raw.resume();
 }
 
 /** Parser failures (truncated or malformed multipart) become 400s naming the problem, never 500s. */
