@@ -310,4 +310,10 @@ export const SharesListResponse = z.object({ success: z.literal(true), data: z.a
 export const SharedInfoResponse = z.object({ success: z.literal(true), data: SharedFileInfo });
 export type SharedInfoResponse = z.infer<typeof SharedInfoResponse>;
 
+export const FilesLimitsResponse = z.object({
+  success: z.literal(true),
+  data: z.object({ maxUploadBytes: z.number() }),
+});
+export type FilesLimitsResponse = z.infer<typeof FilesLimitsResponse>;
+
 export const OkResponse = z.object({ success: z.literal(true), message: z.string().optional() });

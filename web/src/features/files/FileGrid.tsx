@@ -1,0 +1,72 @@
+import type { FileItem } from '@guildhall/common';
+import { Badge } from '../../ui/Badge.tsx';
+import { cn } from '../../ui/cn.ts';
+import { type ItemHandlers, menuActions } from './actions.tsx';
+import { ownerLabel, permissionLabel, sizeLabel } from './display.ts';
+import { ItemIcon } from './ItemIcon.tsx';
+import { ItemMenu } from './ItemMenu.tsx';
+
+/** Grid cards: icon, name, size, owner and permission badge; folders open on click. */
+export function FileGrid({
+  items,
+  selected,
+  onToggle,
+  handlers,
+}: {
+  items: FileItem[];
+  selected: Set<string>;
+  onToggle: (item: FileItem) => void;
+  handlers: ItemHandlers;
+}) {
+  return (
+    <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5">
+      {items.map((item) => {
+        const isFolder = item.type === 'folder';
+        const isSelected = selected.has(item.id);
+        return (
+          <li
+            key={item.id}
+            data-testid="file-card"
+            data-name={item.name}
+            className={cn(
+              'group relative flex min-w-0 flex-col rounded-xl border bg-surface-2/40 transition-colors',
+              isSelected
+                ? 'border-brand bg-brand/10'
+                : 'border-border hover:border-muted/50 hover:bg-surface-2/70',
+            )}
+          >
+            <button
+              type="button"
+              onClick={() => (isFolder ? handlers.open(item) : onToggle(item))}
+              title={item.uploadedBy ? `${item.name} — uploaded by ${item.uploadedBy.username}` : item.name}
+              className="flex min-w-0 flex-1 flex-col items-start gap-3 p-4 pt-10 text-left"
+            >
+              <ItemIcon item={item} className="size-10" />
+              <span className="line-clamp-2 w-full text-sm font-medium break-words">{item.name}</span>
+              <span className="w-full truncate text-xs text-muted">
+                {sizeLabel(item)} · {ownerLabel(item)}
+              </span>
+              <Badge tone="success" className="mt-auto">
+                {permissionLabel(item)}
+              </Badge>
+            </button>
+            {!isFolder && (
+              <input
+                type="checkbox"
+                checked={isSelected}
+                onChange={() => onToggle(item)}
+                aria-label={`Select ${item.name}`}
+                className="absolute top-3 left-3 size-4 cursor-pointer accent-[#5865f2]"
+              />
+            )}
+            <ItemMenu
+              label={item.name}
+              actions={menuActions(item, handlers)}
+              className="absolute top-1.5 right-1.5 opacity-100 transition-opacity sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100"
+            />
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,123 @@
+import type { FileItem } from '@guildhall/common';
+import { Download, Share2, Trash } from 'lucide-react';
+import { Badge } from '../../ui/Badge.tsx';
+import { cn } from '../../ui/cn.ts';
+import { FOLDER_SHARE_HINT, type ItemHandlers, menuActions } from './actions.tsx';
+import { dateLabel, ownerLabel, permissionLabel, sizeLabel } from './display.ts';
+import { ItemIcon } from './ItemIcon.tsx';
+import { ItemMenu } from './ItemMenu.tsx';
+
+const iconButton =
+  'inline-flex size-8 items-center justify-center rounded-lg text-muted transition-colors hover:bg-surface-2 hover:text-text disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent';
+
+/** List view: Name, Owner, Size, Modified, Permissions, Actions (portal-tools §2). */
+export function FileList({
+  items,
+  selected,
+  onToggle,
+  handlers,
+}: {
+  items: FileItem[];
+  selected: Set<string>;
+  onToggle: (item: FileItem) => void;
+  handlers: ItemHandlers;
+}) {
+  return (
+    <table className="w-full table-fixed text-sm">
+      <thead>
+        <tr className="border-b border-border text-left text-xs tracking-wide text-muted uppercase">
+          <th className="w-9 py-2" aria-label="Select" />
+          <th className="py-2 font-medium">Name</th>
+          <th className="hidden w-24 py-2 font-medium md:table-cell">Owner</th>
+          <th className="w-24 py-2 font-medium">Size</th>
+          <th className="hidden w-44 py-2 font-medium lg:table-cell">Modified</th>
+          <th className="hidden w-28 py-2 font-medium md:table-cell">Permissions</th>
+          <th className="w-[8.5rem] py-2 text-right font-medium sm:w-44">Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item) => {
+          const isFolder = item.type === 'folder';
+          const isSelected = selected.has(item.id);
+          return (
+            <tr
+              key={item.id}
+              data-testid="file-row"
+              data-name={item.name}
+              className={cn('border-b border-border/60 last:border-0', isSelected && 'bg-brand/10')}
+            >
+              <td className="py-2">
+                {!isFolder && (
+                  <input
+                    type="checkbox"
+                    checked={isSelected}
+                    onChange={() => onToggle(item)}
+                    aria-label={`Select ${item.name}`}
+                    className="size-4 cursor-pointer accent-[#5865f2]"
+                  />
+                )}
+              </td>
+              <td className="min-w-0 py-2 pr-2">
+                <button
+                  type="button"
+                  onClick={() => (isFolder ? handlers.open(item) : onToggle(item))}
+                  className="flex w-full min-w-0 items-center gap-2.5 text-left"
+                  title={
+                    item.uploadedBy ? `${item.name} — uploaded by ${item.uploadedBy.username}` : item.name
+                  }
+                >
+                  <ItemIcon item={item} className="size-5" />
+                  <span className={cn('truncate', isFolder && 'font-medium')}>{item.name}</span>
+                </button>
+              </td>
+              <td className="hidden py-2 text-muted md:table-cell">{ownerLabel(item)}</td>
+              <td className="py-2 text-muted">{sizeLabel(item)}</td>
+              <td className="hidden py-2 text-muted lg:table-cell">{dateLabel(item.updatedAt)}</td>
+              <td className="hidden py-2 md:table-cell">
+                <Badge tone="success">{permissionLabel(item)}</Badge>
+              </td>
+              <td className="py-2">
+                <div className="flex items-center justify-end gap-0.5">
+                  <button
+                    type="button"
+                    className={cn(iconButton, 'hidden sm:inline-flex')}
+                    aria-label={`Download ${item.name}`}
+                    title={isFolder ? 'Folders cannot be downloaded' : 'Download'}
+                    disabled={isFolder}
+                    onClick={() => handlers.download(item)}
+                  >
+                    <Download className="size-4" />
+                  </button>
+                  {/* A disabled button gets no pointer events, so the hint sits on a wrapper. */}
+                  <span title={isFolder ? FOLDER_SHARE_HINT : 'Share'} className="inline-flex">
+                    <button
+                      type="button"
+                      className={iconButton}
+                      aria-label={`Share ${item.name}`}
+                      aria-description={isFolder ? FOLDER_SHARE_HINT : undefined}
+                      disabled={isFolder || !handlers.canWrite}
+                      onClick={() => handlers.share(item)}
+                    >
+                      <Share2 className="size-4" />
+                    </button>
+                  </span>
+                  <button
+                    type="button"
+                    className={cn(iconButton, 'hover:text-[#ff7b7e]')}
+                    aria-label={`Delete ${item.name}`}
+                    title="Delete"
+                    disabled={!handlers.canWrite}
+                    onClick={() => handlers.remove(item)}
+                  >
+                    <Trash className="size-4" />
+                  </button>
+                  <ItemMenu label={item.name} actions={menuActions(item, handlers)} />
+                </div>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,354 @@
+import {
+  FILES_TEXTS,
+  FILES_TOAST_MS,
+  type FileItem,
+  formatFileSize,
+  hasLevel,
+  itemsFailedToDeleteText,
+} from '@guildhall/common';
+import { ArrowLeft, FolderOpen, HardDrive, RefreshCw, TriangleExclamationPoint, Upload } from 'lucide-react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { useAuth } from '../../auth/useAuth.ts';
+import { Button, buttonClass } from '../../ui/Button.tsx';
+import { Card } from '../../ui/Card.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import type { ItemHandlers } from './actions.tsx';
+import { categorizeFile, createFolder, deleteItem, folderContents, renameItem } from './api.ts';
+import { BreadcrumbBar } from './BreadcrumbBar.tsx';
+import { ConfirmModal } from './ConfirmModal.tsx';
+import { filterItems, shareTarget } from './display.ts';
+import { FileGrid } from './FileGrid.tsx';
+import { FileList } from './FileList.tsx';
+import { itemNameProblem, NameModal } from './NameModal.tsx';
+import { ProgressCards } from './ProgressCards.tsx';
+import { SelectionBar } from './SelectionBar.tsx';
+import { ShareModal } from './ShareModal.tsx';
+import { Toolbar, type ViewMode } from './Toolbar.tsx';
+import { useDownloads } from './useDownloads.ts';
+import { useDropUpload } from './useDropUpload.ts';
+import { useFilesView } from './useFilesView.ts';
+import { useProgressCards } from './useProgressCards.ts';
+import { useUploads } from './useUploads.ts';
+
+type ModalState =
+  | { kind: 'newFolder' }
+  | { kind: 'rename'; item: FileItem }
+  | { kind: 'categorize'; item: FileItem }
+  | { kind: 'share'; file: FileItem }
+  | { kind: 'deleteFolder'; folder: FileItem; inside: number }
+  | { kind: 'deleteFiles'; files: FileItem[] };
+
+const VIEW_KEY = 'files:view';
+
+/** The Shared File System screen (portal-tools §2 /filesystem). */
+export function FilesPage() {
+  const { user } = useAuth();
+  const canWrite = hasLevel(user?.accessLevel, 'user');
+  const view = useFilesView();
+  const [filter, setFilter] = useState('');
+  const [mode, setMode] = useState<ViewMode>(() =>
+    localStorage.getItem(VIEW_KEY) === 'list' ? 'list' : 'grid',
+  );
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [modal, setModal] = useState<ModalState | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const { cards, api: cardApi } = useProgressCards();
+  const { downloadOne, downloadMany } = useDownloads(cardApi);
+  const upload = useUploads(cardApi, {
+    maxUploadBytes: view.maxUploadBytes,
+    onUploaded: () => void view.refresh(),
+  });
+
+  // A new place starts with nothing selected and no filter.
+  const place = `${view.folderId}|${view.category}`;
+  useEffect(() => {
+    void place;
+    setSelected(new Set());
+    setFilter('');
+  }, [place]);
+
+  useEffect(() => {
+    if (view.isError) {
+      toast.error(FILES_TEXTS.loadFilesFailed, {
+        id: 'files-load-failed',
+        duration: FILES_TOAST_MS,
+        action: { label: 'Retry', onClick: () => void view.retry() },
+      });
+    }
+  }, [view.isError, view.retry]);
+
+  const shown = useMemo(() => filterItems(view.items, filter), [view.items, filter]);
+  const selectedFiles = view.items.filter((i) => selected.has(i.id));
+  const target = { folderId: view.folderId, category: view.category };
+  const startUpload = useCallback(
+    (files: File[]) => upload(files, { folderId: view.folderId, category: view.category }),
+    [upload, view.folderId, view.category],
+  );
+  const isDragging = useDropUpload(startUpload, canWrite);
+
+  const toggle = (item: FileItem) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(item.id)) next.delete(item.id);
+      else next.add(item.id);
+      return next;
+    });
+
+  async function deleteSequentially(items: FileItem[]) {
+    let failed = 0;
+    for (const item of items) {
+      try {
+        await deleteItem(item);
+      } catch {
+        failed += 1;
+      }
+    }
+    const ok = items.length - failed;
+    if (items.length === 1) {
+      if (failed) toast.error(FILES_TEXTS.deleteFailed, { duration: FILES_TOAST_MS });
+      else toast.success(`Deleted ${items[0]!.name}`, { duration: FILES_TOAST_MS });
+    } else if (failed === items.length) {
+      toast.error(FILES_TEXTS.bulkDeleteFailed, {
+        description: itemsFailedToDeleteText(failed),
+        duration: FILES_TOAST_MS,
+      });
+    } else if (failed > 0) {
+      toast.warning(`Deleted ${ok} item(s)`, {
+        description: itemsFailedToDeleteText(failed),
+        duration: FILES_TOAST_MS,
+      });
+    } else {
+      toast.success(`Deleted ${ok} item(s)`, { duration: FILES_TOAST_MS });
+    }
+    setSelected(new Set());
+    await view.refresh();
+  }
+
+  const handlers: ItemHandlers = {
+    canWrite,
+    open: (folder) => view.openFolder(folder.id),
+    download: (file) => void downloadOne(file),
+    share: (file) => setModal({ kind: 'share', file }),
+    rename: (item) => setModal({ kind: 'rename', item }),
+    categorize: (item) => setModal({ kind: 'categorize', item }),
+    remove: async (item) => {
+      if (item.type === 'file') return setModal({ kind: 'deleteFiles', files: [item] });
+      try {
+        const inside = await folderContents(item.id);
+        setModal({ kind: 'deleteFolder', folder: item, inside: inside.files + inside.folders });
+      } catch (e) {
+        toast.error(FILES_TEXTS.deleteFailed, { description: errorText(e), duration: FILES_TOAST_MS });
+      }
+    },
+  };
+
+  return (
+    <Page wide>
+      <div className="mb-6 flex items-center justify-between gap-3">
+        <Link to="/dashboard" className={buttonClass('ghost', 'sm', '-ml-3')}>
+          <ArrowLeft className="size-4" />
+          <span>
+            Back<span className="hidden sm:inline"> to Dashboard</span>
+          </span>
+        </Link>
+      </div>
+      <header className="mb-6 flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <p className="text-sm text-muted">Chat-platform based storage</p>
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Shared File System</h1>
+        </div>
+        <p data-testid="files-count" className="flex items-center gap-2 text-sm text-muted">
+          <HardDrive className="size-4" />
+          {view.stats
+            ? `${view.stats.files} file${view.stats.files === 1 ? '' : 's'} stored · ${formatFileSize(view.stats.bytes)}`
+            : '…'}
+        </p>
+      </header>
+
+      <Card className="space-y-4 p-4 sm:p-5">
+        <div className="rounded-xl border border-border bg-bg/50 px-2 py-1.5">
+          <BreadcrumbBar crumbs={view.crumbs} category={view.category} onOpen={view.openFolder} />
+        </div>
+        <Toolbar
+          filter={filter}
+          onFilter={setFilter}
+          category={view.category}
+          categories={view.categories}
+          onCategory={view.showCategory}
+          onUploadClick={() => picker.current?.click()}
+          onNewFolder={() => setModal({ kind: 'newFolder' })}
+          view={mode}
+          onView={(m) => {
+            setMode(m);
+            localStorage.setItem(VIEW_KEY, m);
+          }}
+          canWrite={canWrite}
+        />
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          hidden
+          data-testid="upload-input"
+          onChange={(e) => {
+            const files = [...(e.target.files ?? [])];
+            e.target.value = '';
+            if (files.length > 0) startUpload(files);
+          }}
+        />
+        {selected.size > 0 && (
+          <SelectionBar
+            count={selected.size}
+            canWrite={canWrite}
+            onClear={() => setSelected(new Set())}
+            onDownload={() => void downloadMany(selectedFiles)}
+            onShare={() => {
+              const t = shareTarget(selectedFiles);
+              if ('error' in t) toast.error(t.error, { duration: FILES_TOAST_MS });
+              else setModal({ kind: 'share', file: t.file });
+            }}
+            onDelete={() => setModal({ kind: 'deleteFiles', files: selectedFiles })}
+          />
+        )}
+
+        {view.isLoading ? (
+          <div className="flex justify-center py-16">
+            <Spinner className="size-8" />
+          </div>
+        ) : view.isError ? (
+          <div role="alert" className="flex flex-col items-center gap-3 py-14 text-center">
+            <TriangleExclamationPoint className="size-10 text-danger" />
+            <p className="font-medium">{FILES_TEXTS.loadFilesFailed}</p>
+            <p className="max-w-md text-sm text-muted">{errorText(view.error)}</p>
+            <Button
+              variant="secondary"
+              onClick={() => void view.retry()}
+              icon={<RefreshCw className="size-4" />}
+            >
+              Retry
+            </Button>
+          </div>
+        ) : shown.length === 0 ? (
+          <div className="flex flex-col items-center gap-3 py-14 text-center">
+            <FolderOpen className="size-10 text-muted" />
+            <p className="font-medium">{FILES_TEXTS.noFilesFound}</p>
+            {!filter.trim() && (
+              <Button
+                onClick={() => picker.current?.click()}
+                disabled={!canWrite}
+                icon={<Upload className="size-4" />}
+              >
+                {FILES_TEXTS.uploadFiles}
+              </Button>
+            )}
+          </div>
+        ) : mode === 'grid' ? (
+          <FileGrid items={shown} selected={selected} onToggle={toggle} handlers={handlers} />
+        ) : (
+          <FileList items={shown} selected={selected} onToggle={toggle} handlers={handlers} />
+        )}
+      </Card>
+
+      <ProgressCards cards={cards} onDismiss={cardApi.remove} />
+      {isDragging && (
+        <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-brand/15 backdrop-blur-sm">
+          <div className="rounded-2xl border-2 border-dashed border-brand bg-surface/90 px-10 py-8 text-center">
+            <Upload className="mx-auto mb-2 size-8 text-brand" />
+            <p className="font-medium">Drop files to upload</p>
+          </div>
+        </div>
+      )}
+
+      {modal?.kind === 'newFolder' && (
+        <NameModal
+          title={FILES_TEXTS.createNewFolder}
+          label="Folder name"
+          placeholder="New folder"
+          submitLabel="Create"
+          validate={(v) => itemNameProblem(v, FILES_TEXTS.folderNameRequired)}
+          onSubmit={async (name) => {
+            try {
+              await createFolder(name, target.folderId);
+            } catch (e) {
+              toast.error(FILES_TEXTS.createFolderFailed, {
+                description: errorText(e),
+                duration: FILES_TOAST_MS,
+              });
+              throw e;
+            }
+            toast.success(`Folder "${name}" created`, { duration: FILES_TOAST_MS });
+            await view.refresh();
+          }}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === 'rename' && (
+        <NameModal
+          title={`Rename ${modal.item.type === 'folder' ? 'Folder' : 'File'}`}
+          label="New name"
+          initial={modal.item.name}
+          submitLabel="Rename"
+          validate={(v) => itemNameProblem(v, 'Please enter a name')}
+          onSubmit={async (name) => {
+            await renameItem(modal.item.id, name);
+            toast.success(`Renamed to "${name}"`, { duration: FILES_TOAST_MS });
+            await view.refresh();
+          }}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === 'categorize' && (
+        <NameModal
+          title="Categorize File"
+          label="Category"
+          initial={modal.item.category}
+          submitLabel="Save"
+          suggestions={view.categories.map((c) => c.name)}
+          validate={(v) => (v ? null : 'Please enter a category')}
+          onSubmit={async (category) => {
+            await categorizeFile(modal.item.id, category);
+            toast.success(`Filed under "${category}"`, { duration: FILES_TOAST_MS });
+            await view.refresh();
+          }}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === 'share' && <ShareModal file={modal.file} onClose={() => setModal(null)} />}
+      {modal?.kind === 'deleteFolder' && (
+        <ConfirmModal
+          title="Delete Folder"
+          confirmLabel="Delete Folder"
+          onConfirm={() => deleteSequentially([modal.folder])}
+          onClose={() => setModal(null)}
+        >
+          Delete the folder <strong className="text-text">{modal.folder.name}</strong>
+          {modal.inside > 0 ? ` and the ${modal.inside} item(s) inside it` : ' (it is empty)'}? This cannot be
+          undone.
+        </ConfirmModal>
+      )}
+      {modal?.kind === 'deleteFiles' && (
+        <ConfirmModal
+          title={modal.files.length === 1 ? 'Delete File' : 'Delete Files'}
+          confirmLabel="Delete"
+          onConfirm={() => deleteSequentially(modal.files)}
+          onClose={() => setModal(null)}
+        >
+          {modal.files.length === 1 ? (
+            <>
+              Delete <strong className="text-text">{modal.files[0]!.name}</strong>? This cannot be undone.
+            </>
+          ) : (
+            `Delete these ${modal.files.length} files? This cannot be undone.`
+          )}
+        </ConfirmModal>
+      )}
+    </Page>
+  );
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

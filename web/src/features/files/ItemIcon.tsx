@@ -1,0 +1,31 @@
+import type { FileItem } from '@guildhall/common';
+import {
+  File,
+  FileArchive,
+  FileCode,
+  FileImage,
+  FileMusic,
+  FileSpreadsheet,
+  FileText,
+  FileVideoCamera,
+  Folder,
+} from 'lucide-react';
+import { cn } from '../../ui/cn.ts';
+import { iconKind } from './display.ts';
+
+const ICONS = {
+  folder: { Icon: Folder, tone: 'text-[#f4c453]' },
+  image: { Icon: FileImage, tone: 'text-[#6fd08f]' },
+  video: { Icon: FileVideoCamera, tone: 'text-[#ff7b7e]' },
+  audio: { Icon: FileMusic, tone: 'text-[#c792ea]' },
+  archive: { Icon: FileArchive, tone: 'text-[#f4a261]' },
+  code: { Icon: FileCode, tone: 'text-[#7fdbff]' },
+  sheet: { Icon: FileSpreadsheet, tone: 'text-[#6fd08f]' },
+  text: { Icon: FileText, tone: 'text-[#aab1ff]' },
+  file: { Icon: File, tone: 'text-muted' },
+} as const;
+
+export function ItemIcon({ item, className }: { item: FileItem; className?: string }) {
+  const { Icon, tone } = ICONS[iconKind(item)];
+  return <Icon aria-hidden className={cn('shrink-0', tone, className)} />;
+}

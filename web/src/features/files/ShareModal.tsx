@@ -1,0 +1,282 @@
+import {
+  FILES_TEXTS,
+  type FileItem,
+  type FileShare,
+  isShareExpired,
+  SHARE_TOAST_MS,
+  type ShareAccessLevel,
+} from '@guildhall/common';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Copy, Download, Globe, Link2, Trash, Users } from 'lucide-react';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { toast } from 'sonner';
+import { Badge } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { createShare, deleteShare, fetchShares } from './api.ts';
+import { dateLabel } from './display.ts';
+import { inputClass, Modal } from './Modal.tsx';
+import { FILES_KEY } from './useFilesView.ts';
+
+type Tab = 'create' | 'existing';
+
+/** "YYYY-MM-DDTHH:mm" in local time, the format of datetime-local inputs. */
+function localInputValue(date: Date): string {
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
+/**
+ * Share File (portal-tools §2, §4): Create Share, then Existing Shares (with their count). Closing
+ * unmounts it, so it always opens fresh.
+ */
+export function ShareModal({ file, onClose }: { file: FileItem; onClose: () => void }) {
+  const [tab, setTab] = useState<Tab>('create');
+  const queryClient = useQueryClient();
+  const sharesKey = [...FILES_KEY, 'shares', file.id];
+  const shares = useQuery({ queryKey: sharesKey, queryFn: () => fetchShares(file.id) });
+  const afterChange = () => queryClient.invalidateQueries({ queryKey: sharesKey });
+
+  return (
+    <Modal title={FILES_TEXTS.shareFile} onClose={onClose} className="max-w-lg">
+      <p className="-mt-2 mb-4 truncate text-sm text-muted" title={file.name}>
+        {file.name}
+      </p>
+      <div role="tablist" className="mb-5 grid grid-cols-2 gap-1 rounded-xl bg-bg/60 p-1">
+        {(['create', 'existing'] as const).map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            aria-selected={tab === t}
+            onClick={() => setTab(t)}
+            className={cn(
+              'h-9 rounded-lg text-sm font-medium transition-colors',
+              tab === t ? 'bg-surface-2 text-text shadow' : 'text-muted hover:text-text',
+            )}
+          >
+            {t === 'create'
+              ? FILES_TEXTS.createShareTab
+              : `${FILES_TEXTS.existingSharesTab} (${shares.data?.length ?? 0})`}
+          </button>
+        ))}
+      </div>
+      {tab === 'create' ? (
+        <CreateShareForm
+          file={file}
+          onCreated={async () => {
+            await afterChange();
+            setTab('existing');
+          }}
+        />
+      ) : (
+        <ExistingShares shares={shares.data} isLoading={shares.isPending} onChanged={afterChange} />
+      )}
+    </Modal>
+  );
+}
+
+function CreateShareForm({ file, onCreated }: { file: FileItem; onCreated: () => Promise<void> }) {
+  const [accessLevel, setAccessLevel] = useState<ShareAccessLevel>('user');
+  const [expiry, setExpiry] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: () => createShare(file.id, accessLevel, expiry ? new Date(expiry).toISOString() : null),
+  });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (expiry && new Date(expiry).getTime() <= Date.now()) {
+      setError('The expiry must be in the future (leave it empty for a permanent link).');
+      return;
+    }
+    try {
+      const share = await create.mutateAsync();
+      await copyQuietly(share.url);
+      toast.success('Share link created', { description: share.url, duration: SHARE_TOAST_MS });
+      await onCreated();
+    } catch (err) {
+      toast.error(FILES_TEXTS.createShareFailed, {
+        description: err instanceof Error ? err.message : undefined,
+        duration: SHARE_TOAST_MS,
+      });
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-5">
+      <fieldset className="space-y-2">
+        <legend className="mb-2 text-sm text-muted">Who can open the link</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          <LevelOption
+            checked={accessLevel === 'user'}
+            onSelect={() => setAccessLevel('user')}
+            icon={<Users className="size-4" />}
+            title="Users"
+            hint="Signed-in members only"
+            value="user"
+          />
+          <LevelOption
+            checked={accessLevel === 'public'}
+            onSelect={() => setAccessLevel('public')}
+            icon={<Globe className="size-4" />}
+            title="Public"
+            hint="Anyone with the link"
+            value="public"
+          />
+        </div>
+      </fieldset>
+      <label className="block space-y-1.5">
+        <span className="text-sm text-muted">Expires (optional)</span>
+        <input
+          type="datetime-local"
+          className={cn(inputClass, '[color-scheme:dark]')}
+          value={expiry}
+          min={localInputValue(new Date())}
+          onChange={(e) => {
+            setExpiry(e.target.value);
+            setError(null);
+          }}
+          aria-describedby="expiry-hint"
+        />
+        <span id="expiry-hint" className="block text-xs text-muted">
+          Leave empty for a permanent link.
+        </span>
+      </label>
+      {error && (
+        <p role="alert" className="text-sm text-[#ff7b7e]">
+          {error}
+        </p>
+      )}
+      <div className="flex justify-end">
+        <Button type="submit" disabled={create.isPending} icon={<Link2 className="size-4" />}>
+          Create Share Link
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function LevelOption(props: {
+  checked: boolean;
+  onSelect: () => void;
+  icon: ReactNode;
+  title: string;
+  hint: string;
+  value: string;
+}) {
+  return (
+    <label
+      className={cn(
+        'flex cursor-pointer items-start gap-3 rounded-xl border p-3 transition-colors',
+        props.checked ? 'border-brand bg-brand/10' : 'border-border hover:border-muted/60',
+      )}
+    >
+      <input
+        type="radio"
+        name="accessLevel"
+        value={props.value}
+        checked={props.checked}
+        onChange={props.onSelect}
+        className="mt-1 accent-[#5865f2]"
+      />
+      <span>
+        <span className="flex items-center gap-1.5 text-sm font-medium">
+          {props.icon}
+          {props.title}
+        </span>
+        <span className="text-xs text-muted">{props.hint}</span>
+      </span>
+    </label>
+  );
+}
+
+function ExistingShares({
+  shares,
+  isLoading,
+  onChanged,
+}: {
+  shares: FileShare[] | undefined;
+  isLoading: boolean;
+  onChanged: () => Promise<void>;
+}) {
+  const remove = useMutation({ mutationFn: deleteShare });
+  if (isLoading) return <Spinner />;
+  if (!shares || shares.length === 0) {
+    return <p className="py-6 text-center text-sm text-muted">No share links for this file yet.</p>;
+  }
+  return (
+    <ul className="space-y-3">
+      {shares.map((s) => {
+        const isExpired = isShareExpired(s.expiresAt);
+        return (
+          <li key={s.id} data-testid="share-row" className="rounded-xl border border-border bg-bg/40 p-3">
+            <div className="flex items-center gap-2">
+              <code className="min-w-0 flex-1 truncate font-mono text-xs text-[#aab1ff]" title={s.url}>
+                {s.url}
+              </code>
+              <button
+                type="button"
+                title="Copy link"
+                aria-label="Copy link"
+                onClick={async () => {
+                  try {
+                    await navigator.clipboard.writeText(s.url);
+                    toast.success('Link copied', { duration: SHARE_TOAST_MS });
+                  } catch {
+                    toast.error(FILES_TEXTS.copyLinkFailed, { duration: SHARE_TOAST_MS });
+                  }
+                }}
+                className="inline-flex size-8 items-center justify-center rounded-lg border border-border text-muted hover:bg-surface-2 hover:text-text"
+              >
+                <Copy className="size-4" />
+              </button>
+              <button
+                type="button"
+                title="Delete share"
+                aria-label="Delete share"
+                disabled={remove.isPending}
+                onClick={async () => {
+                  try {
+                    await remove.mutateAsync(s.id);
+                    toast.success('Share deleted', { duration: SHARE_TOAST_MS });
+                    await onChanged();
+                  } catch (err) {
+                    toast.error(FILES_TEXTS.deleteShareFailed, {
+                      description: err instanceof Error ? err.message : undefined,
+                      duration: SHARE_TOAST_MS,
+                    });
+                  }
+                }}
+                className="inline-flex size-8 items-center justify-center rounded-lg border border-danger/30 text-[#ff7b7e] hover:bg-danger/15"
+              >
+                <Trash className="size-4" />
+              </button>
+            </div>
+            <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-muted">
+              <Badge tone={s.accessLevel === 'public' ? 'success' : 'brand'}>
+                {s.accessLevel === 'public' ? 'Public' : 'Users'}
+              </Badge>
+              {isExpired && <Badge tone="danger">{FILES_TEXTS.expired}</Badge>}
+              <span>{s.expiresAt ? `Expires ${dateLabel(s.expiresAt)}` : 'Never expires'}</span>
+              <span className="inline-flex items-center gap-1">
+                <Download className="size-3" />
+                {s.downloadCount}
+              </span>
+              <span>Created {dateLabel(s.createdAt)}</span>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+async function copyQuietly(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // Copying right after creating is a convenience; the link is listed under Existing Shares.
+  }
+}

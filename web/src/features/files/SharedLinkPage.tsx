@@ -1,0 +1,200 @@
+import {
+  FILES_TEXTS,
+  formatFileSize,
+  SHARED_PAGE_TOAST_MS,
+  type SharedFileInfo,
+  SharedInfoResponse,
+  sharedDownloadFailedText,
+} from '@guildhall/common';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Calendar,
+  Download,
+  FileX,
+  Globe,
+  HardDrive,
+  Lock,
+  LogIn,
+  TriangleExclamationPoint,
+  Users,
+} from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { toast } from 'sonner';
+import { ApiError, apiFetch } from '../../api/client.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { Button, buttonClass } from '../../ui/Button.tsx';
+import { Card } from '../../ui/Card.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { dateLabel } from './display.ts';
+import { startBrowserDownload } from './useDownloads.ts';
+
+const tokenPath = (token: string) => `/api/files/shared/${encodeURIComponent(token)}`;
+
+async function fetchSharedInfo(token: string): Promise<SharedFileInfo> {
+  return SharedInfoResponse.parse(await apiFetch(tokenPath(token))).data;
+}
+
+type Failure = { kind: 'login' } | { kind: 'not-found' } | { kind: 'other'; message: string };
+
+/** The spec's reading of a failure (portal-tools §8): AUTH_REQUIRED, anything 404, or the message as is. */
+export function classifyFailure(error: unknown): Failure {
+  if (error instanceof ApiError && (error.code === 'AUTH_REQUIRED' || error.status === 401))
+    return { kind: 'login' };
+  const message = error instanceof Error ? error.message : String(error);
+  if ((error instanceof ApiError && error.status === 404) || message.includes('404'))
+    return { kind: 'not-found' };
+  return { kind: 'other', message };
+}
+
+/** Unknown size and date fall back to the spec's texts. */
+export function sizeText(size: number | null | undefined): string {
+  return typeof size === 'number' && Number.isFinite(size) && size >= 0
+    ? formatFileSize(size)
+    : FILES_TEXTS.unknownSize;
+}
+
+/** /shared/{token} (portal-tools §2): loading, login required, not found, or the file with a download button. */
+export function SharedLinkPage() {
+  const { token = '' } = useParams();
+  const info = useQuery({ queryKey: ['shared', token], queryFn: () => fetchSharedInfo(token), retry: false });
+
+  return (
+    <Page className="max-w-xl">
+      {info.isPending ? (
+        <div role="status" className="flex flex-col items-center gap-3 py-24 text-muted">
+          <Spinner className="size-8" />
+          <p>Loading shared file...</p>
+        </div>
+      ) : info.isError ? (
+        <FailureCard failure={classifyFailure(info.error)} />
+      ) : (
+        <FileCard token={token} info={info.data} onDownloaded={() => void info.refetch()} />
+      )}
+    </Page>
+  );
+}
+
+function FailureCard({ failure }: { failure: Failure }) {
+  const location = useLocation();
+  if (failure.kind === 'login') {
+    return (
+      <Card className="flex flex-col items-center gap-4 py-12 text-center">
+        <span className="flex size-14 items-center justify-center rounded-2xl bg-warning/15">
+          <Lock className="size-7 text-[#f4c453]" />
+        </span>
+        <h1 className="text-xl font-semibold">{FILES_TEXTS.loginRequired}</h1>
+        <p className="max-w-sm text-sm text-muted">{FILES_TEXTS.loginRequiredBody}</p>
+        <Link to="/login" state={{ from: location.pathname }} className={buttonClass('primary', 'md')}>
+          <LogIn className="size-4" />
+          Log in
+        </Link>
+      </Card>
+    );
+  }
+  const isNotFound = failure.kind === 'not-found';
+  return (
+    <Card role="alert" className="flex flex-col items-center gap-4 py-12 text-center">
+      <span className="flex size-14 items-center justify-center rounded-2xl bg-danger/15">
+        {isNotFound ? (
+          <FileX className="size-7 text-[#ff7b7e]" />
+        ) : (
+          <TriangleExclamationPoint className="size-7 text-[#ff7b7e]" />
+        )}
+      </span>
+      <h1 className="text-xl font-semibold">{isNotFound ? FILES_TEXTS.fileNotFound : 'Error'}</h1>
+      <p className="max-w-sm text-sm text-muted">
+        {isNotFound ? FILES_TEXTS.fileNotFoundBody : failure.message}
+      </p>
+    </Card>
+  );
+}
+
+function FileCard({
+  token,
+  info,
+  onDownloaded,
+}: {
+  token: string;
+  info: SharedFileInfo;
+  onDownloaded: () => void;
+}) {
+  const [isDownloading, setDownloading] = useState(false);
+  const isPublic = info.accessLevel === 'public';
+
+  async function download() {
+    setDownloading(true);
+    try {
+      // A short-lived ticket URL lets the browser stream the file to disk itself (and works for user shares).
+      const res = await apiFetch<{ data: { url: string } }>(`${tokenPath(token)}/ticket`, { method: 'POST' });
+      startBrowserDownload(res.data.url, info.name);
+      toast.success(FILES_TEXTS.downloadStarted, { duration: SHARED_PAGE_TOAST_MS });
+      setTimeout(onDownloaded, 2000);
+    } catch (e) {
+      toast.error(sharedDownloadFailedText(e instanceof Error ? e.message : String(e)), {
+        duration: SHARED_PAGE_TOAST_MS,
+      });
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  return (
+    <Card className="space-y-6">
+      <div className="flex items-start gap-4">
+        <span className="flex size-14 shrink-0 items-center justify-center rounded-2xl bg-brand/15">
+          <HardDrive className="size-7 text-brand" />
+        </span>
+        <div className="min-w-0">
+          <p className="text-sm text-muted">Shared file</p>
+          <h1 data-testid="shared-name" className="text-xl font-semibold break-words">
+            {info.name}
+          </h1>
+        </div>
+      </div>
+      <dl className="grid grid-cols-2 gap-3 text-sm">
+        <Fact label="Size" value={sizeText(info.size)} testId="shared-size" />
+        <Fact
+          label="Access"
+          value={
+            <Badge tone={isPublic ? 'success' : 'brand'}>
+              {isPublic ? <Globe className="size-3" /> : <Users className="size-3" />}
+              {isPublic ? 'Public' : 'Users only'}
+            </Badge>
+          }
+        />
+        <Fact label="Downloads" value={String(info.downloadCount)} testId="shared-downloads" />
+        <Fact
+          label="Shared"
+          value={
+            <span className="inline-flex items-center gap-1.5">
+              <Calendar className="size-3.5 text-muted" />
+              {dateLabel(info.createdAt)}
+            </span>
+          }
+        />
+      </dl>
+      <Button
+        size="lg"
+        className="w-full"
+        onClick={download}
+        disabled={isDownloading}
+        icon={isDownloading ? <Spinner className="size-4" /> : <Download className="size-5" />}
+      >
+        {isDownloading ? 'Downloading...' : 'Download'}
+      </Button>
+    </Card>
+  );
+}
+
+function Fact({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+  return (
+    <div className="rounded-xl border border-border bg-bg/40 px-3 py-2.5">
+      <dt className="text-xs text-muted">{label}</dt>
+      <dd data-testid={testId} className="mt-0.5 font-medium">
+        {value}
+      </dd>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import {
+  BreadcrumbsResponse,
+  CategoriesResponse,
+  DeleteResponse,
+  DownloadTicketResponse,
+  type FileItem,
+  type FileShare,
+  FilesLimitsResponse,
+  FilesListResponse,
+  FolderStatsResponse,
+  ItemResponse,
+  type ShareAccessLevel,
+  ShareResponse,
+  SharesListResponse,
+  UploadStatusResponse,
+} from '@guildhall/common';
+import { apiFetch } from '../../api/client.ts';
+
+/** The calls of the Shared File System (portal-tools §7 Files); responses are parsed with the contract. */
+
+const id = (value: string) => encodeURIComponent(value);
+
+export async function fetchFolder(folderId: string | null) {
+  const query = folderId ? `?folderId=${id(folderId)}` : '';
+  return FilesListResponse.parse(await apiFetch(`/api/files${query}`));
+}
+
+export async function searchByCategory(category: string) {
+  return FilesListResponse.parse(
+    await apiFetch(`/api/files/search?category=${encodeURIComponent(category)}`),
+  );
+}
+
+export async function fetchBreadcrumbs(folderId: string) {
+  return BreadcrumbsResponse.parse(await apiFetch(`/api/folders/${id(folderId)}/breadcrumbs`)).data;
+}
+
+export async function fetchCategories() {
+  return CategoriesResponse.parse(await apiFetch('/api/categories')).data;
+}
+
+export async function fetchLimits() {
+  return FilesLimitsResponse.parse(await apiFetch('/api/files/limits')).data;
+}
+
+export async function createFolder(name: string, parentId: string | null): Promise<FileItem> {
+  return ItemResponse.parse(await apiFetch('/api/folders', { method: 'POST', body: { name, parentId } }))
+    .data;
+}
+
+export async function folderContents(folderId: string) {
+  return FolderStatsResponse.parse(await apiFetch(`/api/folders/${id(folderId)}/contents`)).data;
+}
+
+export async function deleteItem(item: Pick<FileItem, 'id' | 'type'>) {
+  const path = item.type === 'folder' ? `/api/folders/${id(item.id)}` : `/api/files/${id(item.id)}`;
+  return DeleteResponse.parse(await apiFetch(path, { method: 'DELETE' })).data;
+}
+
+export async function renameItem(itemId: string, newName: string): Promise<FileItem> {
+  const res = await apiFetch(`/api/files/${id(itemId)}/rename`, { method: 'PUT', body: { newName } });
+  return ItemResponse.parse(res).data;
+}
+
+export async function categorizeFile(itemId: string, category: string): Promise<FileItem> {
+  const res = await apiFetch(`/api/files/${id(itemId)}/categorize`, { method: 'PUT', body: { category } });
+  return ItemResponse.parse(res).data;
+}
+
+/** A short-lived URL the browser's own download manager can fetch (no token in it). */
+export async function downloadTicket(fileId: string) {
+  const res = await apiFetch(`/api/files/${id(fileId)}/download-ticket`, { method: 'POST' });
+  return DownloadTicketResponse.parse(res).data;
+}
+
+export async function uploadStatus(fileId: string) {
+  return UploadStatusResponse.parse(await apiFetch(`/upload/status/${id(fileId)}`));
+}
+
+export async function completeUpload(body: {
+  fileId: string;
+  fileName: string;
+  fileSize: number;
+  totalChunks: number;
+}) {
+  return ItemResponse.parse(await apiFetch('/upload/complete', { method: 'POST', body })).data;
+}
+
+export async function createShare(
+  fileId: string,
+  accessLevel: ShareAccessLevel,
+  expiresAt: string | null,
+): Promise<FileShare> {
+  const body = expiresAt ? { accessLevel, expiresAt } : { accessLevel };
+  return ShareResponse.parse(await apiFetch(`/api/files/${id(fileId)}/share`, { method: 'POST', body })).data;
+}
+
+export async function fetchShares(fileId: string): Promise<FileShare[]> {
+  return SharesListResponse.parse(await apiFetch(`/api/files/${id(fileId)}/shares`)).data;
+}
+
+export async function deleteShare(shareId: string): Promise<void> {
+  await apiFetch(`/api/files/shares/${id(shareId)}`, { method: 'DELETE' });
+}
