@@ -15,6 +15,8 @@ const SettingsPage = lazyPage(() => import('./features/settings/SettingsPage.tsx
 const AdminPage = lazyPage(() => import('./features/admin/AdminPage.tsx'), 'AdminPage');
 const MinigamesMenu = lazyPage(() => import('./features/games/MinigamesMenu.tsx'), 'MinigamesMenu');
 const TicTacToePage = lazyPage(() => import('./features/games/tictactoe/TicTacToePage.tsx'), 'TicTacToePage');
+const FilesPage = lazyPage(() => import('./features/files/FilesPage.tsx'), 'FilesPage');
+const SharedLinkPage = lazyPage(() => import('./features/files/SharedLinkPage.tsx'), 'SharedLinkPage');
 
 /** The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each. */
 export const router = createBrowserRouter([
@@ -25,7 +27,7 @@ export const router = createBrowserRouter([
       { path: '/', element: <HomePage /> },
       { path: '/login', element: <LoginPage /> },
       { path: '/auth/discord/callback', element: <CallbackPage /> },
-      { path: '/shared/:token', element: <ComingSoon title="Shared File" /> },
+      { path: '/shared/:token', element: <SharedLinkPage /> },
       {
         path: '/dashboard',
         element: (
@@ -44,7 +46,7 @@ export const router = createBrowserRouter([
       },
       { path: '/settings', element: <RequireAuth><SettingsPage /></RequireAuth> },
       { path: '/infosec', element: <RequireAuth><ComingSoon title="InfoSec" /></RequireAuth> },
-      { path: '/filesystem', element: <RequireAuth><ComingSoon title="File System" /></RequireAuth> },
+      { path: '/filesystem', element: <RequireAuth><FilesPage /></RequireAuth> },
       { path: '/music', element: <RequireAuth><ComingSoon title="Music Control" /></RequireAuth> },
       { path: '/minigames', element: <RequireAuth><MinigamesMenu /></RequireAuth> },
       { path: '/minigames/tic-tac-toe', element: <RequireAuth><TicTacToePage /></RequireAuth> },
