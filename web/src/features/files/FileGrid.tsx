@@ -39,9 +39,9 @@ export function FileGrid({
               type="button"
               onClick={() => (isFolder ? handlers.open(item) : onToggle(item))}
               title={item.uploadedBy ? `${item.name} — uploaded by ${item.uploadedBy.username}` : item.name}
-              className="flex min-w-0 flex-1 flex-col items-start gap-3 p-4 pt-10 text-left"
+              className="flex min-w-0 flex-1 flex-col items-start gap-2 p-4 text-left"
             >
-              <ItemIcon item={item} className="size-10" />
+              <ItemIcon item={item} className="mb-1 size-10" />
               <span className="line-clamp-2 w-full text-sm font-medium break-words">{item.name}</span>
               <span className="w-full truncate text-xs text-muted">
                 {sizeLabel(item)} · {ownerLabel(item)}
@@ -50,20 +50,22 @@ export function FileGrid({
                 {permissionLabel(item)}
               </Badge>
             </button>
-            {!isFolder && (
-              <input
-                type="checkbox"
-                checked={isSelected}
-                onChange={() => onToggle(item)}
-                aria-label={`Select ${item.name}`}
-                className="absolute top-3 left-3 size-4 cursor-pointer accent-[#5865f2]"
+            <div className="absolute top-2 right-2 flex items-center gap-1">
+              {!isFolder && (
+                <input
+                  type="checkbox"
+                  checked={isSelected}
+                  onChange={() => onToggle(item)}
+                  aria-label={`Select ${item.name}`}
+                  className="size-4 cursor-pointer accent-[#5865f2]"
+                />
+              )}
+              <ItemMenu
+                label={item.name}
+                actions={menuActions(item, handlers)}
+                className="opacity-100 transition-opacity sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100"
               />
-            )}
-            <ItemMenu
-              label={item.name}
-              actions={menuActions(item, handlers)}
-              className="absolute top-1.5 right-1.5 opacity-100 transition-opacity sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100"
-            />
+            </div>
           </li>
         );
       })}

@@ -8,7 +8,7 @@ import { ItemIcon } from './ItemIcon.tsx';
 import { ItemMenu } from './ItemMenu.tsx';
 
 const iconButton =
-  'inline-flex size-8 items-center justify-center rounded-lg text-muted transition-colors hover:bg-surface-2 hover:text-text disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent';
+  'size-8 items-center justify-center rounded-lg text-muted transition-colors hover:bg-surface-2 hover:text-text disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent';
 
 /** List view: Name, Owner, Size, Modified, Permissions, Actions (portal-tools §2). */
 export function FileList({
@@ -29,10 +29,10 @@ export function FileList({
           <th className="w-9 py-2" aria-label="Select" />
           <th className="py-2 font-medium">Name</th>
           <th className="hidden w-24 py-2 font-medium md:table-cell">Owner</th>
-          <th className="w-24 py-2 font-medium">Size</th>
+          <th className="hidden w-24 py-2 font-medium sm:table-cell">Size</th>
           <th className="hidden w-44 py-2 font-medium lg:table-cell">Modified</th>
           <th className="hidden w-28 py-2 font-medium md:table-cell">Permissions</th>
-          <th className="w-[8.5rem] py-2 text-right font-medium sm:w-44">Actions</th>
+          <th className="w-[6.75rem] py-2 text-right font-medium sm:w-44">Actions</th>
         </tr>
       </thead>
       <tbody>
@@ -46,14 +46,14 @@ export function FileList({
               data-name={item.name}
               className={cn('border-b border-border/60 last:border-0', isSelected && 'bg-brand/10')}
             >
-              <td className="py-2">
+              <td className="py-2 align-middle">
                 {!isFolder && (
                   <input
                     type="checkbox"
                     checked={isSelected}
                     onChange={() => onToggle(item)}
                     aria-label={`Select ${item.name}`}
-                    className="size-4 cursor-pointer accent-[#5865f2]"
+                    className="block size-4 cursor-pointer accent-[#5865f2]"
                   />
                 )}
               </td>
@@ -67,11 +67,14 @@ export function FileList({
                   }
                 >
                   <ItemIcon item={item} className="size-5" />
-                  <span className={cn('truncate', isFolder && 'font-medium')}>{item.name}</span>
+                  <span className="min-w-0">
+                    <span className={cn('block truncate', isFolder && 'font-medium')}>{item.name}</span>
+                    <span className="block text-xs text-muted sm:hidden">{sizeLabel(item)}</span>
+                  </span>
                 </button>
               </td>
               <td className="hidden py-2 text-muted md:table-cell">{ownerLabel(item)}</td>
-              <td className="py-2 text-muted">{sizeLabel(item)}</td>
+              <td className="hidden py-2 text-muted sm:table-cell">{sizeLabel(item)}</td>
               <td className="hidden py-2 text-muted lg:table-cell">{dateLabel(item.updatedAt)}</td>
               <td className="hidden py-2 md:table-cell">
                 <Badge tone="success">{permissionLabel(item)}</Badge>
@@ -92,7 +95,7 @@ export function FileList({
                   <span title={isFolder ? FOLDER_SHARE_HINT : 'Share'} className="inline-flex">
                     <button
                       type="button"
-                      className={iconButton}
+                      className={cn(iconButton, 'inline-flex')}
                       aria-label={`Share ${item.name}`}
                       aria-description={isFolder ? FOLDER_SHARE_HINT : undefined}
                       disabled={isFolder || !handlers.canWrite}
@@ -103,7 +106,7 @@ export function FileList({
                   </span>
                   <button
                     type="button"
-                    className={cn(iconButton, 'hover:text-[#ff7b7e]')}
+                    className={cn(iconButton, 'inline-flex hover:text-[#ff7b7e]')}
                     aria-label={`Delete ${item.name}`}
                     title="Delete"
                     disabled={!handlers.canWrite}

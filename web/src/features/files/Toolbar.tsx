@@ -22,7 +22,7 @@ export function Toolbar(props: {
   const writeHint = props.canWrite ? undefined : 'Uploading and creating folders need the user level';
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <label className="relative min-w-0 flex-1 basis-48">
+      <label className="relative order-1 min-w-0 flex-1 basis-full md:basis-48">
         <span className="sr-only">Filter files</span>
         <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted" />
         <input
@@ -33,7 +33,7 @@ export function Toolbar(props: {
           className={cn(inputClass, 'pl-9')}
         />
       </label>
-      <label className="basis-40">
+      <label className="order-2 min-w-0 flex-1 md:w-44 md:flex-none">
         <span className="sr-only">Category</span>
         <select
           value={props.category ?? ''}
@@ -51,8 +51,9 @@ export function Toolbar(props: {
           )}
         </select>
       </label>
-      <div className="flex items-center gap-2">
+      <div className="order-4 flex w-full items-center gap-2 md:w-auto">
         <Button
+          className="flex-1 md:flex-none"
           onClick={props.onUploadClick}
           disabled={!props.canWrite}
           title={writeHint}
@@ -62,6 +63,7 @@ export function Toolbar(props: {
         </Button>
         <Button
           variant="secondary"
+          className="flex-1 md:flex-none"
           onClick={props.onNewFolder}
           disabled={!props.canWrite || !!props.category}
           title={writeHint}
@@ -69,25 +71,28 @@ export function Toolbar(props: {
         >
           New Folder
         </Button>
-        <fieldset aria-label="View" className="flex rounded-lg border border-border p-0.5">
-          {(['grid', 'list'] as const).map((mode) => (
-            <button
-              key={mode}
-              type="button"
-              aria-pressed={props.view === mode}
-              aria-label={mode === 'grid' ? 'Grid view' : 'List view'}
-              title={mode === 'grid' ? 'Grid view' : 'List view'}
-              onClick={() => props.onView(mode)}
-              className={cn(
-                'inline-flex size-8 items-center justify-center rounded-md transition-colors',
-                props.view === mode ? 'bg-surface-2 text-text' : 'text-muted hover:text-text',
-              )}
-            >
-              {mode === 'grid' ? <LayoutGrid className="size-4" /> : <List className="size-4" />}
-            </button>
-          ))}
-        </fieldset>
       </div>
+      <fieldset
+        aria-label="View"
+        className="order-3 flex shrink-0 rounded-lg border border-border p-0.5 md:order-5"
+      >
+        {(['grid', 'list'] as const).map((mode) => (
+          <button
+            key={mode}
+            type="button"
+            aria-pressed={props.view === mode}
+            aria-label={mode === 'grid' ? 'Grid view' : 'List view'}
+            title={mode === 'grid' ? 'Grid view' : 'List view'}
+            onClick={() => props.onView(mode)}
+            className={cn(
+              'inline-flex size-8 items-center justify-center rounded-md transition-colors',
+              props.view === mode ? 'bg-surface-2 text-text' : 'text-muted hover:text-text',
+            )}
+          >
+            {mode === 'grid' ? <LayoutGrid className="size-4" /> : <List className="size-4" />}
+          </button>
+        ))}
+      </fieldset>
     </div>
   );
 }
