@@ -25,7 +25,8 @@ const ICONS = {
   file: { Icon: File, tone: 'text-muted' },
 } as const;
 
-export function ItemIcon({ item, className }: { item: FileItem; className?: string }) {
+/** The icon for an item's kind (from its type and extension). */
+export function ItemIcon({ item, className }: { item: Pick<FileItem, 'name' | 'type'>; className?: string }) {
   const { Icon, tone } = ICONS[iconKind(item)];
   return <Icon aria-hidden className={cn('shrink-0', tone, className)} />;
 }

@@ -28,6 +28,7 @@ import { Card } from '../../ui/Card.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { dateLabel } from './display.ts';
+import { ItemIcon } from './ItemIcon.tsx';
 import { startBrowserDownload } from './useDownloads.ts';
 
 const tokenPath = (token: string) => `/api/files/shared/${encodeURIComponent(token)}`;
@@ -144,7 +145,7 @@ function FileCard({
     <Card className="space-y-6">
       <div className="flex items-start gap-4">
         <span className="flex size-14 shrink-0 items-center justify-center rounded-2xl bg-brand/15">
-          <HardDrive className="size-7 text-brand" />
+          <ItemIcon item={{ name: info.name, type: 'file' }} className="size-7" />
         </span>
         <div className="min-w-0">
           <p className="text-sm text-muted">Shared file</p>

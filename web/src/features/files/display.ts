@@ -49,7 +49,7 @@ add('code', 'js ts tsx jsx json html css py rb go rs java c cpp h sh yml yaml to
 add('sheet', 'csv xls xlsx ods');
 add('text', 'txt md pdf doc docx odt rtf log');
 
-export function iconKind(item: FileItem): IconKind {
+export function iconKind(item: Pick<FileItem, 'name' | 'type'>): IconKind {
   if (item.type === 'folder') return 'folder';
   return KINDS[fileExtension(item.name)] ?? 'file';
 }
