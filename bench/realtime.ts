@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 
 const GAMES = Number(process.env.BENCH_GAMES ?? 200);
@@ -183,6 +183,7 @@ async function benchGuildhall(): Promise<{
   moves: number;
   polls: number;
   seconds: number;
+  clientLoop: { p99: number; max: number };
 }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-bench-rt-'));
   const port = await freePort();
@@ -197,7 +198,8 @@ async function benchGuildhall(): Promise<{
       LOG_LEVEL: 'warn',
       ACCESS_CODE,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // With diagnostic node flags (e.g. --trace-gc) the server's output is shown too.
+    stdio: ['ignore', nodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'],
   });
   children.push(child);
   try {
@@ -230,6 +232,9 @@ async function benchGuildhall(): Promise<{
     const samples: Samples = [];
     let moves = 0;
     let polls = 0;
+    // The clients' own event-loop delay is part of every sample; it is reported so it can be told apart.
+    const clientDelay = monitorEventLoopDelay({ resolution: 1 });
+    clientDelay.enable();
     const start = performance.now();
     const end = start + WARMUP_MS + SECONDS * 1000;
     const polling =
@@ -276,9 +281,11 @@ async function benchGuildhall(): Promise<{
       }),
     );
     const seconds = (performance.now() - start) / 1000;
+    clientDelay.disable();
     await Promise.all(polling);
     for (const p of players) p.socket.close();
-    return { samples, moves, polls, seconds };
+    const clientLoop = { p99: clientDelay.percentile(99) / 1e6, max: clientDelay.max / 1e6 };
+    return { samples, moves, polls, seconds, clientLoop };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
@@ -370,6 +377,10 @@ console.log(
   `  ${(guildhall.moves / guildhall.seconds).toFixed(0)} moves/s and ${(guildhall.polls / guildhall.seconds).toFixed(0)} polls/s across all games`,
 );
 console.log(line('move request → opponent socket', g));
+console.log(
+  `  (the benchmark's own client event loop: p99 delay ${guildhall.clientLoop.p99.toFixed(1)} ms, ` +
+    `max ${guildhall.clientLoop.max.toFixed(1)} ms)`,
+);
 console.log(line('bare Socket.IO relay (baseline)', relay));
 console.log(line('bare Socket.IO echo, round trip', echo));
 console.log(
