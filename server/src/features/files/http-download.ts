@@ -1,4 +1,4 @@
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, pipeline, Readable, Transform } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
 import type { FileChunksTable, FilesTable } from './tables.ts';
@@ -82,6 +82,31 @@ async function streamRange(
   return out;
 }
 
+/**
+ * Passes the bytes through and, once the file's last byte has gone into the response, awaits
+ * `onDelivered` before the response ends: an aborted transfer never counts, and a client that has
+ * the whole file already sees it counted.
+ */
+function countOnLastByte(
+  body: Readable,
+  onDelivered: () => Promise<void>,
+  request: FastifyRequest,
+): Readable {
+  const counter = new Transform({
+    transform: (chunk, _encoding, callback) => callback(null, chunk),
+    flush: (callback) => {
+      onDelivered().then(
+        () => callback(),
+        (err: unknown) => {
+          request.log.error({ err }, 'could not record a download');
+          callback();
+        },
+      );
+    },
+  });
+  return pipeline(body, counter, () => {});
+}
+
 /** Pipes one source into `out` without ending it; destroys the source if `out` closes first. */
 function pump(source: Readable, out: PassThrough): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -145,16 +170,11 @@ export async function sendStoredFile(
   reply.header('content-length', String(end - start + 1));
 
   if (request.method === 'HEAD' || size === 0) {
-    if (size === 0 && request.method === 'GET' && onDelivered)
-      reply.raw.once('finish', () => void onDelivered());
+    if (size === 0 && request.method === 'GET' && onDelivered) await onDelivered();
     // An empty stream keeps our Content-Length (Fastify's HEAD handling would read a real one to the end).
     return reply.send(Readable.from([]));
   }
-  const body = await streamRange(store, chunks, start, end);
-  if (onDelivered && end === size - 1) {
-    reply.raw.once('finish', () => {
-      onDelivered().catch((err: unknown) => request.log.error({ err }, 'could not record a download'));
-    });
-  }
+  let body = await streamRange(store, chunks, start, end);
+  if (onDelivered && end === size - 1) body = countOnLastByte(body, onDelivered, request);
   return reply.send(body);
 }

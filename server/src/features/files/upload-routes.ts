@@ -33,7 +33,8 @@ export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
     // the rest for a while, so the client gets to read the answer instead of a connection reset, but
     // cut the connection once that grows too long or too large.
     app.addHook('onSend', async (req, reply) => {
-      if (!req.raw.complete) reply.raw.once('finish', () => lingerThenClose(req.raw));
+      if (!req.raw.complete && !req.raw.readableEnded)
+        reply.raw.once('finish', () => lingerThenClose(req.raw));
     });
 
     app.post('/upload', { config: write }, async (req) => {
@@ -70,9 +71,12 @@ const LINGER_BYTES = 64 * 1024 * 1024;
 const LINGER_MS = 10_000;
 
 function lingerThenClose(raw: IncomingMessage): void {
-  if (raw.complete) return;
+  if (raw.complete || raw.readableEnded) return;
   let drained = 0;
-  const cut = () => raw.socket?.destroy();
+  const cut = () => {
+    const socket = raw.socket as { destroy?: () => void } | null;
+    if (typeof socket?.destroy === 'function') socket.destroy();
+  };
   const timer = setTimeout(cut, LINGER_MS);
   timer.unref();
   raw.on('data', (chunk: Buffer) => {

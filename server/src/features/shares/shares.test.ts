@@ -247,6 +247,15 @@ describe('the shared link', () => {
   });
 });
 
+/** Waits until the count reaches `expected`, then checks it stays there (nothing counted late). */
+async function settled(shareId: string, expected: number): Promise<void> {
+  const until = Date.now() + 3000;
+  while ((await countOf(shareId)) < expected && Date.now() < until)
+    await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 150));
+  expect(await countOf(shareId)).toBe(expected);
+}
+
 describe('downloadCount', () => {
   test('only a real, whole download counts: not the info call, HEAD, a partial range or a link preview', async () => {
     const s = await share({ accessLevel: 'public' });
@@ -261,7 +270,7 @@ describe('downloadCount', () => {
 
     await download(s.token);
     await download(s.token, { range: `bytes=4-` }); // a resumed download delivers the last byte: counts
-    expect(await countOf(s.id)).toBe(2);
+    await settled(s.id, 2);
     expect((await info(s.token)).json().data.downloadCount).toBe(2);
   });
 
@@ -294,10 +303,7 @@ describe('downloadCount', () => {
       ),
     );
     expect(sizes.every((n) => n === 3 * 1024 * 1024)).toBe(true);
-    const until = Date.now() + 3000;
-    while ((await countOf(s.id)) < N && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await countOf(s.id)).toBe(N);
+    await settled(s.id, N);
     agent.destroy();
   });
 });
