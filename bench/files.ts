@@ -5,6 +5,7 @@
  *   node bench/files.ts                         1 GiB, 3 rounds (median reported)
  *   BENCH_FILES_BYTES=268435456 node bench/files.ts
  *   BENCH_FILES_ROUNDS=1 node bench/files.ts
+ *   BENCH_SERVER_NODE_ARGS="--cpu-prof" node bench/files.ts   (extra node flags for the server)
  *
  * The Guildhall server is started as `node server/src/main.ts` on a temporary data dir; the bare
  * server pipes a request body to a file and streams a file back, nothing else. Both see the identical
