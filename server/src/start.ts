@@ -3,8 +3,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { migrateToLatest, openDb } from './db/index.ts';
 import { resolveAccessCode } from './features/auth/access-code-store.ts';
 import { bootstrapUsers } from './features/users/bootstrap.ts';
-import { isSetupMode } from './platform/effective-level.ts';
 import { loadDotEnv } from './platform/dotenv.ts';
+import { isSetupMode } from './platform/effective-level.ts';
 
 async function main(): Promise<void> {
   loadDotEnv();

@@ -22,5 +22,9 @@ export function presentUser(row: UsersTable, level?: AccessLevel): ServerUser {
 }
 
 export function presentApprovedEntry(row: UsersTable): PublicApprovedEntry {
-  return { discord_id: row.discord_id, username: row.username, access_level: row.access_level as AccessLevel };
+  return {
+    discord_id: row.discord_id,
+    username: row.username,
+    access_level: row.access_level as AccessLevel,
+  };
 }

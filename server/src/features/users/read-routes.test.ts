@@ -14,7 +14,11 @@ describe('GET /api/users/public/approved', () => {
   it('lists only approved users with only id, username and level, to signed-in members', async () => {
     await buildUser(ctx.db, { username: 'pending-one', is_approved: 0, email: 'secret@example.com' });
     const { token } = await ctx.signIn({ email: 'me@example.com' });
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/users/public/approved', headers: bearer(token) });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/users/public/approved',
+      headers: bearer(token),
+    });
     expect(res.statusCode).toBe(200);
     const data = res.json().data as Record<string, unknown>[];
     expect(data.some((u) => u.username === 'pending-one')).toBe(false);
@@ -32,15 +36,27 @@ describe('GET /api/users/check/:id', () => {
   it('answers approved and level; the full record only for yourself', async () => {
     const other = await buildUser(ctx.db, { access_level: 'moderator' });
     const me = await ctx.signIn();
-    const mine = await ctx.app.inject({ method: 'GET', url: `/api/users/check/${me.userId}`, headers: bearer(me.token) });
-    expect(mine.json().data).toMatchObject({ approved: true, accessLevel: 'user', user: { discord_id: me.userId } });
+    const mine = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/users/check/${me.userId}`,
+      headers: bearer(me.token),
+    });
+    expect(mine.json().data).toMatchObject({
+      approved: true,
+      accessLevel: 'user',
+      user: { discord_id: me.userId },
+    });
     const theirs = await ctx.app.inject({
       method: 'GET',
       url: `/api/users/check/${other.discord_id}`,
       headers: bearer(me.token),
     });
     expect(theirs.json().data).toEqual({ approved: true, accessLevel: 'moderator', user: null });
-    const unknown = await ctx.app.inject({ method: 'GET', url: '/api/users/check/123', headers: bearer(me.token) });
+    const unknown = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/users/check/123',
+      headers: bearer(me.token),
+    });
     expect(unknown.json().data).toEqual({ approved: false, accessLevel: null, user: null });
   });
 
@@ -59,7 +75,11 @@ describe('GET /api/users/check/:id', () => {
 describe('GET /api/users/:id', () => {
   it('returns your own record in the server shape with empty optional fields omitted', async () => {
     const me = await ctx.signIn({ email: null, avatar: null });
-    const res = await ctx.app.inject({ method: 'GET', url: `/api/users/${me.userId}`, headers: bearer(me.token) });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/users/${me.userId}`,
+      headers: bearer(me.token),
+    });
     expect(res.statusCode).toBe(200);
     const user = res.json().data;
     expect(user).toMatchObject({ discord_id: me.userId, access_level: 'user', is_approved: true });
@@ -70,7 +90,11 @@ describe('GET /api/users/:id', () => {
   it("refuses someone else's record to a non-admin and 404s an unknown id for an admin", async () => {
     const other = await buildUser(ctx.db);
     const me = await ctx.signIn();
-    const res = await ctx.app.inject({ method: 'GET', url: `/api/users/${other.discord_id}`, headers: bearer(me.token) });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/users/${other.discord_id}`,
+      headers: bearer(me.token),
+    });
     expect(res.statusCode).toBe(403);
     const admin = await ctx.signIn({ access_level: 'admin' });
     const missing = await ctx.app.inject({
