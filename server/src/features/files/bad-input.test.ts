@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { uploadFile } from './test-helpers.ts';
+
+let ctx: TestContext;
+let token: string;
+let fileId: string;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  token = (await ctx.signIn({ access_level: 'admin' })).token;
+  fileId = (await uploadFile(ctx.app, token, 'target.txt', Buffer.from('t'))).id;
+});
+afterAll(() => ctx.close());
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const ID = ':id';
+/** Every route of the feature, with `:id` standing for a path parameter. */
+const ROUTES: [Method, string][] = [
+  ['GET', '/api/files'],
+  ['GET', '/api/files/search'],
+  ['GET', '/api/categories'],
+  ['GET', '/api/files/limits'],
+  ['GET', `/api/folders/${ID}/breadcrumbs`],
+  ['GET', `/api/folders/${ID}/contents`],
+  ['POST', '/api/folders'],
+  ['DELETE', `/api/folders/${ID}`],
+  ['DELETE', `/api/files/${ID}`],
+  ['PUT', `/api/files/${ID}/rename`],
+  ['PUT', `/api/files/${ID}/categorize`],
+  ['POST', '/upload'],
+  ['GET', `/upload/status/${ID}`],
+  ['POST', '/upload/complete'],
+  ['POST', `/api/files/${ID}/download-ticket`],
+  ['GET', `/download/${ID}`],
+  ['POST', `/api/files/${ID}/share`],
+  ['GET', `/api/files/${ID}/shares`],
+  ['DELETE', `/api/files/shares/${ID}`],
+  ['GET', `/api/files/shared/${ID}`],
+  ['POST', `/api/files/shared/${ID}/ticket`],
+  ['GET', `/api/files/shared/${ID}/download`],
+];
+
+const IDS = [
+  'nope',
+  '..%2F..%2Fetc',
+  '%00',
+  'x'.repeat(600),
+  '%E2%80%AE',
+  "'%20OR%201=1--",
+  '%F0%9F%98%80',
+  '-',
+];
+const BODIES: unknown[] = [
+  '{"broken json',
+  '[]',
+  'null',
+  '"text"',
+  '{"name": {"$gt": ""}, "newName": [], "category": 1, "accessLevel": null, "fileId": 5}',
+  `{"name": "${'n'.repeat(5000)}"}`,
+];
+const QUERIES = [
+  '?folderId=../x',
+  '?category=%00',
+  `?folderId=${'y'.repeat(300)}`,
+  '?ticket=' + 't'.repeat(200),
+  '?folderId[]=a',
+];
+
+describe('bad input on every files and shares route', () => {
+  test.each(ROUTES)('%s %s never answers 5xx, and 4xx always says why', async (method, route) => {
+    const urls = IDS.map((id) => route.replaceAll(ID, id));
+    if (route.includes(ID)) urls.push(route.replaceAll(ID, fileId));
+    for (const url of urls) {
+      for (const query of ['', ...QUERIES]) {
+        const bodies = method === 'GET' || method === 'DELETE' ? [undefined] : BODIES;
+        for (const body of bodies) {
+          const res = await ctx.app.inject({
+            method,
+            url: url + query,
+            headers: {
+              ...bearer(token),
+              ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            },
+            payload: body as string | undefined,
+          });
+          const where = `${method} ${url}${query} ${String(body).slice(0, 40)}`;
+          expect(res.statusCode, where).toBeLessThan(500);
+          if (res.statusCode >= 400 && res.headers['content-type']?.includes('json')) {
+            const json = res.json() as { success: boolean; error: string };
+            expect(json.success, where).toBe(false);
+            expect(json.error.length, where).toBeGreaterThan(3);
+          }
+        }
+      }
+    }
+  });
+});
