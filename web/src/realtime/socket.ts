@@ -14,7 +14,8 @@ let shared: Shared | null = null;
  * Call releaseSocket() when done. A session the server ends signs the tab out, as a 401 does.
  */
 export function acquireSocket(token: string): Socket {
-  if (shared && shared.token !== token) {
+  // A socket refused for good (closed, not reconnecting) is replaced on the next use.
+  if (shared && (shared.token !== token || (!shared.socket.active && shared.users === 0))) {
     shared.socket.close();
     shared = null;
   }

@@ -34,9 +34,12 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
         );
     };
     const onDisconnect = () => setStatus('connecting');
+    // Refused for good (the session ended): only the polling is left.
+    const onRefused = (err: Error & { data?: { code?: string } }) => err.data?.code && setStatus('off');
     socket.on(event, onEvent);
     socket.on('connect', join);
     socket.on('disconnect', onDisconnect);
+    socket.on('connect_error', onRefused);
     if (socket.connected) join();
     else setStatus('connecting');
     return () => {
@@ -44,6 +47,7 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
       socket.off(event, onEvent);
       socket.off('connect', join);
       socket.off('disconnect', onDisconnect);
+      socket.off('connect_error', onRefused);
       if (socket.connected) socket.emit(REALTIME_EVENTS.unsubscribe, { room });
       releaseSocket(socket);
       setStatus('off');
