@@ -62,7 +62,7 @@ const QUERIES = [
   '?folderId=../x',
   '?category=%00',
   `?folderId=${'y'.repeat(300)}`,
-  '?ticket=' + 't'.repeat(200),
+  `?ticket=${'t'.repeat(200)}`,
   '?folderId[]=a',
 ];
 

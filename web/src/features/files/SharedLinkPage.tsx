@@ -7,17 +7,7 @@ import {
   sharedDownloadFailedText,
 } from '@guildhall/common';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Calendar,
-  Download,
-  FileX,
-  Globe,
-  HardDrive,
-  Lock,
-  LogIn,
-  TriangleExclamationPoint,
-  Users,
-} from 'lucide-react';
+import { Calendar, Download, FileX, Globe, Lock, LogIn, TriangleExclamationPoint, Users } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { toast } from 'sonner';
