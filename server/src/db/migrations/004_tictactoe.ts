@@ -40,6 +40,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('game_id', 'varchar(36)', (c) =>
       c.notNull().references('tictactoe_games.id').onDelete('cascade'),
     )
+    // When the player last had the game on screen; matchmaking skips games whose creator has gone.
+    .addColumn('seen_at', 'varchar(32)', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('tictactoe_seats_game').on('tictactoe_seats').column('game_id').execute();
 

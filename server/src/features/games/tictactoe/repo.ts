@@ -63,17 +63,29 @@ export async function lockMatchmaking(trx: Transaction<Database>): Promise<void>
     .execute();
 }
 
-/** Ids of the oldest games waiting for an opponent that are open to anyone and not the user's own. */
-export async function findOpenGameIds(db: Conn, userId: string, limit: number): Promise<string[]> {
+/**
+ * Ids of the oldest games waiting for an opponent that are open to anyone, not the user's own, and whose
+ * creator has had the game on screen since `seenSince` (a game left behind in a closed tab is no match).
+ */
+export async function findOpenGameIds(
+  db: Conn,
+  userId: string,
+  seenSince: string,
+  limit: number,
+): Promise<string[]> {
   const rows = await db
-    .selectFrom('tictactoe_games')
-    .select('id')
-    .where('status', '=', 'waiting')
-    .where('player2_id', 'is', null)
-    .where('reserved_for', 'is', null)
-    .where('player1_id', '!=', userId)
-    .orderBy('created_at')
-    .orderBy('id')
+    .selectFrom('tictactoe_games as g')
+    .innerJoin('tictactoe_seats as s', (join) =>
+      join.onRef('s.game_id', '=', 'g.id').onRef('s.user_id', '=', 'g.player1_id'),
+    )
+    .select('g.id')
+    .where('g.status', '=', 'waiting')
+    .where('g.player2_id', 'is', null)
+    .where('g.reserved_for', 'is', null)
+    .where('g.player1_id', '!=', userId)
+    .where('s.seen_at', '>=', seenSince)
+    .orderBy('g.created_at')
+    .orderBy('g.id')
     .limit(limit)
     .execute();
   return rows.map((r) => r.id);
@@ -113,13 +125,23 @@ export async function insertGame(db: Conn, row: TicTacToeGamesTable): Promise<vo
 }
 
 /** Seats a user in a game; false when they already hold a seat (in another unfinished game). */
-export async function insertSeat(db: Conn, userId: string, gameId: string): Promise<boolean> {
+export async function insertSeat(db: Conn, userId: string, gameId: string, now: string): Promise<boolean> {
   const r = await db
     .insertInto('tictactoe_seats')
-    .values({ user_id: userId, game_id: gameId })
+    .values({ user_id: userId, game_id: gameId, seen_at: now })
     .onConflict((oc) => oc.column('user_id').doNothing())
     .executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/** Notes that the user has their game on screen; written at most once per `olderThan` (a poll is a read). */
+export async function touchSeat(db: Conn, userId: string, now: string, olderThan: string): Promise<void> {
+  await db
+    .updateTable('tictactoe_seats')
+    .set({ seen_at: now })
+    .where('user_id', '=', userId)
+    .where('seen_at', '<', olderThan)
+    .execute();
 }
 
 export async function deleteSeats(db: Conn, gameId: string): Promise<void> {

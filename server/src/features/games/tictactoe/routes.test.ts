@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestContext } from '../../../test/app.ts';
 import { createGameTestApp } from '../test-app.ts';
 import { insertGame, insertSeat } from './repo.ts';
+import { PRESENCE_WINDOW_MS } from './service.ts';
 import { call, DRAW, join, leave, move, play, X_WINS } from './test-helpers.ts';
 
 // A fresh database per test: matchmaking depends on which games wait, so tests must not share any.
@@ -34,7 +35,7 @@ async function seedWaitingGame(userId: string, createdAt: string, seated = true)
     created_at: createdAt,
     updated_at: createdAt,
   });
-  if (seated) await insertSeat(ctx.db, userId, id);
+  if (seated) await insertSeat(ctx.db, userId, id, new Date().toISOString());
   return id;
 }
 
@@ -103,6 +104,26 @@ describe('tic-tac-toe: matchmaking', () => {
     const again = await join(ctx.app, a.token);
     expect(again.body.game).toMatchObject({ id: first.body.game!.id, status: 'waiting', player2: null });
     expect(again.body.message).toBe('You are already in a game');
+  });
+
+  it('skips a waiting game whose creator has left the screen, and matches it again once they are back', async () => {
+    const [gone, late, next] = [await ctx.signIn(), await ctx.signIn(), await ctx.signIn()];
+    const ghost = (await join(ctx.app, gone.token)).body.game!.id;
+    // The creator closed the tab: no poll, subscribe or join for longer than the presence window.
+    const longAgo = new Date(Date.now() - PRESENCE_WINDOW_MS - 1000).toISOString();
+    await ctx.db
+      .updateTable('tictactoe_seats')
+      .set({ seen_at: longAgo })
+      .where('user_id', '=', gone.userId)
+      .execute();
+
+    const other = await join(ctx.app, late.token);
+    expect(other.body.game).toMatchObject({ status: 'waiting', player1: { id: late.userId } });
+    expect(other.body.game!.id).not.toBe(ghost);
+
+    // The creator's screen polls again: their game, the oldest, is the next match.
+    await call(ctx.app, gone.token, 'GET', `/${ghost}`);
+    expect((await join(ctx.app, next.token)).body.game).toMatchObject({ id: ghost, status: 'in_progress' });
   });
 
   it('GET /current finds your unfinished game, and null once it is over', async () => {

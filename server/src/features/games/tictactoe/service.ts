@@ -11,7 +11,7 @@ import {
 } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
 import { httpError } from '../../../platform/errors.ts';
-import { nowIso } from '../../../platform/time.ts';
+import { isoIn, nowIso } from '../../../platform/time.ts';
 import { encodeBoard, presentGame } from './present.ts';
 import type { GameChanges, GameRow } from './repo.ts';
 import * as repo from './repo.ts';
@@ -28,6 +28,13 @@ export type GameResult = { game: TicTacToeGame; message: string };
 /** Optimistic updates retry this often before answering 409 (only under heavy contention). */
 const MAX_ATTEMPTS = 8;
 const MATCH_CANDIDATES = 5;
+/**
+ * A waiting game is matched only while its creator still has it on screen: the screen polls every 2 s
+ * (each poll notes the player as seen, at most every 10 s), and browsers slow timers in background tabs
+ * to once a minute, so 90 s without a sign means the tab is gone.
+ */
+export const PRESENCE_WINDOW_MS = 90_000;
+const SEEN_WRITE_EVERY_MS = 10_000;
 
 /** Thrown inside a transaction to roll it back because the user already holds a seat. */
 class SeatTaken extends Error {}
@@ -41,21 +48,25 @@ class VersionConflict extends Error {}
 export async function joinGame(ctx: GameContext, userId: string): Promise<GameResult> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await repo.findSeatedGame(ctx.db, userId);
-    if (current) return { game: presentGame(current), message: 'You are already in a game' };
+    if (current) {
+      await markSeen(ctx.db, userId);
+      return { game: presentGame(current), message: 'You are already in a game' };
+    }
 
     const outcome = await rollbackOn(SeatTaken, () =>
       repo.inTransaction(ctx.db, async (trx) => {
         await repo.lockMatchmaking(trx);
         const now = nowIso();
-        for (const id of await repo.findOpenGameIds(trx, userId, MATCH_CANDIDATES)) {
+        const seenSince = isoIn(-PRESENCE_WINDOW_MS);
+        for (const id of await repo.findOpenGameIds(trx, userId, seenSince, MATCH_CANDIDATES)) {
           if (await repo.takeSecondSeat(trx, id, userId, now, null)) {
-            if (!(await repo.insertSeat(trx, userId, id))) throw new SeatTaken();
+            if (!(await repo.insertSeat(trx, userId, id, now))) throw new SeatTaken();
             return { gameId: id, joined: true };
           }
         }
         const gameId = randomUUID();
         await repo.insertGame(trx, newGameRow(gameId, userId, now, null));
-        if (!(await repo.insertSeat(trx, userId, gameId))) throw new SeatTaken();
+        if (!(await repo.insertSeat(trx, userId, gameId, now))) throw new SeatTaken();
         return { gameId, joined: false };
       }),
     );
@@ -71,6 +82,7 @@ export async function joinGame(ctx: GameContext, userId: string): Promise<GameRe
 /** The game, for its players (and a player invited to a rematch) only. */
 export async function getGame(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
   const row = await findViewable(ctx.db, userId, gameId);
+  await markSeen(ctx.db, userId);
   return { game: presentGame(row), message: 'OK' };
 }
 
@@ -80,7 +92,9 @@ export async function currentGame(
   userId: string,
 ): Promise<{ game: TicTacToeGame | null; message: string }> {
   const row = await repo.findSeatedGame(ctx.db, userId);
-  return row ? { game: presentGame(row), message: 'OK' } : { game: null, message: 'No active game' };
+  if (!row) return { game: null, message: 'No active game' };
+  await markSeen(ctx.db, userId);
+  return { game: presentGame(row), message: 'OK' };
 }
 
 /**
@@ -192,7 +206,7 @@ export async function requestRematch(ctx: GameContext, userId: string, gameId: s
     const offered = await rollbackOn(VersionConflict, () =>
       repo.inTransaction(ctx.db, async (trx) => {
         await repo.insertGame(trx, { ...newGameRow(rematchId, userId, now, opponentId), rematch_of: row.id });
-        if (!(await repo.insertSeat(trx, userId, rematchId)))
+        if (!(await repo.insertSeat(trx, userId, rematchId, now)))
           throw httpError(409, T.alreadyInGame, 'IN_GAME');
         const changes = { rematch_id: rematchId, rematch_by: userId, updated_at: now };
         if (!(await repo.updateGameIfVersion(trx, row.id, row.version, changes))) throw new VersionConflict();
@@ -213,6 +227,12 @@ export async function requestRematch(ctx: GameContext, userId: string, gameId: s
 /** Whether a user may watch a game's room: its players and a player invited to it. */
 export async function authorizeViewer(db: Db, userId: string, gameId: string): Promise<void> {
   await findViewable(db, userId, gameId);
+  await markSeen(db, userId);
+}
+
+/** The player has their game on screen (see PRESENCE_WINDOW_MS). */
+async function markSeen(db: Db, userId: string): Promise<void> {
+  await repo.touchSeat(db, userId, nowIso(), isoIn(-SEEN_WRITE_EVERY_MS));
 }
 
 export async function loadGame(db: Db, gameId: string): Promise<TicTacToeGame> {
@@ -225,8 +245,10 @@ async function acceptRematch(db: Db, gameId: string, userId: string): Promise<bo
   return (
     (await rollbackOn(VersionConflict, () =>
       repo.inTransaction(db, async (trx) => {
-        if (!(await repo.takeSecondSeat(trx, gameId, userId, nowIso(), userId))) throw new VersionConflict();
-        if (!(await repo.insertSeat(trx, userId, gameId))) throw httpError(409, T.alreadyInGame, 'IN_GAME');
+        const now = nowIso();
+        if (!(await repo.takeSecondSeat(trx, gameId, userId, now, userId))) throw new VersionConflict();
+        if (!(await repo.insertSeat(trx, userId, gameId, now)))
+          throw httpError(409, T.alreadyInGame, 'IN_GAME');
         return true;
       }),
     )) ?? false

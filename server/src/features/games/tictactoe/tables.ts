@@ -23,6 +23,8 @@ export type TicTacToeGamesTable = {
 export type TicTacToeSeatsTable = {
   user_id: string;
   game_id: string;
+  /** When the player last looked at the game (a poll, a subscribe, a join); ISO-8601. */
+  seen_at: string;
 };
 
 /** A single row (id 1) that join transactions lock first, one at a time. */
