@@ -47,15 +47,16 @@ export async function storeInChunks(
     const fileHashed = fileHash.update(buffer, length);
     const job = (async () => {
       let blobId: BlobId | null = null;
-      try {
-        const [id, sha256] = await Promise.all([
-          store.put([bytes], length),
-          hashes.digest(buffer, length),
-          fileHashed,
-        ]);
+      const put = store.put([bytes], length).then((id) => {
         blobId = id;
+        return id;
+      });
+      try {
+        const [id, sha256] = await Promise.all([put, hashes.digest(buffer, length), fileHashed]);
         await opts.onChunk({ idx: chunkIdx, blobId: id, size: length, sha256 });
       } catch (e) {
+        // Whatever failed, a blob that was stored but not recorded is deleted again (after its write ends).
+        await put.catch(() => {});
         if (blobId) await store.delete(blobId).catch(() => {});
         failure ??= e;
       } finally {

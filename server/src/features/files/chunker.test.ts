@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import type { BlobStore } from '../../platform/blob-store/index.ts';
+import { type StoredChunk, storeInChunks, TooLargeError } from './chunker.ts';
+import { ChunkBufferPool } from './hashing/buffer-pool.ts';
+import { HashPool } from './hashing/hash-pool.ts';
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** An in-memory store that can be told to fail its n-th put. */
+function memoryStore(failPut?: number) {
+  const blobs = new Map<string, Buffer>();
+  let puts = 0;
+  const store: BlobStore = {
+    kind: 'memory',
+    async put(body) {
+      puts += 1;
+      const parts: Buffer[] = [];
+      for await (const p of body) parts.push(Buffer.from(p));
+      if (puts === failPut) throw new Error('store is full');
+      const id = `b${puts}`;
+      blobs.set(id, Buffer.concat(parts));
+      return id;
+    },
+    async get() {
+      throw new Error('not used');
+    },
+    async delete(id) {
+      blobs.delete(id);
+    },
+  };
+  return { store, blobs };
+}
+
+async function* pieces(data: Buffer, size: number) {
+  for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+}
+
+const hashes = new HashPool();
+
+describe('storeInChunks', () => {
+  test('cuts any stream into fixed-size chunks, hashing each and the whole', async () => {
+    const data = Buffer.from('abcdefghijklmnopqrstuvwxyz0123456789');
+    const { store, blobs } = memoryStore();
+    const chunks: StoredChunk[] = [];
+    const result = await storeInChunks(pieces(data, 7), {
+      store,
+      buffers: new ChunkBufferPool(10, 4),
+      hashes,
+      maxBytes: 1000,
+      onChunk: async (c) => {
+        chunks.push(c);
+      },
+    });
+    expect(result).toEqual({ size: 36, sha256: sha(data), chunks: 4 });
+    chunks.sort((a, b) => a.idx - b.idx);
+    expect(chunks.map((c) => c.size)).toEqual([10, 10, 10, 6]);
+    expect(chunks.map((c) => blobs.get(c.blobId)!.toString())).toEqual([
+      'abcdefghij',
+      'klmnopqrst',
+      'uvwxyz0123',
+      '456789',
+    ]);
+    expect(chunks[2]!.sha256).toBe(sha(Buffer.from('uvwxyz0123')));
+  });
+
+  test('stops as soon as more than maxBytes arrive', async () => {
+    const { store } = memoryStore();
+    const run = storeInChunks(pieces(Buffer.alloc(100), 3), {
+      store,
+      buffers: new ChunkBufferPool(10, 4),
+      hashes,
+      maxBytes: 25,
+      onChunk: async () => {},
+    });
+    await expect(run).rejects.toBeInstanceOf(TooLargeError);
+  });
+
+  test('a chunk that cannot be recorded is deleted from the store again', async () => {
+    const { store, blobs } = memoryStore();
+    let recorded = 0;
+    const run = storeInChunks(pieces(Buffer.alloc(45, 1), 9), {
+      store,
+      buffers: new ChunkBufferPool(10, 4),
+      hashes,
+      maxBytes: 1000,
+      onChunk: async () => {
+        recorded += 1;
+        if (recorded === 2) throw new Error('database is gone');
+      },
+    });
+    await expect(run).rejects.toThrow('database is gone');
+    expect(blobs.size).toBe(1); // the first chunk is recorded (its row's cleanup deletes it); the second is gone
+  });
+
+  test('a store failure fails the upload and every buffer goes back to the pool', async () => {
+    const { store } = memoryStore(2);
+    const buffers = new ChunkBufferPool(10, 2);
+    const run = storeInChunks(pieces(Buffer.alloc(45, 1), 9), {
+      store,
+      buffers,
+      hashes,
+      maxBytes: 1000,
+      onChunk: async () => {},
+    });
+    await expect(run).rejects.toThrow('store is full');
+    // Both buffers are free again: two acquisitions succeed at once.
+    await expect(Promise.all([buffers.acquire(), buffers.acquire()])).resolves.toHaveLength(2);
+  });
+
+  test('a hashing failure deletes the stored blob, but only after its write has finished', async () => {
+    const { store, blobs } = memoryStore();
+    const slowStore: BlobStore = {
+      ...store,
+      put: async (body, size) => {
+        await new Promise((r) => setTimeout(r, 30)); // still writing when the hash fails
+        return store.put(body, size);
+      },
+    };
+    const failingHashes = {
+      digest: async () => {
+        throw new Error('hash thread died');
+      },
+      openStream: () => ({ update: async () => {}, final: async () => 'x', drop: () => {} }),
+    } as unknown as HashPool;
+    const run = storeInChunks(pieces(Buffer.alloc(10, 1), 10), {
+      store: slowStore,
+      buffers: new ChunkBufferPool(10, 1),
+      hashes: failingHashes,
+      maxBytes: 1000,
+      onChunk: async () => {},
+    });
+    await expect(run).rejects.toThrow('hash thread died');
+    await new Promise((r) => setTimeout(r, 60)); // any write still running would have landed by now
+    expect(blobs.size).toBe(0);
+  });
+});
