@@ -270,3 +270,27 @@ test('[viewer] can browse but not upload or create folders', async ({ browser })
   await expect(viewer.page.getByRole('button', { name: 'New Folder' })).toBeDisabled();
   await viewer.context.close();
 });
+
+test('[user] a failed load shows "Failed to load files" with Retry, and Retry loads the list', async ({
+  browser,
+}) => {
+  const { context, page, screen, home } = await member(browser);
+  await screen.seedFile('after-retry.txt', Buffer.from('r'), home.id);
+  let isFailing = true;
+  await page.route('**/api/files?folderId=*', (route) =>
+    isFailing
+      ? route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: '{"success":false,"error":"Service unavailable"}',
+        })
+      : route.continue(),
+  );
+  await screen.open(home.id);
+  const alert = page.getByRole('alert').filter({ hasText: FILES_TEXTS.loadFilesFailed });
+  await expect(alert).toContainText('Service unavailable');
+  isFailing = false;
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(screen.card('after-retry.txt')).toBeVisible();
+  await context.close();
+});
