@@ -2,7 +2,6 @@
  * Bundles the server for production into server/dist (one file per entry): loading one module
  * instead of hundreds halves start-up time (see bench/startup). Development and tests run the
  * TypeScript sources directly; both are the same code.
- * Worker threads (`*-worker.ts`) become entries of their own, referenced through platform/worker-url.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,20 +11,10 @@ const here = import.meta.dirname;
 const src = path.join(here, 'src');
 const dist = path.join(here, 'dist');
 
-function findWorkers(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return findWorkers(p);
-    return e.name.endsWith('-worker.ts') ? [p] : [];
-  });
-}
-
 const input: Record<string, string> = {
   main: path.join(src, 'main.ts'),
   admin: path.join(src, 'cli/admin.ts'),
 };
-for (const worker of findWorkers(src)) input[path.basename(worker, '.ts')] = worker;
-if (!fs.existsSync(input.admin ?? '')) delete input.admin;
 
 fs.rmSync(dist, { recursive: true, force: true });
 await build({
