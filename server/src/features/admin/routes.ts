@@ -26,12 +26,15 @@ export function adminRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { config: admin, schema: { params: UserIdParams, body: UserUpdateBody } },
       async (req) => {
         const row = await updateUser(db, actorOf(req), req.params.id, req.body);
+        // An unapproved user's open sockets end now, not at the next periodic re-check.
+        if (row.is_approved !== 1) app.realtime.disconnectUser(row.discord_id);
         return { success: true, data: presentUser(row) };
       },
     );
 
     app.delete('/api/users/:id', { config: admin, schema: { params: UserIdParams } }, async (req) => {
       const { removed, sessionsEnded } = await removeUser(db, actorOf(req), req.params.id);
+      app.realtime.disconnectUser(removed.discord_id);
       return {
         success: true,
         message: ADMIN_TEXTS.userRemoved,

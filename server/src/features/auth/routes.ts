@@ -64,6 +64,8 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.post('/api/auth/logout', { config: { access: 'login' } }, async (req) => {
       await revokeSession(db, req.auth!.tokenHash);
+      // Sockets opened with this session close now rather than at the next periodic re-check.
+      await app.realtime.recheckSessions();
       return { success: true, message: 'Logged out' };
     });
   };

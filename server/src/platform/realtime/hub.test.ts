@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.ts';
 import { sha256Hex } from '../crypto.ts';
 import { httpError } from '../errors.ts';
-import { revokeSession, revokeUserSessions } from '../sessions.ts';
+import { createSession, revokeSession, revokeUserSessions } from '../sessions.ts';
 import { createRealtimeHub } from './hub.ts';
 import { connectClient, disconnected, listen, nextEvent, record, sleep, subscribe } from './testing.ts';
 
@@ -146,6 +146,37 @@ describe('realtime sessions that end', () => {
     const gone = Promise.all([disconnected(a), disconnected(b)]);
     ctx.app.realtime.disconnectUser(userId);
     expect(await gone).toEqual(['io server disconnect', 'io server disconnect']);
+  });
+});
+
+describe('sign-out and admin changes end sockets at once', () => {
+  it('logout closes the sockets of that session and keeps the user’s other sessions', async () => {
+    const { token, userId } = await ctx.signIn();
+    const second = await createSession(ctx.db, userId);
+    const [mine, elsewhere] = [await connect(token), await connect(second)];
+    const gone = disconnected(mine);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await gone).toBe('io server disconnect');
+    expect(elsewhere.connected).toBe(true);
+  });
+
+  it('removing a user through the admin API closes their sockets', async () => {
+    const admin = await ctx.signIn({ access_level: 'admin' });
+    const { token, userId } = await ctx.signIn();
+    const socket = await connect(token);
+    const gone = disconnected(socket);
+    const res = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${userId}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await gone).toBe('io server disconnect');
   });
 });
 
