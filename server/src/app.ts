@@ -37,7 +37,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { maxParamLength: 512 },
     // Errors raised before routing (a malformed URL) still leave in the API's envelope.
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).code(400).send({ success: false, error: 'Malformed URL', code: error.code });
+      void (reply as FastifyReply)
+        .code(400)
+        .send({ success: false, error: 'Malformed URL', code: error.code });
     },
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -44,13 +44,62 @@ export const router = createBrowserRouter([
           </RequireAuth>
         ),
       },
-      { path: '/settings', element: <RequireAuth><SettingsPage /></RequireAuth> },
-      { path: '/infosec', element: <RequireAuth><ComingSoon title="InfoSec" /></RequireAuth> },
-      { path: '/filesystem', element: <RequireAuth><FilesPage /></RequireAuth> },
-      { path: '/music', element: <RequireAuth><ComingSoon title="Music Control" /></RequireAuth> },
-      { path: '/minigames', element: <RequireAuth><MinigamesMenu /></RequireAuth> },
-      { path: '/minigames/tic-tac-toe', element: <RequireAuth><TicTacToePage /></RequireAuth> },
-      { path: '/minigames/pictionary', element: <RequireAuth><ComingSoon title="Pictionary" /></RequireAuth> },
+      {
+        path: '/settings',
+        element: (
+          <RequireAuth>
+            <SettingsPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/infosec',
+        element: (
+          <RequireAuth>
+            <ComingSoon title="InfoSec" />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/filesystem',
+        element: (
+          <RequireAuth>
+            <FilesPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/music',
+        element: (
+          <RequireAuth>
+            <ComingSoon title="Music Control" />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/minigames',
+        element: (
+          <RequireAuth>
+            <MinigamesMenu />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/minigames/tic-tac-toe',
+        element: (
+          <RequireAuth>
+            <TicTacToePage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/minigames/pictionary',
+        element: (
+          <RequireAuth>
+            <ComingSoon title="Pictionary" />
+          </RequireAuth>
+        ),
+      },
     ],
   },
 ]);

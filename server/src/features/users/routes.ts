@@ -22,30 +22,37 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     });
 
     // Approval and level by id; the full record only for yourself or an admin.
-    app.get('/api/users/check/:id', { config: { access: 'login' }, schema: { params: UserIdParams } }, async (req) => {
-      const row = await findUserById(db, req.params.id);
-      const auth = req.auth!;
-      const maySee = !!row && (row.discord_id === auth.user.discord_id || hasLevel(auth.level, 'admin'));
-      const level = row ? await effectiveLevel(db, row) : null;
-      return {
-        success: true,
-        data: {
-          approved: row?.is_approved === 1,
-          accessLevel: row?.is_approved === 1 ? level : null,
-          user: maySee && row ? presentUser(row, level ?? undefined) : null,
-        },
-      };
-    });
+    app.get(
+      '/api/users/check/:id',
+      { config: { access: 'login' }, schema: { params: UserIdParams } },
+      async (req) => {
+        const row = await findUserById(db, req.params.id);
+        const auth = req.auth!;
+        const maySee = !!row && (row.discord_id === auth.user.discord_id || hasLevel(auth.level, 'admin'));
+        const level = row ? await effectiveLevel(db, row) : null;
+        return {
+          success: true,
+          data: {
+            approved: row?.is_approved === 1,
+            accessLevel: row?.is_approved === 1 ? level : null,
+            user: maySee && row ? presentUser(row, level ?? undefined) : null,
+          },
+        };
+      },
+    );
 
-    app.get('/api/users/:id', { config: { access: 'login' }, schema: { params: UserIdParams } }, async (req) => {
-      const auth = req.auth!;
-      if (req.params.id !== auth.user.discord_id && !hasLevel(auth.level, 'admin')) {
-        throw httpError(403, 'You can only view your own account', 'FORBIDDEN');
-      }
-      const row = await findUserById(db, req.params.id);
-      if (!row) throw httpError(404, 'User not found', 'NOT_FOUND');
-      return { success: true, data: presentUser(row, await effectiveLevel(db, row)) };
-    });
+    app.get(
+      '/api/users/:id',
+      { config: { access: 'login' }, schema: { params: UserIdParams } },
+      async (req) => {
+        const auth = req.auth!;
+        if (req.params.id !== auth.user.discord_id && !hasLevel(auth.level, 'admin')) {
+          throw httpError(403, 'You can only view your own account', 'FORBIDDEN');
+        }
+        const row = await findUserById(db, req.params.id);
+        if (!row) throw httpError(404, 'User not found', 'NOT_FOUND');
+        return { success: true, data: presentUser(row, await effectiveLevel(db, row)) };
+      },
+    );
   };
 }
-
