@@ -70,7 +70,7 @@ test.describe('admin panel', () => {
   test('[admin] approves a pending user, who then signs in through Discord', async ({ browser, page }) => {
     const id = randomDiscordId();
     const username = shortName('newcomer');
-    await setDiscordUser({ id, username });
+    await setDiscordUser(page.context(), { id, username });
 
     // 1. The newcomer tries first and is told they are not approved (recorded as pending).
     await page.goto('/login');
@@ -94,7 +94,7 @@ test.describe('admin panel', () => {
     await context.close();
 
     // 3. Their next sign-in succeeds and lands on the dashboard.
-    await setDiscordUser({ id, username });
+    await setDiscordUser(page.context(), { id, username });
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue with Discord' }).click();
     await expect(page.getByText(`Welcome, ${username}!`)).toBeVisible();

@@ -7,7 +7,7 @@ test.describe('sign-in', () => {
   test('[discord] an approved member signs in: authorize → callback → dashboard', async ({ page }) => {
     const id = randomDiscordId();
     const m = await createMember({ discord_id: id, username: `disc_${id.slice(-6)}` });
-    await setDiscordUser({ id, username: m.username, email: 'member@example.com' });
+    await setDiscordUser(page.context(), { id, username: m.username, email: 'member@example.com' });
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue with Discord' }).click();
     await expect(page.getByText(`Welcome, ${m.username}!`)).toBeVisible();
@@ -43,7 +43,7 @@ test.describe('sign-in', () => {
   test('[discord] a reused code is refused and signs nobody in', async ({ page, browser }) => {
     const id = randomDiscordId();
     await createMember({ discord_id: id, username: `reuse_${id.slice(-6)}` });
-    await setDiscordUser({ id, username: `reuse_${id.slice(-6)}` });
+    await setDiscordUser(page.context(), { id, username: `reuse_${id.slice(-6)}` });
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue with Discord' }).click();
     await expect(page).toHaveURL(/callback\?code=/);
@@ -82,7 +82,7 @@ test.describe('sign-in', () => {
     page,
   }) => {
     const id = randomDiscordId();
-    await setDiscordUser({ id, username: `pending_${id.slice(-6)}` });
+    await setDiscordUser(page.context(), { id, username: `pending_${id.slice(-6)}` });
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue with Discord' }).click();
     await expect(page.getByRole('alert')).toHaveText(TEXTS.notApproved);

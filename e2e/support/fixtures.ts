@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, test as base, type Page } from '@playwright/test';
 import type { UserOverrides } from '../../server/src/test/factories.ts';
+import { FAKE_DISCORD_USER_COOKIE } from '../../server/src/test/fake-discord.ts';
 import { createMember } from './db.ts';
 import { BASE_URL, DISCORD_BASE } from './env.ts';
 
@@ -33,16 +34,27 @@ export async function signedInContext(
   return { context, page, member };
 }
 
-/** Sets the Discord account the fake Discord signs in as next. */
-export async function setDiscordUser(user: {
-  id: string;
-  username: string;
-  discriminator?: string;
-  avatar?: string | null;
-  email?: string | null;
-}): Promise<void> {
-  const res = await fetch(`${DISCORD_BASE}/_fake/user`, { method: 'POST', body: JSON.stringify(user) });
-  if (!res.ok) throw new Error(`fake discord refused the user: ${res.status}`);
+/**
+ * Signs this browser context into the fake Discord as `user` (its session cookie), so the next
+ * "Continue with Discord" in this context authorizes as them, whatever other tests do meanwhile.
+ */
+export async function setDiscordUser(
+  context: BrowserContext,
+  user: {
+    id: string;
+    username: string;
+    discriminator?: string;
+    avatar?: string | null;
+    email?: string | null;
+  },
+): Promise<void> {
+  await context.addCookies([
+    {
+      name: FAKE_DISCORD_USER_COOKIE,
+      value: Buffer.from(JSON.stringify(user)).toString('base64url'),
+      url: DISCORD_BASE,
+    },
+  ]);
 }
 
 /** A fresh random Discord-like id (18 digits). */

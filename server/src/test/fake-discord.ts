@@ -31,7 +31,9 @@ export type FakeDiscord = {
  * A fake Discord on loopback that speaks the OAuth2 authorization-code protocol with PKCE:
  * /oauth2/authorize redirects back with a one-time code, /api/oauth2/token checks the client
  * secret, redirect URI and code verifier, and /api/users/@me returns the signed-in user.
- * `POST /_fake/user` (JSON) sets the account, so browser tests can drive it too.
+ * Like the real Discord, the signed-in account comes from a cookie in the browser
+ * (`fake_discord_user`, base64url JSON), so parallel browser tests never see each other's account;
+ * without it, the account set by `setUser` or `POST /_fake/user` (JSON) is used.
  */
 export async function startFakeDiscord(port = 0): Promise<FakeDiscord> {
   const clientId = '123456789012345678';
@@ -60,7 +62,7 @@ export async function startFakeDiscord(port = 0): Promise<FakeDiscord> {
       if (q.get('client_id') !== clientId || !redirectUri) return send(400, { error: 'invalid_request' });
       const code = randomBytes(16).toString('hex');
       codes.set(code, {
-        user: currentUser,
+        user: userFromCookie(req.headers.cookie) ?? currentUser,
         redirectUri,
         clientId,
         challenge: q.get('code_challenge_method') === 'S256' ? q.get('code_challenge') : null,
@@ -127,6 +129,22 @@ export async function startFakeDiscord(port = 0): Promise<FakeDiscord> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+export const FAKE_DISCORD_USER_COOKIE = 'fake_discord_user';
+
+function userFromCookie(header: string | undefined): FakeDiscordUser | null {
+  const raw = header
+    ?.split(';')
+    .map((c) => c.trim())
+    .find((c) => c.startsWith(`${FAKE_DISCORD_USER_COOKIE}=`))
+    ?.slice(FAKE_DISCORD_USER_COOKIE.length + 1);
+  if (!raw) return null;
+  try {
+    return JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as FakeDiscordUser;
+  } catch {
+    return null;
+  }
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {
