@@ -1,26 +1,12 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { migrateToLatest, openDb } from './db/index.ts';
 import { resolveAccessCode } from './features/auth/access-code-store.ts';
-import { bootstrapUsers } from './features/users/bootstrap.ts';
-import { loadDotEnv } from './platform/dotenv.ts';
+import { openConfigured } from './open-configured.ts';
 import { isSetupMode } from './platform/effective-level.ts';
 
 async function main(): Promise<void> {
-  loadDotEnv();
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(1);
-    }
-    throw e;
-  }
-  const db = openDb(config.databaseUrl);
-  await migrateToLatest(db);
-  await bootstrapUsers(db, config.adminDiscordIds);
+  const opened = await openConfigured();
+  if (!opened) process.exit(1);
+  const { config, db } = opened;
   const access = resolveAccessCode(config.accessCode, config.dataDir);
   const app = await buildApp({ config, db, accessCode: access.code });
 

@@ -1,17 +1,11 @@
 import { type AccessLevel, DEMO_USER_ID, isAccessLevel } from '@guildhall/common';
 import type { Db } from '../db/index.ts';
 import type { UsersTable } from '../db/schema.ts';
+import { countRealAdmins } from '../features/users/repo.ts';
 
 /** True while no approved admin other than the demo identity exists (setup mode). */
 export async function isSetupMode(db: Db): Promise<boolean> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('access_level', '=', 'admin')
-    .where('is_approved', '=', 1)
-    .where('discord_id', '!=', DEMO_USER_ID)
-    .executeTakeFirstOrThrow();
-  return Number(row.n) === 0;
+  return (await countRealAdmins(db)) === 0;
 }
 
 /** The level a user acts with: their row's level, except the demo identity is admin in setup mode. */
