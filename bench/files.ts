@@ -15,9 +15,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './lib/free-port.ts';
 
 const BYTES = Number(process.env.BENCH_FILES_BYTES ?? 1024 ** 3);
 const ROUNDS = Number(process.env.BENCH_FILES_ROUNDS ?? 3);
@@ -44,16 +44,6 @@ server.listen(Number(process.argv[2]), '127.0.0.1', () => process.send && proces
 `;
 
 type Timing = { seconds: number; mbps: number };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function makeSource(file: string): Promise<string> {
   const hash = createHash('sha256');

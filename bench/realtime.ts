@@ -18,11 +18,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
+import { freePort } from './lib/free-port.ts';
 
 const GAMES = Number(process.env.BENCH_GAMES ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -63,16 +63,6 @@ const deadline = setTimeout(
   (SECONDS * 2 + 120) * 1000,
 );
 deadline.unref();
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const think = () => sleep(THINK_MS * (0.5 + Math.random()));

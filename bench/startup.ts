@@ -6,9 +6,9 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './lib/free-port.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.argv[2] ?? 7);
@@ -19,15 +19,6 @@ if (
 ) {
   console.log('building first (npm run build)…');
   spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function timeToFirst200(args: string[], env: Record<string, string>, port: number): Promise<number> {
