@@ -7,7 +7,7 @@
  *   BENCH_FILES_ROUNDS=1 node bench/files.ts
  *   BENCH_SERVER_NODE_ARGS="--cpu-prof" node bench/files.ts   (extra node flags for the server)
  *
- * The Guildhall server is started as `node server/src/main.ts` on a temporary data dir; the bare
+ * The Guildhall server is started as `node <SERVER_NODE_FLAGS> server/src/main.ts` (the flags npm start uses) on a temporary data dir; the bare
  * server pipes a request body to a file and streams a file back, nothing else. Both see the identical
  * multipart body. Also reports the Guildhall server's peak RSS growth while receiving the upload.
  */
@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
 import { freePort } from './lib/free-port.ts';
 
 const BYTES = Number(process.env.BENCH_FILES_BYTES ?? 1024 ** 3);
@@ -223,19 +224,23 @@ async function main(): Promise<void> {
 
     const port = await freePort();
     const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const server = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'server/src/main.ts')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: path.join(tmp, 'data'),
-        ACCESS_CODE,
-        LOG_LEVEL: 'warn',
-        MAX_UPLOAD_BYTES: String(Math.max(BYTES * 2, 4 * 1024 ** 3)),
+    const server = spawn(
+      process.execPath,
+      [...SERVER_NODE_FLAGS, ...nodeArgs, path.join(ROOT, 'server/src/main.ts')],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: path.join(tmp, 'data'),
+          ACCESS_CODE,
+          LOG_LEVEL: 'warn',
+          MAX_UPLOAD_BYTES: String(Math.max(BYTES * 2, 4 * 1024 ** 3)),
+        },
+        stdio: ['ignore', 'inherit', 'inherit'],
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    );
     children.push(server);
     await waitForHttp(port, server);
     const token = (await postJson(port, '/api/auth/access-code', { code: ACCESS_CODE })).token as string;

@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
+import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
 import { freePort } from './lib/free-port.ts';
 
 const GAMES = Number(process.env.BENCH_GAMES ?? 200);
@@ -179,18 +180,22 @@ async function benchGuildhall(): Promise<{
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'server/src/main.ts')], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ACCESS_CODE,
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, ...nodeArgs, path.join(ROOT, 'server/src/main.ts')],
+    {
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        ACCESS_CODE,
+      },
+      // With diagnostic node flags (e.g. --trace-gc) the server's output is shown too.
+      stdio: ['ignore', nodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'],
     },
-    // With diagnostic node flags (e.g. --trace-gc) the server's output is shown too.
-    stdio: ['ignore', nodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'],
-  });
+  );
   children.push(child);
   try {
     await waitForHttp(`${base}/api/config`, child);

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
 import { freePort } from './lib/free-port.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -58,12 +59,20 @@ for (let i = 0; i < runs; i += 1) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-bench-'));
   let port = await freePort();
   portal.push(
-    await timeToFirst200([path.join(root, 'server/dist/main.mjs')], portalEnv(port, dataDir), port),
+    await timeToFirst200(
+      [...SERVER_NODE_FLAGS, path.join(root, 'server/dist/main.mjs')],
+      portalEnv(port, dataDir),
+      port,
+    ),
   );
   fs.rmSync(dataDir, { recursive: true, force: true });
   port = await freePort();
   fromSource.push(
-    await timeToFirst200([path.join(root, 'server/src/main.ts')], portalEnv(port, dataDir), port),
+    await timeToFirst200(
+      [...SERVER_NODE_FLAGS, path.join(root, 'server/src/main.ts')],
+      portalEnv(port, dataDir),
+      port,
+    ),
   );
   fs.rmSync(dataDir, { recursive: true, force: true });
   port = await freePort();

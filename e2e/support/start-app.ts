@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.ts';
 import { ACCESS_CODE, APP_PORT, BASE_URL, BOOTSTRAP_ADMIN_ID, DATA_DIR, DISCORD_BASE, ROOT } from './env.ts';
 
 // Started by Playwright's webServer list: the production server (built web app) on a fresh data dir.
 fs.rmSync(DATA_DIR, { recursive: true, force: true });
 fs.mkdirSync(DATA_DIR, { recursive: true });
-// The production bundle (npm run build), as `npm start` runs it.
-const child = spawn(process.execPath, [path.join(ROOT, 'server/dist/main.mjs')], {
+// The production bundle (npm run build), with the node flags `npm start` uses.
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'server/dist/main.mjs')], {
   stdio: 'inherit',
   env: {
     ...process.env,
