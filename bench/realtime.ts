@@ -109,31 +109,13 @@ type Player = { id: string; token: string; socket: Socket; gameId: string; waite
 async function createPlayers(dataDir: string, count: number): Promise<{ id: string; token: string }[]> {
   // The server has migrated the database by now; accounts and sessions are written beside it.
   const { openDb } = await import('../server/src/db/index.ts');
-  const { createSession } = await import('../server/src/platform/sessions.ts');
+  const { buildSignedInUser } = await import('../server/src/test/factories.ts');
   const db = openDb(`sqlite:${path.join(dataDir, 'guildhall.db')}`);
-  const now = new Date().toISOString();
   const players: { id: string; token: string }[] = [];
   for (let i = 0; i < count; i++) {
     const id = String(200000000000000000n + BigInt(i));
-    await db
-      .insertInto('users')
-      .values({
-        discord_id: id,
-        username: `bench${i}`,
-        discriminator: '0',
-        avatar: null,
-        email: null,
-        global_name: null,
-        notes: null,
-        access_level: 'user',
-        is_approved: 1,
-        provider: 'discord',
-        created_at: now,
-        updated_at: now,
-        last_login: null,
-      })
-      .execute();
-    players.push({ id, token: await createSession(db, id) });
+    const { token } = await buildSignedInUser(db, { discord_id: id, username: `bench${i}` });
+    players.push({ id, token });
   }
   await db.destroy();
   return players;

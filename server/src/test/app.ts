@@ -7,8 +7,7 @@ import { type App, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Db, migrateToLatest, openDb } from '../db/index.ts';
 import { bootstrapUsers } from '../features/users/bootstrap.ts';
-import { createSession } from '../platform/sessions.ts';
-import { buildUser, type UserOverrides } from './factories.ts';
+import { buildSignedInUser, buildUser, type UserOverrides } from './factories.ts';
 
 export const TEST_ACCESS_CODE = 'test-access-code-123';
 
@@ -58,8 +57,7 @@ export async function createTestApp(
     dataDir,
     async signIn(overrides = {}) {
       seq += 1;
-      const row = await buildUser(db, { username: `member${seq}`, ...overrides });
-      return { token: await createSession(db, row.discord_id), userId: row.discord_id };
+      return buildSignedInUser(db, { username: `member${seq}`, ...overrides });
     },
     async close() {
       await app.close();

@@ -1,5 +1,6 @@
 import type { Db } from '../db/index.ts';
 import type { UsersTable } from '../db/schema.ts';
+import { createSession } from '../platform/sessions.ts';
 import { nowIso } from '../platform/time.ts';
 
 export type UserOverrides = Partial<UsersTable>;
@@ -33,4 +34,13 @@ export async function buildUser(db: Db, overrides: UserOverrides = {}): Promise<
   };
   await db.insertInto('users').values(row).execute();
   return row;
+}
+
+/** A user (approved `user` unless overridden) with a live session: what a signed-in test caller needs. */
+export async function buildSignedInUser(
+  db: Db,
+  overrides: UserOverrides = {},
+): Promise<{ token: string; userId: string }> {
+  const row = await buildUser(db, overrides);
+  return { token: await createSession(db, row.discord_id), userId: row.discord_id };
 }

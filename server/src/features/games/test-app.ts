@@ -8,9 +8,8 @@ import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { migrateToLatest, openDb } from '../../db/index.ts';
 import type { RealtimeOptions } from '../../platform/realtime/index.ts';
-import { createSession } from '../../platform/sessions.ts';
 import { defaultTestDatabase, TEST_ACCESS_CODE, type TestContext } from '../../test/app.ts';
-import { buildUser } from '../../test/factories.ts';
+import { buildSignedInUser } from '../../test/factories.ts';
 
 export type GameTestOptions = {
   /**
@@ -66,8 +65,7 @@ export async function createGameTestApp(opts: GameTestOptions = {}): Promise<Tes
     dataDir,
     async signIn(overrides = {}) {
       seq += 1;
-      const row = await buildUser(baseDb, { username: `player${seq}`, ...overrides });
-      return { token: await createSession(baseDb, row.discord_id), userId: row.discord_id };
+      return buildSignedInUser(baseDb, { username: `player${seq}`, ...overrides });
     },
     async close() {
       await app.close();
