@@ -1,23 +1,12 @@
-import type { FileItem } from '@guildhall/common';
 import { Badge } from '../../ui/Badge.tsx';
 import { cn } from '../../ui/cn.ts';
-import { type ItemHandlers, menuActions } from './actions.tsx';
+import { type ItemViewProps, menuActions } from './actions.tsx';
 import { ownerLabel, permissionLabel, sizeLabel } from './display.ts';
 import { ItemIcon } from './ItemIcon.tsx';
 import { ItemMenu } from './ItemMenu.tsx';
 
 /** Grid cards: icon, name, size, owner and permission badge; folders open on click. */
-export function FileGrid({
-  items,
-  selected,
-  onToggle,
-  handlers,
-}: {
-  items: FileItem[];
-  selected: Set<string>;
-  onToggle: (item: FileItem) => void;
-  handlers: ItemHandlers;
-}) {
+export function FileGrid({ items, selected, onToggle, handlers }: ItemViewProps) {
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5">
       {items.map((item) => {

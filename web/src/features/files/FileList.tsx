@@ -1,8 +1,7 @@
-import type { FileItem } from '@guildhall/common';
 import { Download, Share2, Trash } from 'lucide-react';
 import { Badge } from '../../ui/Badge.tsx';
 import { cn } from '../../ui/cn.ts';
-import { FOLDER_SHARE_HINT, type ItemHandlers, menuActions } from './actions.tsx';
+import { FOLDER_SHARE_HINT, type ItemViewProps, menuActions } from './actions.tsx';
 import { dateLabel, ownerLabel, permissionLabel, sizeLabel } from './display.ts';
 import { ItemIcon } from './ItemIcon.tsx';
 import { ItemMenu } from './ItemMenu.tsx';
@@ -11,17 +10,7 @@ const iconButton =
   'size-8 items-center justify-center rounded-lg text-muted transition-colors hover:bg-surface-2 hover:text-text disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent';
 
 /** List view: Name, Owner, Size, Modified, Permissions, Actions (portal-tools §2). */
-export function FileList({
-  items,
-  selected,
-  onToggle,
-  handlers,
-}: {
-  items: FileItem[];
-  selected: Set<string>;
-  onToggle: (item: FileItem) => void;
-  handlers: ItemHandlers;
-}) {
+export function FileList({ items, selected, onToggle, handlers }: ItemViewProps) {
   return (
     <table className="w-full table-fixed text-sm">
       <thead>

@@ -13,6 +13,14 @@ export type ItemHandlers = {
   canWrite: boolean;
 };
 
+/** What the grid and the list views both take: the items shown, the selection and the actions. */
+export type ItemViewProps = {
+  items: FileItem[];
+  selected: Set<string>;
+  onToggle: (item: FileItem) => void;
+  handlers: ItemHandlers;
+};
+
 const icon = 'size-4';
 
 export function menuActions(item: FileItem, h: ItemHandlers): MenuAction[] {
