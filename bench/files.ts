@@ -7,11 +7,12 @@
  *   BENCH_FILES_ROUNDS=1 node bench/files.ts
  *   BENCH_SERVER_NODE_ARGS="--cpu-prof" node bench/files.ts   (extra node flags for the server)
  *
- * The Guildhall server is started as `node <SERVER_NODE_FLAGS> server/src/main.ts` (the flags npm start uses) on a temporary data dir; the bare
+ * The Guildhall server is what `npm start` runs: the server bundle (rebuilt first, so it is current),
+ * started as `node <SERVER_NODE_FLAGS> server/dist/main.mjs` on a temporary data dir; the bare
  * server pipes a request body to a file and streams a file back, nothing else. Both see the identical
  * multipart body. Also reports the Guildhall server's peak RSS growth while receiving the upload.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -137,9 +138,38 @@ async function download(port: number, urlPath: string, expected: number, token?:
 }
 
 /** User + system CPU seconds a process has used so far (Linux /proc). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+function cpuSeconds(pid: number, tid?: string): number {
+  const fields = fs
+    .readFileSync(tid ? `/proc/${pid}/task/${tid}/stat` : `/proc/${pid}/stat`, 'utf8')
+    .split(') ')[1]!
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+/** CPU seconds per thread name (main thread, libuv pool, V8 GC helpers, workers) from /proc. */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = fs
+        .readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8')
+        .trim()
+        .replace(/[0-9]+$/, '');
+      out.set(name, (out.get(name) ?? 0) + cpuSeconds(pid, tid));
+    } catch {
+      // thread ended
+    }
+  }
+  return out;
+}
+
+function threadDelta(before: Map<string, number>, after: Map<string, number>): string {
+  return [...after]
+    .map(([name, s]) => [name, s - (before.get(name) ?? 0)] as const)
+    .filter(([, s]) => s >= 0.02)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, s]) => `${name} ${s.toFixed(2)}`)
+    .join(', ');
 }
 
 function rssBytes(pid: number): number {
@@ -208,6 +238,8 @@ async function main(): Promise<void> {
     console.log(
       `bench/files: ${(BYTES / 1024 ** 2).toFixed(0)} MiB, ${ROUNDS} round(s), ${os.cpus().length} CPUs`,
     );
+    const built = spawnSync('npm', ['run', 'build', '--workspace', 'server'], { cwd: ROOT, stdio: 'ignore' });
+    if (built.status !== 0) throw new Error('npm run build --workspace server failed');
     const source = path.join(tmp, 'source.bin');
     const sourceSha = await makeSource(source);
 
@@ -226,7 +258,7 @@ async function main(): Promise<void> {
     const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const server = spawn(
       process.execPath,
-      [...SERVER_NODE_FLAGS, ...nodeArgs, path.join(ROOT, 'server/src/main.ts')],
+      [...SERVER_NODE_FLAGS, ...nodeArgs, path.join(ROOT, 'server/dist/main.mjs')],
       {
         cwd: ROOT,
         env: {
@@ -255,17 +287,21 @@ async function main(): Promise<void> {
     let bareRssGrowth = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       const bareCpu0 = cpuSeconds(bare.pid!);
+      const bareThreads0 = threadCpu(bare.pid!);
       const bareBefore = rssBytes(bare.pid!);
       const bareRss = watchRss(bare.pid!);
       const bareUp = await upload(barePort, '/upload', source);
       bareRssGrowth = Math.max(bareRssGrowth, bareRss.stop() - bareBefore);
       const bareCpu = cpuSeconds(bare.pid!) - bareCpu0;
+      const bareThreads = threadDelta(bareThreads0, threadCpu(bare.pid!));
       const cpu0 = cpuSeconds(server.pid!);
+      const threads0 = threadCpu(server.pid!);
       const before = rssBytes(server.pid!);
       const rss = watchRss(server.pid!);
       const up = await upload(port, '/upload', source, token);
       rssGrowth = Math.max(rssGrowth, rss.stop() - before);
       const cpu = cpuSeconds(server.pid!) - cpu0;
+      const threads = threadDelta(threads0, threadCpu(server.pid!));
       const fileId = up.body.fileId as string;
       const done = await postJson(
         port,
@@ -287,7 +323,7 @@ async function main(): Promise<void> {
       console.log(
         `round ${round}: upload ${fmt(up.timing.mbps)} (bare ${fmt(bareUp.timing.mbps)}), ` +
           `download ${fmt(down.mbps)} (bare ${fmt(bareDown.mbps)}); ` +
-          `upload CPU ${cpu.toFixed(2)} s (bare ${bareCpu.toFixed(2)} s)`,
+          `upload CPU ${cpu.toFixed(2)} s (bare ${bareCpu.toFixed(2)} s)\n  upload CPU by thread: ${threads} (bare: ${bareThreads})`,
       );
       await fetch(`http://127.0.0.1:${port}/api/files/${fileId}`, {
         method: 'DELETE',

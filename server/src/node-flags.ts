@@ -1,10 +1,20 @@
 /**
  * V8 flags the server runs with (`npm start`, the browser tests and the benchmarks pass them on the
- * node command line; V8 reads them only at start-up).
+ * node command line; V8 reads them only at start-up). Both are about uploads, which stream through
+ * many short-lived 64 KiB socket buffers whose memory lives outside the JS heap.
  *
- * --max-semi-space-size=2: a small young generation. Uploads stream through many short-lived socket
- * buffers; with V8's default they pile up until a costly full collection, and the server's memory grew
- * by ≈ 78 MiB during a 1 GiB upload. With 2 MiB they die in cheap scavenges: ≈ 44 MiB, at the same
- * upload throughput; realtime p95 moves from ≈ 6 to ≈ 8 ms, far under its 25 ms bar (docs/benchmarks.md).
+ * --max-semi-space-size=2: a small young generation, so those buffers die in cheap scavenges instead
+ * of piling up: the server's memory grows by ≈ 45 MiB during a 1 GiB upload instead of ≈ 78 MiB.
+ *
+ * --initial-old-space-size=64: V8 counts buffer memory allocated since the last full collection
+ * against the old generation's limit, which for a heap of ≈ 17 MiB is only a few MiB away; every few
+ * MiB received then started a full mark of the heap (≈ 30 per 512 MiB, ≈ 0.6 CPU-s). A 64 MiB floor
+ * leaves room for the scavenges to free the buffers first: no full collection during an upload. The
+ * price is that up to 64 MiB of old garbage may wait for collection.
+ *
+ * Figures: docs/benchmarks.md (files; realtime).
  */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2'] as const;
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=1', '--initial-old-space-size=64'] as const;
+
+/** The flags as they appear on a command line. */
+export const SERVER_NODE_FLAGS_LINE = SERVER_NODE_FLAGS.join(' ');

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
-import { type StoredChunk, storeInChunks, TooLargeError } from './chunker.ts';
+import { HASH_SLICE_BYTES, type StoredChunk, storeInChunks, TooLargeError } from './chunker.ts';
 import { ChunkBufferPool } from './hashing/buffer-pool.ts';
 import { HashPool } from './hashing/hash-pool.ts';
 
@@ -14,11 +14,11 @@ function memoryStore(failPut?: number) {
   const store: BlobStore = {
     kind: 'memory',
     async put(body) {
-      puts += 1;
+      const n = ++puts; // puts overlap: number this one before its first await
       const parts: Buffer[] = [];
       for await (const p of body) parts.push(Buffer.from(p));
-      if (puts === failPut) throw new Error('store is full');
-      const id = `b${puts}`;
+      if (n === failPut) throw new Error('store is full');
+      const id = `b${n}`;
       blobs.set(id, Buffer.concat(parts));
       return id;
     },
@@ -76,21 +76,48 @@ describe('storeInChunks', () => {
     await expect(run).rejects.toBeInstanceOf(TooLargeError);
   });
 
+  test('chunks larger than a hash slice are hashed slice by slice to the right digests', async () => {
+    const data = randomBytes(3 * HASH_SLICE_BYTES + 12_345);
+    const chunkSize = HASH_SLICE_BYTES + 777; // slices end mid-chunk and chunks end mid-slice
+    const { store, blobs } = memoryStore();
+    const chunks: StoredChunk[] = [];
+    const result = await storeInChunks(pieces(data, 65_537), {
+      store,
+      buffers: new ChunkBufferPool(chunkSize, 4),
+      hashes,
+      maxBytes: data.length,
+      onChunk: async (c) => {
+        chunks.push(c);
+      },
+    });
+    expect(result).toEqual({ size: data.length, sha256: sha(data), chunks: 4 });
+    chunks.sort((a, b) => a.idx - b.idx);
+    for (const c of chunks) {
+      const expected = data.subarray(c.idx * chunkSize, c.idx * chunkSize + c.size);
+      expect(c.sha256).toBe(sha(expected));
+      expect(blobs.get(c.blobId)!.equals(expected)).toBe(true);
+    }
+  });
+
   test('a chunk that cannot be recorded is deleted from the store again', async () => {
     const { store, blobs } = memoryStore();
-    let recorded = 0;
+    let calls = 0;
+    const recorded: string[] = [];
     const run = storeInChunks(pieces(Buffer.alloc(45, 1), 9), {
       store,
       buffers: new ChunkBufferPool(10, 4),
       hashes,
       maxBytes: 1000,
-      onChunk: async () => {
-        recorded += 1;
-        if (recorded === 2) throw new Error('database is gone');
+      onChunk: async (c) => {
+        calls += 1;
+        if (calls === 2) throw new Error('database is gone');
+        recorded.push(c.blobId);
       },
     });
     await expect(run).rejects.toThrow('database is gone');
-    expect(blobs.size).toBe(1); // the first chunk is recorded (its row's cleanup deletes it); the second is gone
+    // What remains is exactly what was recorded (the rows' cleanup deletes those); the failed one is gone.
+    expect(recorded.length).toBeGreaterThanOrEqual(1);
+    expect([...blobs.keys()].sort()).toEqual([...recorded].sort());
   });
 
   test('a store failure fails the upload and every buffer goes back to the pool', async () => {
@@ -117,11 +144,15 @@ describe('storeInChunks', () => {
         return store.put(body, size);
       },
     };
+    const working = { update: async () => {}, final: async () => 'x', drop: () => {} };
     const failingHashes = {
-      digest: async () => {
-        throw new Error('hash thread died');
-      },
-      openStream: () => ({ update: async () => {}, final: async () => 'x', drop: () => {} }),
+      openFileHash: () => working,
+      openChunkHash: () => ({
+        ...working,
+        update: async () => {
+          throw new Error('hash thread died');
+        },
+      }),
     } as unknown as HashPool;
     const run = storeInChunks(pieces(Buffer.alloc(10, 1), 10), {
       store: slowStore,

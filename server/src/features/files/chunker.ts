@@ -1,14 +1,22 @@
 import type { BlobId, BlobStore } from '../../platform/blob-store/index.ts';
 import type { ChunkBufferPool } from './hashing/buffer-pool.ts';
-import type { HashPool } from './hashing/hash-pool.ts';
+import type { HashPool, HashStream } from './hashing/hash-pool.ts';
 
 export type StoredChunk = { idx: number; blobId: BlobId; size: number; sha256: string };
 export type ChunkedResult = { size: number; sha256: string; chunks: number };
 
 export class TooLargeError extends Error {}
 
-/** Chunks of one upload being stored and hashed while the next one fills. */
-const IN_FLIGHT_PER_UPLOAD = 1;
+/**
+ * Chunks of one upload being written while the next one fills. Two let a chunk's write (and the
+ * tail of its hashing) overlap with receiving the next one and the one after; each costs a buffer.
+ */
+const IN_FLIGHT_PER_UPLOAD = 2;
+/**
+ * Bytes handed to the hash threads at a time as a chunk fills: small enough that hashing keeps pace
+ * with receiving (and reads bytes still in cache), large enough that messages cost nothing.
+ */
+export const HASH_SLICE_BYTES = 1024 * 1024;
 
 export type ChunkerOptions = {
   store: BlobStore;
@@ -19,12 +27,23 @@ export type ChunkerOptions = {
   onChunk: (chunk: StoredChunk) => Promise<void>;
 };
 
+/** The chunk being filled: its buffer, how much of it holds data, how much went to the hashers. */
+type Filling = {
+  buffer: SharedArrayBuffer;
+  view: Uint8Array;
+  filled: number;
+  hashed: number;
+  hash: HashStream;
+  /** Acknowledgements of the slices sent; the buffer is reused only after all of them. */
+  slices: Promise<void>[];
+};
+
 /**
- * Cuts a byte stream into chunks of the pool's buffer size as it arrives. Each full chunk is put into
- * the store and hashed (the chunk and the running whole-file SHA-256, on worker threads) while the
- * next one fills, with one chunk in flight, so memory stays at a few chunk buffers whatever
- * the file size. Throws TooLargeError as soon as more than `maxBytes` arrive; on any failure the
- * chunks stored so far are left to the caller's cleanup (their rows exist) and nothing else remains.
+ * Cuts a byte stream into chunks of the pool's buffer size as it arrives. Every slice is hashed (the
+ * chunk's SHA-256 and the running whole-file SHA-256, on worker threads) as soon as it is copied in;
+ * each full chunk is put into the store while the next ones fill. Memory stays at a few chunk buffers
+ * whatever the file size. Throws TooLargeError as soon as more than `maxBytes` arrive; on any failure
+ * the chunks stored so far are left to the caller's cleanup (their rows exist) and nothing else remains.
  */
 export async function storeInChunks(
   source: AsyncIterable<Uint8Array>,
@@ -32,34 +51,46 @@ export async function storeInChunks(
 ): Promise<ChunkedResult> {
   const { store, buffers, hashes, maxBytes } = opts;
   const chunkSize = buffers.bufferBytes;
-  const fileHash = hashes.openStream();
+  const fileHash = hashes.openFileHash();
   const inFlight = new Set<Promise<void>>();
   let failure: unknown = null;
   let total = 0;
   let idx = 0;
-  let current: SharedArrayBuffer | null = null;
-  let view: Uint8Array | null = null;
-  let filled = 0;
+  let current: Filling | null = null;
 
-  const dispatch = (buffer: SharedArrayBuffer, length: number, chunkIdx: number) => {
-    const bytes = new Uint8Array(buffer, 0, length);
-    // Fed in order; the worker hashes while the store writes.
-    const fileHashed = fileHash.update(buffer, length);
+  /** Sends the bytes copied in since the last slice to both hashers (file hash first: order matters). */
+  const sendSlice = (c: Filling) => {
+    const length = c.filled - c.hashed;
+    if (length === 0) return;
+    for (const stream of [fileHash, c.hash]) {
+      const ack = stream.update(c.buffer, c.hashed, length);
+      ack.catch(() => {}); // awaited with the chunk; this only keeps an early failure from going unhandled
+      c.slices.push(ack);
+    }
+    c.hashed = c.filled;
+  };
+
+  const dispatch = (c: Filling, chunkIdx: number) => {
+    sendSlice(c);
+    const { buffer, filled: length } = c;
     const job = (async () => {
       let blobId: BlobId | null = null;
-      const put = store.put([bytes], length).then((id) => {
+      const put = store.put([new Uint8Array(buffer, 0, length)], length).then((id) => {
         blobId = id;
         return id;
       });
       try {
-        const [id, sha256] = await Promise.all([put, hashes.digest(buffer, length), fileHashed]);
+        const [id, sha256] = await Promise.all([put, c.hash.final(), ...c.slices]);
         await opts.onChunk({ idx: chunkIdx, blobId: id, size: length, sha256 });
       } catch (e) {
         // Whatever failed, a blob that was stored but not recorded is deleted again (after its write ends).
         await put.catch(() => {});
         if (blobId) await store.delete(blobId).catch(() => {});
+        c.hash.drop();
         failure ??= e;
       } finally {
+        // The hashers may still be reading the buffer if the write failed first.
+        await Promise.allSettled(c.slices);
         buffers.release(buffer);
       }
     })();
@@ -74,24 +105,33 @@ export async function storeInChunks(
         if (failure) throw failure;
         if (!current) {
           while (inFlight.size >= IN_FLIGHT_PER_UPLOAD) await Promise.race(inFlight);
-          current = await buffers.acquire();
-          view = new Uint8Array(current);
-          filled = 0;
+          const buffer = await buffers.acquire();
+          current = {
+            buffer,
+            view: new Uint8Array(buffer),
+            filled: 0,
+            hashed: 0,
+            hash: hashes.openChunkHash(),
+            slices: [],
+          };
         }
-        const n = Math.min(data.length - offset, chunkSize - filled);
+        const c: Filling = current;
+        const n = Math.min(data.length - offset, chunkSize - c.filled);
         total += n;
         if (total > maxBytes) throw new TooLargeError(`more than ${maxBytes} bytes`);
-        view!.set(n === data.length ? data : data.subarray(offset, offset + n), filled);
-        filled += n;
+        c.view.set(n === data.length ? data : data.subarray(offset, offset + n), c.filled);
+        c.filled += n;
         offset += n;
-        if (filled === chunkSize) {
-          dispatch(current, filled, idx++);
+        if (c.filled === chunkSize) {
+          dispatch(c, idx++);
           current = null;
+        } else if (c.filled - c.hashed >= HASH_SLICE_BYTES) {
+          sendSlice(c);
         }
       }
     }
-    if (current && filled > 0) {
-      dispatch(current, filled, idx++);
+    if (current && current.filled > 0) {
+      dispatch(current, idx++);
       current = null;
     }
     await Promise.all(inFlight);
@@ -102,6 +142,11 @@ export async function storeInChunks(
     await Promise.allSettled(inFlight);
     throw e;
   } finally {
-    if (current) buffers.release(current);
+    if (current) {
+      current.hash.drop();
+      const { buffer, slices } = current;
+      await Promise.allSettled(slices);
+      buffers.release(buffer);
+    }
   }
 }

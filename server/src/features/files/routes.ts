@@ -49,7 +49,8 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       maxUploadBytes: deps.config.maxUploadBytes,
       log: app.log,
       garbage: createGarbageCollector(deps.db, store, app.log),
-      buffers: new ChunkBufferPool(CHUNK_SIZE_BYTES, MAX_CHUNK_BUFFERS),
+      // Three kept free: what one upload cycles through, so a steady upload never reallocates.
+      buffers: new ChunkBufferPool(CHUNK_SIZE_BYTES, MAX_CHUNK_BUFFERS, 3),
       hashes: hashPool(),
     };
     let maintenance: ReturnType<typeof startMaintenance> | null = null;

@@ -3,10 +3,9 @@ import { Worker } from 'node:worker_threads';
 /**
  * The worker's code, as plain JavaScript evaluated in the thread: it loads no TypeScript tooling, which
  * keeps each thread at about 10 MiB. Messages carry views of shared chunk buffers (no copies):
- *   {op: 'digest', id, buffer, length}          → {id, digest}   one-shot hash of a chunk
- *   {op: 'update', id, session, buffer, length} → {id}           streaming hash of a whole file
- *   {op: 'final', id, session}                  → {id, digest}
- *   {op: 'drop', session}                       → nothing         (an upload that failed)
+ *   {op: 'update', id, session, buffer, offset, length} → {id}      feed bytes to a streaming hash
+ *   {op: 'final', id, session}                          → {id, digest}
+ *   {op: 'drop', session}                               → nothing  (an upload that failed)
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -15,12 +14,10 @@ const sessions = new Map();
 parentPort.on('message', (m) => {
   if (m.op === 'drop') { sessions.delete(m.session); return; }
   try {
-    if (m.op === 'digest') {
-      parentPort.postMessage({ id: m.id, digest: createHash('sha256').update(new Uint8Array(m.buffer, 0, m.length)).digest('hex') });
-    } else if (m.op === 'update') {
+    if (m.op === 'update') {
       let hash = sessions.get(m.session);
       if (!hash) { hash = createHash('sha256'); sessions.set(m.session, hash); }
-      hash.update(new Uint8Array(m.buffer, 0, m.length));
+      hash.update(new Uint8Array(m.buffer, m.offset, m.length));
       parentPort.postMessage({ id: m.id });
     } else {
       const hash = sessions.get(m.session) || createHash('sha256');
@@ -34,16 +31,14 @@ parentPort.on('message', (m) => {
 `;
 
 type HashRequest =
-  | { op: 'digest'; id: number; buffer: SharedArrayBuffer; length: number }
-  | { op: 'update'; id: number; session: number; buffer: SharedArrayBuffer; length: number }
+  | { op: 'update'; id: number; session: number; buffer: SharedArrayBuffer; offset: number; length: number }
   | { op: 'final'; id: number; session: number }
   | { op: 'drop'; session: number };
 
 type HashResponse = { id: number; digest?: string; error?: string };
 
 type Request =
-  | { op: 'digest'; buffer: SharedArrayBuffer; length: number }
-  | { op: 'update'; session: number; buffer: SharedArrayBuffer; length: number }
+  | { op: 'update'; session: number; buffer: SharedArrayBuffer; offset: number; length: number }
   | { op: 'final'; session: number };
 
 type Pending = { resolve: (digest: string | undefined) => void; reject: (e: Error) => void };
@@ -95,28 +90,40 @@ class HashThread {
   }
 }
 
+/** A SHA-256 computed on a hash thread: feed it in order, then `final()`; `drop()` forgets it. */
+export type HashStream = {
+  /** Hashes `length` bytes of a shared buffer from `offset`; the bytes must stay unchanged until it resolves. */
+  update(buffer: SharedArrayBuffer, offset: number, length: number): Promise<void>;
+  /** The hex digest of everything fed. */
+  final(): Promise<string>;
+  drop(): void;
+};
+
 /**
  * SHA-256 of chunks and whole files on two worker threads, so an upload's main thread only parses and
- * writes: one thread hashes each chunk, the other the file as a stream. Hashes read the shared chunk
- * buffers in place.
+ * writes: one thread hashes each chunk, the other the whole file. Both read the shared chunk buffers in
+ * place, and are fed slices as a chunk fills, so hashing runs alongside receiving.
  */
 export class HashPool {
   private readonly chunkThread = new HashThread();
   private readonly fileThread = new HashThread();
   private nextSession = 1;
 
-  /** SHA-256 (hex) of the first `length` bytes of a shared buffer. */
-  async digest(buffer: SharedArrayBuffer, length: number): Promise<string> {
-    return (await this.chunkThread.request({ op: 'digest', buffer, length }))!;
+  /** A hash of one chunk (on the chunk thread). */
+  openChunkHash(): HashStream {
+    return this.open(this.chunkThread);
   }
 
-  /** A streaming hash: feed it in order, then `final()`; `drop()` forgets it. */
-  openStream() {
+  /** A hash of a whole file (on the file thread). */
+  openFileHash(): HashStream {
+    return this.open(this.fileThread);
+  }
+
+  private open(thread: HashThread): HashStream {
     const session = this.nextSession++;
-    const thread = this.fileThread;
     return {
-      update: (buffer: SharedArrayBuffer, length: number) =>
-        thread.request({ op: 'update', session, buffer, length }).then(() => undefined),
+      update: (buffer, offset, length) =>
+        thread.request({ op: 'update', session, buffer, offset, length }).then(() => undefined),
       final: async () => (await thread.request({ op: 'final', session }))!,
       drop: () => thread.post({ op: 'drop', session }),
     };
