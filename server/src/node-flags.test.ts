@@ -12,4 +12,9 @@ describe('server node flags', () => {
       expect(pkg.scripts[script]).toContain(`node ${SERVER_NODE_FLAGS_LINE} server/dist/main.mjs`);
     }
   });
+
+  it('the README tells hosts the same command line', () => {
+    const readme = fs.readFileSync(path.join(import.meta.dirname, '../../README.md'), 'utf8');
+    expect(readme).toContain(`node ${SERVER_NODE_FLAGS_LINE} server/dist/main.mjs`);
+  });
 });
