@@ -72,6 +72,26 @@ describe('the upload protocol (POST /upload → status → complete)', () => {
     expect(Buffer.compare(download.rawPayload, content)).toBe(0);
   });
 
+  test('concurrent multi-chunk uploads share the hash threads and buffers, each stored exactly', async () => {
+    const contents = [0, 1, 2].map((i) => randomBytes(CHUNK_SIZE_BYTES * 2 + 1000 * (i + 1)));
+    const items = await Promise.all(contents.map((c, i) => uploadFile(ctx.app, token, `par-${i}.bin`, c)));
+    for (const [i, item] of items.entries()) {
+      const content = contents[i]!;
+      expect(item).toMatchObject({ size: content.length, chunks: 3, sha256: sha256(content) });
+      const chunks = await ctx.db
+        .selectFrom('file_chunks')
+        .select(['idx', 'sha256'])
+        .where('file_id', '=', item.id)
+        .orderBy('idx')
+        .execute();
+      expect(chunks.map((c) => c.sha256)).toEqual(
+        [0, 1, 2].map((k) => sha256(content.subarray(k * CHUNK_SIZE_BYTES, (k + 1) * CHUNK_SIZE_BYTES))),
+      );
+      const download = await ctx.app.inject({ url: `/download/${item.id}`, headers: bearer(token) });
+      expect(Buffer.compare(download.rawPayload, content)).toBe(0);
+    }
+  });
+
   test('an empty file is a file too', async () => {
     const item = await uploadFile(ctx.app, token, 'empty.txt', Buffer.alloc(0));
     expect(item).toMatchObject({ size: 0, chunks: 0, sha256: sha256(Buffer.alloc(0)) });
