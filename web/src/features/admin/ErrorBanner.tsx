@@ -1,4 +1,5 @@
-import { AlertTriangle, X } from 'lucide-react';
+import { AlertTriangle } from 'lucide-react';
+import { CloseButton } from '../../ui/CloseButton.tsx';
 
 /** The panel's dismissible error banner. */
 export function ErrorBanner({ message, onDismiss }: { message: string; onDismiss: () => void }) {
@@ -10,14 +11,12 @@ export function ErrorBanner({ message, onDismiss }: { message: string; onDismiss
     >
       <AlertTriangle className="mt-0.5 size-4 shrink-0" />
       <p className="flex-1">{message}</p>
-      <button
-        type="button"
+      <CloseButton
+        label="Dismiss error"
         onClick={onDismiss}
-        aria-label="Dismiss error"
-        className="-m-1 rounded-md p-1 text-[#ff7b7e]/80 hover:bg-danger/15 hover:text-[#ff7b7e]"
-      >
-        <X className="size-4" />
-      </button>
+        size="sm"
+        className="-m-1 text-[#ff7b7e]/80 hover:bg-danger/15 hover:text-[#ff7b7e]"
+      />
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { X } from 'lucide-react';
 import { type ReactNode, useEffect, useId } from 'react';
+import { CloseButton } from '../../ui/CloseButton.tsx';
 import { cn } from '../../ui/cn.ts';
 
 /** A centered dialog over a dimmed page; Escape and the backdrop close it. */
@@ -46,14 +46,7 @@ export function Modal({
           <h2 id={titleId} className="text-lg font-semibold">
             {title}
           </h2>
-          <button
-            type="button"
-            onClick={onClose}
-            aria-label="Close"
-            className="inline-flex size-8 items-center justify-center rounded-lg text-muted hover:bg-surface-2 hover:text-text"
-          >
-            <X className="size-4" />
-          </button>
+          <CloseButton label="Close" onClick={onClose} />
         </div>
         {children}
       </div>

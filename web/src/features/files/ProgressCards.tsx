@@ -1,5 +1,6 @@
 import { formatFileSize, uploadStageText } from '@guildhall/common';
-import { CircleCheck, CircleX, Download, Upload, X } from 'lucide-react';
+import { CircleCheck, CircleX, Download, Upload } from 'lucide-react';
+import { CloseButton } from '../../ui/CloseButton.tsx';
 import { cn } from '../../ui/cn.ts';
 import type { ProgressCard } from './progress-cards.ts';
 
@@ -65,14 +66,7 @@ function Card({ card, onDismiss }: { card: ProgressCard; onDismiss: () => void }
         {isUpload && card.state !== 'error' && (
           <span className="text-xs text-muted tabular-nums">{card.progress}%</span>
         )}
-        <button
-          type="button"
-          onClick={onDismiss}
-          aria-label="Dismiss"
-          className="inline-flex size-6 items-center justify-center rounded-md text-muted hover:bg-surface-2 hover:text-text"
-        >
-          <X className="size-3.5" />
-        </button>
+        <CloseButton label="Dismiss" onClick={onDismiss} size="sm" />
       </div>
       {isUpload && card.state !== 'error' && (
         <div
