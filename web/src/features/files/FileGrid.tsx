@@ -1,12 +1,13 @@
 import { Badge } from '../../ui/Badge.tsx';
 import { cn } from '../../ui/cn.ts';
-import { type ItemViewProps, menuActions } from './actions.tsx';
-import { ownerLabel, permissionLabel, sizeLabel } from './display.ts';
+import { activateItem, type ItemViewProps, menuActions } from './actions.tsx';
+import { itemTitle, ownerLabel, permissionLabel, sizeLabel } from './display.ts';
 import { ItemIcon } from './ItemIcon.tsx';
 import { ItemMenu } from './ItemMenu.tsx';
 
 /** Grid cards: icon, name, size, owner and permission badge; folders open on click. */
-export function FileGrid({ items, selected, onToggle, handlers }: ItemViewProps) {
+export function FileGrid(props: ItemViewProps) {
+  const { items, selected, onToggle, handlers } = props;
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5">
       {items.map((item) => {
@@ -26,8 +27,8 @@ export function FileGrid({ items, selected, onToggle, handlers }: ItemViewProps)
           >
             <button
               type="button"
-              onClick={() => (isFolder ? handlers.open(item) : onToggle(item))}
-              title={item.uploadedBy ? `${item.name} — uploaded by ${item.uploadedBy.username}` : item.name}
+              onClick={() => activateItem(item, props)}
+              title={itemTitle(item)}
               className="flex min-w-0 flex-1 flex-col items-start gap-2 p-4 text-left"
             >
               <ItemIcon item={item} className="mb-1 size-10" />

@@ -1,8 +1,8 @@
 import { Download, Share2, Trash } from 'lucide-react';
 import { Badge } from '../../ui/Badge.tsx';
 import { cn } from '../../ui/cn.ts';
-import { FOLDER_SHARE_HINT, type ItemViewProps, menuActions } from './actions.tsx';
-import { dateLabel, ownerLabel, permissionLabel, sizeLabel } from './display.ts';
+import { activateItem, FOLDER_SHARE_HINT, type ItemViewProps, menuActions } from './actions.tsx';
+import { dateLabel, itemTitle, ownerLabel, permissionLabel, sizeLabel } from './display.ts';
 import { ItemIcon } from './ItemIcon.tsx';
 import { ItemMenu } from './ItemMenu.tsx';
 
@@ -10,7 +10,8 @@ const iconButton =
   'size-8 items-center justify-center rounded-lg text-muted transition-colors hover:bg-surface-2 hover:text-text disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent';
 
 /** List view: Name, Owner, Size, Modified, Permissions, Actions (portal-tools §2). */
-export function FileList({ items, selected, onToggle, handlers }: ItemViewProps) {
+export function FileList(props: ItemViewProps) {
+  const { items, selected, onToggle, handlers } = props;
   return (
     <table className="w-full table-fixed text-sm">
       <thead>
@@ -49,11 +50,9 @@ export function FileList({ items, selected, onToggle, handlers }: ItemViewProps)
               <td className="min-w-0 py-2 pr-2">
                 <button
                   type="button"
-                  onClick={() => (isFolder ? handlers.open(item) : onToggle(item))}
+                  onClick={() => activateItem(item, props)}
                   className="flex w-full min-w-0 items-center gap-2.5 text-left"
-                  title={
-                    item.uploadedBy ? `${item.name} — uploaded by ${item.uploadedBy.username}` : item.name
-                  }
+                  title={itemTitle(item)}
                 >
                   <ItemIcon item={item} className="size-5" />
                   <span className="min-w-0">

@@ -23,6 +23,10 @@ export type ItemViewProps = {
 
 const icon = 'size-4';
 
+/** Clicking an item's name: a folder opens, a file toggles its selection (grid and list alike). */
+export const activateItem = (item: FileItem, { onToggle, handlers }: ItemViewProps) =>
+  item.type === 'folder' ? handlers.open(item) : onToggle(item);
+
 export function menuActions(item: FileItem, h: ItemHandlers): MenuAction[] {
   const noWrite = !h.canWrite;
   if (item.type === 'folder') {

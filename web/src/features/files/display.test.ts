@@ -1,6 +1,6 @@
 import { FILES_TEXTS, type FileItem } from '@guildhall/common';
 import { describe, expect, test } from 'vitest';
-import { dateLabel, filterItems, iconKind, shareTarget, sizeLabel } from './display.ts';
+import { dateLabel, filterItems, iconKind, itemTitle, shareTarget, sizeLabel } from './display.ts';
 
 const item = (over: Partial<FileItem>): FileItem => ({
   id: 'i',
@@ -19,6 +19,12 @@ const item = (over: Partial<FileItem>): FileItem => ({
 });
 
 describe('file display', () => {
+  test("an item's tooltip names its uploader when known", () => {
+    expect(itemTitle(item({ name: 'a.txt' }))).toBe('a.txt');
+    expect(itemTitle(item({ name: 'a.txt', uploadedBy: { id: '1', username: 'Ann' } }))).toBe(
+      'a.txt — uploaded by Ann',
+    );
+  });
   test('the filter matches names case-insensitively and ignores surrounding spaces', () => {
     const items = [item({ name: 'Report.PDF' }), item({ name: 'notes.txt' }), item({ name: 'ÜBER.md' })];
     expect(filterItems(items, ' report ').map((i) => i.name)).toEqual(['Report.PDF']);

@@ -10,6 +10,9 @@ import {
 /** Derived display of an item (portal-tools §3): owner always "System", permission read-write. */
 export const ownerLabel = (_item: FileItem) => DISPLAY_OWNER;
 export const permissionLabel = (_item: FileItem) => DISPLAY_PERMISSION;
+/** The tooltip of an item's name: who uploaded it, when known. */
+export const itemTitle = (item: FileItem) =>
+  item.uploadedBy ? `${item.name} — uploaded by ${item.uploadedBy.username}` : item.name;
 
 export function sizeLabel(item: FileItem): string {
   if (item.type === 'folder') {
