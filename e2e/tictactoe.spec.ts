@@ -1,5 +1,6 @@
-import { TICTACTOE_TEXTS as T } from '@guildhall/common';
+import { TICTACTOE_TEXTS as T, TICTACTOE_ABSENT_AFTER_MS } from '@guildhall/common';
 import type { Browser, BrowserContext } from '@playwright/test';
+import { setLastSeen } from './support/db.ts';
 import { BASE_URL } from './support/env.ts';
 import { expect, signedInContext, test } from './support/fixtures.ts';
 import { TicTacToeScreen } from './support/tictactoe-screen.ts';
@@ -214,6 +215,36 @@ test.describe('tic-tac-toe', () => {
     await expect(o.screen.headline).toHaveText(T.win);
     await expect(o.screen.detail).toHaveText(`${x.username} left the game.`);
     await expect(o.screen.winner).toHaveText('O');
+  });
+
+  test('an opponent who vanished mid-game: the player who stayed claims the win', async ({ browser }) => {
+    const x = await player(browser);
+    const o = await player(browser);
+    await meet(x, o);
+    await x.screen.cell(4).click();
+    await expect(o.screen.cell(4)).toHaveAttribute('data-mark', 'X');
+    const gameId = (await o.screen.gameId.textContent())!;
+
+    // X closes the tab without leaving. For now X counts as here: no claim offered, and the server refuses one.
+    await x.context.close();
+    await expect(o.screen.opponentLeft).toBeHidden();
+    await expect(o.screen.claimButton).toBeHidden();
+    const early = await o.screen.api('POST', `/${gameId}/claim`);
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ success: false, code: 'OPPONENT_PRESENT' });
+    expect(early.body.error).toMatch(/^Your opponent is still here: you can claim the win if they stay away/);
+
+    // X's seat ages past the threshold (instead of the test waiting 90 s); O's next poll shows it.
+    await setLastSeen(x.userId, TICTACTOE_ABSENT_AFTER_MS + 1000);
+    await expect(o.screen.opponentLeft).toHaveText(T.opponentLeft);
+    await o.screen.claimButton.click();
+
+    await expect(o.screen.headline).toHaveText(T.win);
+    await expect(o.screen.detail).toHaveText(`${x.username} stopped playing, so you claimed the win.`);
+    await expect(o.screen.status).toHaveText('Finished');
+    await expect(o.screen.winner).toHaveText('O');
+    await expect(o.screen.claimButton).toBeHidden();
+    await expect(o.screen.opponentLeft).toBeHidden();
   });
 
   test('opening the screen finds the game you are already in', async ({ browser }) => {

@@ -36,3 +36,17 @@ export async function liveSessionCount(userId: string): Promise<number> {
     await db.destroy();
   }
 }
+
+/**
+ * Makes a tic-tac-toe player look as if their screen was last seen `ms` ago, so a test need not wait out
+ * the presence threshold (the server reads `seen_at` on every request, so the next poll sees it).
+ */
+export async function setLastSeen(userId: string, ms: number): Promise<void> {
+  const db = openDb(`sqlite:${DB_FILE}`);
+  try {
+    const at = new Date(Date.now() - ms).toISOString();
+    await db.updateTable('tictactoe_seats').set({ seen_at: at }).where('user_id', '=', userId).execute();
+  } finally {
+    await db.destroy();
+  }
+}

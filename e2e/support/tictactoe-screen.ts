@@ -65,6 +65,12 @@ export class TicTacToeScreen {
   get rematchButton(): Locator {
     return this.page.getByRole('button', { name: T.rematch, exact: true });
   }
+  get claimButton(): Locator {
+    return this.page.getByRole('button', { name: T.claimWin });
+  }
+  get opponentLeft(): Locator {
+    return this.page.getByTestId('opponent-left');
+  }
   get acceptRematchButton(): Locator {
     return this.page.getByRole('button', { name: T.acceptRematch });
   }

@@ -64,6 +64,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/games/tic-tac-toe/:id/move': { access: 'login', body: () => ({ position: 0 }) },
   'POST /api/games/tic-tac-toe/:id/leave': { access: 'login' },
   'POST /api/games/tic-tac-toe/:id/rematch': { access: 'login' },
+  'POST /api/games/tic-tac-toe/:id/claim': { access: 'login' },
 
   // Files (portal-tools §2: login; the files feature lets viewers read and users write)
   'GET /api/files': { access: 'login' },

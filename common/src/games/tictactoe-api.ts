@@ -16,7 +16,7 @@ export type TicTacToePlayer = z.infer<typeof TicTacToePlayer>;
 
 /**
  * The game (portal-tools §3) plus what a client needs to render it without guessing: a version that
- * grows with every change, why it ended, the last move and a pending rematch.
+ * grows with every change, why it ended, the last move, a player who left and a pending rematch.
  */
 export const TicTacToeGame = z.object({
   id: z.string(),
@@ -27,8 +27,15 @@ export const TicTacToeGame = z.object({
   player1: TicTacToePlayer,
   player2: TicTacToePlayer.nullable(),
   version: z.number().int(),
-  endReason: z.enum(['win', 'draw', 'forfeit', 'cancelled']).nullable(),
+  /** `abandoned`: the opponent stopped showing up and the player who stayed claimed the win. */
+  endReason: z.enum(['win', 'draw', 'forfeit', 'abandoned', 'cancelled']).nullable(),
   lastMove: z.number().int().nullable(),
+  /**
+   * In progress only: the player not seen for TICTACTOE_ABSENT_AFTER_MS when this state was produced
+   * (their opponent may claim the win); null when both are there. Decided by the server's clock, so a
+   * client's clock cannot move it; polls bring it up to date.
+   */
+  abandonedBy: MarkSchema.nullable(),
   /** On a finished game: the rematch one player offered (a new game waiting for the other). */
   rematch: z.object({ gameId: z.string(), requestedBy: z.string() }).nullable(),
   /** On a rematch game: the finished game it follows, and the only player who may take seat 2. */

@@ -1,5 +1,15 @@
 /** Tic-tac-toe rules (portal-tools §4), shared by the server (authoritative) and the web (rendering). */
 export const TICTACTOE_POLL_MS = 2000;
+/**
+ * A player not seen for this long has left: matchmaking skips their waiting game, and in a game in progress
+ * their opponent may claim the win. "Seen" is a poll, `GET /current`, a join, a realtime subscribe or a
+ * move (the server notes it at most every 10 s). Safe against background tabs: the screen keeps polling every
+ * TICTACTOE_POLL_MS when hidden, and browsers slow hidden tabs' timers to no less than once a minute
+ * (Chrome's intensive throttling), so a tab that is still open shows up at least every ~60 s and 90 s
+ * leaves a margin. The socket alone does not count (only its subscribes, which every reconnect repeats);
+ * a tab the browser froze or discarded, or a laptop that went to sleep, has left.
+ */
+export const TICTACTOE_ABSENT_AFTER_MS = 90_000;
 export const TICTACTOE_CELLS = 9;
 
 export const TICTACTOE_TEXTS = {
@@ -32,7 +42,16 @@ export const TICTACTOE_TEXTS = {
   notFinished: 'The game is not finished yet',
   noOpponent: 'There is no opponent to play again',
   busy: 'The game changed while your move was being applied; please try again',
+  opponentLeft: 'Your opponent seems to have left.',
+  claimWin: 'Claim Win',
+  claimFailed: 'Failed to claim the win',
 } as const;
+
+/** The 409 of a claim made too early: how long the opponent must still stay away. */
+export function opponentStillHereText(waitMs: number): string {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return `Your opponent is still here: you can claim the win if they stay away for ${seconds} more second${seconds === 1 ? '' : 's'}`;
+}
 
 export type Mark = 'X' | 'O';
 export type Cell = '' | Mark;

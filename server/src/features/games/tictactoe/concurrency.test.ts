@@ -1,9 +1,9 @@
-import { TICTACTOE_TEXTS as T } from '@guildhall/common';
+import { TICTACTOE_TEXTS as T, TICTACTOE_ABSENT_AFTER_MS } from '@guildhall/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestContext } from '../../../test/app.ts';
 import { createGameTestApp } from '../test-app.ts';
-import { findGame, updateGameIfVersion } from './repo.ts';
-import { call, join, move } from './test-helpers.ts';
+import { findGame, updateGameIfAbsent, updateGameIfVersion } from './repo.ts';
+import { call, claim, join, lastSeen, move } from './test-helpers.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -113,4 +113,72 @@ describe('tic-tac-toe under concurrency', () => {
     const final = (await call(ctx.app, x.token, 'GET', `/${a.body.game!.id}`)).body.game!;
     expect(final.status).toBe('in_progress');
   });
+
+  it('a claim racing the "gone" player\'s move: exactly one of them lands, and the game stays consistent', async () => {
+    for (let round = 0; round < 8; round++) {
+      const { x, o, id } = await startGame();
+      await move(ctx.app, x.token, id, 4);
+      // O looks gone (its polls stalled) but is in fact making a move as X claims the win. In odd rounds the
+      // claim starts two event-loop turns later: it still reads the game before the move is written, but the
+      // move's write lands first, so the claim must notice and decide again.
+      await lastSeen(ctx.db, o.userId, TICTACTOE_ABSENT_AFTER_MS + 1000);
+      const [claimed, moved] = await Promise.all([
+        turns(round % 2 === 0 ? 0 : 2).then(() => claim(ctx.app, x.token, id)),
+        move(ctx.app, o.token, id, 0),
+      ]);
+
+      expect([claimed.status, moved.status].sort()).toEqual([200, 409]);
+      const game = (await call(ctx.app, x.token, 'GET', `/${id}`)).body.game!;
+      if (claimed.status === 200) {
+        expect(moved.body.error).toBe(T.alreadyFinished);
+        expect(game).toMatchObject({ status: 'finished', winner: 'X', endReason: 'abandoned', version: 3 });
+        expect(game.board[0]).toBe('');
+      } else {
+        expect(claimed.body.code).toBe('OPPONENT_PRESENT');
+        expect(game).toMatchObject({ status: 'in_progress', winner: null, currentPlayer: 'X', version: 3 });
+        expect(game.board[0]).toBe('O');
+      }
+    }
+  });
+
+  it('a claim decided before the opponent moved or came back never applies', async () => {
+    const { x, o, id } = await startGame();
+    await lastSeen(ctx.db, o.userId, TICTACTOE_ABSENT_AFTER_MS + 1000);
+    const before = (await findGame(ctx.db, id))!;
+    const claimAt = (now: number) => ({
+      seenSince: new Date(now - TICTACTOE_ABSENT_AFTER_MS).toISOString(),
+      changes: { status: 'finished', winner: 'X', end_reason: 'abandoned' },
+    });
+    const stale = claimAt(Date.now());
+
+    // O polls: the version is unchanged, but O is no longer gone.
+    await call(ctx.app, o.token, 'GET', `/${id}`);
+    expect(
+      await updateGameIfAbsent(ctx.db, id, before.version, o.userId, stale.seenSince, stale.changes),
+    ).toBe(false);
+    // O looks gone again, but X has moved since: a claim decided on the old version is refused too.
+    await move(ctx.app, x.token, id, 4);
+    await lastSeen(ctx.db, o.userId, TICTACTOE_ABSENT_AFTER_MS + 1000);
+    expect(
+      await updateGameIfAbsent(ctx.db, id, before.version, o.userId, stale.seenSince, stale.changes),
+    ).toBe(false);
+    expect((await findGame(ctx.db, id))!).toMatchObject({ status: 'in_progress', board: '....X....' });
+  });
+
+  it('both players claiming at once (each looks gone to the other) gives exactly one winner', async () => {
+    const { x, o, id } = await startGame();
+    await lastSeen(ctx.db, x.userId, TICTACTOE_ABSENT_AFTER_MS + 1000);
+    await lastSeen(ctx.db, o.userId, TICTACTOE_ABSENT_AFTER_MS + 1000);
+    const [a, b] = await Promise.all([claim(ctx.app, x.token, id), claim(ctx.app, o.token, id)]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const winner = a.status === 200 ? 'X' : 'O';
+    expect((a.status === 200 ? b : a).body.error).toBe(T.alreadyFinished);
+    const game = (await call(ctx.app, x.token, 'GET', `/${id}`)).body.game!;
+    expect(game).toMatchObject({ status: 'finished', winner, endReason: 'abandoned', version: 2 });
+  });
 });
+
+/** Lets `n` turns of the event loop pass (with racy queries, each query takes one). */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,4 +1,5 @@
 import type { Cell, Mark, TicTacToeGame } from '@guildhall/common';
+import { abandonedBy } from './presence.ts';
 import type { GameRow } from './repo.ts';
 
 const EMPTY = '.';
@@ -12,8 +13,11 @@ export function decodeBoard(stored: string): Cell[] {
   return [...stored].map((c) => (c === 'X' || c === 'O' ? c : ''));
 }
 
-/** Row → the API's game shape (portal-tools §3 plus version, end reason, last move and rematch). */
-export function presentGame(row: GameRow): TicTacToeGame {
+/**
+ * Row → the API's game shape (portal-tools §3 plus version, end reason, last move, a player who left and
+ * rematch). Who has left is decided as of `now`.
+ */
+export function presentGame(row: GameRow, now = Date.now()): TicTacToeGame {
   return {
     id: row.id,
     status: row.status as TicTacToeGame['status'],
@@ -25,6 +29,7 @@ export function presentGame(row: GameRow): TicTacToeGame {
     version: Number(row.version),
     endReason: (row.end_reason as TicTacToeGame['endReason']) ?? null,
     lastMove: row.last_move === null ? null : Number(row.last_move),
+    abandonedBy: abandonedBy(row, now),
     rematch:
       row.rematch_id && row.rematch_by ? { gameId: row.rematch_id, requestedBy: row.rematch_by } : null,
     rematchOf: row.rematch_of,

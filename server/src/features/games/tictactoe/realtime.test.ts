@@ -1,5 +1,6 @@
 import {
   REALTIME_EVENTS,
+  TICTACTOE_ABSENT_AFTER_MS,
   TICTACTOE_STATE_EVENT,
   type TicTacToeStatePush,
   tictactoeRoom,
@@ -17,7 +18,7 @@ import {
 } from '../../../platform/realtime/testing.ts';
 import type { TestContext } from '../../../test/app.ts';
 import { createGameTestApp } from '../test-app.ts';
-import { call, join, leave, move, X_WINS } from './test-helpers.ts';
+import { call, claim, join, lastSeen, leave, move, X_WINS } from './test-helpers.ts';
 
 let ctx: TestContext;
 let url: string;
@@ -107,6 +108,24 @@ describe('tic-tac-toe over the realtime channel', () => {
     const over = stateWhere(os, (p) => p.game.status === 'finished');
     await leave(ctx.app, x.token, body.game!.id);
     expect((await over).game).toMatchObject({ winner: 'O', endReason: 'forfeit' });
+  });
+
+  it('a claimed win over a player who left is pushed to both players', async () => {
+    const x = await ctx.signIn();
+    const o = await ctx.signIn();
+    const { body } = await join(ctx.app, x.token);
+    const id = body.game!.id;
+    await join(ctx.app, o.token);
+    const [xs, os] = [await connect(x.token), await connect(o.token)];
+    await Promise.all([subscribe(xs, tictactoeRoom(id)), subscribe(os, tictactoeRoom(id))]);
+    // X's tab stopped showing up (the socket stays open only to see the result arrive).
+    await lastSeen(ctx.db, x.userId, TICTACTOE_ABSENT_AFTER_MS + 1000);
+    const over = (s: Socket) => stateWhere(s, (p) => p.game.status === 'finished');
+    const both = Promise.all([over(xs), over(os)]);
+    expect((await claim(ctx.app, o.token, id)).status).toBe(200);
+    for (const push of await both) {
+      expect(push.game).toMatchObject({ winner: 'O', endReason: 'abandoned', version: 2 });
+    }
   });
 
   it('a rematch offer shows up on the opponent’s finished game', async () => {

@@ -5,11 +5,13 @@ import type { TicTacToeGamesTable } from './tables.ts';
 /** A plain connection or a transaction: every query here runs on either. */
 type Conn = Kysely<Database>;
 
-/** A game row with its players' (and invitee's) usernames. */
+/** A game row with its players' (and invitee's) usernames, and when each seated player was last seen. */
 export type GameRow = TicTacToeGamesTable & {
   player1_name: string;
   player2_name: string | null;
   invited_name: string | null;
+  player1_seen_at: string | null;
+  player2_seen_at: string | null;
 };
 
 export type GameChanges = Partial<
@@ -30,13 +32,28 @@ export type GameChanges = Partial<
 >;
 
 function selectGames(db: Conn) {
-  return db
-    .selectFrom('tictactoe_games as g')
-    .innerJoin('users as u1', 'u1.discord_id', 'g.player1_id')
-    .leftJoin('users as u2', 'u2.discord_id', 'g.player2_id')
-    .leftJoin('users as u3', 'u3.discord_id', 'g.reserved_for')
-    .selectAll('g')
-    .select(['u1.username as player1_name', 'u2.username as player2_name', 'u3.username as invited_name']);
+  return (
+    db
+      .selectFrom('tictactoe_games as g')
+      .innerJoin('users as u1', 'u1.discord_id', 'g.player1_id')
+      .leftJoin('users as u2', 'u2.discord_id', 'g.player2_id')
+      .leftJoin('users as u3', 'u3.discord_id', 'g.reserved_for')
+      // Seats exist only while the game is unfinished, so a finished game has no presence.
+      .leftJoin('tictactoe_seats as p1', (join) =>
+        join.onRef('p1.user_id', '=', 'g.player1_id').onRef('p1.game_id', '=', 'g.id'),
+      )
+      .leftJoin('tictactoe_seats as p2', (join) =>
+        join.onRef('p2.user_id', '=', 'g.player2_id').onRef('p2.game_id', '=', 'g.id'),
+      )
+      .selectAll('g')
+      .select([
+        'u1.username as player1_name',
+        'u2.username as player2_name',
+        'u3.username as invited_name',
+        'p1.seen_at as player1_seen_at',
+        'p2.seen_at as player2_seen_at',
+      ])
+  );
 }
 
 export async function findGame(db: Conn, id: string): Promise<GameRow | undefined> {
@@ -163,6 +180,39 @@ export async function updateGameIfVersion(
     .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
     .where('id', '=', id)
     .where('version', '=', version)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Finishes a game whose player `absentId` has left: applies only if the game is still at `version` and that
+ * player has not been seen since `seenSince`, both checked in this one statement. A move or a poll by the
+ * absent player that lands first makes it apply nothing.
+ */
+export async function updateGameIfAbsent(
+  db: Conn,
+  id: string,
+  version: number,
+  absentId: string,
+  seenSince: string,
+  changes: GameChanges,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('tictactoe_games')
+    .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('version', '=', version)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('tictactoe_seats')
+            .select('user_id')
+            .where('user_id', '=', absentId)
+            .where('game_id', '=', id)
+            .where('seen_at', '>=', seenSince),
+        ),
+      ),
+    )
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

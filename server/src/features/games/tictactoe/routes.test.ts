@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { TICTACTOE_TEXTS as T, TicTacToeCurrentResponse, TicTacToeResponse } from '@guildhall/common';
+import {
+  TICTACTOE_TEXTS as T,
+  TICTACTOE_ABSENT_AFTER_MS,
+  TicTacToeCurrentResponse,
+  TicTacToeResponse,
+} from '@guildhall/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestContext } from '../../../test/app.ts';
 import { createGameTestApp } from '../test-app.ts';
 import { insertGame, insertSeat } from './repo.ts';
-import { PRESENCE_WINDOW_MS } from './service.ts';
 import { call, DRAW, join, leave, move, play, X_WINS } from './test-helpers.ts';
 
 // A fresh database per test: matchmaking depends on which games wait, so tests must not share any.
@@ -110,7 +114,7 @@ describe('tic-tac-toe: matchmaking', () => {
     const [gone, late, next] = [await ctx.signIn(), await ctx.signIn(), await ctx.signIn()];
     const ghost = (await join(ctx.app, gone.token)).body.game!.id;
     // The creator closed the tab: no poll, subscribe or join for longer than the presence window.
-    const longAgo = new Date(Date.now() - PRESENCE_WINDOW_MS - 1000).toISOString();
+    const longAgo = new Date(Date.now() - TICTACTOE_ABSENT_AFTER_MS - 1000).toISOString();
     await ctx.db
       .updateTable('tictactoe_seats')
       .set({ seen_at: longAgo })
@@ -337,6 +341,7 @@ describe('tic-tac-toe: bad input on every route', () => {
       ['POST', '/not-a-uuid/move'],
       ['POST', '/not-a-uuid/leave'],
       ['POST', '/not-a-uuid/rematch'],
+      ['POST', '/not-a-uuid/claim'],
     ] as const) {
       const r = await call(
         ctx.app,
@@ -361,6 +366,7 @@ describe('tic-tac-toe: bad input on every route', () => {
       ['POST', `/${id}/move`],
       ['POST', `/${id}/leave`],
       ['POST', `/${id}/rematch`],
+      ['POST', `/${id}/claim`],
     ] as const) {
       const r = await call(
         ctx.app,
@@ -385,6 +391,7 @@ describe('tic-tac-toe: bad input on every route', () => {
       ['POST', `/${id}/move`],
       ['POST', `/${id}/leave`],
       ['POST', `/${id}/rematch`],
+      ['POST', `/${id}/claim`],
     ] as const) {
       const r = await call(
         ctx.app,
@@ -410,6 +417,7 @@ describe('tic-tac-toe: bad input on every route', () => {
       ['POST', `/${randomUUID()}/move`],
       ['POST', `/${randomUUID()}/leave`],
       ['POST', `/${randomUUID()}/rematch`],
+      ['POST', `/${randomUUID()}/claim`],
     ] as const) {
       const url = `/api/games/tic-tac-toe${path}`;
       const anon = await ctx.app.inject({ method, url });

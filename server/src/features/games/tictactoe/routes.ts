@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../../app.ts';
 import { ticTacToeRoom } from './room.ts';
 import {
+  claimWin,
   currentGame,
   type GameContext,
   getGame,
@@ -60,6 +61,11 @@ export function ticTacToeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.post(`${BASE}/:id/leave`, { config: ACCESS, schema: { params } }, async (req) =>
       ok(await leaveGame(ctx, me(req), req.params.id)),
+    );
+
+    // Beyond the spec: the player who stayed wins a game the opponent left (docs/minigames.md).
+    app.post(`${BASE}/:id/claim`, { config: ACCESS, schema: { params } }, async (req) =>
+      ok(await claimWin(ctx, me(req), req.params.id)),
     );
 
     app.post(`${BASE}/:id/rematch`, { config: ACCESS, schema: { params } }, async (req) =>

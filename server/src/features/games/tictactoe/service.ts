@@ -5,13 +5,16 @@ import {
   type Mark,
   markOf,
   moveRejection,
+  opponentStillHereText,
   otherMark,
   TICTACTOE_TEXTS as T,
+  TICTACTOE_ABSENT_AFTER_MS,
   type TicTacToeGame,
 } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
 import { httpError } from '../../../platform/errors.ts';
 import { isoIn, nowIso } from '../../../platform/time.ts';
+import { isAbsent, msUntilAbsent, seenBy } from './presence.ts';
 import { encodeBoard, presentGame } from './present.ts';
 import type { GameChanges, GameRow } from './repo.ts';
 import * as repo from './repo.ts';
@@ -28,12 +31,7 @@ export type GameResult = { game: TicTacToeGame; message: string };
 /** Optimistic updates retry this often before answering 409 (only under heavy contention). */
 const MAX_ATTEMPTS = 8;
 const MATCH_CANDIDATES = 5;
-/**
- * A waiting game is matched only while its creator still has it on screen: the screen polls every 2 s
- * (each poll notes the player as seen, at most every 10 s), and browsers slow timers in background tabs
- * to once a minute, so 90 s without a sign means the tab is gone.
- */
-export const PRESENCE_WINDOW_MS = 90_000;
+/** Presence is written at most this often per player (a poll is a read); see TICTACTOE_ABSENT_AFTER_MS. */
 const SEEN_WRITE_EVERY_MS = 10_000;
 
 /** Thrown inside a transaction to roll it back because the user already holds a seat. */
@@ -50,14 +48,15 @@ export async function joinGame(ctx: GameContext, userId: string): Promise<GameRe
     const current = await repo.findSeatedGame(ctx.db, userId);
     if (current) {
       await markSeen(ctx.db, userId);
-      return { game: presentGame(current), message: 'You are already in a game' };
+      return { game: presentGame(seenBy(current, userId, nowIso())), message: 'You are already in a game' };
     }
 
     const outcome = await rollbackOn(SeatTaken, () =>
       repo.inTransaction(ctx.db, async (trx) => {
         await repo.lockMatchmaking(trx);
         const now = nowIso();
-        const seenSince = isoIn(-PRESENCE_WINDOW_MS);
+        // A waiting game is matched only while its creator still has it on screen.
+        const seenSince = isoIn(-TICTACTOE_ABSENT_AFTER_MS);
         for (const id of await repo.findOpenGameIds(trx, userId, seenSince, MATCH_CANDIDATES)) {
           if (await repo.takeSecondSeat(trx, id, userId, now, null)) {
             if (!(await repo.insertSeat(trx, userId, id, now))) throw new SeatTaken();
@@ -83,7 +82,7 @@ export async function joinGame(ctx: GameContext, userId: string): Promise<GameRe
 export async function getGame(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
   const row = await findViewable(ctx.db, userId, gameId);
   await markSeen(ctx.db, userId);
-  return { game: presentGame(row), message: 'OK' };
+  return { game: presentGame(seenBy(row, userId, nowIso())), message: 'OK' };
 }
 
 /** The user's unfinished game, or null. */
@@ -94,13 +93,14 @@ export async function currentGame(
   const row = await repo.findSeatedGame(ctx.db, userId);
   if (!row) return { game: null, message: 'No active game' };
   await markSeen(ctx.db, userId);
-  return { game: presentGame(row), message: 'OK' };
+  return { game: presentGame(seenBy(row, userId, nowIso())), message: 'OK' };
 }
 
 /**
  * A move by the server's rules. Race-free: the write applies only if the game is still at the version the
  * decision was made on; otherwise it is decided again on the fresh state. Repeating the move that was
- * just applied (a retry) returns the current state instead of an error.
+ * just applied (a retry) returns the current state instead of an error. A move also notes the mover as
+ * seen, in the same transaction, so a claim that they left cannot land after it.
  */
 export async function makeMove(
   ctx: GameContext,
@@ -119,6 +119,7 @@ export async function makeMove(
     if (rejection) throw httpError(409, rejection, 'INVALID_MOVE');
 
     const next = applyMove(game, mark, position);
+    const now = nowIso();
     const changes: GameChanges = {
       board: encodeBoard(next.board),
       current_player: next.currentPlayer,
@@ -126,15 +127,19 @@ export async function makeMove(
       winner: next.winner,
       end_reason: next.winner === null ? null : next.winner === 'draw' ? 'draw' : 'win',
       last_move: position,
-      updated_at: nowIso(),
+      updated_at: now,
     };
-    const applied =
-      next.status === 'finished'
-        ? await finishIfVersion(ctx.db, row, changes)
-        : await repo.updateGameIfVersion(ctx.db, row.id, row.version, changes);
+    const applied = await rollbackOn(VersionConflict, () =>
+      repo.inTransaction(ctx.db, async (trx) => {
+        if (!(await repo.updateGameIfVersion(trx, row.id, row.version, changes))) throw new VersionConflict();
+        if (next.status === 'finished') await repo.deleteSeats(trx, row.id);
+        else await repo.touchSeat(trx, userId, now, now);
+        return true;
+      }),
+    );
     if (!applied) continue;
 
-    const updated = presentGame({ ...row, ...changes, version: row.version + 1 });
+    const updated = presentGame(seenBy({ ...row, ...changes, version: row.version + 1 }, userId, now));
     ctx.publish(updated);
     return { game: updated, message: 'Move applied' };
   }
@@ -174,6 +179,55 @@ export async function leaveGame(ctx: GameContext, userId: string, gameId: string
       game: updated,
       message: row.status === 'waiting' ? 'Game cancelled' : 'You left the game; your opponent wins',
     };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/**
+ * The win for a player whose opponent left a game in progress: once the opponent has not been seen for
+ * TICTACTOE_ABSENT_AFTER_MS, the player who stayed may claim it (`endReason: abandoned`). Race-free like a
+ * move: it applies only at the version it was decided on and only if the opponent is still unseen, so a
+ * move or a poll by the opponent that lands first refuses it. A repeated claim returns the won game.
+ */
+export async function claimWin(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const row = await findPlayable(ctx.db, userId, gameId);
+    const mark = markOf(presentGame(row), userId) as Mark;
+    if (row.status === 'finished' && row.end_reason === 'abandoned' && row.winner === mark) {
+      return { game: presentGame(row), message: 'Win already claimed' };
+    }
+    if (row.status !== 'in_progress') {
+      throw httpError(409, row.status === 'waiting' ? T.notStarted : T.alreadyFinished, 'NOT_IN_PROGRESS');
+    }
+    const [opponentId, opponentSeenAt] =
+      mark === 'X' ? [row.player2_id!, row.player2_seen_at] : [row.player1_id, row.player1_seen_at];
+    const now = Date.now();
+    if (!isAbsent(opponentSeenAt, now)) {
+      throw httpError(409, opponentStillHereText(msUntilAbsent(opponentSeenAt, now)), 'OPPONENT_PRESENT');
+    }
+
+    const at = new Date(now).toISOString();
+    const changes: GameChanges = {
+      status: 'finished',
+      winner: mark,
+      end_reason: 'abandoned',
+      updated_at: at,
+    };
+    const seenSince = new Date(now - TICTACTOE_ABSENT_AFTER_MS).toISOString();
+    const applied = await rollbackOn(VersionConflict, () =>
+      repo.inTransaction(ctx.db, async (trx) => {
+        if (!(await repo.updateGameIfAbsent(trx, row.id, row.version, opponentId, seenSince, changes))) {
+          throw new VersionConflict();
+        }
+        await repo.deleteSeats(trx, row.id);
+        return true;
+      }),
+    );
+    if (!applied) continue; // a move or the opponent's return came first: decide again on the fresh state
+
+    const updated = presentGame({ ...row, ...changes, version: row.version + 1 });
+    ctx.publish(updated);
+    return { game: updated, message: 'Your opponent left; you win' };
   }
   throw httpError(409, T.busy, 'CONFLICT');
 }
@@ -230,7 +284,7 @@ export async function authorizeViewer(db: Db, userId: string, gameId: string): P
   await markSeen(db, userId);
 }
 
-/** The player has their game on screen (see PRESENCE_WINDOW_MS). */
+/** The player has their game on screen (see TICTACTOE_ABSENT_AFTER_MS). */
 async function markSeen(db: Db, userId: string): Promise<void> {
   await repo.touchSeat(db, userId, nowIso(), isoIn(-SEEN_WRITE_EVERY_MS));
 }
@@ -249,18 +303,6 @@ async function acceptRematch(db: Db, gameId: string, userId: string): Promise<bo
         if (!(await repo.takeSecondSeat(trx, gameId, userId, now, userId))) throw new VersionConflict();
         if (!(await repo.insertSeat(trx, userId, gameId, now)))
           throw httpError(409, T.alreadyInGame, 'IN_GAME');
-        return true;
-      }),
-    )) ?? false
-  );
-}
-
-async function finishIfVersion(db: Db, row: GameRow, changes: GameChanges): Promise<boolean> {
-  return (
-    (await rollbackOn(VersionConflict, () =>
-      repo.inTransaction(db, async (trx) => {
-        if (!(await repo.updateGameIfVersion(trx, row.id, row.version, changes))) throw new VersionConflict();
-        await repo.deleteSeats(trx, row.id);
         return true;
       }),
     )) ?? false

@@ -1,12 +1,13 @@
 import type { TicTacToeGame } from '@guildhall/common';
 import type { App } from '../../../app.ts';
+import type { Db } from '../../../db/index.ts';
 import { bearer } from '../../../test/app.ts';
 
 export const BASE = '/api/games/tic-tac-toe';
 
 export type Reply = {
   status: number;
-  body: { success: boolean; game?: TicTacToeGame; message?: string; error?: string };
+  body: { success: boolean; game?: TicTacToeGame; message?: string; error?: string; code?: string };
 };
 
 /** Calls a tic-tac-toe route as a signed-in user. */
@@ -24,6 +25,13 @@ export const join = (app: App, token: string) => call(app, token, 'POST', '/join
 export const move = (app: App, token: string, id: string, position: unknown) =>
   call(app, token, 'POST', `/${id}/move`, { position });
 export const leave = (app: App, token: string, id: string) => call(app, token, 'POST', `/${id}/leave`);
+export const claim = (app: App, token: string, id: string) => call(app, token, 'POST', `/${id}/claim`);
+
+/** Makes a player look as if last seen `ms` ago (a closed tab), instead of waiting that long. */
+export async function lastSeen(db: Db, userId: string, ms: number): Promise<void> {
+  const at = new Date(Date.now() - ms).toISOString();
+  await db.updateTable('tictactoe_seats').set({ seen_at: at }).where('user_id', '=', userId).execute();
+}
 
 /** Plays positions alternately, X first; every move must succeed. Returns the last state. */
 export async function play(

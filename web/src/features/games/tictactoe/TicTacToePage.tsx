@@ -1,5 +1,5 @@
-import { TICTACTOE_TEXTS as T } from '@guildhall/common';
-import { ArrowLeft, LogOut, RotateCcw, Search } from 'lucide-react';
+import { TICTACTOE_TEXTS as T, TICTACTOE_ABSENT_AFTER_MS } from '@guildhall/common';
+import { ArrowLeft, LogOut, RotateCcw, Search, Trophy, UserX } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../../auth/useAuth.ts';
@@ -58,6 +58,15 @@ export function TicTacToePage() {
               winningCells={view.winningCells}
               onMove={ttt.makeMove}
             />
+            {view.canClaim && (
+              <p
+                data-testid="opponent-left"
+                className="flex items-center justify-center gap-2 rounded-xl border border-warning/30 bg-warning/10 px-4 py-2.5 text-sm font-medium text-[#f4c453]"
+              >
+                <UserX className="size-4" />
+                {T.opponentLeft}
+              </p>
+            )}
             {view.rematchOffered && view.opponent && (
               <p
                 data-testid="rematch-offer"
@@ -68,6 +77,16 @@ export function TicTacToePage() {
               </p>
             )}
             <div className="flex flex-col gap-2 pt-1 sm:flex-row sm:flex-wrap sm:justify-center">
+              {view.canClaim && (
+                <Button
+                  variant="success"
+                  onClick={ttt.claimWin}
+                  disabled={ttt.isClaiming}
+                  icon={ttt.isClaiming ? <Spinner className="size-4" /> : <Trophy className="size-4" />}
+                >
+                  {T.claimWin}
+                </Button>
+              )}
               {game.status === 'finished' && view.canRematch && (
                 <Button
                   variant={view.rematchOffered ? 'success' : 'primary'}
@@ -141,6 +160,9 @@ function HowToPlay() {
         <li>Take turns placing your mark on an empty cell.</li>
         <li>Three in a row wins; a full board is a draw.</li>
         <li>Leaving a game in progress gives your opponent the win.</li>
+        <li>
+          If your opponent is gone for {TICTACTOE_ABSENT_AFTER_MS / 1000} seconds, you can claim the win.
+        </li>
       </ul>
     </Card>
   );

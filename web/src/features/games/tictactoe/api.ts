@@ -30,6 +30,12 @@ export async function leaveGame(id: string): Promise<TicTacToeGame> {
   ).game;
 }
 
+/** Claims the win of a game the opponent left (409 with the wait while they are still there). */
+export async function claimWin(id: string): Promise<TicTacToeGame> {
+  const res = await apiFetch(`${BASE}/${encodeURIComponent(id)}/claim`, { method: 'POST' });
+  return TicTacToeResponse.parse(res).game;
+}
+
 export async function requestRematch(id: string): Promise<TicTacToeGame> {
   const res = await apiFetch(`${BASE}/${encodeURIComponent(id)}/rematch`, { method: 'POST' });
   return TicTacToeResponse.parse(res).game;

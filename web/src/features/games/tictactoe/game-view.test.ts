@@ -13,6 +13,7 @@ const game = (over: Partial<TicTacToeGame> = {}): TicTacToeGame => ({
   version: 1,
   endReason: null,
   lastMove: null,
+  abandonedBy: null,
   rematch: null,
   rematchOf: null,
   invited: null,
@@ -52,6 +53,31 @@ describe('describeGame', () => {
       detail: 'alice left the game.',
     });
     expect(describeGame(forfeit, 'a')).toMatchObject({ headline: 'You Lose!', detail: 'You left the game.' });
+  });
+
+  it('offers the claim only to the player whose opponent left a game in progress', () => {
+    const left = game({ abandonedBy: 'O' });
+    expect(describeGame(left, 'a').canClaim).toBe(true);
+    expect(describeGame(left, 'b').canClaim).toBe(false);
+    expect(describeGame(game(), 'a').canClaim).toBe(false);
+    expect(describeGame(game({ abandonedBy: 'X', currentPlayer: 'O' }), 'b')).toMatchObject({
+      canClaim: true,
+      isMyTurn: true,
+    });
+  });
+
+  it('explains a claimed win to both sides', () => {
+    const claimed = game({ status: 'finished', winner: 'X', endReason: 'abandoned' });
+    expect(describeGame(claimed, 'a')).toMatchObject({
+      headline: 'You Win!',
+      tone: 'success',
+      detail: 'bob stopped playing, so you claimed the win.',
+      canClaim: false,
+    });
+    expect(describeGame(claimed, 'b')).toMatchObject({
+      headline: 'You Lose!',
+      detail: 'You were away too long: alice claimed the win.',
+    });
   });
 
   it('offers a rematch to the player who did not ask', () => {

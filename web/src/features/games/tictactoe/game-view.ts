@@ -1,6 +1,7 @@
 import {
   type Mark,
   markOf,
+  otherMark,
   resultText,
   TICTACTOE_TEXTS as T,
   type TicTacToeGame,
@@ -21,6 +22,8 @@ export type GameView = {
   detail: string;
   tone: Tone;
   winningCells: readonly number[];
+  /** The opponent has not been seen for a while in a game in progress: this player may claim the win. */
+  canClaim: boolean;
   /** The opponent asked for a rematch that this player can accept. */
   rematchOffered: boolean;
   canRematch: boolean;
@@ -36,6 +39,7 @@ export function describeGame(game: TicTacToeGame, myId: string): GameView {
     opponent,
     isMyTurn,
     winningCells: winningLine(game.board) ?? [],
+    canClaim: game.status === 'in_progress' && mine !== null && game.abandonedBy === otherMark(mine),
     rematchOffered: false,
     canRematch: false,
   };
@@ -65,9 +69,15 @@ export function describeGame(game: TicTacToeGame, myId: string): GameView {
   const headline = resultText(game.winner, mine) ?? T.alreadyFinished;
   const tone: Tone = game.winner === 'draw' ? 'warning' : game.winner === mine ? 'success' : 'danger';
   let detail = game.winner === 'draw' ? 'The board is full.' : 'Three in a row.';
+  const opponentName = opponent?.username ?? 'Your opponent';
   if (game.endReason === 'forfeit') {
+    detail = game.winner === mine ? `${opponentName} left the game.` : 'You left the game.';
+  }
+  if (game.endReason === 'abandoned') {
     detail =
-      game.winner === mine ? `${opponent?.username ?? 'Your opponent'} left the game.` : 'You left the game.';
+      game.winner === mine
+        ? `${opponentName} stopped playing, so you claimed the win.`
+        : `You were away too long: ${opponentName} claimed the win.`;
   }
   return { ...base, headline, detail, tone, rematchOffered, canRematch };
 }

@@ -92,6 +92,12 @@ export function useTicTacToe() {
     onError: (e) => toast.error('Failed to leave game', { description: message(e) }),
   });
 
+  const claim = useMutation({
+    mutationFn: api.claimWin,
+    onSuccess: (won) => store(qc, won),
+    onError: (e) => toast.error(T.claimFailed, { description: message(e) }),
+  });
+
   const rematch = useMutation({
     mutationFn: api.requestRematch,
     onSuccess: show,
@@ -106,9 +112,11 @@ export function useTicTacToe() {
     isMoving: move.isPending,
     isLeaving: leave.isPending,
     isRematching: rematch.isPending,
+    isClaiming: claim.isPending,
     findGame: () => find.mutate(),
     makeMove: (position: number) => gameId && move.mutate({ id: gameId, position }),
     leaveGame: () => game.data && leave.mutate(game.data),
     requestRematch: () => gameId && rematch.mutate(gameId),
+    claimWin: () => gameId && claim.mutate(gameId),
   };
 }
