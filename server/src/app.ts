@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
-import { rateLimitText } from '@guildhall/common';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import { registerFeatures } from './features/index.ts';
 import { registerAccessControl } from './platform/access.ts';
-import { HttpError, registerErrorHandling } from './platform/errors.ts';
+import { registerErrorHandling } from './platform/errors.ts';
+import { type RateLimitOptions, registerRateLimits } from './platform/rate-limit/index.ts';
 import { attachRealtime, type RealtimeOptions } from './platform/realtime/index.ts';
 import { registerWebApp } from './platform/static.ts';
 
@@ -20,6 +19,8 @@ export type AppDeps = {
   logger?: boolean | object;
   /** Realtime channel tuning (tests); Redis fan-out follows config.redisUrl. */
   realtime?: RealtimeOptions;
+  /** Rate-limit tuning (tests); counting in Redis follows config.redisUrl. */
+  rateLimit?: RateLimitOptions;
 };
 
 export type App = FastifyInstance;
@@ -70,13 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(rateLimit, {
-    global: true,
-    max: 1200,
-    timeWindow: '1 minute',
-    errorResponseBuilder: (_req, ctx) =>
-      new HttpError(429, rateLimitText(Math.ceil(ctx.ttl / 1000)), 'RATE_LIMITED'),
-  });
+  await registerRateLimits(app, deps);
 
   await attachRealtime(app, deps);
   await registerFeatures(app, deps);

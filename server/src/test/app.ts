@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEMO_USER_ID } from '@guildhall/common';
 import pg from 'pg';
-import { type App, buildApp } from '../app.ts';
+import { type App, type AppDeps, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Db, migrateToLatest, openDb } from '../db/index.ts';
 import { bootstrapUsers } from '../features/users/bootstrap.ts';
@@ -35,6 +35,8 @@ export function defaultTestDatabase(): TestDatabase {
 export async function createTestApp(
   env: Record<string, string> = {},
   database: TestDatabase = defaultTestDatabase(),
+  /** Platform tuning, e.g. Redis key prefixes so parallel test files on one Redis stay apart. */
+  platform: Pick<AppDeps, 'realtime' | 'rateLimit'> = {},
 ): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-test-'));
   const pgSchema = database === 'postgres' ? await createPgSchema() : null;
@@ -47,7 +49,7 @@ export async function createTestApp(
   const db = openDb(config.databaseUrl);
   await migrateToLatest(db, pgSchema?.schema);
   await bootstrapUsers(db, config.adminDiscordIds);
-  const app = await buildApp({ config, db, accessCode: TEST_ACCESS_CODE, logger: false });
+  const app = await buildApp({ config, db, accessCode: TEST_ACCESS_CODE, logger: false, ...platform });
   await app.ready();
   let seq = 0;
   return {

@@ -10,16 +10,20 @@ import type { AppDeps } from '../../app.ts';
 import { isOAuthConfigured } from '../../config.ts';
 import { isSetupMode } from '../../platform/effective-level.ts';
 import { HttpError, httpError } from '../../platform/errors.ts';
-import { FailureLimiter } from '../../platform/failure-limiter.ts';
 import { revokeSession } from '../../platform/sessions.ts';
 import { presentUser } from '../users/present.ts';
 import { completeDiscordSignIn, signInWithAccessCode, startDiscordSignIn } from './service.ts';
 
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, config } = deps;
-  const accessCodeFailures = new FailureLimiter(ACCESS_CODE_MAX_FAILURES, ACCESS_CODE_WINDOW_MS);
 
   return async (app) => {
+    const accessCodeFailures = app.createFailureLimiter(
+      'access-code',
+      ACCESS_CODE_MAX_FAILURES,
+      ACCESS_CODE_WINDOW_MS,
+    );
+
     app.get('/api/config', { config: { access: 'public' } }, async () => ({
       oauthConfigured: isOAuthConfigured(config),
       setupMode: await isSetupMode(db),
@@ -42,17 +46,20 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/auth/access-code',
       { config: { access: 'public' }, schema: { body: AccessCodeBody } },
       async (req, reply) => {
-        const retryAfter = accessCodeFailures.retryAfterSeconds(req.ip);
-        if (retryAfter > 0) {
-          reply.header('retry-after', String(retryAfter));
-          throw httpError(429, rateLimitText(retryAfter), 'RATE_LIMITED');
+        const attempt = await accessCodeFailures.begin(req.ip);
+        if (!attempt.isAllowed) {
+          reply.header('retry-after', String(attempt.retryAfterSeconds));
+          throw httpError(429, rateLimitText(attempt.retryAfterSeconds), 'RATE_LIMITED');
         }
+        // Counted from the start so parallel guesses cannot all pass the check; only a wrong code keeps counting.
+        let isFailure = false;
         try {
           return await signInWithAccessCode(db, deps.accessCode, req.body.code);
         } catch (e) {
-          if (e instanceof HttpError && e.code === 'INVALID_ACCESS_CODE')
-            accessCodeFailures.recordFailure(req.ip);
+          isFailure = e instanceof HttpError && e.code === 'INVALID_ACCESS_CODE';
           throw e;
+        } finally {
+          if (!isFailure) await attempt.forgive();
         }
       },
     );

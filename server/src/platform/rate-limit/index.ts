@@ -1,0 +1,70 @@
+import rateLimit from '@fastify/rate-limit';
+import { rateLimitText } from '@guildhall/common';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import { HttpError } from '../errors.ts';
+import type { FailureLimiter } from './failure-limiter.ts';
+import { createMemoryFailureLimiter } from './memory-failure-limiter.ts';
+import { throttledRedisWarnings } from './outage-log.ts';
+import { connectRateLimitRedis } from './redis-client.ts';
+import { createRedisFailureLimiter } from './redis-failure-limiter.ts';
+import { redisRateLimitStore } from './redis-store.ts';
+
+export type { Attempt, FailureLimiter } from './failure-limiter.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * A failure limiter named `name` (its own counts): shared through Redis when REDIS_URL is set,
+     * otherwise in this process.
+     */
+    createFailureLimiter(name: string, max: number, windowMs: number): FailureLimiter;
+  }
+}
+
+export type RateLimitOptions = {
+  /** Prefix of every rate-limit key in Redis; instances sharing it share budgets (default `guildhall:rl:`). */
+  redisPrefix?: string;
+};
+
+/**
+ * Registers the request limits (global 1200/minute per address, routes may set their own with
+ * `config.rateLimit`) and `app.createFailureLimiter`. With REDIS_URL all counts live in Redis, so N
+ * instances enforce the documented limits together rather than N times over.
+ */
+export async function registerRateLimits(
+  app: FastifyInstance,
+  deps: { config: Config; rateLimit?: RateLimitOptions },
+): Promise<void> {
+  const prefix = deps.rateLimit?.redisPrefix ?? 'guildhall:rl:';
+  const redis = deps.config.redisUrl ? await connectRateLimitRedis(deps.config.redisUrl, app.log) : undefined;
+  const report = throttledRedisWarnings(app.log);
+  if (redis) {
+    app.addHook('onClose', () => redis.close());
+    app.log.info('rate limits: counting in Redis');
+  }
+
+  await app.register(rateLimit, {
+    global: true,
+    max: 1200,
+    timeWindow: '1 minute',
+    errorResponseBuilder: (_req, ctx) =>
+      new HttpError(429, rateLimitText(Math.ceil(ctx.ttl / 1000)), 'RATE_LIMITED'),
+    // A general limiter that cannot count lets requests through (the store logs a warning) instead of 500s.
+    ...(redis ? { store: redisRateLimitStore(redis.run, prefix, report), skipOnError: true } : {}),
+  });
+
+  app.decorate('createFailureLimiter', (name: string, max: number, windowMs: number) => {
+    const memory = createMemoryFailureLimiter(max, windowMs);
+    if (!redis) return memory;
+    return createRedisFailureLimiter({
+      run: redis.run,
+      name: `${name} failures`,
+      keyPrefix: `${prefix}fail:${name}:`,
+      max,
+      windowMs,
+      fallback: memory,
+      report,
+    });
+  });
+}

@@ -1,0 +1,49 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { createClient } from 'redis';
+import { type RunScript, scriptRunner } from './lua.ts';
+
+const CONNECT_TIMEOUT_MS = 10_000;
+/** A rate-limit check waits at most this long for Redis before the request goes on without it. */
+const COMMAND_TIMEOUT_MS = 500;
+
+export type RateLimitRedis = {
+  run: RunScript;
+  close(): Promise<void>;
+};
+
+/**
+ * The one Redis client the rate limits share. Startup fails with a clear message when Redis cannot be
+ * reached; later outages make calls fail fast (no offline queue, short timeout) so callers can decide
+ * what to do instead of letting requests hang, while the client reconnects in the background.
+ */
+export async function connectRateLimitRedis(url: string, log: FastifyBaseLogger): Promise<RateLimitRedis> {
+  let hasConnected = false;
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    commandOptions: { timeout: COMMAND_TIMEOUT_MS },
+    socket: {
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      // Give up at once on the first connection (startup reports it); after that, keep retrying.
+      reconnectStrategy: (retries, cause) => (hasConnected ? Math.min(100 * 2 ** retries, 5_000) : cause),
+    },
+  });
+  client.on('error', (err: unknown) => {
+    if (hasConnected) log.debug({ err }, 'rate limits: Redis connection error');
+  });
+  try {
+    await client.connect();
+    hasConnected = true;
+  } catch (e) {
+    client.destroy();
+    throw new Error(`REDIS_URL: could not connect to Redis (${e instanceof Error ? e.message : String(e)})`);
+  }
+  return {
+    run: scriptRunner(client),
+    async close() {
+      // close() waits for replies still due; when Redis is gone there are none worth waiting for.
+      if (client.isReady) await client.close();
+      else client.destroy();
+    },
+  };
+}
