@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../test/app.ts';
-import { deleteRedisKeys, expectRateLimited, testPlatform, uniqueRedisPrefix } from './testing.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestContext } from '../../test/app.ts';
+import { expectRateLimited, twoInstancesOnRedis } from './testing.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
 // Two server instances on one Redis, as behind a load balancer (CI sets TEST_REDIS_URL).
 describe.skipIf(!redisUrl)('request limits across two server instances (Redis)', () => {
-  const prefix = uniqueRedisPrefix();
-  let one: TestContext;
-  let two: TestContext;
-
-  beforeAll(async () => {
-    const platform = testPlatform(prefix);
-    one = await createTestApp({ REDIS_URL: redisUrl! }, undefined, platform);
-    two = await createTestApp({ REDIS_URL: redisUrl! }, undefined, platform);
-  });
-  afterAll(async () => {
-    await two?.close();
-    await one?.close();
-    await deleteRedisKeys(redisUrl!, prefix);
-  });
+  const apps = twoInstancesOnRedis(redisUrl ?? '');
 
   it('the global limit (1200 a minute per address) counts requests to both instances together', async () => {
     const ip = '10.20.0.1';
@@ -27,15 +14,18 @@ describe.skipIf(!redisUrl)('request limits across two server instances (Redis)',
       ctx.app.inject({ method: 'GET', url: '/api/config', remoteAddress: ip });
     const statuses: number[] = [];
     for (let batch = 0; batch < 12; batch += 1) {
-      const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => get(i % 2 ? one : two)));
+      const replies = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => get(i % 2 ? apps.one : apps.two)),
+      );
       statuses.push(...replies.map((r) => r.statusCode));
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(1200);
-    expectRateLimited(await get(one), 60);
-    expectRateLimited(await get(two), 60);
+    expectRateLimited(await get(apps.one), 60);
+    expectRateLimited(await get(apps.two), 60);
     // Another address has its own budget.
     expect(
-      (await one.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '10.20.0.2' })).statusCode,
+      (await apps.one.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '10.20.0.2' }))
+        .statusCode,
     ).toBe(200);
   });
 
@@ -44,14 +34,14 @@ describe.skipIf(!redisUrl)('request limits across two server instances (Redis)',
     const post = (ctx: TestContext) =>
       ctx.app.inject({ method: 'POST', url: '/api/auth/discord', payload: {}, remoteAddress: ip });
     for (let i = 0; i < 30; i += 1) {
-      const res = await post(i % 2 ? one : two);
+      const res = await post(i % 2 ? apps.one : apps.two);
       expect(res.statusCode).toBe(400); // counted, then refused for its empty body
       expect(res.headers['x-ratelimit-remaining']).toBe(String(29 - i));
     }
-    expectRateLimited(await post(one), 60);
-    expectRateLimited(await post(two), 60);
+    expectRateLimited(await post(apps.one), 60);
+    expectRateLimited(await post(apps.two), 60);
     // The global budget of the same address was not spent by those 32 requests.
-    const other = await two.app.inject({ method: 'GET', url: '/api/config', remoteAddress: ip });
+    const other = await apps.two.app.inject({ method: 'GET', url: '/api/config', remoteAddress: ip });
     expect(other.statusCode).toBe(200);
     expect(other.headers['x-ratelimit-remaining']).toBe('1199');
   });

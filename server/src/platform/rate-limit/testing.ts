@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { createClient } from 'redis';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/app.ts';
 
 /** Test helpers for the Redis-backed rate limits (used only when TEST_REDIS_URL is set). */
 
@@ -17,6 +18,26 @@ export function testPlatform(redisPrefix: string) {
     rateLimit: { redisPrefix },
     realtime: { redisKey: `guildhall-test-${randomBytes(6).toString('hex')}` },
   };
+}
+
+/**
+ * Two app instances on one Redis, as behind a load balancer, with keys of their own: started before the
+ * suite's tests and closed (their keys deleted) after. Read `one` and `two` inside the tests.
+ */
+export function twoInstancesOnRedis(redisUrl: string): { one: TestContext; two: TestContext } {
+  const prefix = uniqueRedisPrefix();
+  const apps = {} as { one: TestContext; two: TestContext }; // filled before any test runs
+  beforeAll(async () => {
+    const platform = testPlatform(prefix);
+    apps.one = await createTestApp({ REDIS_URL: redisUrl }, undefined, platform);
+    apps.two = await createTestApp({ REDIS_URL: redisUrl }, undefined, platform);
+  });
+  afterAll(async () => {
+    await apps.two?.close();
+    await apps.one?.close();
+    await deleteRedisKeys(redisUrl, prefix);
+  });
+  return apps;
 }
 
 /** Asserts the spec's 429: Retry-After within the window and the same number in the message. */
