@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEMO_USER_ID } from '@guildhall/common';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import pg from 'pg';
 import { type App, type AppDeps, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
@@ -23,6 +24,17 @@ export type TestContext = {
 
 export type TestDatabase = 'sqlite' | 'postgres';
 
+export type TestAppOptions = Pick<AppDeps, 'realtime' | 'rateLimit'> & {
+  /**
+   * Yield to the event loop after every query the app makes. node:sqlite answers synchronously, so
+   * without this one request's read and write run back to back and races never show; with it,
+   * concurrent requests interleave between read and write as they do against a networked database.
+   */
+  racy?: boolean;
+  /** A second instance on another context's database (multi-instance tests); that context drops it. */
+  sameDatabaseAs?: TestContext;
+};
+
 /** The database tests use by default: PostgreSQL when TEST_DB=postgres (and TEST_DATABASE_URL is set). */
 export function defaultTestDatabase(): TestDatabase {
   return process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -35,26 +47,31 @@ export function defaultTestDatabase(): TestDatabase {
 export async function createTestApp(
   env: Record<string, string> = {},
   database: TestDatabase = defaultTestDatabase(),
-  /** Platform tuning, e.g. Redis key prefixes so parallel test files on one Redis stay apart. */
-  platform: Pick<AppDeps, 'realtime' | 'rateLimit'> = {},
+  /** Platform tuning (e.g. Redis key prefixes so parallel test files on one Redis stay apart) and test modes. */
+  options: TestAppOptions = {},
 ): Promise<TestContext> {
+  const { racy, sameDatabaseAs, ...platform } = options;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-test-'));
-  const pgSchema = database === 'postgres' ? await createPgSchema() : null;
+  const pgSchema = !sameDatabaseAs && database === 'postgres' ? await createPgSchema() : null;
+  const databaseUrl = sameDatabaseAs?.config.databaseUrl ?? pgSchema?.url;
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
-    ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
   const db = openDb(config.databaseUrl);
-  await migrateToLatest(db, pgSchema?.schema);
-  await bootstrapUsers(db, config.adminDiscordIds);
-  const app = await buildApp({ config, db, accessCode: TEST_ACCESS_CODE, logger: false, ...platform });
+  if (!sameDatabaseAs) {
+    await migrateToLatest(db, pgSchema?.schema);
+    await bootstrapUsers(db, config.adminDiscordIds);
+  }
+  const appDb = racy ? db.withPlugin(new YieldAfterEveryQuery()) : db;
+  const app = await buildApp({ config, db: appDb, accessCode: TEST_ACCESS_CODE, logger: false, ...platform });
   await app.ready();
   let seq = 0;
   return {
     app,
-    db,
+    db: appDb,
     config,
     dataDir,
     async signIn(overrides = {}) {
@@ -68,6 +85,16 @@ export async function createTestApp(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+class YieldAfterEveryQuery implements KyselyPlugin {
+  transformQuery(args: PluginTransformQueryArgs) {
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs) {
+    await new Promise((resolve) => setImmediate(resolve));
+    return args.result;
+  }
 }
 
 /** Leaves setup mode by adding a real admin, so the demo identity acts at its stored level. */

@@ -4,13 +4,12 @@ import {
   TicTacToeResponse,
 } from '@guildhall/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TestContext } from '../../../test/app.ts';
-import { createGameTestApp } from '../test-app.ts';
+import { createTestApp, type TestContext } from '../../../test/app.ts';
 import { call, claim, join, lastSeen, move, play, X_WINS } from './test-helpers.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createGameTestApp();
+  ctx = await createTestApp();
 });
 afterEach(() => ctx.close());
 

@@ -1,13 +1,12 @@
 import { TICTACTOE_TEXTS as T, TICTACTOE_ABSENT_AFTER_MS } from '@guildhall/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TestContext } from '../../../test/app.ts';
-import { createGameTestApp } from '../test-app.ts';
+import { createTestApp, type TestContext } from '../../../test/app.ts';
 import { findGame, updateGameIfAbsent, updateGameIfVersion } from './repo.ts';
 import { call, claim, join, lastSeen, move } from './test-helpers.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createGameTestApp({ racy: true });
+  ctx = await createTestApp({}, undefined, { racy: true });
 });
 afterEach(() => ctx.close());
 

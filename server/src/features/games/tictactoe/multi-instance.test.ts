@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { TICTACTOE_STATE_EVENT, type TicTacToeStatePush, tictactoeRoom } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteRedisKeys, testPlatform, uniqueRedisPrefix } from '../../../platform/rate-limit/testing.ts';
 import { connectClient, listen, nextEvent, subscribe } from '../../../platform/realtime/testing.ts';
-import type { TestContext } from '../../../test/app.ts';
-import { createGameTestApp } from '../test-app.ts';
+import { createTestApp, type TestContext } from '../../../test/app.ts';
 import { join, move } from './test-helpers.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -17,12 +16,14 @@ describe.skipIf(!redisUrl)('tic-tac-toe across two server instances (Redis fan-o
   let urlTwo: string;
   const sockets: Socket[] = [];
 
+  // Keys of their own (rooms, rate limits), so parallel runs on the same Redis never meet.
+  const prefix = uniqueRedisPrefix();
+
   beforeAll(async () => {
-    // A key of its own, so parallel runs on the same Redis never see each other's rooms.
-    const realtime = { redisKey: `guildhall-test-${randomBytes(6).toString('hex')}` };
+    const platform = testPlatform(prefix);
     const env = { REDIS_URL: redisUrl! };
-    one = await createGameTestApp({ env, realtime });
-    two = await createGameTestApp({ env, realtime, sameDatabaseAs: one });
+    one = await createTestApp(env, undefined, platform);
+    two = await createTestApp(env, undefined, { ...platform, sameDatabaseAs: one });
     urlOne = await listen(one.app);
     urlTwo = await listen(two.app);
   });
@@ -30,6 +31,7 @@ describe.skipIf(!redisUrl)('tic-tac-toe across two server instances (Redis fan-o
     for (const s of sockets) s.close();
     await two?.close();
     await one?.close();
+    await deleteRedisKeys(redisUrl!, prefix);
   });
 
   it('a move made through one instance reaches a client connected to the other', async () => {

@@ -16,8 +16,7 @@ import {
   sleep,
   subscribe,
 } from '../../../platform/realtime/testing.ts';
-import type { TestContext } from '../../../test/app.ts';
-import { createGameTestApp } from '../test-app.ts';
+import { createTestApp, type TestContext } from '../../../test/app.ts';
 import { call, claim, join, lastSeen, leave, move, X_WINS } from './test-helpers.ts';
 
 let ctx: TestContext;
@@ -25,7 +24,7 @@ let url: string;
 const sockets: Socket[] = [];
 
 beforeEach(async () => {
-  ctx = await createGameTestApp();
+  ctx = await createTestApp();
   url = await listen(ctx.app);
 });
 afterEach(async () => {

@@ -6,15 +6,14 @@ import {
   TicTacToeResponse,
 } from '@guildhall/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TestContext } from '../../../test/app.ts';
-import { createGameTestApp } from '../test-app.ts';
+import { createTestApp, type TestContext } from '../../../test/app.ts';
 import { insertGame, insertSeat } from './repo.ts';
 import { call, DRAW, join, leave, move, play, X_WINS } from './test-helpers.ts';
 
 // A fresh database per test: matchmaking depends on which games wait, so tests must not share any.
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createGameTestApp();
+  ctx = await createTestApp();
 });
 afterEach(() => ctx.close());
 
