@@ -32,6 +32,18 @@ afterEach(async () => {
   await ctx.close();
 });
 
+/** A game in progress between two new players, each with a socket subscribed to its room. */
+async function startWatchedGame() {
+  const x = await ctx.signIn();
+  const o = await ctx.signIn();
+  const { body } = await join(ctx.app, x.token);
+  const id = body.game!.id;
+  await join(ctx.app, o.token);
+  const [xs, os] = [await connect(x.token), await connect(o.token)];
+  await Promise.all([subscribe(xs, tictactoeRoom(id)), subscribe(os, tictactoeRoom(id))]);
+  return { x, o, id, xs, os };
+}
+
 async function connect(token: string, reconnection = false): Promise<Socket> {
   const socket = await connectClient(url, token, { reconnection });
   sockets.push(socket);
@@ -58,13 +70,7 @@ describe('tic-tac-toe over the realtime channel', () => {
   });
 
   it('every move is pushed to both players, and the end of the game too', async () => {
-    const x = await ctx.signIn();
-    const o = await ctx.signIn();
-    const { body } = await join(ctx.app, x.token);
-    const id = body.game!.id;
-    await join(ctx.app, o.token);
-    const [xs, os] = [await connect(x.token), await connect(o.token)];
-    await Promise.all([subscribe(xs, tictactoeRoom(id)), subscribe(os, tictactoeRoom(id))]);
+    const { x, o, id, xs, os } = await startWatchedGame();
     const xSeen = record<TicTacToeStatePush>(xs, TICTACTOE_STATE_EVENT);
     const oSeen = record<TicTacToeStatePush>(os, TICTACTOE_STATE_EVENT);
 
@@ -110,13 +116,7 @@ describe('tic-tac-toe over the realtime channel', () => {
   });
 
   it('a claimed win over a player who left is pushed to both players', async () => {
-    const x = await ctx.signIn();
-    const o = await ctx.signIn();
-    const { body } = await join(ctx.app, x.token);
-    const id = body.game!.id;
-    await join(ctx.app, o.token);
-    const [xs, os] = [await connect(x.token), await connect(o.token)];
-    await Promise.all([subscribe(xs, tictactoeRoom(id)), subscribe(os, tictactoeRoom(id))]);
+    const { x, o, id, xs, os } = await startWatchedGame();
     // X's tab stopped showing up (the socket stays open only to see the result arrive).
     await lastSeen(ctx.db, x.userId, TICTACTOE_ABSENT_AFTER_MS + 1000);
     const over = (s: Socket) => stateWhere(s, (p) => p.game.status === 'finished');
