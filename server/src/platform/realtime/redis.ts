@@ -32,12 +32,75 @@ export async function connectRedisFanout(
     await Promise.allSettled([pub.destroy(), sub.destroy()]);
     throw new Error(`REDIS_URL: could not connect to Redis (${e instanceof Error ? e.message : String(e)})`);
   }
+  const onError = throttledWarning(log);
   return {
-    adapter: createAdapter(pub, sub, { key }),
+    // The adapter calls these without handling their promises; see catchingCommands.
+    adapter: createAdapter(
+      catchingCommands(pub, ['publish'], onError),
+      catchingCommands(sub, ['subscribe', 'pSubscribe', 'unsubscribe', 'pUnsubscribe'], onError),
+      { key },
+    ),
     async close() {
-      await Promise.allSettled([pub.close(), sub.close()]);
+      await Promise.allSettled([closeRedis(pub), closeRedis(sub)]);
     },
   };
+}
+
+type CommandName = 'publish' | 'subscribe' | 'pSubscribe' | 'unsubscribe' | 'pUnsubscribe';
+
+/** How often a failing Redis command is logged while Redis is away (the rest are counted). */
+const ERROR_LOG_MS = 30_000;
+
+function throttledWarning(log: FastifyBaseLogger): (err: unknown) => void {
+  let lastLogged = 0;
+  let failed = 0;
+  return (err) => {
+    failed += 1;
+    if (Date.now() - lastLogged < ERROR_LOG_MS) return;
+    lastLogged = Date.now();
+    log.warn(
+      { err, failed },
+      'realtime: Redis command failed; other instances miss changes until it is back',
+    );
+    failed = 0;
+  };
+}
+
+/**
+ * The client as the adapter sees it, with the named commands' promises never rejecting. The adapter
+ * publishes, subscribes and (on close) unsubscribes without handling the promise, so a command caught
+ * by a dropped connection, or flushed when the client is closed during an outage, would be an unhandled
+ * rejection, which ends a Node process. Local delivery does not depend on Redis; other instances miss
+ * what Redis missed, and node-redis resubscribes by itself when it reconnects.
+ */
+function catchingCommands<C extends object>(
+  client: C,
+  names: readonly CommandName[],
+  onError: (err: unknown) => void,
+): C {
+  const caught = new Set<PropertyKey>(names);
+  return new Proxy(client, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      if (!caught.has(prop)) return value.bind(target);
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(target, args);
+        if (result instanceof Promise) result.catch(onError);
+        return result;
+      };
+    },
+  });
+}
+
+/** close() waits for the replies still due, which never come while Redis is away: then let go at once. */
+async function closeRedis(client: {
+  isReady: boolean;
+  close(): Promise<unknown>;
+  destroy(): void;
+}): Promise<void> {
+  if (client.isReady) await client.close();
+  else client.destroy();
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
