@@ -3,9 +3,9 @@ import { rateLimitText } from '@guildhall/common';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { HttpError } from '../errors.ts';
+import { throttledRedisWarnings } from '../redis-warnings.ts';
 import type { FailureLimiter } from './failure-limiter.ts';
 import { createMemoryFailureLimiter } from './memory-failure-limiter.ts';
-import { throttledRedisWarnings } from './outage-log.ts';
 import { connectRateLimitRedis } from './redis-client.ts';
 import { createRedisFailureLimiter } from './redis-failure-limiter.ts';
 import { redisRateLimitStore } from './redis-store.ts';
@@ -38,7 +38,7 @@ export async function registerRateLimits(
 ): Promise<void> {
   const prefix = deps.rateLimit?.redisPrefix ?? 'guildhall:rl:';
   const redis = deps.config.redisUrl ? await connectRateLimitRedis(deps.config.redisUrl, app.log) : undefined;
-  const report = throttledRedisWarnings(app.log);
+  const report = throttledRedisWarnings(app.log, 'rate limits');
   if (redis) {
     app.addHook('onClose', () => redis.close());
     app.log.info('rate limits: counting in Redis');

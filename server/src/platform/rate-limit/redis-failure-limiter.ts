@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { ReportRedisError } from '../redis-warnings.ts';
 import type { Attempt, FailureLimiter } from './failure-limiter.ts';
 import { defineLua, type RunScript } from './lua.ts';
-import type { ReportRedisError } from './outage-log.ts';
 
 /**
  * One sorted set per key: a member per counted attempt, scored by when it began. Redis's own clock is

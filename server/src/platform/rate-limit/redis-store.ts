@@ -1,6 +1,6 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { ReportRedisError } from '../redis-warnings.ts';
 import { defineLua, type RunScript } from './lua.ts';
-import type { ReportRedisError } from './outage-log.ts';
 
 /**
  * Counts one request in a fixed window, the way the plugin's in-memory store does: the first request

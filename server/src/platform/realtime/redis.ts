@@ -1,6 +1,7 @@
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
+import { throttledRedisWarnings } from '../redis-warnings.ts';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -32,7 +33,8 @@ export async function connectRedisFanout(
     await Promise.allSettled([pub.destroy(), sub.destroy()]);
     throw new Error(`REDIS_URL: could not connect to Redis (${e instanceof Error ? e.message : String(e)})`);
   }
-  const onError = throttledWarning(log);
+  const report = throttledRedisWarnings(log, 'realtime');
+  const onError = (err: unknown) => report(err, 'fan-out to other instances');
   return {
     // The adapter calls these without handling their promises; see catchingCommands.
     adapter: createAdapter(
@@ -47,24 +49,6 @@ export async function connectRedisFanout(
 }
 
 type CommandName = 'publish' | 'subscribe' | 'pSubscribe' | 'unsubscribe' | 'pUnsubscribe';
-
-/** How often a failing Redis command is logged while Redis is away (the rest are counted). */
-const ERROR_LOG_MS = 30_000;
-
-function throttledWarning(log: FastifyBaseLogger): (err: unknown) => void {
-  let lastLogged = 0;
-  let failed = 0;
-  return (err) => {
-    failed += 1;
-    if (Date.now() - lastLogged < ERROR_LOG_MS) return;
-    lastLogged = Date.now();
-    log.warn(
-      { err, failed },
-      'realtime: Redis command failed; other instances miss changes until it is back',
-    );
-    failed = 0;
-  };
-}
 
 /**
  * The client as the adapter sees it, with the named commands' promises never rejecting. The adapter

@@ -7,12 +7,17 @@ export type ReportRedisError = (err: unknown, what: string) => void;
  * Logs a Redis failure as a warning at most once per interval for each kind of call, so an outage under
  * load leaves a few lines in the log rather than one per request.
  */
-export function throttledRedisWarnings(log: FastifyBaseLogger, intervalMs = 30_000): ReportRedisError {
+export function throttledRedisWarnings(
+  log: FastifyBaseLogger,
+  /** Who is calling Redis, as the log line names it (e.g. `rate limits`, `realtime`). */
+  component: string,
+  intervalMs = 30_000,
+): ReportRedisError {
   const lastLogged = new Map<string, number>();
   return (err, what) => {
     const now = Date.now();
     if (now - (lastLogged.get(what) ?? Number.NEGATIVE_INFINITY) < intervalMs) return;
     lastLogged.set(what, now);
-    log.warn({ err }, `rate limits: Redis unavailable for ${what}`);
+    log.warn({ err }, `${component}: Redis unavailable for ${what}`);
   };
 }
