@@ -32,7 +32,10 @@ const http = require('node:http');
 const fs = require('node:fs');
 const file = process.argv[1];
 const server = http.createServer((req, res) => {
-  if (req.method === 'POST') {
+  if (req.method === 'DELETE') {
+    fs.rmSync(file, { force: true });
+    res.end();
+  } else if (req.method === 'POST') {
     const out = fs.createWriteStream(file);
     req.pipe(out);
     out.on('finish', () => { res.setHeader('content-type', 'application/json'); res.end('{"ok":true}'); });
@@ -285,24 +288,65 @@ async function main(): Promise<void> {
     };
     let rssGrowth = 0;
     let bareRssGrowth = 0;
+    type Measured = Awaited<ReturnType<typeof upload>> & { cpu: number; threads: string; rssGrowth: number };
+    /** Uploads the source to one server, sampling its CPU (per thread) and RSS while it receives. */
+    const measureUpload = async (pid: number, target: number, token?: string): Promise<Measured> => {
+      const cpu0 = cpuSeconds(pid);
+      const threads0 = threadCpu(pid);
+      const before = rssBytes(pid);
+      const rss = watchRss(pid);
+      const result = await upload(target, '/upload', source, token);
+      return {
+        ...result,
+        rssGrowth: rss.stop() - before,
+        cpu: cpuSeconds(pid) - cpu0,
+        threads: threadDelta(threads0, threadCpu(pid)),
+      };
+    };
+    const blobsDir = path.join(tmp, 'data', 'blobs');
+    const storedBlobs = () =>
+      fs.existsSync(blobsDir)
+        ? fs.readdirSync(blobsDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length
+        : 0;
+    let fileId: string | null = null;
+    /**
+     * Each server's previous file is deleted just before its next upload, and the upload starts 200 ms
+     * later for both: the bare server's file is unlinked, Guildhall's through the API, waiting until its
+     * blobs are gone (their deletion is asynchronous). Both thus write into freshly freed page cache. On
+     * a VM whose balloon reports free pages to the host, memory left free for seconds costs a fault per
+     * page when touched again, so a server whose old file was freed earlier would pay for it.
+     */
+    const bareTurn = async () => {
+      await fetch(`http://127.0.0.1:${barePort}/upload`, { method: 'DELETE' });
+      await new Promise((r) => setTimeout(r, 200));
+      return measureUpload(bare.pid!, barePort);
+    };
+    const guildhallTurn = async () => {
+      if (fileId) {
+        await fetch(`http://127.0.0.1:${port}/api/files/${fileId}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        for (let i = 0; i < 100 && storedBlobs() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      return measureUpload(server.pid!, port, token);
+    };
+
     for (let round = 1; round <= ROUNDS; round++) {
-      const bareCpu0 = cpuSeconds(bare.pid!);
-      const bareThreads0 = threadCpu(bare.pid!);
-      const bareBefore = rssBytes(bare.pid!);
-      const bareRss = watchRss(bare.pid!);
-      const bareUp = await upload(barePort, '/upload', source);
-      bareRssGrowth = Math.max(bareRssGrowth, bareRss.stop() - bareBefore);
-      const bareCpu = cpuSeconds(bare.pid!) - bareCpu0;
-      const bareThreads = threadDelta(bareThreads0, threadCpu(bare.pid!));
-      const cpu0 = cpuSeconds(server.pid!);
-      const threads0 = threadCpu(server.pid!);
-      const before = rssBytes(server.pid!);
-      const rss = watchRss(server.pid!);
-      const up = await upload(port, '/upload', source, token);
-      rssGrowth = Math.max(rssGrowth, rss.stop() - before);
-      const cpu = cpuSeconds(server.pid!) - cpu0;
-      const threads = threadDelta(threads0, threadCpu(server.pid!));
-      const fileId = up.body.fileId as string;
+      // Alternate who goes first, so neither always runs while the other's writes are flushed to disk.
+      let bareUp: Measured;
+      let up: Measured;
+      if (round % 2 === 1) {
+        bareUp = await bareTurn();
+        up = await guildhallTurn();
+      } else {
+        up = await guildhallTurn();
+        bareUp = await bareTurn();
+      }
+      bareRssGrowth = Math.max(bareRssGrowth, bareUp.rssGrowth);
+      rssGrowth = Math.max(rssGrowth, up.rssGrowth);
+      fileId = up.body.fileId as string;
       const done = await postJson(
         port,
         '/upload/complete',
@@ -321,14 +365,10 @@ async function main(): Promise<void> {
       results.bareDown.push(bareDown.mbps);
       results.down.push(down.mbps);
       console.log(
-        `round ${round}: upload ${fmt(up.timing.mbps)} (bare ${fmt(bareUp.timing.mbps)}), ` +
+        `round ${round} (${round % 2 === 1 ? 'bare' : 'Guildhall'} first): upload ${fmt(up.timing.mbps)} (bare ${fmt(bareUp.timing.mbps)}), ` +
           `download ${fmt(down.mbps)} (bare ${fmt(bareDown.mbps)}); ` +
-          `upload CPU ${cpu.toFixed(2)} s (bare ${bareCpu.toFixed(2)} s)\n  upload CPU by thread: ${threads} (bare: ${bareThreads})`,
+          `upload CPU ${up.cpu.toFixed(2)} s (bare ${bareUp.cpu.toFixed(2)} s)\n  upload CPU by thread: ${up.threads} (bare: ${bareUp.threads})`,
       );
-      await fetch(`http://127.0.0.1:${port}/api/files/${fileId}`, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${token}` },
-      });
     }
 
     const upRatio = median(results.up) / median(results.bareUp);
