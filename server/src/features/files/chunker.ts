@@ -8,8 +8,9 @@ export type ChunkedResult = { size: number; sha256: string; chunks: number };
 export class TooLargeError extends Error {}
 
 /**
- * Chunks of one upload being written while the next one fills. Two let a chunk's write (and the
- * tail of its hashing) overlap with receiving the next one and the one after; each costs a buffer.
+ * Chunks of one upload dispatched but not yet stored. A new chunk starts filling only while fewer are
+ * in flight, so with two the next chunk fills while the previous one is still being written (and its
+ * last slice hashed), and an upload holds at most two buffers.
  */
 const IN_FLIGHT_PER_UPLOAD = 2;
 /**
