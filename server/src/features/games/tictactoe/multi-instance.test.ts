@@ -1,8 +1,13 @@
 import { TICTACTOE_STATE_EVENT, type TicTacToeStatePush, tictactoeRoom } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteRedisKeys, testPlatform, uniqueRedisPrefix } from '../../../platform/rate-limit/testing.ts';
-import { connectClient, listen, nextEvent, subscribe } from '../../../platform/realtime/testing.ts';
+import {
+  deleteRedisKeys,
+  startRedisProxy,
+  testPlatform,
+  uniqueRedisPrefix,
+} from '../../../platform/rate-limit/testing.ts';
+import { connectClient, listen, nextEvent, sleep, subscribe } from '../../../platform/realtime/testing.ts';
 import { createTestApp, type TestContext } from '../../../test/app.ts';
 import { join, move } from './test-helpers.ts';
 
@@ -72,5 +77,52 @@ describe.skipIf(!redisUrl)('tic-tac-toe across two server instances (Redis fan-o
     const gone = new Promise((resolve) => s.once('disconnect', resolve));
     one.app.realtime.disconnectUser(u.userId);
     expect(await gone).toBe('io server disconnect');
+  });
+});
+
+describe.skipIf(!redisUrl)('tic-tac-toe fan-out after a Redis outage', () => {
+  it('resumes by itself once Redis is back: a move through one instance reaches the other again', async () => {
+    const proxy = await startRedisProxy(redisUrl!);
+    const prefix = uniqueRedisPrefix();
+    const platform = testPlatform(prefix);
+    const env = { REDIS_URL: proxy.url };
+    const one = await createTestApp(env, undefined, platform);
+    const two = await createTestApp(env, undefined, { ...platform, sameDatabaseAs: one });
+    let os: Socket | undefined;
+    try {
+      const x = await one.signIn();
+      const o = await one.signIn();
+      const id = (await join(one.app, x.token)).body.game!.id;
+      await join(one.app, o.token);
+      os = await connectClient(await listen(two.app), o.token);
+      await subscribe(os, tictactoeRoom(id));
+
+      proxy.cut();
+      await sleep(300);
+      proxy.restore();
+      // node-redis reconnects and resubscribes in the background; probe until a publish crosses again.
+      const probed = nextEvent(os, 'probe', () => true, 10_000);
+      const probing = setInterval(() => one.app.realtime.publish(tictactoeRoom(id), 'probe', {}), 100);
+      try {
+        await probed;
+      } finally {
+        clearInterval(probing);
+      }
+
+      const pushed = nextEvent<TicTacToeStatePush>(
+        os,
+        TICTACTOE_STATE_EVENT,
+        (p) => p.game.version === 2,
+        5000,
+      );
+      expect((await move(one.app, x.token, id, 4)).status).toBe(200);
+      expect((await pushed).game.board[4]).toBe('X');
+    } finally {
+      os?.close();
+      await two.close();
+      await one.close();
+      await proxy.close();
+      await deleteRedisKeys(redisUrl!, prefix);
+    }
   });
 });
