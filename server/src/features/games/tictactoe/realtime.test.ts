@@ -91,27 +91,17 @@ describe('tic-tac-toe over the realtime channel', () => {
   });
 
   it('a refused move pushes nothing', async () => {
-    const x = await ctx.signIn();
-    const o = await ctx.signIn();
-    const { body } = await join(ctx.app, x.token);
-    await join(ctx.app, o.token);
-    const os = await connect(o.token);
-    await subscribe(os, tictactoeRoom(body.game!.id));
+    const { o, id, os } = await startWatchedGame();
     const seen = record(os, TICTACTOE_STATE_EVENT);
-    expect((await move(ctx.app, o.token, body.game!.id, 0)).status).toBe(409);
+    expect((await move(ctx.app, o.token, id, 0)).status).toBe(409);
     await sleep(100);
     expect(seen).toEqual([]);
   });
 
   it('leaving mid-game pushes the forfeit to the opponent', async () => {
-    const x = await ctx.signIn();
-    const o = await ctx.signIn();
-    const { body } = await join(ctx.app, x.token);
-    await join(ctx.app, o.token);
-    const os = await connect(o.token);
-    await subscribe(os, tictactoeRoom(body.game!.id));
+    const { x, id, os } = await startWatchedGame();
     const over = stateWhere(os, (p) => p.game.status === 'finished');
-    await leave(ctx.app, x.token, body.game!.id);
+    await leave(ctx.app, x.token, id);
     expect((await over).game).toMatchObject({ winner: 'O', endReason: 'forfeit' });
   });
 

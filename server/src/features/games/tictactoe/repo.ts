@@ -108,6 +108,9 @@ export async function findOpenGameIds(
   return rows.map((r) => r.id);
 }
 
+/** Whether a guarded update found its row (false: someone else changed the game first). */
+const applied = (r: { numUpdatedRows: bigint }) => Number(r.numUpdatedRows) === 1;
+
 /**
  * Takes seat 2 of a waiting game and starts it, only if it is still waiting with seat 2 free (and, for a
  * rematch, reserved for this user). The condition makes two simultaneous joiners unable to both win.
@@ -134,7 +137,7 @@ export async function takeSecondSeat(
     .where('player1_id', '!=', userId);
   q = reservedFor ? q.where('reserved_for', '=', reservedFor) : q.where('reserved_for', 'is', null);
   const r = await q.executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return applied(r);
 }
 
 export async function insertGame(db: Conn, row: TicTacToeGamesTable): Promise<void> {
@@ -175,13 +178,16 @@ export async function updateGameIfVersion(
   version: number,
   changes: GameChanges,
 ): Promise<boolean> {
-  const r = await db
+  return applied(await versionedUpdate(db, id, version, changes).executeTakeFirst());
+}
+
+/** The update of `changes` that bumps the version, guarded by the version read before. */
+function versionedUpdate(db: Conn, id: string, version: number, changes: GameChanges) {
+  return db
     .updateTable('tictactoe_games')
     .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
     .where('id', '=', id)
-    .where('version', '=', version)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+    .where('version', '=', version);
 }
 
 /**
@@ -197,11 +203,7 @@ export async function updateGameIfAbsent(
   seenSince: string,
   changes: GameChanges,
 ): Promise<boolean> {
-  const r = await db
-    .updateTable('tictactoe_games')
-    .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
-    .where('id', '=', id)
-    .where('version', '=', version)
+  const r = await versionedUpdate(db, id, version, changes)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
@@ -214,7 +216,7 @@ export async function updateGameIfAbsent(
       ),
     )
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return applied(r);
 }
 
 /** Withdraws a rematch offer from the finished game it was made on (only if it still points at it). */
@@ -230,7 +232,7 @@ export async function clearRematchOffer(
     .where('id', '=', gameId)
     .where('rematch_id', '=', rematchId)
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return applied(r);
 }
 
 export async function inTransaction<T>(

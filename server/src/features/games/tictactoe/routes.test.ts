@@ -8,6 +8,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.ts';
 import { insertGame, insertSeat } from './repo.ts';
+import { newGameRow } from './service.ts';
 import { call, DRAW, join, leave, move, play, X_WINS } from './test-helpers.ts';
 
 // A fresh database per test: matchmaking depends on which games wait, so tests must not share any.
@@ -20,27 +21,24 @@ afterEach(() => ctx.close());
 /** A waiting game created at a given time; `seated` false leaves its creator free (no seat row). */
 async function seedWaitingGame(userId: string, createdAt: string, seated = true): Promise<string> {
   const id = randomUUID();
-  await insertGame(ctx.db, {
-    id,
-    status: 'waiting',
-    board: '.........',
-    current_player: 'X',
-    winner: null,
-    end_reason: null,
-    player1_id: userId,
-    player2_id: null,
-    last_move: null,
-    version: 0,
-    reserved_for: null,
-    rematch_of: null,
-    rematch_id: null,
-    rematch_by: null,
-    created_at: createdAt,
-    updated_at: createdAt,
-  });
+  await insertGame(ctx.db, newGameRow(id, userId, createdAt, null));
   if (seated) await insertSeat(ctx.db, userId, id, new Date().toISOString());
   return id;
 }
+
+/** Every route that acts on one game, for game `id`. */
+const gameRoutes = (id: string) =>
+  [
+    ['GET', `/${id}`],
+    ['POST', `/${id}/move`],
+    ['POST', `/${id}/leave`],
+    ['POST', `/${id}/rematch`],
+    ['POST', `/${id}/claim`],
+  ] as const;
+
+/** Calls one of gameRoutes as `token`; a move sends a valid body, so only the id can be wrong. */
+const callGameRoute = (token: string, method: 'GET' | 'POST', path: string) =>
+  call(ctx.app, token, method, path, path.endsWith('move') ? { position: 0 } : undefined);
 
 /** Two fresh players who meet in one game: x created it (player 1), o joined it. */
 async function startGame() {
@@ -335,20 +333,8 @@ describe('tic-tac-toe: bad input on every route', () => {
 
   it('answers 400 for a malformed game id on every :id route', async () => {
     const a = await ctx.signIn();
-    for (const [method, path] of [
-      ['GET', '/not-a-uuid'],
-      ['POST', '/not-a-uuid/move'],
-      ['POST', '/not-a-uuid/leave'],
-      ['POST', '/not-a-uuid/rematch'],
-      ['POST', '/not-a-uuid/claim'],
-    ] as const) {
-      const r = await call(
-        ctx.app,
-        a.token,
-        method,
-        path,
-        path.endsWith('move') ? { position: 0 } : undefined,
-      );
+    for (const [method, path] of gameRoutes('not-a-uuid')) {
+      const r = await callGameRoute(a.token, method, path);
       expect({ path, status: r.status, error: r.body.error }).toEqual({
         path,
         status: 400,
@@ -360,20 +346,8 @@ describe('tic-tac-toe: bad input on every route', () => {
   it('answers 404 for an unknown game on every :id route', async () => {
     const a = await ctx.signIn();
     const id = randomUUID();
-    for (const [method, path] of [
-      ['GET', `/${id}`],
-      ['POST', `/${id}/move`],
-      ['POST', `/${id}/leave`],
-      ['POST', `/${id}/rematch`],
-      ['POST', `/${id}/claim`],
-    ] as const) {
-      const r = await call(
-        ctx.app,
-        a.token,
-        method,
-        path,
-        path.endsWith('move') ? { position: 0 } : undefined,
-      );
+    for (const [method, path] of gameRoutes(id)) {
+      const r = await callGameRoute(a.token, method, path);
       expect({ path, status: r.status, error: r.body.error }).toEqual({
         path,
         status: 404,
@@ -385,20 +359,8 @@ describe('tic-tac-toe: bad input on every route', () => {
   it("answers 403 for someone else's game on every :id route and changes nothing", async () => {
     const { id } = await startGame();
     const outsider = await ctx.signIn();
-    for (const [method, path] of [
-      ['GET', `/${id}`],
-      ['POST', `/${id}/move`],
-      ['POST', `/${id}/leave`],
-      ['POST', `/${id}/rematch`],
-      ['POST', `/${id}/claim`],
-    ] as const) {
-      const r = await call(
-        ctx.app,
-        outsider.token,
-        method,
-        path,
-        path.endsWith('move') ? { position: 0 } : undefined,
-      );
+    for (const [method, path] of gameRoutes(id)) {
+      const r = await callGameRoute(outsider.token, method, path);
       expect({ path, status: r.status, error: r.body.error }).toEqual({
         path,
         status: 403,
@@ -412,11 +374,7 @@ describe('tic-tac-toe: bad input on every route', () => {
     for (const [method, path] of [
       ['POST', '/join'],
       ['GET', '/current'],
-      ['GET', `/${randomUUID()}`],
-      ['POST', `/${randomUUID()}/move`],
-      ['POST', `/${randomUUID()}/leave`],
-      ['POST', `/${randomUUID()}/rematch`],
-      ['POST', `/${randomUUID()}/claim`],
+      ...gameRoutes(randomUUID()),
     ] as const) {
       const url = `/api/games/tic-tac-toe${path}`;
       const anon = await ctx.app.inject({ method, url });

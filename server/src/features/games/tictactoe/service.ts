@@ -326,7 +326,8 @@ async function findPlayable(db: Db, userId: string, gameId: string): Promise<Gam
   return row;
 }
 
-function newGameRow(
+/** The row of a new waiting game created by `userId` (reserved for one opponent, or open). */
+export function newGameRow(
   id: string,
   userId: string,
   now: string,
