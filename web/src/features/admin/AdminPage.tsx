@@ -1,8 +1,8 @@
 import { TEXTS } from '@guildhall/common';
-import { ArrowLeft, CloudOff, RefreshCw } from 'lucide-react';
-import { Link } from 'react-router';
+import { CloudOff, RefreshCw } from 'lucide-react';
 import { useAuth } from '../../auth/useAuth.ts';
-import { Button, buttonClass } from '../../ui/Button.tsx';
+import { BackLink } from '../../ui/BackLink.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { Page } from '../../ui/Page.tsx';
 import { AddUserForm } from './AddUserForm.tsx';
@@ -27,12 +27,11 @@ export function AdminPage() {
   return (
     <Page>
       <div className="mb-6 flex items-center justify-between gap-3">
-        <Link to="/dashboard" className={buttonClass('ghost', 'sm', '-ml-3')}>
-          <ArrowLeft className="size-4" />
+        <BackLink to="/dashboard">
           <span>
             Back<span className="hidden sm:inline"> to Dashboard</span>
           </span>
-        </Link>
+        </BackLink>
         <div className="flex items-center gap-2">
           <ApiStatusBadge status={admin.status} />
           <Button

@@ -6,12 +6,12 @@ import {
   hasLevel,
   itemsFailedToDeleteText,
 } from '@guildhall/common';
-import { ArrowLeft, FolderOpen, HardDrive, RefreshCw, TriangleExclamationPoint, Upload } from 'lucide-react';
+import { FolderOpen, HardDrive, RefreshCw, TriangleExclamationPoint, Upload } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { useAuth } from '../../auth/useAuth.ts';
-import { Button, buttonClass } from '../../ui/Button.tsx';
+import { BackLink } from '../../ui/BackLink.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -148,12 +148,11 @@ export function FilesPage() {
   return (
     <Page wide>
       <div className="mb-6 flex items-center justify-between gap-3">
-        <Link to="/dashboard" className={buttonClass('ghost', 'sm', '-ml-3')}>
-          <ArrowLeft className="size-4" />
+        <BackLink to="/dashboard">
           <span>
             Back<span className="hidden sm:inline"> to Dashboard</span>
           </span>
-        </Link>
+        </BackLink>
       </div>
       <header className="mb-6 flex flex-wrap items-end justify-between gap-3">
         <div>

@@ -1,7 +1,7 @@
 import { TICTACTOE_TEXTS as T } from '@guildhall/common';
-import { ArrowLeft, ArrowRight, Grid3x3, type LucideIcon, Palette } from 'lucide-react';
+import { ArrowRight, Grid3x3, type LucideIcon, Palette } from 'lucide-react';
 import { Link } from 'react-router';
-import { buttonClass } from '../../ui/Button.tsx';
+import { BackLink } from '../../ui/BackLink.tsx';
 import { Page } from '../../ui/Page.tsx';
 
 type GameCard = { to: string; title: string; description: string; players: string; icon: LucideIcon };
@@ -28,10 +28,7 @@ export function MinigamesMenu() {
   return (
     <Page>
       <div className="mb-6">
-        <Link to="/dashboard" className={buttonClass('ghost', 'sm', '-ml-3')}>
-          <ArrowLeft className="size-4" />
-          {T.backToDashboard}
-        </Link>
+        <BackLink to="/dashboard">{T.backToDashboard}</BackLink>
       </div>
       <header className="mb-8">
         <p className="text-sm text-muted">Play with other members</p>

@@ -1,8 +1,9 @@
 import { avatarUrl, snowflakeDate, TEXTS, userTag } from '@guildhall/common';
-import { ArrowLeft, Image, Lock, LogOut, UserRound } from 'lucide-react';
+import { Image, Lock, LogOut, UserRound } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/useAuth.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
+import { BackLink } from '../../ui/BackLink.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Card, CardTitle } from '../../ui/Card.tsx';
@@ -37,10 +38,7 @@ export function SettingsPage() {
   return (
     <Page>
       <div className="mb-6 flex items-center justify-between gap-3">
-        <Link to="/dashboard" className={buttonClass('ghost', 'sm')}>
-          <ArrowLeft className="size-4" />
-          Back to Dashboard
-        </Link>
+        <BackLink to="/dashboard">Back to Dashboard</BackLink>
         <Button
           variant="danger"
           size="sm"

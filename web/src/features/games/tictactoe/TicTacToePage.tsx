@@ -1,9 +1,9 @@
 import { TICTACTOE_TEXTS as T, TICTACTOE_ABSENT_AFTER_MS } from '@guildhall/common';
-import { ArrowLeft, LogOut, RotateCcw, Search, Trophy, UserX } from 'lucide-react';
+import { LogOut, RotateCcw, Search, Trophy, UserX } from 'lucide-react';
 import { useEffect } from 'react';
-import { Link } from 'react-router';
 import { useAuth } from '../../../auth/useAuth.ts';
-import { Button, buttonClass } from '../../../ui/Button.tsx';
+import { BackLink } from '../../../ui/BackLink.tsx';
+import { Button } from '../../../ui/Button.tsx';
 import { Card } from '../../../ui/Card.tsx';
 import { Page } from '../../../ui/Page.tsx';
 import { PageSpinner, Spinner } from '../../../ui/Spinner.tsx';
@@ -27,10 +27,7 @@ export function TicTacToePage() {
   return (
     <Page>
       <div className="mb-6 flex items-center justify-between gap-3">
-        <Link to="/minigames" className={buttonClass('ghost', 'sm', '-ml-3')}>
-          <ArrowLeft className="size-4" />
-          {T.backToMinigames}
-        </Link>
+        <BackLink to="/minigames">{T.backToMinigames}</BackLink>
         {game && <LiveBadge status={ttt.realtime} />}
       </div>
       <header className="mb-6">
