@@ -3,7 +3,7 @@ import { rateLimitText } from '@guildhall/common';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { HttpError } from '../errors.ts';
-import { throttledRedisWarnings } from '../redis-warnings.ts';
+import { throttledRedisWarnings } from '../redis-helpers.ts';
 import type { FailureLimiter } from './failure-limiter.ts';
 import { createMemoryFailureLimiter } from './memory-failure-limiter.ts';
 import { connectRateLimitRedis } from './redis-client.ts';

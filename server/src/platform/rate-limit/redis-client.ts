@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
+import { closeRedis } from '../redis-helpers.ts';
 import { type RunScript, scriptRunner } from './lua.ts';
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -40,10 +41,6 @@ export async function connectRateLimitRedis(url: string, log: FastifyBaseLogger)
   }
   return {
     run: scriptRunner(client),
-    async close() {
-      // close() waits for replies still due; when Redis is gone there are none worth waiting for.
-      if (client.isReady) await client.close();
-      else client.destroy();
-    },
+    close: () => closeRedis(client),
   };
 }

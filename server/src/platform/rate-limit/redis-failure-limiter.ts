@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ReportRedisError } from '../redis-warnings.ts';
+import type { ReportRedisError } from '../redis-helpers.ts';
 import type { Attempt, FailureLimiter } from './failure-limiter.ts';
 import { defineLua, type RunScript } from './lua.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { ReportRedisError } from '../redis-warnings.ts';
+import type { ReportRedisError } from '../redis-helpers.ts';
 import { defineLua, type RunScript } from './lua.ts';
 
 /**

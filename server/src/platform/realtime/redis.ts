@@ -1,7 +1,7 @@
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
-import { throttledRedisWarnings } from '../redis-warnings.ts';
+import { closeRedis, throttledRedisWarnings } from '../redis-helpers.ts';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -70,21 +70,10 @@ function catchingCommands<C extends object>(
       if (!caught.has(prop)) return value.bind(target);
       return (...args: unknown[]) => {
         const result: unknown = value.apply(target, args);
-        if (result instanceof Promise) result.catch(onError);
-        return result;
+        return result instanceof Promise ? result.catch(onError) : result;
       };
     },
   });
-}
-
-/** close() waits for the replies still due, which never come while Redis is away: then let go at once. */
-async function closeRedis(client: {
-  isReady: boolean;
-  close(): Promise<unknown>;
-  destroy(): void;
-}): Promise<void> {
-  if (client.isReady) await client.close();
-  else client.destroy();
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 
+/* What the rate limits and the realtime fan-out both need around their Redis clients. */
+
 /** Reports a failed Redis call; never throws. */
 export type ReportRedisError = (err: unknown, what: string) => void;
 
@@ -20,4 +22,17 @@ export function throttledRedisWarnings(
     lastLogged.set(what, now);
     log.warn({ err }, `${component}: Redis unavailable for ${what}`);
   };
+}
+
+/**
+ * Closes a node-redis client. close() waits for the replies still due, which never come while Redis is
+ * away: then it lets go at once.
+ */
+export async function closeRedis(client: {
+  isReady: boolean;
+  close(): Promise<unknown>;
+  destroy(): void;
+}): Promise<void> {
+  if (client.isReady) await client.close();
+  else client.destroy();
 }
