@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
 import { freePort } from './lib/free-port.ts';
+import { waitForHttp } from './lib/wait-for-http.ts';
 
 const BYTES = Number(process.env.BENCH_FILES_BYTES ?? 1024 ** 3);
 const ROUNDS = Number(process.env.BENCH_FILES_ROUNDS ?? 3);
@@ -199,22 +200,6 @@ function watchRss(pid: number) {
   };
 }
 
-async function waitForHttp(port: number, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error('the server exited during startup');
-    const ok = await new Promise<boolean>((resolve) => {
-      const req = http.get({ host: '127.0.0.1', port, path: '/api/config' }, (res) => {
-        res.resume();
-        resolve(res.statusCode === 200);
-      });
-      req.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not start');
-}
-
 async function postJson(
   port: number,
   urlPath: string,
@@ -277,7 +262,7 @@ async function main(): Promise<void> {
       },
     );
     children.push(server);
-    await waitForHttp(port, server);
+    await waitForHttp(`http://127.0.0.1:${port}/api/config`, server);
     const token = (await postJson(port, '/api/auth/access-code', { code: ACCESS_CODE })).token as string;
 
     const results = {

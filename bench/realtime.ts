@@ -24,6 +24,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
 import { freePort } from './lib/free-port.ts';
+import { waitForHttp } from './lib/wait-for-http.ts';
 
 const GAMES = Number(process.env.BENCH_GAMES ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -86,19 +87,6 @@ function summary(samples: Samples) {
 function line(label: string, s: ReturnType<typeof summary>): string {
   const f = (v: number) => `${v.toFixed(2).padStart(7)} ms`;
   return `  ${label.padEnd(34)} n=${String(s.n).padStart(6)}  p50 ${f(s.p50)}  p95 ${f(s.p95)}  p99 ${f(s.p99)}`;
-}
-
-async function waitForHttp(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error('server did not start within 30 s');
 }
 
 // ---------------------------------------------------------------------------------------------------------
