@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { hasLevel, type RouteAccess } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, leaveSetupMode, TEST_ACCESS_CODE, type TestContext } from './test/app.ts';
+import { bearer, createEveryRouteApp, TEST_ACCESS_CODE, type TestContext } from './test/app.ts';
 import { buildUser, snowflake } from './test/factories.ts';
 
 /**
@@ -115,25 +113,11 @@ function expectedOutcome(access: RouteAccess, identity: Identity): Outcome {
 }
 
 let ctx: TestContext;
-let webDist: string;
 
 beforeAll(async () => {
-  webDist = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'guildhall-matrix-web-'));
-  fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>probe</title>');
-  ctx = await createTestApp({
-    WEB_DIST_DIR: webDist,
-    // OAuth configured (never contacted: the probe's state is unknown) so the sign-in routes answer.
-    DISCORD_CLIENT_ID: '123456789012345678',
-    DISCORD_CLIENT_SECRET: 'probe-secret',
-    DISCORD_REDIRECT_URI: 'http://localhost/auth/discord/callback',
-    DISCORD_API_URL: 'http://127.0.0.1:9/api',
-  });
-  await leaveSetupMode(ctx);
+  ctx = await createEveryRouteApp();
 });
-afterAll(async () => {
-  await ctx.close();
-  fs.rmSync(webDist, { recursive: true, force: true });
-});
+afterAll(() => ctx.close());
 
 const routeKey = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
 

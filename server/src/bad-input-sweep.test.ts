@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, leaveSetupMode, type TestContext } from './test/app.ts';
+import { bearer, createEveryRouteApp, type TestContext } from './test/app.ts';
 
 /**
  * Bad input on every route the server registers answers with a 4xx and a message, never a 500:
@@ -31,25 +28,12 @@ const QUERY = '?limit=abc&folderId[]=1&category=%00';
 
 let ctx: TestContext;
 let token: string;
-let webDist: string;
 
 beforeAll(async () => {
-  webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-sweep-web-'));
-  fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>sweep</title>');
-  ctx = await createTestApp({
-    WEB_DIST_DIR: webDist,
-    DISCORD_CLIENT_ID: '123456789012345678',
-    DISCORD_CLIENT_SECRET: 'sweep-secret',
-    DISCORD_REDIRECT_URI: 'http://localhost/auth/discord/callback',
-    DISCORD_API_URL: 'http://127.0.0.1:9/api',
-  });
-  await leaveSetupMode(ctx);
+  ctx = await createEveryRouteApp();
   token = (await ctx.signIn({ access_level: 'admin' })).token;
 });
-afterAll(async () => {
-  await ctx.close();
-  fs.rmSync(webDist, { recursive: true, force: true });
-});
+afterAll(() => ctx.close());
 
 describe('bad input on every route', () => {
   it('never yields a 5xx, and API errors carry a message', async () => {

@@ -97,6 +97,31 @@ class YieldAfterEveryQuery implements KyselyPlugin {
   }
 }
 
+/**
+ * An app on which every route answers, for suites that call them all (the authorization matrix, the
+ * bad-input sweep): a built web app to serve, Discord OAuth configured (never contacted) and setup mode
+ * left, so the access-code identity acts at its stored level.
+ */
+export async function createEveryRouteApp(): Promise<TestContext> {
+  const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-web-'));
+  fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>probe</title>');
+  const ctx = await createTestApp({
+    WEB_DIST_DIR: webDist,
+    DISCORD_CLIENT_ID: '123456789012345678',
+    DISCORD_CLIENT_SECRET: 'probe-secret',
+    DISCORD_REDIRECT_URI: 'http://localhost/auth/discord/callback',
+    DISCORD_API_URL: 'http://127.0.0.1:9/api',
+  });
+  await leaveSetupMode(ctx);
+  return {
+    ...ctx,
+    async close() {
+      await ctx.close();
+      fs.rmSync(webDist, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Leaves setup mode by adding a real admin, so the demo identity acts at its stored level. */
 export async function leaveSetupMode(ctx: TestContext): Promise<void> {
   await buildUser(ctx.db, { access_level: 'admin', username: 'bootstrap-admin' });
