@@ -195,6 +195,8 @@ test.describe('session', () => {
     await page.goto('/login');
     await page.getByLabel('Access Code').fill(ACCESS_CODE);
     await page.getByRole('button', { name: 'Access Utilities' }).click();
+    // Signed in once the app lands on the dashboard; leaving earlier would abandon the sign-in request.
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`);
     await page.goto('/settings');
     await expect(page.getByText('Access Code Login')).toBeVisible();
     await expect(page.getByText('N/A')).toBeVisible();
