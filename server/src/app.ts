@@ -7,6 +7,9 @@ import type { Db } from './db/index.ts';
 import { registerFeatures } from './features/index.ts';
 import { registerAccessControl } from './platform/access.ts';
 import { registerErrorHandling } from './platform/errors.ts';
+import { registerObservability } from './platform/observability/index.ts';
+import { redactUrl } from './platform/observability/redact.ts';
+import { createRedisPing } from './platform/observability/redis-ping.ts';
 import { type RateLimitOptions, registerRateLimits } from './platform/rate-limit/index.ts';
 import { attachRealtime, type RealtimeOptions } from './platform/realtime/index.ts';
 import { registerWebApp } from './platform/static.ts';
@@ -17,6 +20,8 @@ export type AppDeps = {
   /** The access code in force (from ACCESS_CODE or generated on first start). */
   accessCode: string;
   logger?: boolean | object;
+  /** Where the production logger writes (default stdout); tests read the real log lines from it. */
+  loggerStream?: NodeJS.WritableStream;
   /** Realtime channel tuning (tests); Redis fan-out follows config.redisUrl. */
   realtime?: RealtimeOptions;
   /** Rate-limit tuning (tests); counting in Redis follows config.redisUrl. */
@@ -28,7 +33,20 @@ export type App = FastifyInstance;
 /** Builds the whole application; tests call it with a temporary database and use inject(). */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
-    logger: deps.logger ?? { level: deps.config.logLevel },
+    logger: deps.logger ?? {
+      level: deps.config.logLevel,
+      // Fastify's default request fields, with download tickets and OAuth codes in query strings redacted.
+      serializers: {
+        req: (req) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        }),
+      },
+      ...(deps.loggerStream ? { stream: deps.loggerStream } : {}),
+    },
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
@@ -51,6 +69,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
   registerAccessControl(app, deps.db);
+  const redisPing = deps.config.redisUrl ? createRedisPing(deps.config.redisUrl) : undefined;
+  if (redisPing) app.addHook('onClose', () => redisPing.close());
+  registerObservability(app, {
+    db: deps.db,
+    metricsToken: deps.config.metricsToken,
+    pingRedis: redisPing?.ping,
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -71,9 +96,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     crossOriginEmbedderPolicy: false,
   });
-  await registerRateLimits(app, deps);
+  const prefix = deps.config.redisPrefix;
+  await registerRateLimits(app, { ...deps, rateLimit: { redisPrefix: `${prefix}:rl:`, ...deps.rateLimit } });
 
-  await attachRealtime(app, deps);
+  await attachRealtime(app, { ...deps, realtime: { redisKey: prefix, ...deps.realtime } });
   await registerFeatures(app, deps);
   await registerWebApp(app, deps.config.webDistDir);
 

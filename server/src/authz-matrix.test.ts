@@ -94,6 +94,11 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/files/shared/:token/ticket': { access: 'public' },
   'GET /api/files/shared/:token/download': { access: 'public' },
 
+  // Operations: probes for load balancers; /metrics is gated by its own METRICS_TOKEN (off here: 404)
+  'GET /healthz': { access: 'public' },
+  'GET /readyz': { access: 'public' },
+  'GET /metrics': { access: 'public' },
+
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },
 };

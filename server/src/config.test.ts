@@ -9,6 +9,8 @@ describe('configuration', () => {
     expect(c.discord.apiUrl).toBe('https://discord.com/api');
     expect(c.discord.authorizeUrl).toBe('https://discord.com/oauth2/authorize');
     expect(c.adminDiscordIds).toEqual([]);
+    expect(c.redisPrefix).toBe('guildhall');
+    expect(c.metricsToken).toBeUndefined();
   });
 
   it.each([
@@ -23,6 +25,8 @@ describe('configuration', () => {
     ['MAX_UPLOAD_BYTES', '-1'],
     ['REDIS_URL', 'http://x'],
     ['LOG_LEVEL', 'loud'],
+    ['METRICS_TOKEN', 'short'],
+    ['REDIS_PREFIX', 'has spaces'],
   ])('a wrong %s stops startup with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));

@@ -67,6 +67,20 @@ const EnvSchema = z.object({
     })
     .default('info'),
   WEB_DIST_DIR: optionalString,
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, {
+    message: 'METRICS_TOKEN must be at least 16 characters',
+  }),
+  SHUTDOWN_GRACE_SECONDS: z.coerce
+    .number({ error: 'SHUTDOWN_GRACE_SECONDS must be a number' })
+    .int({ error: 'SHUTDOWN_GRACE_SECONDS must be an integer' })
+    .min(0, { error: 'SHUTDOWN_GRACE_SECONDS must be between 0 and 3600' })
+    .max(3600, { error: 'SHUTDOWN_GRACE_SECONDS must be between 0 and 3600' })
+    .default(30),
+  REDIS_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[\w:-]{1,64}$/, { error: 'REDIS_PREFIX must be 1–64 letters, digits, _, - or :' })
+    .default('guildhall'),
 });
 
 export type Config = {
@@ -89,6 +103,12 @@ export type Config = {
   trustProxy: boolean;
   logLevel: string;
   webDistDir: string;
+  /** Unlocks GET /metrics; without it metrics are off. */
+  metricsToken?: string;
+  /** Prefix of every Redis key and channel, so deployments sharing one Redis stay apart. */
+  redisPrefix: string;
+  /** How long a SIGTERM waits for requests in flight (transfers) before cutting them. */
+  shutdownGraceSeconds: number;
 };
 
 export class ConfigError extends Error {}
@@ -122,6 +142,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    metricsToken: e.METRICS_TOKEN,
+    redisPrefix: e.REDIS_PREFIX,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
   };
 }
 

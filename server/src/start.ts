@@ -24,8 +24,18 @@ async function main(): Promise<void> {
   }
 
   const shutdown = async (signal: string) => {
-    app.log.info(`${signal} received, shutting down`);
+    app.log.info(
+      `${signal} received, shutting down (transfers get ${config.shutdownGraceSeconds} s to finish)`,
+    );
+    // New requests get 503 at once (Fastify's return503OnClosing); requests in flight may finish within
+    // the grace period, then their connections are cut so a stuck client cannot hold the exit.
+    const grace = setTimeout(() => {
+      app.log.warn('shutdown grace period over: closing the connections still open');
+      app.server.closeAllConnections();
+    }, config.shutdownGraceSeconds * 1000);
+    grace.unref();
     await app.close();
+    clearTimeout(grace);
     await db.destroy();
     process.exit(0);
   };

@@ -23,6 +23,13 @@ function dialectFor(url: string): Dialect {
   return createSqliteDialect(file);
 }
 
+/** Names of the migrations this build knows that the database has not run yet (readiness reports them). */
+// biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema; migrations are untyped by design.
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
+}
+
 /** Runs every pending migration; throws with the failing migration's error. */
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema; migrations are untyped by design.
 export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<void> {

@@ -215,7 +215,9 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
     },
     async close() {
       clearInterval(timer);
-      io.local.disconnectSockets(true);
+      // Close the transports rather than disconnecting the sockets: clients see "transport close" and
+      // reconnect by themselves (to another instance during a rolling restart) and resubscribe, whereas
+      // a server-side disconnect ("io server disconnect") is final for a Socket.IO client.
       io.engine.close();
       await io.of('/').adapter.close();
     },

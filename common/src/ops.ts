@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Paths a load balancer or monitor calls; never answered by the web app's fallback. */
+export const OPS_PATHS = { liveness: '/healthz', readiness: '/readyz', metrics: '/metrics' } as const;
+
+/** How long one readiness check may take before it counts as failed (the whole probe answers within 2 s). */
+export const READINESS_CHECK_TIMEOUT_MS = 1500;
+
+/** GET /healthz: the process is up and its event loop answers. */
+export const LivenessResponse = z.object({ status: z.literal('ok') });
+export type LivenessResponse = z.infer<typeof LivenessResponse>;
+
+export const ReadinessCheck = z.object({ ok: z.boolean(), error: z.string().optional() });
+export type ReadinessCheck = z.infer<typeof ReadinessCheck>;
+
+/** GET /readyz: 200 with status `ready` when every dependency answers, 503 with `not ready` otherwise. */
+export const ReadinessResponse = z.object({
+  status: z.enum(['ready', 'not ready']),
+  checks: z.record(z.string(), ReadinessCheck),
+});
+export type ReadinessResponse = z.infer<typeof ReadinessResponse>;
