@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config.ts';
+import type { Config, TrustProxy } from './config.ts';
 import type { Db } from './db/index.ts';
 import { registerFeatures } from './features/index.ts';
 import { registerAccessControl } from './platform/access.ts';
@@ -30,6 +30,13 @@ export type AppDeps = {
 
 export type App = FastifyInstance;
 
+/** A hop count as the function proxy-addr builds for one (Fastify's types take no number). */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** Builds the whole application; tests call it with a temporary database and use inject(). */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
@@ -51,7 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     },
-    trustProxy: deps.config.trustProxy,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 512 },
     // Errors raised before routing (a malformed URL) still leave in the API's envelope.

@@ -27,6 +27,8 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['METRICS_TOKEN', 'short'],
     ['REDIS_PREFIX', 'has spaces'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', 'proxy.example.org'],
   ])('a wrong %s stops startup with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
@@ -39,5 +41,17 @@ describe('configuration', () => {
     });
     expect(c.adminDiscordIds).toEqual(['175928847299117063', '175928847299117064']);
     expect(c.discord.apiUrl).toBe('http://127.0.0.1:9999/api');
+  });
+});
+
+describe('TRUST_PROXY (issue 16: a hop count or proxy list, as Fastify takes it)', () => {
+  it.each([
+    ['false', false],
+    ['true', true],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.2, 10.0.0.0/24,::1', ['10.0.0.2', '10.0.0.0/24', '::1']],
+  ])('%s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 });

@@ -58,9 +58,22 @@ const EnvSchema = z.object({
     message: 'REDIS_URL must start with redis:// or rediss://',
   }),
   TRUST_PROXY: z
-    .enum(['true', 'false', ''], { error: 'TRUST_PROXY must be true or false' })
+    .string()
+    .trim()
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((v, ctx): TrustProxy => {
+      if (v === '' || v === 'false') return false;
+      if (v === 'true') return true;
+      if (/^\d{1,2}$/.test(v)) return Number(v);
+      const addresses = v.split(',').map((a) => a.trim());
+      if (addresses.every((a) => /^[\da-f.:]+(\/\d{1,3})?$/i.test(a) && a.length > 1)) return addresses;
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'TRUST_PROXY must be false, a hop count (1 for one proxy), a comma-separated list of proxy addresses/CIDRs, or true',
+      });
+      return z.NEVER;
+    }),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
@@ -83,6 +96,13 @@ const EnvSchema = z.object({
     .default('guildhall'),
 });
 
+/**
+ * Which proxies' X-Forwarded-For entries to believe (Fastify's trustProxy): a hop count takes the
+ * address that many hops from the right, a list believes only those proxies; `true` believes the
+ * left-most entry, which a client can forge unless the proxy overwrites the header.
+ */
+export type TrustProxy = boolean | number | string[];
+
 export type Config = {
   port: number;
   host: string;
@@ -100,7 +120,7 @@ export type Config = {
   };
   maxUploadBytes: number;
   redisUrl?: string;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   logLevel: string;
   webDistDir: string;
   /** Unlocks GET /metrics; without it metrics are off. */
