@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   const opened = await openConfigured();
   if (!opened) process.exit(1);
   const { config, db } = opened;
-  const access = resolveAccessCode(config.accessCode, config.dataDir);
+  const access = await resolveAccessCode(db, config.accessCode, config.dataDir);
   const app = await buildApp({ config, db, accessCode: access.code });
 
   if (access.generated) {

@@ -38,7 +38,11 @@ export type OAuthStatesTable = {
   expires_at: string;
 };
 
+/** Instance-wide values every server instance shares (e.g. `access_code`). */
+export type SettingsTable = { key: string; value: string };
+
 export type CoreTables = {
+  settings: SettingsTable;
   users: UsersTable;
   sessions: SessionsTable;
   oauth_states: OAuthStatesTable;

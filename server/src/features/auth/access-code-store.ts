@@ -1,22 +1,55 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Db } from '../../db/index.ts';
 import { randomToken } from '../../platform/crypto.ts';
 
 export type AccessCodeSource = { code: string; generated: boolean; file?: string };
 
+const SETTING = 'access_code';
+
 /**
- * The access code in force: ACCESS_CODE when set; otherwise one generated on first start and kept
- * in the data dir (mode 0600) so it survives restarts.
+ * The access code in force: ACCESS_CODE when set; otherwise one generated on first start and kept in
+ * the database, so every instance on that database accepts the same code. A copy goes to
+ * `DATA_DIR/access-code.txt` (mode 0600) for the host to read; a code an earlier version kept only
+ * there is adopted on upgrade.
  */
-export function resolveAccessCode(configured: string | undefined, dataDir: string): AccessCodeSource {
+export async function resolveAccessCode(
+  db: Db,
+  configured: string | undefined,
+  dataDir: string,
+): Promise<AccessCodeSource> {
   if (configured) return { code: configured, generated: false };
   const file = path.join(dataDir, 'access-code.txt');
-  if (fs.existsSync(file)) {
-    const stored = fs.readFileSync(file, 'utf8').trim();
-    if (stored.length >= 8) return { code: stored, generated: false, file };
+  let code = await storedCode(db);
+  let generated = false;
+  if (!code) {
+    const candidate = readFileCode(file) ?? randomToken(18);
+    // Several instances starting at once: the first insert wins and everyone reads it back.
+    await db
+      .insertInto('settings')
+      .values({ key: SETTING, value: candidate })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    code = (await storedCode(db)) ?? candidate;
+    generated = code === candidate && readFileCode(file) !== candidate;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
-  const code = randomToken(18);
-  fs.writeFileSync(file, `${code}\n`, { mode: 0o600 });
-  return { code, generated: true, file };
+  if (readFileCode(file) !== code) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, `${code}\n`, { mode: 0o600 });
+  }
+  return { code, generated, file };
+}
+
+async function storedCode(db: Db): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', SETTING).executeTakeFirst();
+  return row && row.value.length >= 8 ? row.value : undefined;
+}
+
+function readFileCode(file: string): string | undefined {
+  try {
+    const stored = fs.readFileSync(file, 'utf8').trim();
+    return stored.length >= 8 ? stored : undefined;
+  } catch {
+    return undefined;
+  }
 }
