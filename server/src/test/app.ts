@@ -134,7 +134,7 @@ export function bearer(token: string): { authorization: string } {
 export { DEMO_USER_ID };
 
 /** A throwaway schema in the test PostgreSQL; the URL selects it through search_path. */
-async function createPgSchema(): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
+export async function createPgSchema(): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `gh_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;

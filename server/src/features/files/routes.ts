@@ -43,6 +43,7 @@ const MAX_CHUNK_BUFFERS = 12;
 export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const store = createBlobStore(deps.config);
+    if (store.check) app.readiness.add('fileStore', () => store.check!());
     const ctx: FilesContext = {
       db: deps.db,
       store,

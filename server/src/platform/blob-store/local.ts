@@ -92,6 +92,10 @@ export class LocalBlobStore implements BlobStore {
   }
 
   /** The only place a path is built, and only from an id this store generated. */
+  async check(): Promise<void> {
+    await fs.promises.access(this.tmpDir, fs.constants.W_OK);
+  }
+
   private pathOf(id: BlobId): string {
     if (!ID_PATTERN.test(id)) throw new Error(`Not a local blob id: ${JSON.stringify(id.slice(0, 80))}`);
     return path.join(this.root, id.slice(0, 2), id);

@@ -31,6 +31,8 @@ export type BlobStore = {
    * enumerate (a chat channel) rely on the database's garbage queue alone.
    */
   list?(): AsyncIterable<StoredBlobInfo>;
+  /** Resolves when the store can be written to now; throws naming the problem (readiness probes call it). */
+  check?(): Promise<void>;
   /** Removes half-written data left by a crash (temporary files older than `olderThan`). */
   removeIncomplete?(olderThan: Date): Promise<number>;
 };

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ReadinessResponse } from '@guildhall/common';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,6 +29,15 @@ describe('GET /healthz and /readyz (issue 16: never the web app, 503 when a depe
     expect(body.status).toBe('ready');
     expect(body.checks.database).toEqual({ ok: true });
     expect(body.checks.migrations).toEqual({ ok: true });
+    expect(body.checks.fileStore).toEqual({ ok: true });
+  });
+
+  it('answers 503 naming the file store when its directory cannot be written', async () => {
+    ctx = await createTestApp();
+    fs.rmSync(path.join(ctx.dataDir, 'blobs'), { recursive: true, force: true });
+    const res = await ctx.app.inject({ url: '/readyz' });
+    expect(res.statusCode).toBe(503);
+    expect(ReadinessResponse.parse(res.json()).checks.fileStore?.ok).toBe(false);
   });
 
   it('answers 503 naming the database when it cannot be queried', async () => {
