@@ -1,8 +1,10 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import {
+  CategoryName,
   FolderCreateBody,
   fileExtension,
   formatFileSize,
+  ItemName,
   isShareExpired,
   nameProblem,
   processingProgress,
@@ -92,5 +94,39 @@ describe('shares', () => {
     ).toBe('2030-01-01T10:00:00+02:00');
     expect(ShareCreateBody.safeParse({ accessLevel: 'public', expiresAt: 'tomorrow' }).success).toBe(false);
     expect(ShareCreateBody.safeParse({ accessLevel: 'admin' }).success).toBe(false);
+  });
+});
+
+describe('deceptive names (issue 15)', () => {
+  it.each([
+    ['evil\u202egpj.exe', 'right-to-left override'],
+    ['a\u202ab', 'left-to-right embedding'],
+    ['a\u2066b\u2069', 'isolates'],
+    ['a\u200eb', 'left-to-right mark'],
+    ['a\u200bb.txt', 'zero-width space'],
+    ['re\ufeffport.pdf', 'byte-order mark'],
+    ['a\u2060b', 'word joiner'],
+    ['line\u2028sep', 'line separator'],
+    ['para\u2029sep', 'paragraph separator'],
+    ['pay\u200dpal.exe', 'a zero-width joiner between Latin letters'],
+    ['a\u200cb', 'a zero-width non-joiner between Latin letters'],
+  ])('refuses %j (%s) with a clear message', (name) => {
+    expect(nameProblem(name)).toBe('Name must not contain invisible or text-direction characters');
+  });
+
+  it('keeps the joiners that emoji sequences and scripts need', () => {
+    expect(nameProblem('family 👨\u200d👩\u200d👧.png')).toBeNull();
+    expect(nameProblem('می\u200cخواهم.txt')).toBeNull();
+  });
+
+  it('normalises names to NFC', () => {
+    const decomposed = 'Cafe\u0301.txt';
+    const parsed = ItemName('name').parse(decomposed);
+    expect(parsed).toBe('Café.txt');
+    expect(parsed).toBe(parsed.normalize('NFC'));
+  });
+
+  it('refuses a category that hides text', () => {
+    expect(CategoryName.safeParse('docs\u202e').success).toBe(false);
   });
 });

@@ -120,22 +120,67 @@ export function isShareExpired(expiresAt: string | null, now = Date.now()): bool
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 
+/**
+ * Characters that make a name display as something it is not: bidirectional overrides, embeddings,
+ * isolates and marks (`evil\u202egpj.exe` shows as `evilexe.jpg`), invisible zero-width characters,
+ * the BOM and the line/paragraph separators.
+ */
+const DECEPTIVE_CHARS = /[\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u2028\u2029]/;
+
+/**
+ * Joiners are invisible too, but scripts and emoji need them: ZWJ only inside an emoji sequence
+ * (👨‍👩‍👧), ZWNJ only between two non-Latin letters (Persian, Indic scripts). Anywhere else they only hide.
+ */
+function hasStrayJoiner(name: string): boolean {
+  const chars = [...name];
+  return chars.some((c, i) => {
+    if (c !== '\u200d' && c !== '\u200c') return false;
+    const before = chars[i - 1] ?? '';
+    const after = chars[i + 1] ?? '';
+    if (c === '\u200d')
+      return !(
+        /[\p{Extended_Pictographic}\u{fe0f}\p{Emoji_Modifier}]/u.test(before) &&
+        /\p{Extended_Pictographic}/u.test(after)
+      );
+    return !(
+      /[^\p{ASCII}\p{Script=Latin}]/u.test(before) &&
+      /\p{L}/u.test(before) &&
+      /[^\p{ASCII}\p{Script=Latin}]/u.test(after) &&
+      /\p{L}/u.test(after)
+    );
+  });
+}
+
+/** Why a name shows something other than what it is, or null (names and categories share it). */
+function deceptionProblem(value: string, what: string): string | null {
+  if (DECEPTIVE_CHARS.test(value) || hasStrayJoiner(value)) {
+    return `${what} must not contain invisible or text-direction characters`;
+  }
+  return null;
+}
+
 /** Why a (trimmed) item name is refused, or null when it is fine. */
 export function nameProblem(name: string): string | null {
   if (name.length === 0) return 'Name must not be empty';
   if ([...name].length > NAME_MAX_CHARS) return `Name must be at most ${NAME_MAX_CHARS} characters`;
   if (name.includes('/')) return 'Name must not contain "/"';
   if (CONTROL_CHARS.test(name)) return 'Name must not contain control characters';
+  const deceptive = deceptionProblem(name, 'Name');
+  if (deceptive) return deceptive;
   if (!name.isWellFormed()) return 'Name must be valid Unicode text';
   if (name === '.' || name === '..') return 'Name cannot be "." or ".."';
   return null;
 }
 
-/** An item name: any Unicode, trimmed, 1–255 characters, no "/" and no control characters. */
+/**
+ * An item name: any Unicode, trimmed and NFC-normalised (so "é" typed two ways is one name), 1–255
+ * characters, no "/", no control, invisible or text-direction characters.
+ */
 export const ItemName = (field: string, emptyMessage?: string) =>
   z
     .string({ error: `${field} must be a string` })
     .trim()
+    .transform((v) => v.normalize('NFC'))
     .superRefine((value, ctx) => {
       const problem = nameProblem(value);
       if (problem) {
@@ -153,7 +198,11 @@ export const CategoryName = z
   })
   .refine((v) => !CONTROL_CHARS.test(v) && v.isWellFormed(), {
     error: 'category must not contain control characters',
-  });
+  })
+  .refine((v) => deceptionProblem(v, 'category') === null, {
+    error: 'category must not contain invisible or text-direction characters',
+  })
+  .transform((v) => v.normalize('NFC'));
 
 const ItemId = (field: string) =>
   z

@@ -47,6 +47,17 @@ export async function findSession(db: Db, token: string): Promise<SessionLookup 
   return { tokenHash, user };
 }
 
+/** True while the session with this token hash is neither revoked nor expired and its user is approved. */
+export async function isSessionLive(db: Db, tokenHash: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.discord_id', 'sessions.user_id')
+    .select(['sessions.expires_at', 'sessions.revoked_at', 'users.is_approved'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return !!row && !row.revoked_at && row.expires_at > nowIso() && row.is_approved === 1;
+}
+
 export async function revokeSession(db: Db, tokenHash: string): Promise<void> {
   await db
     .updateTable('sessions')

@@ -4,13 +4,15 @@ import * as m002 from './002_admin_audit.ts';
 import * as m003 from './003_files.ts';
 import * as m004 from './004_tictactoe.ts';
 import * as m009 from './009_settings.ts';
+import * as m010 from './010_ticket_sessions.ts';
 
 /** Every migration, in order. Numbers are reserved per feature: 002 audit, 003 files, 004 tic-tac-toe, 005 Pictionary, 006 music,
- * 007 OSINT, 008 file stores, 009 instance settings. */
+ * 007 OSINT, 008 file stores, 009 instance settings, 010 download tickets bound to sessions. */
 export const migrations: Record<string, Migration> = {
   '001_core': m001,
   '002_admin_audit': m002,
   '003_files': m003,
   '004_tictactoe': m004,
   '009_settings': m009,
+  '010_ticket_sessions': m010,
 };

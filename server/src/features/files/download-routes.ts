@@ -32,6 +32,7 @@ export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
           fileId: file.id,
           shareId: null,
           userId: req.auth!.user.discord_id,
+          sessionHash: req.auth!.tokenHash,
         });
         const url = `/download/${encodeURIComponent(file.id)}?ticket=${ticket.token}`;
         return { success: true, data: { url, expiresAt: ticket.expiresAt } };

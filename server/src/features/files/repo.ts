@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.ts';
-import type { FileChunksTable, FilesTable } from './tables.ts';
+import type { DownloadTicketsTable, FileChunksTable, FilesTable } from './tables.ts';
 
 /** Kysely queries of the files feature; no rules here (see service.ts). */
 
@@ -212,16 +212,7 @@ export async function knownBlobIds(db: Db, blobIds: string[]): Promise<Set<strin
   return known;
 }
 
-export async function insertTicket(
-  db: Db,
-  row: {
-    token_hash: string;
-    file_id: string;
-    share_id: string | null;
-    user_id: string | null;
-    expires_at: string;
-  },
-): Promise<void> {
+export async function insertTicket(db: Db, row: DownloadTicketsTable): Promise<void> {
   await db.insertInto('download_tickets').values(row).execute();
 }
 

@@ -56,6 +56,8 @@ export type DownloadTicketsTable = {
   share_id: string | null;
   user_id: string | null;
   expires_at: string;
+  /** The session that asked for it (null for an anonymous share download): it dies with that session. */
+  session_hash: string | null;
 };
 
 export type FilesTables = {

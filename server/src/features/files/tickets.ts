@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index.ts';
 import { randomToken, sha256Hex } from '../../platform/crypto.ts';
+import { isSessionLive } from '../../platform/sessions.ts';
 import { isoIn, nowIso } from '../../platform/time.ts';
 import { findTicket, insertTicket } from './repo.ts';
 
@@ -10,7 +11,13 @@ import { findTicket, insertTicket } from './repo.ts';
  */
 export const DOWNLOAD_TICKET_TTL_MS = 5 * 60_000;
 
-export type TicketScope = { fileId: string; shareId: string | null; userId: string | null };
+export type TicketScope = {
+  fileId: string;
+  shareId: string | null;
+  userId: string | null;
+  /** The asking session's token hash, when signed in: logout, revocation or unapproval ends the ticket. */
+  sessionHash: string | null;
+};
 
 export async function issueTicket(db: Db, scope: TicketScope): Promise<{ token: string; expiresAt: string }> {
   const token = randomToken(32);
@@ -21,11 +28,15 @@ export async function issueTicket(db: Db, scope: TicketScope): Promise<{ token: 
     share_id: scope.shareId,
     user_id: scope.userId,
     expires_at: expiresAt,
+    session_hash: scope.sessionHash,
   });
   return { token, expiresAt };
 }
 
-/** True when the ticket exists, has not expired and was issued for exactly this file (and share). */
+/**
+ * True when the ticket exists, has not expired, was issued for exactly this file (and share), and the
+ * session it was issued to (if any) is still live and its user still approved.
+ */
 export async function isTicketValid(
   db: Db,
   token: string,
@@ -34,5 +45,6 @@ export async function isTicketValid(
 ): Promise<boolean> {
   if (token.length > 128) return false;
   const row = await findTicket(db, sha256Hex(token));
-  return !!row && row.expires_at > nowIso() && row.file_id === fileId && row.share_id === shareId;
+  if (!row || row.expires_at <= nowIso() || row.file_id !== fileId || row.share_id !== shareId) return false;
+  return row.session_hash === null || (await isSessionLive(db, row.session_hash));
 }

@@ -75,6 +75,7 @@ export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAs
           fileId: file.id,
           shareId: share.id,
           userId: req.auth?.user.discord_id ?? null,
+          sessionHash: req.auth?.tokenHash ?? null,
         });
         const url = `/api/files/shared/${share.token}/download?ticket=${ticket.token}`;
         return { success: true, data: { url, expiresAt: ticket.expiresAt } };
