@@ -161,6 +161,8 @@ async function benchGuildhall(): Promise<{
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         ACCESS_CODE,
+        // Every simulated player connects from loopback.
+        REALTIME_HANDSHAKES_PER_ADDRESS: '100000',
       },
       // With diagnostic node flags (e.g. --trace-gc) the server's output is shown too.
       stdio: ['ignore', nodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'],

@@ -16,6 +16,8 @@ export const TEXTS = {
   authenticationFailed: 'Authentication failed',
   networkError: 'Network error or server unavailable',
   rateLimitGeneric: 'Rate limit exceeded. Please try again later.',
+  /** Sent to a realtime connection dropped because the same account opened too many others. */
+  realtimeReplaced: 'Too many open connections for this account: this one was closed.',
   noUserData: 'No User Data',
   unexpectedApplicationError: 'Unexpected Application Error',
   // admin

@@ -24,6 +24,8 @@ const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'se
     DISCORD_API_URL: `${DISCORD_BASE}/api`,
     DISCORD_AUTHORIZE_URL: `${DISCORD_BASE}/oauth2/authorize`,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    // Every browser of every parallel test connects from loopback.
+    REALTIME_HANDSHAKES_PER_ADDRESS: '10000',
   },
 });
 for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => child.kill(sig));

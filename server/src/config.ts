@@ -89,6 +89,11 @@ const EnvSchema = z.object({
     .min(0, { error: 'SHUTDOWN_GRACE_SECONDS must be between 0 and 3600' })
     .max(3600, { error: 'SHUTDOWN_GRACE_SECONDS must be between 0 and 3600' })
     .default(30),
+  REALTIME_HANDSHAKES_PER_ADDRESS: z.coerce
+    .number({ error: 'REALTIME_HANDSHAKES_PER_ADDRESS must be a number' })
+    .int({ error: 'REALTIME_HANDSHAKES_PER_ADDRESS must be an integer' })
+    .positive({ error: 'REALTIME_HANDSHAKES_PER_ADDRESS must be positive' })
+    .default(30),
   REDIS_PREFIX: z
     .string()
     .trim()
@@ -127,6 +132,8 @@ export type Config = {
   metricsToken?: string;
   /** Prefix of every Redis key and channel, so deployments sharing one Redis stay apart. */
   redisPrefix: string;
+  /** Realtime connections one client address (an IPv6 /64) may open per 10 s. */
+  realtimeHandshakesPerAddress: number;
   /** How long a SIGTERM waits for requests in flight (transfers) before cutting them. */
   shutdownGraceSeconds: number;
 };
@@ -165,6 +172,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     redisPrefix: e.REDIS_PREFIX,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    realtimeHandshakesPerAddress: e.REALTIME_HANDSHAKES_PER_ADDRESS,
   };
 }
 

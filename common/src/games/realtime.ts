@@ -12,10 +12,12 @@ export const REALTIME_EVENTS = {
   unsubscribe: 'unsubscribe',
   /** server → client: `{code, message}` just before the server drops a socket whose session ended. */
   sessionEnded: 'session:ended',
+  /** server → client: `{message}` just before the server drops this socket because the account opened too many. */
+  replaced: 'connection:replaced',
 } as const;
 
 /** Codes carried by a refused handshake (`connect_error` → `err.data.code`) and by `session:ended`. */
-export type RealtimeRefusalCode = 'AUTH_REQUIRED' | 'NOT_APPROVED' | 'FORBIDDEN';
+export type RealtimeRefusalCode = 'AUTH_REQUIRED' | 'NOT_APPROVED' | 'FORBIDDEN' | 'RATE_LIMITED';
 
 export type SubscribeRequest = { room: string };
 export type SubscribeAck = { ok: true } | { ok: false; error: string; code?: string };

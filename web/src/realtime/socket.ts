@@ -30,8 +30,9 @@ export function acquireSocket(token: string): Socket {
       if (ended.code === 'AUTH_REQUIRED') window.dispatchEvent(new Event(SESSION_INVALID_EVENT));
     });
     socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
-      // A refused handshake will be refused again: stop retrying (polling carries on).
-      if (err.data?.code) socket.close();
+      // A handshake refused for who the user is will be refused again: stop retrying (polling carries
+      // on). A rate-limited one is retried by Socket.IO's backoff.
+      if (err.data?.code && err.data.code !== 'RATE_LIMITED') socket.close();
       if (err.data?.code === 'AUTH_REQUIRED') window.dispatchEvent(new Event(SESSION_INVALID_EVENT));
     });
     shared = { socket, token, users: 0 };

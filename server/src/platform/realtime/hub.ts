@@ -1,4 +1,4 @@
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import {
   REALTIME_EVENTS,
   REALTIME_PATH,
@@ -10,6 +10,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { type DefaultEventsMap, Server, type ServerOptions, type Socket } from 'socket.io';
 import type { Db } from '../../db/index.ts';
+import { clientAddressKey } from '../client-address.ts';
 import { sha256Hex } from '../crypto.ts';
 import { HttpError } from '../errors.ts';
 import {
@@ -18,6 +19,7 @@ import {
   type SocketIdentity,
   verdictFor,
 } from './session-check.ts';
+import { createSocketGate, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits.ts';
 
 export type RoomEmission = { event: string; payload: unknown };
 
@@ -44,6 +46,9 @@ export type RealtimeHub = {
 
 export type HubOptions = {
   httpServer: HttpServer;
+  /** The client's address for a handshake (X-Forwarded-For trusted as TRUST_PROXY says). */
+  clientAddress?: (req: IncomingMessage) => string;
+  limits?: Partial<SocketLimits>;
   db: Db;
   log: FastifyBaseLogger;
   recheckIntervalMs: number;
@@ -78,6 +83,18 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
     return verdictFor(db, tokenHash, live.get(tokenHash));
   };
 
+  const limits = { ...DEFAULT_SOCKET_LIMITS, ...opts.limits };
+  const gate = createSocketGate(limits);
+  const addressOf = opts.clientAddress ?? ((req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown');
+
+  io.use((socket, next) => {
+    const address = clientAddressKey(addressOf(socket.request));
+    gate.allowHandshake(address).then((allowed) => {
+      if (allowed) next();
+      else next(refusal('RATE_LIMITED', TEXTS.rateLimitGeneric));
+    }, next);
+  });
+
   io.use((socket, next) => {
     const token = handshakeToken(socket.handshake.auth, socket.handshake.headers.authorization);
     if (!token) return next(refusal('AUTH_REQUIRED', TEXTS.authRequired));
@@ -97,7 +114,24 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
 
   io.on('connection', (raw) => {
     const socket = raw as HubSocket;
-    void socket.join(userRoom(socket.data.identity.userId));
+    void Promise.resolve(socket.join(userRoom(socket.data.identity.userId)))
+      .then(() => dropOldestBeyondLimit(socket))
+      .catch((err: unknown) => log.warn({ err }, 'realtime: could not enforce the per-account socket limit'));
+    // Every event counts against the socket's budget: over it, refused (with an ack when one is asked
+    // for); far over it, the socket is dropped.
+    socket.use((packet, next) => {
+      void gate.judgeEvent(socket.id).then((verdict) => {
+        if (verdict === 'ok') return next();
+        const ack = packet.at(-1);
+        if (typeof ack === 'function')
+          ack({ ok: false, error: TEXTS.rateLimitGeneric, code: 'RATE_LIMITED' });
+        if (verdict === 'drop') {
+          log.warn({ user: socket.data.identity.userId }, 'realtime: dropped a socket flooding events');
+          socket.disconnect(true);
+        }
+      });
+    });
+    socket.on('disconnect', () => gate.forget(socket.id));
     socket.on(REALTIME_EVENTS.subscribe, (request: unknown, ack: unknown) => {
       const reply = typeof ack === 'function' ? (ack as (a: SubscribeAck) => void) : () => {};
       subscribe(socket, request).then(
@@ -119,6 +153,19 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
       if (room && !room.name.startsWith('user:')) void socket.leave(room.name);
     });
   });
+
+  /** One account holds at most `maxSocketsPerUser` sockets, on every instance: the oldest go first. */
+  async function dropOldestBeyondLimit(socket: HubSocket): Promise<void> {
+    const mine = await io.in(userRoom(socket.data.identity.userId)).fetchSockets();
+    const excess = mine.length - limits.maxSocketsPerUser;
+    if (excess <= 0) return;
+    const oldestFirst = mine.sort((a, b) => a.handshake.issued - b.handshake.issued);
+    for (const old of oldestFirst.slice(0, excess)) {
+      if (old.id === socket.id) continue;
+      old.emit(REALTIME_EVENTS.replaced, { message: TEXTS.realtimeReplaced });
+      old.disconnect(true);
+    }
+  }
 
   async function subscribe(socket: HubSocket, request: unknown): Promise<SubscribeAck> {
     const room = roomOf(request);

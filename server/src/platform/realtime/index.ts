@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
+import { requestAddressResolver } from '../client-address.ts';
 import { createRealtimeHub, type RealtimeHub } from './hub.ts';
 import { connectRedisFanout, type RedisFanout } from './redis.ts';
+import type { SocketLimits } from './socket-limits.ts';
 
 export type { RealtimeHub, RoomEmission, RoomType } from './hub.ts';
 export type { SocketIdentity } from './session-check.ts';
@@ -19,6 +21,8 @@ export type RealtimeOptions = {
   recheckIntervalMs?: number;
   /** Redis channel prefix; instances sharing it share rooms (default `guildhall`). */
   redisKey?: string;
+  /** Per-account, per-address and per-socket limits (tests lower them). */
+  limits?: Partial<SocketLimits>;
 };
 
 /**
@@ -36,6 +40,8 @@ export async function attachRealtime(
     app.log.info('realtime: fanning out through Redis');
   }
   const hub = createRealtimeHub({
+    clientAddress: requestAddressResolver(deps.config.trustProxy),
+    limits: { handshakesPerWindow: deps.config.realtimeHandshakesPerAddress, ...options.limits },
     httpServer: app.server,
     db: deps.db,
     log: app.log,
