@@ -48,3 +48,20 @@ describe('TRUST_PROXY=1 behind one proxy (issue 16)', () => {
     expect(other.statusCode).toBe(401);
   });
 });
+
+describe('IPv6 clients (issue 15)', () => {
+  it('two addresses in one /64 share the access-code limit', async () => {
+    ctx = await createTestApp({ TRUST_PROXY: '1' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/access-code',
+        headers: { 'x-forwarded-for': `2001:db8:1:2::${(i + 1).toString(16)}` },
+        payload: { code: 'wrong-code-x' },
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.at(-1)).toBe(429);
+  });
+});

@@ -8,6 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
 import { isOAuthConfigured } from '../../config.ts';
+import { clientAddressKey } from '../../platform/client-address.ts';
 import { isSetupMode } from '../../platform/effective-level.ts';
 import { HttpError, httpError } from '../../platform/errors.ts';
 import { revokeSession } from '../../platform/sessions.ts';
@@ -46,7 +47,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/auth/access-code',
       { config: { access: 'public' }, schema: { body: AccessCodeBody } },
       async (req, reply) => {
-        const attempt = await accessCodeFailures.begin(req.ip);
+        const attempt = await accessCodeFailures.begin(clientAddressKey(req.ip));
         if (!attempt.isAllowed) {
           reply.header('retry-after', String(attempt.retryAfterSeconds));
           throw httpError(429, rateLimitText(attempt.retryAfterSeconds), 'RATE_LIMITED');

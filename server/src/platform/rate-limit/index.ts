@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import { rateLimitText } from '@guildhall/common';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
+import { clientAddressKey } from '../client-address.ts';
 import { HttpError } from '../errors.ts';
 import { throttledRedisWarnings } from '../redis-helpers.ts';
 import type { FailureLimiter } from './failure-limiter.ts';
@@ -48,6 +49,8 @@ export async function registerRateLimits(
     global: true,
     max: 1200,
     timeWindow: '1 minute',
+    // IPv6 clients by /64: one subscriber usually holds the whole /64.
+    keyGenerator: (req) => clientAddressKey(req.ip),
     errorResponseBuilder: (_req, ctx) =>
       new HttpError(429, rateLimitText(Math.ceil(ctx.ttl / 1000)), 'RATE_LIMITED'),
     // A general limiter that cannot count lets requests through (the store logs a warning) instead of 500s.
