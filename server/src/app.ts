@@ -7,6 +7,7 @@ import type { Db } from './db/index.ts';
 import { registerFeatures } from './features/index.ts';
 import { registerAccessControl } from './platform/access.ts';
 import { registerErrorHandling } from './platform/errors.ts';
+import { registerOpenApi } from './platform/openapi.ts';
 import { type RateLimitOptions, registerRateLimits } from './platform/rate-limit/index.ts';
 import { attachRealtime, type RealtimeOptions } from './platform/realtime/index.ts';
 import { registerWebApp } from './platform/static.ts';
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     crossOriginEmbedderPolicy: false,
   });
   await registerRateLimits(app, deps);
+  await registerOpenApi(app);
 
   await attachRealtime(app, deps);
   await registerFeatures(app, deps);

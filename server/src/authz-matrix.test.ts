@@ -94,6 +94,9 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/files/shared/:token/ticket': { access: 'public' },
   'GET /api/files/shared/:token/download': { access: 'public' },
 
+  // The OpenAPI document generated from the routes (docs/api.md)
+  'GET /api/openapi.json': { access: 'admin' },
+
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },
 };

@@ -27,7 +27,13 @@ declare module 'fastify' {
 }
 
 /** Every route registered so far with its declared access (the authorization matrix test reads this). */
-export type RegisteredRoute = { method: string; url: string; access: RouteAccess };
+export type RegisteredRoute = {
+  method: string;
+  url: string;
+  access: RouteAccess;
+  /** The status codes the route declares a response schema for (the route-contract test reads them). */
+  responses: string[];
+};
 
 export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;
@@ -64,9 +70,10 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access (config.access)`);
     }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const responses = Object.keys((route.schema?.response as object | undefined) ?? {});
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      routes.push({ method, url: route.url, access });
+      routes.push({ method, url: route.url, access, responses });
     }
   });
   app.addHook('onRequest', async (request: FastifyRequest) => {

@@ -1,3 +1,4 @@
+import { ApiError } from '@guildhall/common';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -31,6 +32,13 @@ export function describeValidation(context: string | undefined, issues: Validati
 
 /** Maps every error to the spec's envelope {success: false, error, code?}; only genuine faults are 500. */
 export function registerErrorHandling(app: FastifyInstance): void {
+  // Every route declares its success responses; the error envelope is the same everywhere, so it is
+  // added here (validated and documented like the rest) unless a route states its own.
+  app.addHook('onRoute', (route) => {
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (!response) return;
+    route.schema = { ...route.schema, response: { '4xx': ApiError, '5xx': ApiError, ...response } };
+  });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
       return reply

@@ -3,7 +3,12 @@ import {
   ACCESS_CODE_WINDOW_MS,
   AccessCodeBody,
   DiscordSignInBody,
+  OAuthUrlResponse,
+  OkResponse,
+  PublicConfig,
   rateLimitText,
+  SignInResponse,
+  ValidateResponse,
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
@@ -24,27 +29,33 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       ACCESS_CODE_WINDOW_MS,
     );
 
-    app.get('/api/config', { config: { access: 'public' } }, async () => ({
-      oauthConfigured: isOAuthConfigured(config),
-      setupMode: await isSetupMode(db),
-    }));
+    app.get(
+      '/api/config',
+      { config: { access: 'public' }, schema: { response: { 200: PublicConfig } } },
+      async () => ({
+        oauthConfigured: isOAuthConfigured(config),
+        setupMode: await isSetupMode(db),
+      }),
+    );
 
-    app.get('/api/auth/discord/url', { config: { access: 'public' } }, async () =>
-      startDiscordSignIn(db, config),
+    app.get(
+      '/api/auth/discord/url',
+      { config: { access: 'public' }, schema: { response: { 200: OAuthUrlResponse } } },
+      async () => startDiscordSignIn(db, config),
     );
 
     app.post(
       '/api/auth/discord',
       {
         config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
-        schema: { body: DiscordSignInBody },
+        schema: { body: DiscordSignInBody, response: { 200: SignInResponse } },
       },
       async (req) => completeDiscordSignIn(db, config, req.body.code, req.body.state),
     );
 
     app.post(
       '/api/auth/access-code',
-      { config: { access: 'public' }, schema: { body: AccessCodeBody } },
+      { config: { access: 'public' }, schema: { body: AccessCodeBody, response: { 200: SignInResponse } } },
       async (req, reply) => {
         const attempt = await accessCodeFailures.begin(req.ip);
         if (!attempt.isAllowed) {
@@ -64,16 +75,24 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/api/auth/validate', { config: { access: 'login' } }, async (req) => {
-      const auth = req.auth!;
-      return { success: true, user: presentUser(auth.user, auth.level) };
-    });
+    app.get(
+      '/api/auth/validate',
+      { config: { access: 'login' }, schema: { response: { 200: ValidateResponse } } },
+      async (req) => {
+        const auth = req.auth!;
+        return { success: true as const, user: presentUser(auth.user, auth.level) };
+      },
+    );
 
-    app.post('/api/auth/logout', { config: { access: 'login' } }, async (req) => {
-      await revokeSession(db, req.auth!.tokenHash);
-      // Sockets opened with this session close now rather than at the next periodic re-check.
-      await app.realtime.recheckSessions();
-      return { success: true, message: 'Logged out' };
-    });
+    app.post(
+      '/api/auth/logout',
+      { config: { access: 'login' }, schema: { response: { 200: OkResponse } } },
+      async (req) => {
+        await revokeSession(db, req.auth!.tokenHash);
+        // Sockets opened with this session close now rather than at the next periodic re-check.
+        await app.realtime.recheckSessions();
+        return { success: true as const, message: 'Logged out' };
+      },
+    );
   };
 }
