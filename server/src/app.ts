@@ -4,7 +4,9 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
+import type { UsersTable } from './db/schema.ts';
 import { registerFeatures } from './features/index.ts';
+import { effectiveLevel } from './features/users/index.ts';
 import { registerAccessControl } from './platform/access.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { registerOpenApi } from './platform/openapi.ts';
@@ -51,7 +53,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   registerErrorHandling(app);
-  registerAccessControl(app, deps.db);
+  // The users feature decides levels; the platform only receives the function.
+  const levelOf = (user: UsersTable) => effectiveLevel(deps.db, user);
+  registerAccessControl(app, deps.db, levelOf);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -75,7 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerRateLimits(app, deps);
   await registerOpenApi(app);
 
-  await attachRealtime(app, deps);
+  await attachRealtime(app, { ...deps, levelOf });
   await registerFeatures(app, deps);
   await registerWebApp(app, deps.config.webDistDir);
 

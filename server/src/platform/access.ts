@@ -2,7 +2,6 @@ import { type AccessLevel, hasLevel, type RouteAccess, TEXTS } from '@guildhall/
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
 import type { UsersTable } from '../db/schema.ts';
-import { effectiveLevel } from './effective-level.ts';
 import { HttpError } from './errors.ts';
 import { findSession } from './sessions.ts';
 
@@ -35,6 +34,12 @@ export type RegisteredRoute = {
   responses: string[];
 };
 
+/**
+ * The level a user acts with. The users feature decides it (setup mode makes the demo identity an
+ * admin); the app passes it in, so the platform needs no feature.
+ */
+export type LevelOf = (user: UsersTable) => Promise<AccessLevel>;
+
 export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;
   const m = /^Bearer\s+(\S+)$/i.exec(header);
@@ -42,11 +47,15 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /** Resolves a bearer token to an auth context; null when absent, unknown, expired or revoked. */
-export async function authenticate(db: Db, token: string | null): Promise<AuthContext | null> {
+export async function authenticate(
+  db: Db,
+  levelOf: LevelOf,
+  token: string | null,
+): Promise<AuthContext | null> {
   if (!token || token.length > 512) return null;
   const session = await findSession(db, token);
   if (!session) return null;
-  return { user: session.user, level: await effectiveLevel(db, session.user), tokenHash: session.tokenHash };
+  return { user: session.user, level: await levelOf(session.user), tokenHash: session.tokenHash };
 }
 
 /** Throws the 401/403 the route's declared access calls for. */
@@ -60,7 +69,7 @@ export function enforceAccess(access: RouteAccess, auth: AuthContext | null, had
 }
 
 /** One hook enforces every route's declared access; a route without a declaration fails startup. */
-export function registerAccessControl(app: FastifyInstance, db: Db): void {
+export function registerAccessControl(app: FastifyInstance, db: Db, levelOf: LevelOf): void {
   const routes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', routes);
   app.decorateRequest('auth', null);
@@ -80,7 +89,7 @@ export function registerAccessControl(app: FastifyInstance, db: Db): void {
     const access = request.routeOptions.config?.access;
     if (!access) return; // not-found handler
     const token = bearerToken(request.headers.authorization);
-    request.auth = await authenticate(db, token);
+    request.auth = await authenticate(db, levelOf, token);
     enforceAccess(access, request.auth, token !== null);
   });
 }

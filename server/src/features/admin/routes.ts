@@ -12,7 +12,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
-import { presentUser } from '../users/present.ts';
+import { presentUser } from '../users/index.ts';
 import { type Actor, createUser, listAudit, listUsers, removeUser, updateUser } from './service.ts';
 
 const admin = { access: 'admin' } as const;

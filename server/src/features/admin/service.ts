@@ -21,7 +21,7 @@ import {
   listAllUsers,
   type UserChanges,
   updateUser as updateUserRow,
-} from '../users/repo.ts';
+} from '../users/index.ts';
 import { presentAuditEntry, snapshotUser, type UserSnapshot } from './present.ts';
 import { auditId, insertAuditEntry, listRecentAudit } from './repo.ts';
 

@@ -13,10 +13,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
 import { isOAuthConfigured } from '../../config.ts';
-import { isSetupMode } from '../../platform/effective-level.ts';
 import { HttpError, httpError } from '../../platform/errors.ts';
 import { revokeSession } from '../../platform/sessions.ts';
-import { presentUser } from '../users/present.ts';
+import { isSetupMode, presentUser } from '../users/index.ts';
 import { completeDiscordSignIn, signInWithAccessCode, startDiscordSignIn } from './service.ts';
 
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {

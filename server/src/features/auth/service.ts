@@ -8,11 +8,15 @@ import {
 import { type Config, isOAuthConfigured } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { randomToken, safeEqual, sha256Base64Url } from '../../platform/crypto.ts';
-import { effectiveLevel } from '../../platform/effective-level.ts';
 import { httpError } from '../../platform/errors.ts';
 import { createSession } from '../../platform/sessions.ts';
-import { presentUser } from '../users/present.ts';
-import { findUserById, touchLastLogin, upsertDiscordProfile } from '../users/repo.ts';
+import {
+  effectiveLevel,
+  findUserById,
+  presentUser,
+  touchLastLogin,
+  upsertDiscordProfile,
+} from '../users/index.ts';
 import { DiscordError, exchangeCode, fetchDiscordProfile } from './discord-client.ts';
 import { consumeOAuthState, saveOAuthState } from './oauth-state-repo.ts';
 

@@ -18,7 +18,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
 import { createBlobStore } from '../../platform/blob-store/index.ts';
-import { sharesRoutes } from '../shares/routes.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
 import { downloadRoutes } from './download-routes.ts';
 import { ChunkBufferPool } from './hashing/buffer-pool.ts';
@@ -37,6 +36,7 @@ import {
   renameItem,
   searchFiles,
 } from './service.ts';
+import { sharesRoutes } from './shares/routes.ts';
 import { uploadRoutes } from './upload-routes.ts';
 
 const read = { access: 'login' } as const;

@@ -105,6 +105,7 @@ describe('realtime sessions that end', () => {
     const hub = createRealtimeHub({
       httpServer: server,
       db: ctx.db,
+      levelOf: async (user) => user.access_level,
       log: ctx.app.log,
       recheckIntervalMs: 100,
     });

@@ -10,6 +10,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { type DefaultEventsMap, Server, type ServerOptions, type Socket } from 'socket.io';
 import type { Db } from '../../db/index.ts';
+import type { LevelOf } from '../access.ts';
 import { sha256Hex } from '../crypto.ts';
 import { HttpError } from '../errors.ts';
 import {
@@ -45,6 +46,7 @@ export type RealtimeHub = {
 export type HubOptions = {
   httpServer: HttpServer;
   db: Db;
+  levelOf: LevelOf;
   log: FastifyBaseLogger;
   recheckIntervalMs: number;
   adapter?: ServerOptions['adapter'];
@@ -64,7 +66,7 @@ const MAX_TOKEN_LENGTH = 512;
  * sockets act for a portal account (never a socket id), and every socket joins `user:<id>`.
  */
 export function createRealtimeHub(opts: HubOptions): RealtimeHub {
-  const { db, log } = opts;
+  const { db, levelOf, log } = opts;
   const rooms = new Map<string, RoomType>();
   const io = new Server(opts.httpServer, {
     path: REALTIME_PATH,
@@ -75,7 +77,7 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
 
   const checkToken = async (tokenHash: string): Promise<SessionVerdict> => {
     const live = await findLiveSessionUsers(db, [tokenHash]);
-    return verdictFor(db, tokenHash, live.get(tokenHash));
+    return verdictFor(levelOf, tokenHash, live.get(tokenHash));
   };
 
   io.use((socket, next) => {
@@ -168,7 +170,7 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
     if (hashes.length === 0) return 0;
     const live = await findLiveSessionUsers(db, hashes);
     const verdicts = new Map<string, SessionVerdict>();
-    for (const hash of hashes) verdicts.set(hash, await verdictFor(db, hash, live.get(hash)));
+    for (const hash of hashes) verdicts.set(hash, await verdictFor(levelOf, hash, live.get(hash)));
     let dropped = 0;
     for (const socket of sockets) {
       const verdict = verdicts.get(socket.data.identity?.tokenHash);

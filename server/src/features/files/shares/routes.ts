@@ -11,12 +11,12 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Config } from '../../config.ts';
-import type { FilesContext } from '../files/context.ts';
-import { FILE_RESPONSES, TicketQuery, ticketExpired } from '../files/download-routes.ts';
-import { sendStoredFile } from '../files/http-download.ts';
-import { listChunks } from '../files/repo.ts';
-import { issueTicket, isTicketValid } from '../files/tickets.ts';
+import type { Config } from '../../../config.ts';
+import type { FilesContext } from '../context.ts';
+import { FILE_RESPONSES, TicketQuery, ticketExpired } from '../download-routes.ts';
+import { sendStoredFile } from '../http-download.ts';
+import { listChunks } from '../repo.ts';
+import { issueTicket, isTicketValid } from '../tickets.ts';
 import { presentShare, presentSharedInfo } from './present.ts';
 import { incrementDownloadCount } from './repo.ts';
 import {

@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FILES_TEXTS, type FileItem, type FileShare } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
-import { createFolder, uploadFile } from '../files/test-helpers.ts';
+import { bearer, createTestApp, type TestContext } from '../../../test/app.ts';
+import { createFolder, uploadFile } from '../test-helpers.ts';
 
 let ctx: TestContext;
 let token: string;
