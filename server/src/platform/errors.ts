@@ -6,10 +6,13 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 export class HttpError extends Error {
   readonly statusCode: number;
   readonly code?: string;
-  constructor(statusCode: number, message: string, code?: string) {
+  /** Headers the answer carries (a 429's Retry-After). */
+  readonly headers?: Record<string, string>;
+  constructor(statusCode: number, message: string, code?: string, headers?: Record<string, string>) {
     super(message);
     this.statusCode = statusCode;
     this.code = code;
+    this.headers = headers;
   }
 }
 
@@ -46,6 +49,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .send({ success: false, error: describeValidation(err.validationContext, err.validation) });
     }
     if (err instanceof HttpError) {
+      if (err.headers) reply.headers(err.headers);
       return reply.code(err.statusCode).send({ success: false, error: err.message, code: err.code });
     }
     const status = err.statusCode ?? 500;

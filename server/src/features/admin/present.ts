@@ -47,7 +47,7 @@ export function presentAuditEntry(row: AdminAuditTable): AuditEntry {
     at: row.at,
     actor: row.actor,
     actor_name: row.actor_name,
-    action: row.action as AuditAction,
+    action: row.action,
     target_id: row.target_id,
     target_name: row.target_name,
     changes: diffSnapshots(parse(row.before), parse(row.after)),

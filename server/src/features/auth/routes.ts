@@ -6,17 +6,19 @@ import {
   OAuthUrlResponse,
   OkResponse,
   PublicConfig,
-  rateLimitText,
   SignInResponse,
   ValidateResponse,
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
-import { isOAuthConfigured } from '../../config.ts';
-import { HttpError, httpError } from '../../platform/errors.ts';
 import { revokeSession } from '../../platform/sessions.ts';
-import { isSetupMode, presentUser } from '../users/index.ts';
-import { completeDiscordSignIn, signInWithAccessCode, startDiscordSignIn } from './service.ts';
+import { presentUser } from '../users/index.ts';
+import {
+  completeDiscordSignIn,
+  publicConfig,
+  signInWithAccessCodeLimited,
+  startDiscordSignIn,
+} from './service.ts';
 
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, config } = deps;
@@ -31,10 +33,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get(
       '/api/config',
       { config: { access: 'public' }, schema: { response: { 200: PublicConfig } } },
-      async () => ({
-        oauthConfigured: isOAuthConfigured(config),
-        setupMode: await isSetupMode(db),
-      }),
+      async () => publicConfig(db, config),
     );
 
     app.get(
@@ -55,23 +54,8 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/access-code',
       { config: { access: 'public' }, schema: { body: AccessCodeBody, response: { 200: SignInResponse } } },
-      async (req, reply) => {
-        const attempt = await accessCodeFailures.begin(req.ip);
-        if (!attempt.isAllowed) {
-          reply.header('retry-after', String(attempt.retryAfterSeconds));
-          throw httpError(429, rateLimitText(attempt.retryAfterSeconds), 'RATE_LIMITED');
-        }
-        // Counted from the start so parallel guesses cannot all pass the check; only a wrong code keeps counting.
-        let isFailure = false;
-        try {
-          return await signInWithAccessCode(db, deps.accessCode, req.body.code);
-        } catch (e) {
-          isFailure = e instanceof HttpError && e.code === 'INVALID_ACCESS_CODE';
-          throw e;
-        } finally {
-          if (!isFailure) await attempt.forgive();
-        }
-      },
+      async (req) =>
+        signInWithAccessCodeLimited(db, accessCodeFailures, req.ip, deps.accessCode, req.body.code),
     );
 
     app.get(
