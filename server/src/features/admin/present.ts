@@ -1,5 +1,5 @@
-import type { AuditAction, AuditEntry } from '@guildhall/common';
-import type { UsersTable } from '../../db/schema.ts';
+import type { AuditEntry } from '@guildhall/common';
+import type { UsersTable } from '../users/index.ts';
 import type { AdminAuditTable } from './tables.ts';
 
 type AuditValue = string | number | boolean | null;
