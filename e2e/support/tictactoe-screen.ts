@@ -11,11 +11,21 @@ export class TicTacToeScreen {
     this.token = token;
   }
 
-  /** Only the realtime push (polling: false) or only the 2 s polling (realtime: false); call before open(). */
+  /**
+   * Leaves one delivery path by blocking the other in the browser's network, as a proxy would: polling
+   * false fails the game's polled GET (moves must arrive by push); realtime false refuses the Socket.IO
+   * connection, WebSocket and long-polling alike (moves must arrive by polling). Call before open().
+   */
   static async configure(context: BrowserContext, switches: { polling?: boolean; realtime?: boolean }) {
-    await context.addInitScript((s) => {
-      (window as unknown as { __GUILDHALL_TEST__?: typeof s }).__GUILDHALL_TEST__ = s;
-    }, switches);
+    if (switches.polling === false) {
+      await context.route(/\/api\/games\/tic-tac-toe\/[0-9a-f-]{36}$/, (route) =>
+        route.request().method() === 'GET' ? route.abort() : route.fallback(),
+      );
+    }
+    if (switches.realtime === false) {
+      await context.routeWebSocket(/\/socket\.io\//, (ws) => ws.close());
+      await context.route(/\/socket\.io\//, (route) => route.abort());
+    }
   }
 
   async open(): Promise<void> {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, renderHook } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_INVALID_EVENT } from '../api/client.ts';
 
 type Handler = (...args: unknown[]) => void;
@@ -72,9 +72,6 @@ beforeEach(() => {
   // A fresh token per test gives each test a socket of its own.
   token = `token-${Math.random()}`;
 });
-afterEach(() => {
-  delete window.__GUILDHALL_TEST__;
-});
 
 describe('useRealtimeRoom', () => {
   it('joins the room once connected, delivers its events, and leaves on unmount', async () => {
@@ -139,12 +136,22 @@ describe('useRealtimeRoom', () => {
     window.removeEventListener(SESSION_INVALID_EVENT, onInvalid);
   });
 
-  it('with no room, or realtime switched off for a test, it does not connect at all', () => {
+  it('with no room it does not connect at all', () => {
     const before = sockets.length;
-    renderHook(() => useRealtimeRoom(null, 'tictactoe:state', () => {}));
-    window.__GUILDHALL_TEST__ = { realtime: false };
-    const { result } = renderHook(() => useRealtimeRoom('tictactoe:g5', 'tictactoe:state', () => {}));
+    const { result } = renderHook(() => useRealtimeRoom(null, 'tictactoe:state', () => {}));
     expect(sockets.length).toBe(before);
     expect(result.current).toBe('off');
+  });
+
+  it('shows off (polling) while the channel cannot be reached, and live once it connects', async () => {
+    const { result } = renderHook(() => useRealtimeRoom('tictactoe:g5', 'tictactoe:state', () => {}));
+    const socket = sockets.at(-1)!;
+    expect(result.current).toBe('connecting');
+    socket.fire('connect_error', new Error('websocket error'));
+    await flush();
+    expect(result.current).toBe('off');
+    socket.fire('connect');
+    await flush();
+    expect(result.current).toBe('live');
   });
 });

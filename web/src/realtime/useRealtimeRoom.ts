@@ -2,7 +2,6 @@ import { REALTIME_EVENTS, type SubscribeAck } from '@guildhall/common';
 import { useEffect, useRef, useState } from 'react';
 import { useAuth } from '../auth/useAuth.ts';
 import { acquireSocket, releaseSocket } from './socket.ts';
-import { isRealtimeEnabled } from './test-hooks.ts';
 
 export type RealtimeStatus = 'off' | 'connecting' | 'live';
 
@@ -19,7 +18,7 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
   const [status, setStatus] = useState<RealtimeStatus>('off');
 
   useEffect(() => {
-    if (!room || !token || !isRealtimeEnabled()) return;
+    if (!room || !token) return;
     const socket = acquireSocket(token);
     let active = true;
     const onEvent = (payload: T) => handler.current(payload);
@@ -34,8 +33,10 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
         );
     };
     const onDisconnect = () => setStatus('connecting');
-    // Refused for good (the session ended): only the polling is left.
-    const onRefused = (err: Error & { data?: { code?: string } }) => err.data?.code && setStatus('off');
+    // Refused (the session ended) or unreachable (a proxy blocking WebSockets): until a connect
+    // succeeds, only the polling brings updates, and the badge says so. Socket.IO keeps retrying
+    // unless the server refused for good.
+    const onRefused = () => setStatus('off');
     socket.on(event, onEvent);
     socket.on('connect', join);
     socket.on('disconnect', onDisconnect);
