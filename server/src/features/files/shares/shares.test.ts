@@ -153,7 +153,7 @@ describe('the shared link', () => {
     const d = await download(s.token);
     expect(d.statusCode).toBe(200);
     expect(d.rawPayload.equals(content)).toBe(true);
-    expect(d.headers['content-disposition']).toContain('filename="shared.txt"');
+    expect(d.headers['content-disposition']).toBe('attachment; filename=shared.txt');
   });
 
   test('a user share answers signed-out callers with AUTH_REQUIRED and the spec message', async () => {
