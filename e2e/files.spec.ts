@@ -74,6 +74,16 @@ test('[user] creates nested folders and navigates back by breadcrumb', async ({ 
 
   await page.getByRole('button', { name: 'New Folder' }).click();
   await expect(screen.dialog.getByRole('heading', { name: FILES_TEXTS.createNewFolder })).toBeVisible();
+  // A modal dialog: focus starts in its field, Tab cannot leave it, Escape closes it and focus returns.
+  await expect(screen.dialog.getByRole('textbox')).toBeFocused();
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Tab');
+    expect(await screen.dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(screen.dialog).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'New Folder' })).toBeFocused();
+  await page.getByRole('button', { name: 'New Folder' }).click();
   await screen.dialog.getByRole('textbox').press('Enter');
   await expect(screen.dialog.getByRole('alert')).toHaveText(FILES_TEXTS.folderNameRequired);
   await screen.dialog.getByRole('textbox').fill('Campaigns');

@@ -5,8 +5,26 @@ import { SESSION_INVALID_EVENT } from '../api/client.ts';
 
 type Handler = (...args: unknown[]) => void;
 
+/** Just enough of socket.io-client's Manager (`socket.io`): its reconnect events. */
+class FakeManager {
+  private handlers = new Map<string, Set<Handler>>();
+  on(event: string, fn: Handler) {
+    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
+    this.handlers.get(event)!.add(fn);
+    return this;
+  }
+  off(event: string, fn: Handler) {
+    this.handlers.get(event)?.delete(fn);
+    return this;
+  }
+  fire(event: string, ...args: unknown[]) {
+    for (const fn of [...(this.handlers.get(event) ?? [])]) fn(...args);
+  }
+}
+
 /** Just enough of a socket.io-client Socket to drive the hook. */
 class FakeSocket {
+  readonly io = new FakeManager();
   connected = false;
   active = true;
   ack: unknown = { ok: true };
@@ -148,6 +166,16 @@ describe('useRealtimeRoom', () => {
     const socket = sockets.at(-1)!;
     expect(result.current).toBe('connecting');
     socket.fire('connect_error', new Error('websocket error'));
+    await flush();
+    expect(result.current).toBe('off');
+    socket.fire('connect');
+    await flush();
+    expect(result.current).toBe('live');
+    // Closed before the handshake (a proxy dropping WebSockets): no error, only retries.
+    socket.fire('disconnect');
+    await flush();
+    expect(result.current).toBe('connecting');
+    socket.io.fire('reconnect_attempt', 1);
     await flush();
     expect(result.current).toBe('off');
     socket.fire('connect');

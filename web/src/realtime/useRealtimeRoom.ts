@@ -41,6 +41,8 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
     socket.on('connect', join);
     socket.on('disconnect', onDisconnect);
     socket.on('connect_error', onRefused);
+    // A connection that keeps failing without an error (closed before the handshake) shows up as retries.
+    socket.io.on('reconnect_attempt', onRefused);
     if (socket.connected) join();
     else setStatus('connecting');
     return () => {
@@ -49,6 +51,7 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
       socket.off('connect', join);
       socket.off('disconnect', onDisconnect);
       socket.off('connect_error', onRefused);
+      socket.io.off('reconnect_attempt', onRefused);
       if (socket.connected) socket.emit(REALTIME_EVENTS.unsubscribe, { room });
       releaseSocket(socket);
       setStatus('off');
