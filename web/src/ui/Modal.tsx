@@ -1,4 +1,4 @@
-import { type MouseEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { CloseButton } from './CloseButton.tsx';
 import { cn } from './cn.ts';
 
@@ -41,13 +41,31 @@ export function Modal({
     };
   }, []);
 
+  // showModal makes the page inert, but Tab past the last control leaves for the browser's own UI:
+  // wrap around instead, so keyboard focus stays in the dialog.
+  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
+    if (e.key !== 'Tab') return;
+    const focusable = [...e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+      (el) => !el.hasAttribute('disabled') && el.getClientRects().length > 0,
+    );
+    const first = focusable[0];
+    const last = focusable.at(-1);
+    if (!first || !last) return;
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+
   // The dialog element's own box is only hit through its ::backdrop: the content fills it.
   const onBackdrop = (e: MouseEvent<HTMLDialogElement>) => {
     if (e.target === e.currentTarget) onClose();
   };
 
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click's keyboard twin is Escape (onCancel).
     <dialog
       ref={dialog}
       aria-labelledby={titleId}
@@ -56,6 +74,7 @@ export function Modal({
         onClose();
       }}
       onClick={onBackdrop}
+      onKeyDown={onKeyDown}
       className={cn(
         'w-full max-w-md border border-border bg-surface p-0 text-text shadow-2xl',
         'mb-0 max-sm:max-w-none rounded-t-2xl sm:mb-auto sm:rounded-2xl',
@@ -75,6 +94,9 @@ export function Modal({
     </dialog>
   );
 }
+
+const FOCUSABLE =
+  'a[href], button, input:not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 export const inputClass =
   'h-10 w-full rounded-lg border border-border bg-bg/60 px-3 text-sm text-text placeholder:text-muted/70 focus:border-brand focus:outline-none';
