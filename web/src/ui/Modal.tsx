@@ -77,7 +77,8 @@ export function Modal({
       onKeyDown={onKeyDown}
       className={cn(
         'w-full max-w-md border border-border bg-surface p-0 text-text shadow-2xl',
-        'mb-0 max-sm:max-w-none rounded-t-2xl sm:mb-auto sm:rounded-2xl',
+        // Preflight zeroes margins: m-auto centres it again; phones get a bottom sheet.
+        'm-auto rounded-t-2xl max-sm:mb-0 max-sm:max-w-none sm:rounded-2xl',
         'max-h-[90vh] backdrop:bg-black/60 backdrop:backdrop-blur-sm',
         className,
       )}
