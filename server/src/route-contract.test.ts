@@ -1,5 +1,7 @@
-import { OpenApiDocument } from '@guildhall/common';
+import { ApiError, OpenApiDocument } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app.ts';
+import type { RegisteredRoute } from './platform/access.ts';
 import { OPENAPI_PATH } from './platform/openapi.ts';
 import { bearer, createEveryRouteApp, type TestContext } from './test/app.ts';
 
@@ -17,12 +19,32 @@ afterAll(() => ctx.close());
 
 const isSuccess = (status: string) => /^[23]\d\d$|^[23]xx$/.test(status);
 
+/** Routes that declare no schema for a success status, as "METHOD url (declares: …)". */
+const withoutResponseSchema = (routes: RegisteredRoute[]) =>
+  routes
+    .filter((r) => !r.responses.some(isSuccess))
+    .map((r) => `${r.method} ${r.url} (declares: ${r.responses.join(', ') || 'nothing'})`);
+
 describe('route contract', () => {
   it('every registered route declares a response schema for its success status', () => {
-    const missing = ctx.app.registeredRoutes
-      .filter((r) => !r.responses.some(isSuccess))
-      .map((r) => `${r.method} ${r.url} (declares: ${r.responses.join(', ') || 'nothing'})`);
+    const missing = withoutResponseSchema(ctx.app.registeredRoutes);
     expect(missing, 'add schema.response: { 200: SomeResponse } from common/ to these routes').toEqual([]);
+  });
+
+  it('(the check fails on a route added without one, even when it declares its errors)', async () => {
+    const app = await buildApp({ config: ctx.config, db: ctx.db, accessCode: 'x', logger: false });
+    app.get('/api/no-contract', { config: { access: 'public' } }, async () => ({ anything: true }));
+    app.get(
+      '/api/errors-only',
+      { config: { access: 'public' }, schema: { response: { 404: ApiError } } },
+      async () => ({}),
+    );
+    await app.ready();
+    expect(withoutResponseSchema(app.registeredRoutes)).toEqual([
+      'GET /api/no-contract (declares: nothing)',
+      'GET /api/errors-only (declares: 404, 4xx, 5xx)',
+    ]);
+    await app.close();
   });
 
   it('every route answers errors in the common envelope (declared for 4xx and 5xx)', () => {
@@ -58,7 +80,6 @@ describe('route contract', () => {
   });
 
   it('a handler answering outside its declared schema is a 500, not a silent contract break', async () => {
-    const { buildApp } = await import('./app.ts');
     const app = await buildApp({ config: ctx.config, db: ctx.db, accessCode: 'x', logger: false });
     const { z } = await import('zod');
     app.get(
