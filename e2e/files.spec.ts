@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { FILES_TEXTS, ROOT_FOLDER_LABEL } from '@guildhall/common';
 import type { Browser, Download, Page } from '@playwright/test';
+import { expireShare } from './support/db.ts';
 import { BASE_URL } from './support/env.ts';
 import { FilesScreen } from './support/files-screen.ts';
 import { expect, signedInContext, test } from './support/fixtures.ts';
@@ -73,6 +74,16 @@ test('[user] creates nested folders and navigates back by breadcrumb', async ({ 
 
   await page.getByRole('button', { name: 'New Folder' }).click();
   await expect(screen.dialog.getByRole('heading', { name: FILES_TEXTS.createNewFolder })).toBeVisible();
+  // A modal dialog: focus starts in its field, Tab cannot leave it, Escape closes it and focus returns.
+  await expect(screen.dialog.getByRole('textbox')).toBeFocused();
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Tab');
+    expect(await screen.dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(screen.dialog).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'New Folder' })).toBeFocused();
+  await page.getByRole('button', { name: 'New Folder' }).click();
   await screen.dialog.getByRole('textbox').press('Enter');
   await expect(screen.dialog.getByRole('alert')).toHaveText(FILES_TEXTS.folderNameRequired);
   await screen.dialog.getByRole('textbox').fill('Campaigns');
@@ -194,11 +205,12 @@ test('[user] shares a file publicly; a signed-out browser opens the link and dow
 test('[signed out] a user share shows Login Required; revoked and expired shares show File Not Found', async ({
   browser,
 }) => {
-  const { context, page, screen, home } = await member(browser);
+  const { context, screen, home } = await member(browser);
   const file = await screen.seedFile('members-only.txt', Buffer.from('m'), home.id);
   const userShare = await screen.seedShare(file.id, 'user');
   const revoked = await screen.seedShare(file.id, 'public');
-  const expiring = await screen.seedShare(file.id, 'public', new Date(Date.now() + 1500).toISOString());
+  const expiring = await screen.seedShare(file.id, 'public', new Date(Date.now() + 3_600_000).toISOString());
+  await expireShare(expiring.id); // seeded expired: no waiting for the clock
 
   const visitor = await signedOutPage(browser);
   await visitor.goto(`/shared/${userShare.token}`);
@@ -218,7 +230,6 @@ test('[signed out] a user share shows Login Required; revoked and expired shares
   await expect(visitor.getByRole('heading', { name: FILES_TEXTS.fileNotFound })).toBeVisible();
   await expect(visitor.getByText(FILES_TEXTS.fileNotFoundBody)).toBeVisible();
 
-  await page.waitForTimeout(Math.max(0, Date.parse(expiring.expiresAt!) - Date.now()) + 200);
   await visitor.goto(`/shared/${expiring.token}`);
   await expect(visitor.getByRole('heading', { name: FILES_TEXTS.fileNotFound })).toBeVisible();
   // The owner's list marks it Expired.

@@ -268,7 +268,8 @@ test.describe('tic-tac-toe', () => {
     const x = await player(browser, { realtime: false });
     const o = await player(browser, { realtime: false });
     await meet(x, o);
-    await expect(o.screen.page.getByText('Polling', { exact: true })).toBeVisible();
+    // The blocked handshake fails after the client's 5 s connect timeout; then the badge says Polling.
+    await expect(o.screen.page.getByText('Polling', { exact: true })).toBeVisible({ timeout: 10_000 });
     await x.screen.cell(4).click();
     // Polling every 2 s: the move shows up on the other screen within one interval (plus slack).
     await expect(o.screen.cell(4)).toHaveAttribute('data-mark', 'X', { timeout: 3500 });

@@ -10,3 +10,17 @@ export type ApiError = z.infer<typeof ApiError>;
 
 /** Who may call a route: anyone, any signed-in approved user, or a minimum level. */
 export type RouteAccess = 'public' | 'login' | 'user' | 'moderator' | 'admin';
+
+/**
+ * A response that is bytes, not JSON (downloads, the web app's files). Declared so every route states
+ * what it answers; Fastify never serializes a stream, so this only documents the body.
+ */
+export const BinaryBody = z.string().meta({ description: 'The raw bytes (not JSON)', format: 'binary' });
+
+/** GET /api/openapi.json: the OpenAPI 3 document generated from the routes' schemas. */
+export const OpenApiDocument = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
+export type OpenApiDocument = z.infer<typeof OpenApiDocument>;

@@ -139,7 +139,7 @@ function hasStrayJoiner(name: string): boolean {
     const after = chars[i + 1] ?? '';
     if (c === '\u200d')
       return !(
-        /[\p{Extended_Pictographic}\u{fe0f}\p{Emoji_Modifier}]/u.test(before) &&
+        /(?:\p{Extended_Pictographic}|\u{fe0f}|\p{Emoji_Modifier})$/u.test(before) &&
         /\p{Extended_Pictographic}/u.test(after)
       );
     return !(

@@ -50,3 +50,17 @@ export async function setLastSeen(userId: string, ms: number): Promise<void> {
     await db.destroy();
   }
 }
+
+/**
+ * Moves a share's expiry into the past, so a test sees an expired link without waiting for it (the API
+ * refuses to create one already expired).
+ */
+export async function expireShare(shareId: string): Promise<void> {
+  const db = openDb(`sqlite:${DB_FILE}`);
+  try {
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await db.updateTable('file_shares').set({ expires_at: past }).where('id', '=', shareId).execute();
+  } finally {
+    await db.destroy();
+  }
+}

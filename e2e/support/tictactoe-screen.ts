@@ -11,11 +11,33 @@ export class TicTacToeScreen {
     this.token = token;
   }
 
-  /** Only the realtime push (polling: false) or only the 2 s polling (realtime: false); call before open(). */
+  /**
+   * Leaves one delivery path by blocking the other in the browser's network, as a proxy would: polling
+   * false answers every poll of a game with its first state (moves must arrive by push); realtime false
+   * refuses the Socket.IO connection, WebSocket and long-polling alike (moves must arrive by polling).
+   * Call before open().
+   */
   static async configure(context: BrowserContext, switches: { polling?: boolean; realtime?: boolean }) {
-    await context.addInitScript((s) => {
-      (window as unknown as { __GUILDHALL_TEST__?: typeof s }).__GUILDHALL_TEST__ = s;
-    }, switches);
+    if (switches.polling === false) {
+      // Every poll of a game gets the game's first answer again: a stale state the screen ignores
+      // (it keeps the newest version), so news can only come by push.
+      const frozen = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
+      await context.route(/\/api\/games\/tic-tac-toe\/[0-9a-f-]{36}$/, async (route) => {
+        if (route.request().method() !== 'GET') return route.fallback();
+        const url = route.request().url();
+        let answer = frozen.get(url);
+        if (!answer) {
+          const response = await route.fetch();
+          answer = { status: response.status(), headers: response.headers(), body: await response.body() };
+          frozen.set(url, answer);
+        }
+        return route.fulfill(answer);
+      });
+    }
+    if (switches.realtime === false) {
+      await context.routeWebSocket(/\/socket\.io\//, (ws) => ws.close());
+      await context.route(/\/socket\.io\//, (route) => route.abort());
+    }
   }
 
   async open(): Promise<void> {

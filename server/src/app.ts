@@ -4,12 +4,15 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config.ts';
 import type { Db } from './db/index.ts';
+import type { UsersTable } from './db/schema.ts';
 import { registerFeatures } from './features/index.ts';
+import { effectiveLevel } from './features/users/index.ts';
 import { registerAccessControl } from './platform/access.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { registerObservability } from './platform/observability/index.ts';
 import { redactUrl } from './platform/observability/redact.ts';
 import { createRedisPing } from './platform/observability/redis-ping.ts';
+import { registerOpenApi } from './platform/openapi.ts';
 import { type RateLimitOptions, registerRateLimits } from './platform/rate-limit/index.ts';
 import { attachRealtime, type RealtimeOptions } from './platform/realtime/index.ts';
 import { registerWebApp } from './platform/static.ts';
@@ -75,14 +78,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   registerErrorHandling(app);
-  registerAccessControl(app, deps.db);
-  const redisPing = deps.config.redisUrl ? createRedisPing(deps.config.redisUrl) : undefined;
-  if (redisPing) app.addHook('onClose', () => redisPing.close());
-  registerObservability(app, {
-    db: deps.db,
-    metricsToken: deps.config.metricsToken,
-    pingRedis: redisPing?.ping,
-  });
+  // The users feature decides levels; the platform only receives the function.
+  const levelOf = (user: UsersTable) => effectiveLevel(deps.db, user);
+  registerAccessControl(app, deps.db, levelOf);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -105,8 +103,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const prefix = deps.config.redisPrefix;
   await registerRateLimits(app, { ...deps, rateLimit: { redisPrefix: `${prefix}:rl:`, ...deps.rateLimit } });
+  await registerOpenApi(app);
+  const redisPing = deps.config.redisUrl ? createRedisPing(deps.config.redisUrl) : undefined;
+  if (redisPing) app.addHook('onClose', () => redisPing.close());
+  // After OpenAPI, so the probes are documented; before the web app's fallback.
+  registerObservability(app, {
+    db: deps.db,
+    metricsToken: deps.config.metricsToken,
+    pingRedis: redisPing?.ping,
+  });
 
-  await attachRealtime(app, { ...deps, realtime: { redisKey: prefix, ...deps.realtime } });
+  await attachRealtime(app, { ...deps, levelOf, realtime: { redisKey: prefix, ...deps.realtime } });
   await registerFeatures(app, deps);
   await registerWebApp(app, deps.config.webDistDir);
 

@@ -94,6 +94,9 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/files/shared/:token/ticket': { access: 'public' },
   'GET /api/files/shared/:token/download': { access: 'public' },
 
+  // The OpenAPI document generated from the routes (docs/api.md)
+  'GET /api/openapi.json': { access: 'admin' },
+
   // Operations: probes for load balancers; /metrics is gated by its own METRICS_TOKEN (off here: 404)
   'GET /healthz': { access: 'public' },
   'GET /readyz': { access: 'public' },

@@ -1,6 +1,11 @@
 /**
- * V8 flags the server runs with (`npm start`, the browser tests and the benchmarks pass them on the
- * node command line; V8 reads them only at start-up). Both are about uploads, which stream through
+ * Node flags the server runs with (`npm start`, the browser tests and the benchmarks pass them on the
+ * node command line; they are read only at start-up).
+ *
+ * --enable-source-maps: the production bundle (server/dist) ships its source maps, and with this flag
+ * a logged stack trace points into server/src instead of the bundle (server/src/source-maps.test.ts).
+ *
+ * The two V8 flags are about uploads, which stream through
  * many short-lived 64 KiB socket buffers whose memory lives outside the JS heap.
  *
  * --max-semi-space-size=1: a small young generation, so those buffers die in frequent cheap scavenges
@@ -15,7 +20,11 @@
  *
  * Figures: docs/benchmarks.md (files; realtime).
  */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=1', '--initial-old-space-size=64'] as const;
+export const SERVER_NODE_FLAGS = [
+  '--enable-source-maps',
+  '--max-semi-space-size=1',
+  '--initial-old-space-size=64',
+] as const;
 
 /** The flags as they appear on a command line. */
 export const SERVER_NODE_FLAGS_LINE = SERVER_NODE_FLAGS.join(' ');

@@ -1,6 +1,6 @@
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Db, migrateToLatest, openDb } from './db/index.ts';
-import { bootstrapUsers } from './features/users/bootstrap.ts';
+import { bootstrapUsers } from './features/users/index.ts';
 import { loadDotEnv } from './platform/dotenv.ts';
 
 /**

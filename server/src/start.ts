@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
-import { resolveAccessCode } from './features/auth/access-code-store.ts';
+import { resolveAccessCode } from './features/auth/index.ts';
+import { isSetupMode } from './features/users/index.ts';
 import { openConfigured } from './open-configured.ts';
-import { isSetupMode } from './platform/effective-level.ts';
 
 async function main(): Promise<void> {
   const opened = await openConfigured();

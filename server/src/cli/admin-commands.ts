@@ -17,8 +17,8 @@ import {
   removeUser,
   revokeSessions,
   updateUser,
-} from '../features/admin/service.ts';
-import { isSetupMode } from '../platform/effective-level.ts';
+} from '../features/admin/index.ts';
+import { isSetupMode } from '../features/users/index.ts';
 import { HttpError } from '../platform/errors.ts';
 
 export const USAGE = `Guildhall admin — manage users on the server's database (same DATA_DIR / DATABASE_URL / .env).

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDb } from '../db/index.ts';
-import { findUserById } from '../features/users/repo.ts';
+import { findUserById } from '../features/users/index.ts';
 import { bearer, createTestApp, TEST_ACCESS_CODE, type TestContext } from '../test/app.ts';
 import { snowflake } from '../test/factories.ts';
 import { runAdminCommand, USAGE } from './admin-commands.ts';

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
-import { adminRoutes } from './admin/routes.ts';
-import { authRoutes } from './auth/routes.ts';
-import { filesRoutes } from './files/routes.ts';
-import { ticTacToeRoutes } from './games/tictactoe/routes.ts';
-import { usersRoutes } from './users/routes.ts';
+import { adminRoutes } from './admin/index.ts';
+import { authRoutes } from './auth/index.ts';
+import { filesRoutes } from './files/index.ts';
+import { ticTacToeRoutes } from './games/tictactoe/index.ts';
+import { usersRoutes } from './users/index.ts';
 
-/** Every feature's routes, one line each. */
+/** Every feature's routes, one line each (each imported from the feature's index.ts). */
 export async function registerFeatures(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(authRoutes(deps));
   await app.register(usersRoutes(deps));

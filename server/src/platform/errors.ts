@@ -1,3 +1,4 @@
+import { ApiError } from '@guildhall/common';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -5,10 +6,13 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 export class HttpError extends Error {
   readonly statusCode: number;
   readonly code?: string;
-  constructor(statusCode: number, message: string, code?: string) {
+  /** Headers the answer carries (a 429's Retry-After). */
+  readonly headers?: Record<string, string>;
+  constructor(statusCode: number, message: string, code?: string, headers?: Record<string, string>) {
     super(message);
     this.statusCode = statusCode;
     this.code = code;
+    this.headers = headers;
   }
 }
 
@@ -31,6 +35,13 @@ export function describeValidation(context: string | undefined, issues: Validati
 
 /** Maps every error to the spec's envelope {success: false, error, code?}; only genuine faults are 500. */
 export function registerErrorHandling(app: FastifyInstance): void {
+  // Every route declares its success responses; the error envelope is the same everywhere, so it is
+  // added here (validated and documented like the rest) unless a route states its own.
+  app.addHook('onRoute', (route) => {
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (!response) return;
+    route.schema = { ...route.schema, response: { '4xx': ApiError, '5xx': ApiError, ...response } };
+  });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
       return reply
@@ -38,6 +49,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .send({ success: false, error: describeValidation(err.validationContext, err.validation) });
     }
     if (err instanceof HttpError) {
+      if (err.headers) reply.headers(err.headers);
       return reply.code(err.statusCode).send({ success: false, error: err.message, code: err.code });
     }
     const status = err.statusCode ?? 500;

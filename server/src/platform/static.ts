@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { ApiError, BinaryBody } from '@guildhall/common';
 import type { FastifyInstance } from 'fastify';
 
 // Paths that never fall back to the SPA: an unknown one is a plain 404.
@@ -15,28 +16,40 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   // serve: false: only reply.sendFile is wanted, so every route stays declared with its access.
   await app.register(fastifyStatic, { root: distDir, serve: false });
 
-  app.get('/*', { config: { access: 'public' } }, (request, reply) => {
-    const url = decodeURIComponent((request.url.split('?')[0] ?? '/').replace(/%(?![0-9a-f]{2})/gi, '%25'));
-    const rel = path.posix.normalize(url).replace(/^\/+/, '');
-    if (hasBuild && rel && !rel.startsWith('..') && rel !== 'index.html' && isFile(path.join(distDir, rel))) {
-      const immutable = rel.startsWith('assets/');
-      reply.header(
-        'cache-control',
-        immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
-      );
-      return reply.sendFile(rel, { cacheControl: false });
-    }
-    if (NON_SPA_PREFIXES.some((p) => url.startsWith(p)) || url === '/upload') {
-      return reply.code(404).send({ success: false, error: `Not found: GET ${url}` });
-    }
-    if (!hasBuild) {
-      return reply
-        .code(503)
-        .type('text/plain')
-        .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
-    }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
-  });
+  const notBuilt = BinaryBody.meta({ description: 'Plain text: the web app is not built yet' });
+  const page = BinaryBody.meta({ description: 'A file of the web app, or index.html for its routes' });
+  app.get(
+    '/*',
+    { config: { access: 'public' }, schema: { response: { 200: page, 404: ApiError, 503: notBuilt } } },
+    (request, reply) => {
+      const url = decodeURIComponent((request.url.split('?')[0] ?? '/').replace(/%(?![0-9a-f]{2})/gi, '%25'));
+      const rel = path.posix.normalize(url).replace(/^\/+/, '');
+      if (
+        hasBuild &&
+        rel &&
+        !rel.startsWith('..') &&
+        rel !== 'index.html' &&
+        isFile(path.join(distDir, rel))
+      ) {
+        const immutable = rel.startsWith('assets/');
+        reply.header(
+          'cache-control',
+          immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+        );
+        return reply.sendFile(rel, { cacheControl: false });
+      }
+      if (NON_SPA_PREFIXES.some((p) => url.startsWith(p)) || url === '/upload') {
+        return reply.code(404).send({ success: false, error: `Not found: GET ${url}` });
+      }
+      if (!hasBuild) {
+        return reply
+          .code(503)
+          .type('text/plain')
+          .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
+      }
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+    },
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const url = (request.url.split('?')[0] ?? '/').slice(0, 200);

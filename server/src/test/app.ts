@@ -7,7 +7,7 @@ import pg from 'pg';
 import { type App, type AppDeps, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Db, migrateToLatest, openDb } from '../db/index.ts';
-import { bootstrapUsers } from '../features/users/bootstrap.ts';
+import { bootstrapUsers } from '../features/users/index.ts';
 import { buildSignedInUser, buildUser, type UserOverrides } from './factories.ts';
 
 export const TEST_ACCESS_CODE = 'test-access-code-123';

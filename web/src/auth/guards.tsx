@@ -1,8 +1,8 @@
 import { type AccessLevel, hasLevel } from '@guildhall/common';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { AccessDenied } from '../features/errors/AccessDenied.tsx';
 import { PageSpinner } from '../ui/Spinner.tsx';
+import { AccessDenied } from './AccessDenied.tsx';
 import { useAuth } from './useAuth.ts';
 
 /**

@@ -25,6 +25,9 @@ export function acquireSocket(token: string): Socket {
       auth: { token },
       // WebSocket first; long-polling when a proxy refuses the upgrade.
       transports: ['websocket', 'polling'],
+      // A handshake that has not finished in 5 s (a proxy that accepts the socket but never passes it
+      // on) counts as failed, so the screen says Polling instead of Connecting... for Socket.IO's 20 s.
+      timeout: 5000,
     });
     socket.on(REALTIME_EVENTS.sessionEnded, (ended: SessionEnded) => {
       if (ended.code === 'AUTH_REQUIRED') window.dispatchEvent(new Event(SESSION_INVALID_EVENT));

@@ -1,12 +1,30 @@
 // @vitest-environment jsdom
 import { act, renderHook } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_INVALID_EVENT } from '../api/client.ts';
 
 type Handler = (...args: unknown[]) => void;
 
+/** Just enough of socket.io-client's Manager (`socket.io`): its reconnect events. */
+class FakeManager {
+  private handlers = new Map<string, Set<Handler>>();
+  on(event: string, fn: Handler) {
+    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
+    this.handlers.get(event)!.add(fn);
+    return this;
+  }
+  off(event: string, fn: Handler) {
+    this.handlers.get(event)?.delete(fn);
+    return this;
+  }
+  fire(event: string, ...args: unknown[]) {
+    for (const fn of [...(this.handlers.get(event) ?? [])]) fn(...args);
+  }
+}
+
 /** Just enough of a socket.io-client Socket to drive the hook. */
 class FakeSocket {
+  readonly io = new FakeManager();
   connected = false;
   active = true;
   ack: unknown = { ok: true };
@@ -72,9 +90,6 @@ beforeEach(() => {
   // A fresh token per test gives each test a socket of its own.
   token = `token-${Math.random()}`;
 });
-afterEach(() => {
-  delete window.__GUILDHALL_TEST__;
-});
 
 describe('useRealtimeRoom', () => {
   it('joins the room once connected, delivers its events, and leaves on unmount', async () => {
@@ -139,12 +154,32 @@ describe('useRealtimeRoom', () => {
     window.removeEventListener(SESSION_INVALID_EVENT, onInvalid);
   });
 
-  it('with no room, or realtime switched off for a test, it does not connect at all', () => {
+  it('with no room it does not connect at all', () => {
     const before = sockets.length;
-    renderHook(() => useRealtimeRoom(null, 'tictactoe:state', () => {}));
-    window.__GUILDHALL_TEST__ = { realtime: false };
-    const { result } = renderHook(() => useRealtimeRoom('tictactoe:g5', 'tictactoe:state', () => {}));
+    const { result } = renderHook(() => useRealtimeRoom(null, 'tictactoe:state', () => {}));
     expect(sockets.length).toBe(before);
     expect(result.current).toBe('off');
+  });
+
+  it('shows off (polling) while the channel cannot be reached, and live once it connects', async () => {
+    const { result } = renderHook(() => useRealtimeRoom('tictactoe:g5', 'tictactoe:state', () => {}));
+    const socket = sockets.at(-1)!;
+    expect(result.current).toBe('connecting');
+    socket.fire('connect_error', new Error('websocket error'));
+    await flush();
+    expect(result.current).toBe('off');
+    socket.fire('connect');
+    await flush();
+    expect(result.current).toBe('live');
+    // Closed before the handshake (a proxy dropping WebSockets): no error, only retries.
+    socket.fire('disconnect');
+    await flush();
+    expect(result.current).toBe('connecting');
+    socket.io.fire('reconnect_attempt', 1);
+    await flush();
+    expect(result.current).toBe('off');
+    socket.fire('connect');
+    await flush();
+    expect(result.current).toBe('live');
   });
 });

@@ -2,7 +2,6 @@ import { REALTIME_EVENTS, type SubscribeAck } from '@guildhall/common';
 import { useEffect, useRef, useState } from 'react';
 import { useAuth } from '../auth/useAuth.ts';
 import { acquireSocket, releaseSocket } from './socket.ts';
-import { isRealtimeEnabled } from './test-hooks.ts';
 
 export type RealtimeStatus = 'off' | 'connecting' | 'live';
 
@@ -19,7 +18,7 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
   const [status, setStatus] = useState<RealtimeStatus>('off');
 
   useEffect(() => {
-    if (!room || !token || !isRealtimeEnabled()) return;
+    if (!room || !token) return;
     const socket = acquireSocket(token);
     let active = true;
     const onEvent = (payload: T) => handler.current(payload);
@@ -34,12 +33,16 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
         );
     };
     const onDisconnect = () => setStatus('connecting');
-    // Refused for good (the session ended): only the polling is left.
-    const onRefused = (err: Error & { data?: { code?: string } }) => err.data?.code && setStatus('off');
+    // Refused (the session ended) or unreachable (a proxy blocking WebSockets): until a connect
+    // succeeds, only the polling brings updates, and the badge says so. Socket.IO keeps retrying
+    // unless the server refused for good.
+    const onRefused = () => setStatus('off');
     socket.on(event, onEvent);
     socket.on('connect', join);
     socket.on('disconnect', onDisconnect);
     socket.on('connect_error', onRefused);
+    // A connection that keeps failing without an error (closed before the handshake) shows up as retries.
+    socket.io.on('reconnect_attempt', onRefused);
     if (socket.connected) join();
     else setStatus('connecting');
     return () => {
@@ -48,6 +51,7 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
       socket.off('connect', join);
       socket.off('disconnect', onDisconnect);
       socket.off('connect_error', onRefused);
+      socket.io.off('reconnect_attempt', onRefused);
       if (socket.connected) socket.emit(REALTIME_EVENTS.unsubscribe, { room });
       releaseSocket(socket);
       setStatus('off');

@@ -1,5 +1,5 @@
-import type { AuditAction, AuditEntry } from '@guildhall/common';
-import type { UsersTable } from '../../db/schema.ts';
+import type { AuditEntry } from '@guildhall/common';
+import type { UsersTable } from '../users/index.ts';
 import type { AdminAuditTable } from './tables.ts';
 
 type AuditValue = string | number | boolean | null;
@@ -47,7 +47,7 @@ export function presentAuditEntry(row: AdminAuditTable): AuditEntry {
     at: row.at,
     actor: row.actor,
     actor_name: row.actor_name,
-    action: row.action as AuditAction,
+    action: row.action,
     target_id: row.target_id,
     target_name: row.target_name,
     changes: diffSnapshots(parse(row.before), parse(row.after)),

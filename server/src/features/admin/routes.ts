@@ -1,8 +1,18 @@
-import { ADMIN_TEXTS, AuditQuery, UserCreateBody, UserIdParams, UserUpdateBody } from '@guildhall/common';
+import {
+  ADMIN_TEXTS,
+  AuditListResponse,
+  AuditQuery,
+  UserCreateBody,
+  UserDeleteResponse,
+  UserIdParams,
+  UserListResponse,
+  UserResponse,
+  UserUpdateBody,
+} from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
-import { presentUser } from '../users/present.ts';
+import { presentUser } from '../users/index.ts';
 import { type Actor, createUser, listAudit, listUsers, removeUser, updateUser } from './service.ts';
 
 const admin = { access: 'admin' } as const;
@@ -11,41 +21,56 @@ const admin = { access: 'admin' } as const;
 export function adminRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db } = deps;
   return async (app) => {
-    app.get('/api/users', { config: admin }, async () => {
+    app.get('/api/users', { config: admin, schema: { response: { 200: UserListResponse } } }, async () => {
       const rows = await listUsers(db);
-      return { success: true, data: rows.map((row) => presentUser(row)) };
+      return { success: true as const, data: rows.map((row) => presentUser(row)) };
     });
 
-    app.post('/api/users', { config: admin, schema: { body: UserCreateBody } }, async (req, reply) => {
-      const row = await createUser(db, actorOf(req), req.body);
-      return reply.code(201).send({ success: true, data: presentUser(row) });
-    });
+    app.post(
+      '/api/users',
+      { config: admin, schema: { body: UserCreateBody, response: { 201: UserResponse } } },
+      async (req, reply) => {
+        const row = await createUser(db, actorOf(req), req.body);
+        return reply.code(201).send({ success: true as const, data: presentUser(row) });
+      },
+    );
 
     app.put(
       '/api/users/:id',
-      { config: admin, schema: { params: UserIdParams, body: UserUpdateBody } },
+      {
+        config: admin,
+        schema: { params: UserIdParams, body: UserUpdateBody, response: { 200: UserResponse } },
+      },
       async (req) => {
         const row = await updateUser(db, actorOf(req), req.params.id, req.body);
         // An unapproved user's open sockets end now, not at the next periodic re-check.
         if (row.is_approved !== 1) app.realtime.disconnectUser(row.discord_id);
-        return { success: true, data: presentUser(row) };
+        return { success: true as const, data: presentUser(row) };
       },
     );
 
-    app.delete('/api/users/:id', { config: admin, schema: { params: UserIdParams } }, async (req) => {
-      const { removed, sessionsEnded } = await removeUser(db, actorOf(req), req.params.id);
-      app.realtime.disconnectUser(removed.discord_id);
-      return {
-        success: true,
-        message: ADMIN_TEXTS.userRemoved,
-        data: { discord_id: removed.discord_id, sessions_ended: sessionsEnded },
-      };
-    });
+    app.delete(
+      '/api/users/:id',
+      { config: admin, schema: { params: UserIdParams, response: { 200: UserDeleteResponse } } },
+      async (req) => {
+        const { removed, sessionsEnded } = await removeUser(db, actorOf(req), req.params.id);
+        app.realtime.disconnectUser(removed.discord_id);
+        return {
+          success: true as const,
+          message: ADMIN_TEXTS.userRemoved,
+          data: { discord_id: removed.discord_id, sessions_ended: sessionsEnded },
+        };
+      },
+    );
 
-    app.get('/api/admin/audit', { config: admin, schema: { querystring: AuditQuery } }, async (req) => ({
-      success: true,
-      data: await listAudit(db, req.query.limit),
-    }));
+    app.get(
+      '/api/admin/audit',
+      { config: admin, schema: { querystring: AuditQuery, response: { 200: AuditListResponse } } },
+      async (req) => ({
+        success: true as const,
+        data: await listAudit(db, req.query.limit),
+      }),
+    );
   };
 }
 

@@ -8,10 +8,10 @@ import {
   type UserUpdateInput,
 } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
-import type { UsersTable } from '../../db/schema.ts';
 import { httpError } from '../../platform/errors.ts';
 import { revokeUserSessions } from '../../platform/sessions.ts';
 import { nowIso } from '../../platform/time.ts';
+import type { UsersTable } from '../users/index.ts';
 import {
   countRealAdmins,
   deleteUser,
@@ -21,7 +21,7 @@ import {
   listAllUsers,
   type UserChanges,
   updateUser as updateUserRow,
-} from '../users/repo.ts';
+} from '../users/index.ts';
 import { presentAuditEntry, snapshotUser, type UserSnapshot } from './present.ts';
 import { auditId, insertAuditEntry, listRecentAudit } from './repo.ts';
 

@@ -1,3 +1,5 @@
+import type { AuditAction } from '@guildhall/common';
+
 /** Tables of the admin feature; joined into `Database` in db/schema.ts. */
 export type AdminAuditTable = {
   id: string;
@@ -5,7 +7,7 @@ export type AdminAuditTable = {
   /** The acting user's Discord id, or "cli" for the host's command line. */
   actor: string;
   actor_name: string;
-  action: string;
+  action: AuditAction;
   target_id: string;
   target_name: string;
   /** JSON snapshot of the user before the change (null on create). */

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { bearer, createTestApp, leaveSetupMode, TEST_ACCESS_CODE, type TestContext } from '../../test/app.ts';
 import { buildUser } from '../../test/factories.ts';
 import { type FakeDiscord, startFakeDiscord } from '../../test/fake-discord.ts';
-import { findUserById } from '../users/repo.ts';
+import { findUserById } from '../users/index.ts';
 
 let discord: FakeDiscord;
 let ctx: TestContext;

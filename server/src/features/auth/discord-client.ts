@@ -1,5 +1,5 @@
 import type { Config } from '../../config.ts';
-import type { DiscordProfile } from '../users/repo.ts';
+import type { DiscordProfile } from '../users/index.ts';
 
 export class DiscordError extends Error {}
 

@@ -3,17 +3,23 @@ import {
   ACCESS_CODE_WINDOW_MS,
   AccessCodeBody,
   DiscordSignInBody,
-  rateLimitText,
+  OAuthUrlResponse,
+  OkResponse,
+  PublicConfig,
+  SignInResponse,
+  ValidateResponse,
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
-import { isOAuthConfigured } from '../../config.ts';
 import { clientAddressKey } from '../../platform/client-address.ts';
-import { isSetupMode } from '../../platform/effective-level.ts';
-import { HttpError, httpError } from '../../platform/errors.ts';
 import { revokeSession } from '../../platform/sessions.ts';
-import { presentUser } from '../users/present.ts';
-import { completeDiscordSignIn, signInWithAccessCode, startDiscordSignIn } from './service.ts';
+import { presentUser } from '../users/index.ts';
+import {
+  completeDiscordSignIn,
+  publicConfig,
+  signInWithAccessCodeLimited,
+  startDiscordSignIn,
+} from './service.ts';
 
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, config } = deps;
@@ -25,56 +31,58 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       ACCESS_CODE_WINDOW_MS,
     );
 
-    app.get('/api/config', { config: { access: 'public' } }, async () => ({
-      oauthConfigured: isOAuthConfigured(config),
-      setupMode: await isSetupMode(db),
-    }));
+    app.get(
+      '/api/config',
+      { config: { access: 'public' }, schema: { response: { 200: PublicConfig } } },
+      async () => publicConfig(db, config),
+    );
 
-    app.get('/api/auth/discord/url', { config: { access: 'public' } }, async () =>
-      startDiscordSignIn(db, config),
+    app.get(
+      '/api/auth/discord/url',
+      { config: { access: 'public' }, schema: { response: { 200: OAuthUrlResponse } } },
+      async () => startDiscordSignIn(db, config),
     );
 
     app.post(
       '/api/auth/discord',
       {
         config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
-        schema: { body: DiscordSignInBody },
+        schema: { body: DiscordSignInBody, response: { 200: SignInResponse } },
       },
       async (req) => completeDiscordSignIn(db, config, req.body.code, req.body.state),
     );
 
     app.post(
       '/api/auth/access-code',
-      { config: { access: 'public' }, schema: { body: AccessCodeBody } },
-      async (req, reply) => {
-        const attempt = await accessCodeFailures.begin(clientAddressKey(req.ip));
-        if (!attempt.isAllowed) {
-          reply.header('retry-after', String(attempt.retryAfterSeconds));
-          throw httpError(429, rateLimitText(attempt.retryAfterSeconds), 'RATE_LIMITED');
-        }
-        // Counted from the start so parallel guesses cannot all pass the check; only a wrong code keeps counting.
-        let isFailure = false;
-        try {
-          return await signInWithAccessCode(db, deps.accessCode, req.body.code);
-        } catch (e) {
-          isFailure = e instanceof HttpError && e.code === 'INVALID_ACCESS_CODE';
-          throw e;
-        } finally {
-          if (!isFailure) await attempt.forgive();
-        }
+      { config: { access: 'public' }, schema: { body: AccessCodeBody, response: { 200: SignInResponse } } },
+      async (req) =>
+        signInWithAccessCodeLimited(
+          db,
+          accessCodeFailures,
+          clientAddressKey(req.ip),
+          deps.accessCode,
+          req.body.code,
+        ),
+    );
+
+    app.get(
+      '/api/auth/validate',
+      { config: { access: 'login' }, schema: { response: { 200: ValidateResponse } } },
+      async (req) => {
+        const auth = req.auth!;
+        return { success: true as const, user: presentUser(auth.user, auth.level) };
       },
     );
 
-    app.get('/api/auth/validate', { config: { access: 'login' } }, async (req) => {
-      const auth = req.auth!;
-      return { success: true, user: presentUser(auth.user, auth.level) };
-    });
-
-    app.post('/api/auth/logout', { config: { access: 'login' } }, async (req) => {
-      await revokeSession(db, req.auth!.tokenHash);
-      // Sockets opened with this session close now rather than at the next periodic re-check.
-      await app.realtime.recheckSessions();
-      return { success: true, message: 'Logged out' };
-    });
+    app.post(
+      '/api/auth/logout',
+      { config: { access: 'login' }, schema: { response: { 200: OkResponse } } },
+      async (req) => {
+        await revokeSession(db, req.auth!.tokenHash);
+        // Sockets opened with this session close now rather than at the next periodic re-check.
+        await app.realtime.recheckSessions();
+        return { success: true as const, message: 'Logged out' };
+      },
+    );
   };
 }

@@ -2,19 +2,32 @@ import {
   DEMO_USER_ID,
   OAUTH_STATE_TTL_MS,
   type OAuthUrlResponse,
+  type PublicConfig,
+  rateLimitText,
   type SignInResponse,
   TEXTS,
 } from '@guildhall/common';
 import { type Config, isOAuthConfigured } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { randomToken, safeEqual, sha256Base64Url } from '../../platform/crypto.ts';
-import { effectiveLevel } from '../../platform/effective-level.ts';
-import { httpError } from '../../platform/errors.ts';
+import { HttpError, httpError } from '../../platform/errors.ts';
+import type { FailureLimiter } from '../../platform/rate-limit/failure-limiter.ts';
 import { createSession } from '../../platform/sessions.ts';
-import { presentUser } from '../users/present.ts';
-import { findUserById, touchLastLogin, upsertDiscordProfile } from '../users/repo.ts';
+import {
+  effectiveLevel,
+  findUserById,
+  isSetupMode,
+  presentUser,
+  touchLastLogin,
+  upsertDiscordProfile,
+} from '../users/index.ts';
 import { DiscordError, exchangeCode, fetchDiscordProfile } from './discord-client.ts';
-import { consumeOAuthState, saveOAuthState } from './oauth-state-repo.ts';
+import { consumeOAuthState, saveOAuthState } from './repo.ts';
+
+/** What the browser needs to know: whether Discord sign-in is set up, and whether setup mode is on. */
+export async function publicConfig(db: Db, config: Config): Promise<PublicConfig> {
+  return { oauthConfigured: isOAuthConfigured(config), setupMode: await isSetupMode(db) };
+}
 
 /** Builds the Discord authorize URL with a one-time state (256 bits) and a PKCE S256 challenge. */
 export async function startDiscordSignIn(db: Db, config: Config): Promise<OAuthUrlResponse> {
@@ -58,6 +71,34 @@ export async function completeDiscordSignIn(
   const row = await upsertDiscordProfile(db, profile);
   if (row.is_approved !== 1) throw httpError(403, TEXTS.notApproved, 'NOT_APPROVED');
   return signIn(db, row.discord_id);
+}
+
+/**
+ * The access-code sign-in with its failure limit (portal-core: 10 failures per 15 minutes per address).
+ * An attempt is counted from the start so parallel guesses cannot all pass the check; only a wrong code
+ * keeps counting.
+ */
+export async function signInWithAccessCodeLimited(
+  db: Db,
+  failures: FailureLimiter,
+  clientKey: string,
+  expected: string,
+  code: string,
+): Promise<SignInResponse> {
+  const attempt = await failures.begin(clientKey);
+  if (!attempt.isAllowed) {
+    const seconds = attempt.retryAfterSeconds;
+    throw new HttpError(429, rateLimitText(seconds), 'RATE_LIMITED', { 'retry-after': String(seconds) });
+  }
+  let isFailure = false;
+  try {
+    return await signInWithAccessCode(db, expected, code);
+  } catch (e) {
+    isFailure = e instanceof HttpError && e.code === 'INVALID_ACCESS_CODE';
+    throw e;
+  } finally {
+    if (!isFailure) await attempt.forgive();
+  }
 }
 
 /** Signs in as the demo identity when the code matches (constant-time). */

@@ -137,19 +137,38 @@ describe('storeInChunks', () => {
 
   test('a hashing failure deletes the stored blob, but only after its write has finished', async () => {
     const { store, blobs } = memoryStore();
+    // The write stays open until the test lets it finish: still writing when the hash fails.
+    let finishWrite = () => {};
+    const writeMayFinish = new Promise<void>((resolve) => {
+      finishWrite = resolve;
+    });
+    const written: string[] = [];
+    const deleted: string[] = [];
     const slowStore: BlobStore = {
       ...store,
       put: async (body, size) => {
-        await new Promise((r) => setTimeout(r, 30)); // still writing when the hash fails
-        return store.put(body, size);
+        await writeMayFinish;
+        const id = await store.put(body, size);
+        written.push(id);
+        return id;
+      },
+      delete: async (id) => {
+        // Deleting a blob whose write has not finished would leave it behind once the write lands.
+        deleted.push(written.includes(id) ? id : `${id} (before its write ended)`);
+        return store.delete(id);
       },
     };
     const working = { update: async () => {}, final: async () => 'x', drop: () => {} };
+    let hashFailed = () => {};
+    const hashHasFailed = new Promise<void>((resolve) => {
+      hashFailed = resolve;
+    });
     const failingHashes = {
       openFileHash: () => working,
       openChunkHash: () => ({
         ...working,
         update: async () => {
+          hashFailed();
           throw new Error('hash thread died');
         },
       }),
@@ -161,8 +180,14 @@ describe('storeInChunks', () => {
       maxBytes: 1000,
       onChunk: async () => {},
     });
-    await expect(run).rejects.toThrow('hash thread died');
-    await new Promise((r) => setTimeout(r, 60)); // any write still running would have landed by now
+    const outcome = run.catch((e: unknown) => e);
+    await hashHasFailed;
+    expect(written).toEqual([]); // the hash failed while the write was still open
+    finishWrite();
+    expect(await outcome).toMatchObject({ message: 'hash thread died' });
+    // The blob the write stored is deleted, after its write ended.
+    expect(written).toHaveLength(1);
+    expect(deleted).toEqual(written);
     expect(blobs.size).toBe(0);
   });
 });

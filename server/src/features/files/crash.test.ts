@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, expect, test, vi } from 'vitest';
 import { openDb } from '../../db/index.ts';
 import { LocalBlobStore } from '../../platform/blob-store/index.ts';
 import { runMaintenance } from './maintenance.ts';
@@ -43,17 +43,13 @@ async function startServer(): Promise<{ child: ChildProcess; base: string }> {
   });
   children.push(child);
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(`${base}/api/config`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { child, base };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('server did not start');
+  await vi.waitFor(
+    async () => {
+      if (!(await fetch(`${base}/api/config`)).ok) throw new Error('server did not start');
+    },
+    { timeout: 10_000, interval: 50 },
+  );
+  return { child, base };
 }
 
 const committedBlobs = () =>
@@ -86,8 +82,7 @@ test('a server killed mid-upload leaves nothing listed, and the sweep removes ev
   // Read the live database (SQLite WAL allows a second reader) until a whole chunk is recorded.
   const db = openDb(`sqlite:${path.join(dataDir, 'guildhall.db')}`);
   const recordedChunks = async () => (await db.selectFrom('file_chunks').select('blob_id').execute()).length;
-  for (let i = 0; i < 200 && (await recordedChunks()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
-  expect(await recordedChunks()).toBeGreaterThan(0);
+  await expect.poll(recordedChunks, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0);
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));
   socket.destroy();

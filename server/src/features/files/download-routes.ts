@@ -1,4 +1,4 @@
-import { type DownloadTicketResponse, FileIdParams } from '@guildhall/common';
+import { BinaryBody, DownloadTicketResponse, FileIdParams } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerToken, enforceAccess } from '../../platform/access.ts';
@@ -13,6 +13,13 @@ export const TicketQuery = z.object({
   ticket: z.string().max(128, { error: 'ticket is too long' }).optional(),
 });
 
+/** A stored file's answers: the bytes (whole or a range) or 304 Not Modified; errors use the envelope. */
+export const FILE_RESPONSES = {
+  200: BinaryBody,
+  206: BinaryBody,
+  304: BinaryBody.meta({ description: 'Not modified (empty body)' }),
+};
+
 export const ticketExpired = () =>
   httpError(403, 'This download link has expired. Start the download again.', 'TICKET_INVALID');
 
@@ -25,7 +32,10 @@ export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/files/:id/download-ticket',
-      { config: { access: 'login' }, schema: { params: FileIdParams } },
+      {
+        config: { access: 'login' },
+        schema: { params: FileIdParams, response: { 200: DownloadTicketResponse } },
+      },
       async (req): Promise<DownloadTicketResponse> => {
         const file = await requireFile(db, req.params.id);
         const ticket = await issueTicket(db, {
@@ -35,13 +45,16 @@ export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
           sessionHash: req.auth!.tokenHash,
         });
         const url = `/download/${encodeURIComponent(file.id)}?ticket=${ticket.token}`;
-        return { success: true, data: { url, expiresAt: ticket.expiresAt } };
+        return { success: true as const, data: { url, expiresAt: ticket.expiresAt } };
       },
     );
 
     app.get(
       '/download/:id',
-      { config: { access: 'public' }, schema: { params: FileIdParams, querystring: TicketQuery } },
+      {
+        config: { access: 'public' },
+        schema: { params: FileIdParams, querystring: TicketQuery, response: FILE_RESPONSES },
+      },
       async (req, reply) => {
         const { id } = req.params;
         if (req.query.ticket !== undefined) {

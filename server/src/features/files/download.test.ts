@@ -30,7 +30,7 @@ describe('GET /download/:id', () => {
     expect(res.headers).toMatchObject({
       'content-length': '10',
       'content-type': 'application/octet-stream',
-      'content-disposition': `attachment; filename="digits.txt"; filename*=UTF-8''digits.txt`,
+      'content-disposition': 'attachment; filename=digits.txt',
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; sandbox",
       'accept-ranges': 'bytes',

@@ -223,3 +223,23 @@ export async function findTicket(db: Db, tokenHash: string) {
 export async function deleteExpiredTickets(db: Db, now: string): Promise<void> {
   await db.deleteFrom('download_tickets').where('expires_at', '<=', now).execute();
 }
+
+/**
+ * Lists a stored upload under its final name (status stored → complete). False when it is no longer
+ * in `stored` (completed already); a unique violation means the name was taken meanwhile.
+ */
+export async function publishStoredUpload(
+  db: Db,
+  id: string,
+  name: string,
+  key: string,
+  now: string,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('files')
+    .set({ status: 'complete', name, name_key: key, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'stored')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}

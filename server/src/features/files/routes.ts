@@ -1,16 +1,23 @@
 import {
+  BreadcrumbsResponse,
+  CategoriesResponse,
   CategorizeBody,
   CHUNK_SIZE_BYTES,
+  DeleteResponse,
   FileIdParams,
+  FilesLimitsResponse,
   FilesListQuery,
+  FilesListResponse,
   FilesSearchQuery,
+  FilesSearchResponse,
   FolderCreateBody,
+  FolderStatsResponse,
+  ItemResponse,
   RenameBody,
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
 import { createBlobStore } from '../../platform/blob-store/index.ts';
-import { sharesRoutes } from '../shares/routes.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
 import { downloadRoutes } from './download-routes.ts';
 import { ChunkBufferPool } from './hashing/buffer-pool.ts';
@@ -29,6 +36,7 @@ import {
   renameItem,
   searchFiles,
 } from './service.ts';
+import { sharesRoutes } from './shares/routes.ts';
 import { uploadRoutes } from './upload-routes.ts';
 
 const read = { access: 'login' } as const;
@@ -74,66 +82,101 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 function itemRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
   const { db } = ctx;
   return async (app) => {
-    app.get('/api/files', { config: read, schema: { querystring: FilesListQuery } }, async (req) => {
-      const { items, stats } = await listFolder(db, req.query.folderId);
-      return { success: true, data: items.map(presentItem), stats };
-    });
+    app.get(
+      '/api/files',
+      { config: read, schema: { querystring: FilesListQuery, response: { 200: FilesListResponse } } },
+      async (req) => {
+        const { items, stats } = await listFolder(db, req.query.folderId);
+        return { success: true as const, data: items.map(presentItem), stats };
+      },
+    );
 
-    app.get('/api/files/search', { config: read, schema: { querystring: FilesSearchQuery } }, async (req) => {
-      const { items, stats } = await searchFiles(db, req.query.category);
-      return { success: true, data: items.map(presentItem), stats };
-    });
+    app.get(
+      '/api/files/search',
+      { config: read, schema: { querystring: FilesSearchQuery, response: { 200: FilesSearchResponse } } },
+      async (req) => {
+        const { items, stats } = await searchFiles(db, req.query.category);
+        return { success: true as const, data: items.map(presentItem), stats };
+      },
+    );
 
-    app.get('/api/files/limits', { config: read }, async () => ({
-      success: true,
-      data: { maxUploadBytes: ctx.maxUploadBytes },
-    }));
+    app.get(
+      '/api/files/limits',
+      { config: read, schema: { response: { 200: FilesLimitsResponse } } },
+      async () => ({
+        success: true as const,
+        data: { maxUploadBytes: ctx.maxUploadBytes },
+      }),
+    );
 
-    app.get('/api/categories', { config: read }, async () => ({ success: true, data: await categories(db) }));
+    app.get(
+      '/api/categories',
+      { config: read, schema: { response: { 200: CategoriesResponse } } },
+      async () => ({ success: true as const, data: await categories(db) }),
+    );
 
     app.get(
       '/api/folders/:id/breadcrumbs',
-      { config: read, schema: { params: FileIdParams } },
+      { config: read, schema: { params: FileIdParams, response: { 200: BreadcrumbsResponse } } },
       async (req) => ({
-        success: true,
+        success: true as const,
         data: await breadcrumbs(db, req.params.id),
       }),
     );
 
-    app.get('/api/folders/:id/contents', { config: read, schema: { params: FileIdParams } }, async (req) => ({
-      success: true,
-      data: await folderContents(db, req.params.id),
-    }));
+    app.get(
+      '/api/folders/:id/contents',
+      { config: read, schema: { params: FileIdParams, response: { 200: FolderStatsResponse } } },
+      async (req) => ({
+        success: true as const,
+        data: await folderContents(db, req.params.id),
+      }),
+    );
 
-    app.post('/api/folders', { config: write, schema: { body: FolderCreateBody } }, async (req, reply) => {
-      const row = await createFolder(db, req.auth!.user.discord_id, req.body);
-      return reply.code(201).send({ success: true, data: presentItem(row) });
-    });
+    app.post(
+      '/api/folders',
+      { config: write, schema: { body: FolderCreateBody, response: { 201: ItemResponse } } },
+      async (req, reply) => {
+        const row = await createFolder(db, req.auth!.user.discord_id, req.body);
+        return reply.code(201).send({ success: true as const, data: presentItem(row) });
+      },
+    );
 
-    app.delete('/api/folders/:id', { config: write, schema: { params: FileIdParams } }, async (req) => ({
-      success: true,
-      data: await deleteFolder(ctx, req.params.id),
-    }));
+    app.delete(
+      '/api/folders/:id',
+      { config: write, schema: { params: FileIdParams, response: { 200: DeleteResponse } } },
+      async (req) => ({
+        success: true as const,
+        data: await deleteFolder(ctx, req.params.id),
+      }),
+    );
 
-    app.delete('/api/files/:id', { config: write, schema: { params: FileIdParams } }, async (req) => ({
-      success: true,
-      data: await deleteFile(ctx, req.params.id),
-    }));
+    app.delete(
+      '/api/files/:id',
+      { config: write, schema: { params: FileIdParams, response: { 200: DeleteResponse } } },
+      async (req) => ({
+        success: true as const,
+        data: await deleteFile(ctx, req.params.id),
+      }),
+    );
 
     app.put(
       '/api/files/:id/rename',
-      { config: write, schema: { params: FileIdParams, body: RenameBody } },
+      { config: write, schema: { params: FileIdParams, body: RenameBody, response: { 200: ItemResponse } } },
       async (req) => ({
-        success: true,
+        success: true as const,
         data: presentItem(await renameItem(db, req.params.id, req.body.newName)),
       }),
     );
 
     app.put(
       '/api/files/:id/categorize',
-      { config: write, schema: { params: FileIdParams, body: CategorizeBody } },
+      {
+        config: write,
+        schema: { params: FileIdParams, body: CategorizeBody, response: { 200: ItemResponse } },
+      },
       async (req) => ({
-        success: true,
+        success: true as const,
         data: presentItem(await categorizeFile(db, req.params.id, req.body.category)),
       }),
     );

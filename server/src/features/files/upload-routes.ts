@@ -1,6 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import multipart from '@fastify/multipart';
-import { UploadCompleteBody, UploadIdParams } from '@guildhall/common';
+import {
+  ItemResponse,
+  UploadCompleteBody,
+  UploadIdParams,
+  UploadStartResponse,
+  UploadStatusResponse,
+} from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError, httpError } from '../../platform/errors.ts';
 import type { FilesContext } from './context.ts';
@@ -37,32 +43,44 @@ export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
         reply.raw.once('finish', () => lingerThenClose(req.raw));
     });
 
-    app.post('/upload', { config: write }, async (req) => {
-      if (!req.isMultipart()) {
-        throw httpError(
-          415,
-          'Upload must be multipart/form-data with the file in the field "file"',
-          'UNSUPPORTED_MEDIA_TYPE',
-        );
-      }
-      const declared = Number(req.headers['content-length']);
-      if (Number.isFinite(declared) && declared > ctx.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
-        throw tooLarge(ctx.maxUploadBytes);
-      }
-      const parts = guardParts(req.parts() as AsyncIterable<UploadPart>);
-      const result = await receiveUpload(ctx, req.auth!.user.discord_id, parts);
-      return { success: true, ...result };
-    });
+    app.post(
+      '/upload',
+      { config: write, schema: { response: { 200: UploadStartResponse } } },
+      async (req) => {
+        if (!req.isMultipart()) {
+          throw httpError(
+            415,
+            'Upload must be multipart/form-data with the file in the field "file"',
+            'UNSUPPORTED_MEDIA_TYPE',
+          );
+        }
+        const declared = Number(req.headers['content-length']);
+        if (Number.isFinite(declared) && declared > ctx.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
+          throw tooLarge(ctx.maxUploadBytes);
+        }
+        const parts = guardParts(req.parts() as AsyncIterable<UploadPart>);
+        const result = await receiveUpload(ctx, req.auth!.user.discord_id, parts);
+        return { success: true as const, ...result };
+      },
+    );
 
-    app.get('/upload/status/:fileId', { config: write, schema: { params: UploadIdParams } }, async (req) => ({
-      success: true,
-      ...(await uploadStatus(ctx.db, req.auth!.user.discord_id, req.params.fileId)),
-    }));
+    app.get(
+      '/upload/status/:fileId',
+      { config: write, schema: { params: UploadIdParams, response: { 200: UploadStatusResponse } } },
+      async (req) => ({
+        success: true as const,
+        ...(await uploadStatus(ctx.db, req.auth!.user.discord_id, req.params.fileId)),
+      }),
+    );
 
-    app.post('/upload/complete', { config: write, schema: { body: UploadCompleteBody } }, async (req) => {
-      const row = await completeUpload(ctx, req.auth!.user.discord_id, req.body);
-      return { success: true, data: presentItem(row), message: 'Upload complete' };
-    });
+    app.post(
+      '/upload/complete',
+      { config: write, schema: { body: UploadCompleteBody, response: { 200: ItemResponse } } },
+      async (req) => {
+        const row = await completeUpload(ctx, req.auth!.user.discord_id, req.body);
+        return { success: true as const, data: presentItem(row), message: 'Upload complete' };
+      },
+    );
   };
 }
 

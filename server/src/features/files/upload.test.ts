@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import path from 'node:path';
 import { CHUNK_SIZE_BYTES, type FileItem } from '@guildhall/common';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { LocalBlobStore } from '../../platform/blob-store/index.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { runMaintenance } from './maintenance.ts';
@@ -32,13 +32,14 @@ const allRows = async () => (await ctx.db.selectFrom('files').select('id').execu
 const uploadingRows = () =>
   ctx.db.selectFrom('files').select('id').where('status', '=', 'uploading').execute();
 
+/** Waits until `check` holds (what happens in the background after an answer: clean-ups, aborts). */
 async function eventually(check: () => Promise<boolean> | boolean, what: string, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: ms, interval: 25 },
+  );
 }
 
 describe('the upload protocol (POST /upload → status → complete)', () => {

@@ -21,6 +21,7 @@ import {
   insertChunk,
   insertItem,
   listChunks,
+  publishStoredUpload,
   takenNameKeys,
   updateItem,
 } from './repo.ts';
@@ -229,14 +230,9 @@ async function publishUnderFreeName(db: Db, row: FilesTable, name: string): Prom
     const free = candidates.find((c) => !taken.has(nameKey(c)));
     if (!free) continue;
     try {
-      const updated = await db
-        .updateTable('files')
-        .set({ status: 'complete', name: free, name_key: nameKey(free), updated_at: nowIso() })
-        .where('id', '=', row.id)
-        .where('status', '=', 'stored')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0)
+      if (!(await publishStoredUpload(db, row.id, free, nameKey(free), nowIso()))) {
         throw httpError(409, 'This upload is already complete', 'ALREADY_COMPLETE');
+      }
       return;
     } catch (e) {
       if (!isUniqueViolation(e) || ++races > 10) throw e;

@@ -1,14 +1,14 @@
 import type { AccessLevel, PublicApprovedEntry, ServerUser } from '@guildhall/common';
-import type { UsersTable } from '../../db/schema.ts';
+import type { UsersTable } from './tables.ts';
 
 /** Row → server shape (portal-core §3); empty optional fields are omitted. */
 export function presentUser(row: UsersTable, level?: AccessLevel): ServerUser {
   const user: ServerUser = {
     discord_id: row.discord_id,
     username: row.username,
-    access_level: level ?? (row.access_level as AccessLevel),
+    access_level: level ?? row.access_level,
     is_approved: row.is_approved === 1,
-    provider: row.provider === 'access_code' ? 'access_code' : 'discord',
+    provider: row.provider,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -25,6 +25,6 @@ export function presentApprovedEntry(row: UsersTable): PublicApprovedEntry {
   return {
     discord_id: row.discord_id,
     username: row.username,
-    access_level: row.access_level as AccessLevel,
+    access_level: row.access_level,
   };
 }

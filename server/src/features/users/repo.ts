@@ -1,7 +1,7 @@
-import { DEMO_USER_ID } from '@guildhall/common';
+import { type AccessLevel, DEMO_USER_ID } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
-import type { UsersTable } from '../../db/schema.ts';
 import { nowIso } from '../../platform/time.ts';
+import type { UsersTable } from './tables.ts';
 
 export async function findUserById(db: Db, discordId: string): Promise<UsersTable | undefined> {
   return db.selectFrom('users').selectAll().where('discord_id', '=', discordId).executeTakeFirst();
@@ -83,7 +83,7 @@ export async function insertUserIfMissing(
 export async function setLevelAndApproval(
   db: Db,
   discordId: string,
-  accessLevel: string,
+  accessLevel: AccessLevel,
   isApproved: boolean,
 ): Promise<void> {
   await db

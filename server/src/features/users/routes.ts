@@ -1,41 +1,36 @@
-import { hasLevel } from '@guildhall/common';
+import { PublicApprovedResponse, UserCheckResponse, UserIdParams, UserResponse } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
-import { effectiveLevel } from '../../platform/effective-level.ts';
-import { httpError } from '../../platform/errors.ts';
 import { presentApprovedEntry, presentUser } from './present.ts';
-import { findUserById, listApprovedUsers } from './repo.ts';
+import { checkUser, listApprovedUsers, viewUser } from './service.ts';
 
-const UserIdParams = z.object({
-  id: z.string().min(1, { error: 'id is required' }).max(64, { error: 'id is too long' }),
-});
+const login = { access: 'login' } as const;
 
 /** Read-only user routes of the portal core; the admin write routes live in features/admin. */
 export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db } = deps;
   return async (app) => {
     // Signed-in members only: id, username and level of approved users, nothing else (docs/api.md).
-    app.get('/api/users/public/approved', { config: { access: 'login' } }, async () => {
-      const rows = await listApprovedUsers(db);
-      return { success: true, data: rows.map(presentApprovedEntry) };
-    });
+    app.get(
+      '/api/users/public/approved',
+      { config: login, schema: { response: { 200: PublicApprovedResponse } } },
+      async () => {
+        const rows = await listApprovedUsers(db);
+        return { success: true as const, data: rows.map(presentApprovedEntry) };
+      },
+    );
 
-    // Approval and level by id; the full record only for yourself or an admin.
     app.get(
       '/api/users/check/:id',
-      { config: { access: 'login' }, schema: { params: UserIdParams } },
+      { config: login, schema: { params: UserIdParams, response: { 200: UserCheckResponse } } },
       async (req) => {
-        const row = await findUserById(db, req.params.id);
-        const auth = req.auth!;
-        const maySee = !!row && (row.discord_id === auth.user.discord_id || hasLevel(auth.level, 'admin'));
-        const level = row ? await effectiveLevel(db, row) : null;
+        const found = await checkUser(db, req.auth!, req.params.id);
         return {
-          success: true,
+          success: true as const,
           data: {
-            approved: row?.is_approved === 1,
-            accessLevel: row?.is_approved === 1 ? level : null,
-            user: maySee && row ? presentUser(row, level ?? undefined) : null,
+            approved: found.isApproved,
+            accessLevel: found.level,
+            user: found.visible ? presentUser(found.visible.row, found.visible.level) : null,
           },
         };
       },
@@ -43,15 +38,10 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/api/users/:id',
-      { config: { access: 'login' }, schema: { params: UserIdParams } },
+      { config: login, schema: { params: UserIdParams, response: { 200: UserResponse } } },
       async (req) => {
-        const auth = req.auth!;
-        if (req.params.id !== auth.user.discord_id && !hasLevel(auth.level, 'admin')) {
-          throw httpError(403, 'You can only view your own account', 'FORBIDDEN');
-        }
-        const row = await findUserById(db, req.params.id);
-        if (!row) throw httpError(404, 'User not found', 'NOT_FOUND');
-        return { success: true, data: presentUser(row, await effectiveLevel(db, row)) };
+        const { row, level } = await viewUser(db, req.auth!, req.params.id);
+        return { success: true as const, data: presentUser(row, level) };
       },
     );
   };

@@ -54,16 +54,16 @@ export async function registerRateLimits(
     errorResponseBuilder: (_req, ctx) =>
       new HttpError(429, rateLimitText(Math.ceil(ctx.ttl / 1000)), 'RATE_LIMITED'),
     // A general limiter that cannot count lets requests through (the store logs a warning) instead of 500s.
-    ...(redis ? { store: redisRateLimitStore(redis.run, prefix, report), skipOnError: true } : {}),
+    ...(redis ? { store: redisRateLimitStore(redis.client, prefix, report), skipOnError: true } : {}),
   });
 
   app.decorate('createFailureLimiter', (name: string, max: number, windowMs: number) => {
     const memory = createMemoryFailureLimiter(max, windowMs);
     if (!redis) return memory;
     return createRedisFailureLimiter({
-      run: redis.run,
+      client: redis.client,
       name: `${name} failures`,
-      keyPrefix: `${prefix}fail:${name}:`,
+      keyPrefix: `${prefix}fail:${name}`,
       max,
       windowMs,
       fallback: memory,

@@ -1,14 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
 import { closeRedis } from '../redis-helpers.ts';
-import { type RunScript, scriptRunner } from './lua.ts';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** A rate-limit check waits at most this long for Redis before the request goes on without it. */
 const COMMAND_TIMEOUT_MS = 500;
 
+/**
+ * What rate-limiter-flexible calls on the node-redis client (EVAL of its script; it is passed the
+ * client itself). A narrow type, so tests can hand in a client that fails.
+ */
+export type RedisClient = { eval: (...args: never[]) => Promise<unknown> };
+
 export type RateLimitRedis = {
-  run: RunScript;
+  /** The node-redis client rate-limiter-flexible counts with. */
+  client: RedisClient;
   close(): Promise<void>;
 };
 
@@ -40,7 +46,7 @@ export async function connectRateLimitRedis(url: string, log: FastifyBaseLogger)
     throw new Error(`REDIS_URL: could not connect to Redis (${e instanceof Error ? e.message : String(e)})`);
   }
   return {
-    run: scriptRunner(client),
+    client,
     close: () => closeRedis(client),
   };
 }

@@ -1,20 +1,7 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { ReportRedisError } from '../redis-helpers.ts';
-import { defineLua, type RunScript } from './lua.ts';
-
-/**
- * Counts one request in a fixed window, the way the plugin's in-memory store does: the first request
- * starts the window, later ones see its remaining time. A key without expiry (never expected) gets one.
- */
-const INCR = defineLua(`
-local current = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-return {current, ttl}
-`);
+import type { RedisClient } from './redis-client.ts';
 
 type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1];
 
@@ -26,33 +13,52 @@ type ChildOptions = {
 };
 
 /**
- * A `@fastify/rate-limit` store class counting in Redis, so every instance sharing `prefix` shares each
- * budget. Keys are `<prefix>global:<client>` for the global limit and `<prefix>route:<METHOD><url>:<client>`
- * for routes with their own limit, as the plugin's own Redis store separates them. On a Redis error it
- * reports and passes the error on; the plugin is registered with `skipOnError`, so the request goes
- * through (fail open) rather than becoming a 500.
+ * A `@fastify/rate-limit` store counting in Redis through rate-limiter-flexible (one atomic INCRBY with
+ * expiry per request: a fixed window that starts with the first request), so every instance sharing
+ * `prefix` shares each budget. Keys are `<prefix>global:<client>` for the global limit and
+ * `<prefix>route:<METHOD><url>:<client>` for routes with their own limit. The store only counts (its
+ * points are unbounded); the plugin compares with the route's max. On a Redis error it reports and
+ * passes the error on; the plugin is registered with `skipOnError`, so the request goes through (fail
+ * open) rather than becoming a 500.
  */
 export function redisRateLimitStore(
-  run: RunScript,
+  client: RedisClient,
   prefix: string,
   report: ReportRedisError,
 ): FastifyRateLimitStoreCtor {
   class RedisRateLimitStore implements FastifyRateLimitStore {
     private readonly keyPrefix: string;
+    /** One counter per window length (routes may set their own). */
+    private readonly counters = new Map<number, RateLimiterRedis>();
 
-    constructor(options: ChildOptions, keyPrefix = `${prefix}global:`) {
-      // The Lua script implements the plain fixed window only; refuse settings it would silently ignore.
+    constructor(options: ChildOptions, keyPrefix = `${prefix}global`) {
+      // A plain fixed window only; refuse settings it would silently ignore.
       if (options.continueExceeding || options.exponentialBackoff) {
         throw new Error('rate limits: continueExceeding/exponentialBackoff are not supported with Redis');
       }
       this.keyPrefix = keyPrefix;
     }
 
+    private counter(timeWindow: number): RateLimiterRedis {
+      let counter = this.counters.get(timeWindow);
+      if (!counter) {
+        counter = new RateLimiterRedis({
+          storeClient: client,
+          useRedisPackage: true,
+          keyPrefix: this.keyPrefix,
+          points: Number.MAX_SAFE_INTEGER,
+          duration: timeWindow / 1000,
+        });
+        this.counters.set(timeWindow, counter);
+      }
+      return counter;
+    }
+
     incr(key: string, callback: IncrCallback, timeWindow: number): void {
-      run(INCR, [this.keyPrefix + key], [String(timeWindow)])
-        .then(parseIncrReply)
+      this.counter(timeWindow)
+        .consume(key)
         .then(
-          (counted) => callback(null, counted),
+          (res) => callback(null, { current: res.consumedPoints, ttl: res.msBeforeNext }),
           (err: unknown) => {
             report(err, 'request limits');
             callback(err instanceof Error ? err : new Error(String(err)));
@@ -62,7 +68,7 @@ export function redisRateLimitStore(
 
     child(routeOptions: object): FastifyRateLimitStore {
       const options = routeOptions as ChildOptions; // the plugin's merged params, typed loosely upstream
-      return new RedisRateLimitStore(options, `${prefix}route:${routeId(options)}:`);
+      return new RedisRateLimitStore(options, `${prefix}route:${routeId(options)}`);
     }
   }
   return RedisRateLimitStore;
@@ -73,9 +79,4 @@ function routeId(options: ChildOptions): string {
   // createRateLimit() limiters carry no route; they share one namespace.
   if (!url) return 'custom';
   return `${Array.isArray(method) ? method.join(',') : (method ?? '')}${url}`;
-}
-
-function parseIncrReply(reply: unknown): { current: number; ttl: number } {
-  if (!Array.isArray(reply) || reply.length !== 2) throw new Error('rate limits: unexpected Redis reply');
-  return { current: Number(reply[0]), ttl: Number(reply[1]) };
 }

@@ -86,6 +86,11 @@ export type RedisProxy = {
   cut(): void;
   /** Lets connections through again (clients reconnect by themselves). */
   restore(): void;
+  /**
+   * Resolves when a client next tries to reconnect while the proxy is cut: proof that the outage
+   * reached the clients (rather than waiting a fixed time and hoping).
+   */
+  nextRefusedConnection(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -94,6 +99,7 @@ export async function startRedisProxy(redisUrl: string): Promise<RedisProxy> {
   const target = new URL(redisUrl);
   const sockets = new Set<net.Socket>();
   let isUp = true;
+  let refusedWaiters: (() => void)[] = [];
   const track = (s: net.Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -105,6 +111,8 @@ export async function startRedisProxy(redisUrl: string): Promise<RedisProxy> {
   const server = net.createServer((client) => {
     if (!isUp) {
       client.destroy();
+      for (const resolve of refusedWaiters) resolve();
+      refusedWaiters = [];
       return;
     }
     const upstream = net.connect(Number(target.port || 6379), target.hostname);
@@ -128,6 +136,9 @@ export async function startRedisProxy(redisUrl: string): Promise<RedisProxy> {
     },
     restore() {
       isUp = true;
+    },
+    nextRefusedConnection() {
+      return new Promise<void>((resolve) => refusedWaiters.push(resolve));
     },
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,7 +7,16 @@ import { sha256Hex } from '../crypto.ts';
 import { httpError } from '../errors.ts';
 import { createSession, revokeSession, revokeUserSessions } from '../sessions.ts';
 import { createRealtimeHub } from './hub.ts';
-import { connectClient, disconnected, listen, nextEvent, record, sleep, subscribe } from './testing.ts';
+import {
+  afterSentinel,
+  connectClient,
+  disconnected,
+  listen,
+  nextEvent,
+  record,
+  roundTrip,
+  subscribe,
+} from './testing.ts';
 
 let ctx: TestContext;
 let url: string;
@@ -64,12 +73,13 @@ describe('realtime handshake', () => {
   it('admits an approved user of any level, identified by account: their user room reaches every tab', async () => {
     const { token, userId } = await ctx.signIn({ access_level: 'viewer' });
     const [tab1, tab2] = [await connect(token), await connect(token)];
-    const other = await connect((await ctx.signIn()).token);
+    const otherUser = await ctx.signIn();
+    const other = await connect(otherUser.token);
     const otherSeen = record(other, 'hello');
     const got = Promise.all([nextEvent(tab1, 'hello'), nextEvent(tab2, 'hello')]);
     ctx.app.realtime.publish(userRoom(userId), 'hello', { n: 1 });
     expect(await got).toEqual([{ n: 1 }, { n: 1 }]);
-    await sleep(50);
+    await afterSentinel(ctx.app.realtime, other, otherUser.userId);
     expect(otherSeen).toEqual([]);
   });
 });
@@ -105,22 +115,25 @@ describe('realtime sessions that end', () => {
     const hub = createRealtimeHub({
       httpServer: server,
       db: ctx.db,
+      levelOf: async (user) => user.access_level,
       log: ctx.app.log,
       recheckIntervalMs: 100,
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as { port: number }).port;
     try {
-      const { userId } = await ctx.signIn();
-      const { token } = await ctx.signIn();
-      const socket = await connectClient(`http://127.0.0.1:${port}`, token);
-      sockets.push(socket);
-      const gone = disconnected(socket, 2000);
-      await revokeUserSessions(ctx.db, userId); // someone else: nothing happens to this socket
-      await sleep(300);
-      expect(socket.connected).toBe(true);
-      await revokeSession(ctx.db, sha256Hex(token));
+      const kept = await ctx.signIn();
+      const dropped = await ctx.signIn();
+      const keptSocket = await connectClient(`http://127.0.0.1:${port}`, kept.token);
+      const droppedSocket = await connectClient(`http://127.0.0.1:${port}`, dropped.token);
+      sockets.push(keptSocket, droppedSocket);
+      const gone = disconnected(droppedSocket, 2000);
+      await revokeUserSessions(ctx.db, dropped.userId);
+      // Nobody called recheckSessions(): the interval did, and dropped the revoked session…
       expect(await gone).toBe('io server disconnect');
+      // …and only that one: a push to the live session still arrives after that pass.
+      await afterSentinel(hub, keptSocket, kept.userId);
+      expect(keptSocket.connected).toBe(true);
     } finally {
       await hub.close();
       server.close();
@@ -194,7 +207,7 @@ describe('realtime rooms', () => {
   });
 
   it('refuses a room the feature does not admit, and delivers nothing from it', async () => {
-    const { token } = await ctx.signIn();
+    const { token, userId } = await ctx.signIn();
     const socket = await connect(token);
     const seen = record(socket, 'probe:state');
     expect(await subscribe(socket, 'probe:someone-else')).toEqual({
@@ -203,7 +216,7 @@ describe('realtime rooms', () => {
       code: 'FORBIDDEN',
     });
     ctx.app.realtime.publish('probe:someone-else', 'probe:state', { leaked: true });
-    await sleep(50);
+    await afterSentinel(ctx.app.realtime, socket, userId);
     expect(seen).toEqual([]);
   });
 
@@ -227,14 +240,14 @@ describe('realtime rooms', () => {
   });
 
   it('unsubscribing stops the pushes of that room', async () => {
-    const { token } = await ctx.signIn();
+    const { token, userId } = await ctx.signIn();
     const socket = await connect(token);
     await subscribe(socket, 'probe:open');
     const seen = record<{ n: number }>(socket, 'probe:state');
     socket.emit(REALTIME_EVENTS.unsubscribe, { room: 'probe:open' });
-    await sleep(50);
+    await roundTrip(socket); // the unsubscribe has been handled
     ctx.app.realtime.publish('probe:open', 'probe:state', { n: 1 });
-    await sleep(50);
+    await afterSentinel(ctx.app.realtime, socket, userId);
     expect(seen).toEqual([]);
   });
 

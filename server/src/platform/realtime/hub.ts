@@ -10,6 +10,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { type DefaultEventsMap, Server, type ServerOptions, type Socket } from 'socket.io';
 import type { Db } from '../../db/index.ts';
+import type { LevelOf } from '../access.ts';
 import { clientAddressKey } from '../client-address.ts';
 import { sha256Hex } from '../crypto.ts';
 import { HttpError } from '../errors.ts';
@@ -50,6 +51,7 @@ export type HubOptions = {
   clientAddress?: (req: IncomingMessage) => string;
   limits?: Partial<SocketLimits>;
   db: Db;
+  levelOf: LevelOf;
   log: FastifyBaseLogger;
   recheckIntervalMs: number;
   adapter?: ServerOptions['adapter'];
@@ -69,7 +71,7 @@ const MAX_TOKEN_LENGTH = 512;
  * sockets act for a portal account (never a socket id), and every socket joins `user:<id>`.
  */
 export function createRealtimeHub(opts: HubOptions): RealtimeHub {
-  const { db, log } = opts;
+  const { db, levelOf, log } = opts;
   const rooms = new Map<string, RoomType>();
   const io = new Server(opts.httpServer, {
     path: REALTIME_PATH,
@@ -80,7 +82,7 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
 
   const checkToken = async (tokenHash: string): Promise<SessionVerdict> => {
     const live = await findLiveSessionUsers(db, [tokenHash]);
-    return verdictFor(db, tokenHash, live.get(tokenHash));
+    return verdictFor(levelOf, tokenHash, live.get(tokenHash));
   };
 
   const limits = { ...DEFAULT_SOCKET_LIMITS, ...opts.limits };
@@ -215,7 +217,7 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
     if (hashes.length === 0) return 0;
     const live = await findLiveSessionUsers(db, hashes);
     const verdicts = new Map<string, SessionVerdict>();
-    for (const hash of hashes) verdicts.set(hash, await verdictFor(db, hash, live.get(hash)));
+    for (const hash of hashes) verdicts.set(hash, await verdictFor(levelOf, hash, live.get(hash)));
     let dropped = 0;
     for (const socket of sockets) {
       const verdict = verdicts.get(socket.data.identity?.tokenHash);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
+import type { LevelOf } from '../access.ts';
 import { requestAddressResolver } from '../client-address.ts';
 import { createRealtimeHub, type RealtimeHub } from './hub.ts';
 import { connectRedisFanout, type RedisFanout } from './redis.ts';
@@ -31,7 +32,7 @@ export type RealtimeOptions = {
  */
 export async function attachRealtime(
   app: FastifyInstance,
-  deps: { config: Config; db: Db; realtime?: RealtimeOptions },
+  deps: { config: Config; db: Db; levelOf: LevelOf; realtime?: RealtimeOptions },
 ): Promise<RealtimeHub> {
   const options = deps.realtime ?? {};
   let fanout: RedisFanout | undefined;
@@ -44,6 +45,7 @@ export async function attachRealtime(
     limits: { handshakesPerWindow: deps.config.realtimeHandshakesPerAddress, ...options.limits },
     httpServer: app.server,
     db: deps.db,
+    levelOf: deps.levelOf,
     log: app.log,
     recheckIntervalMs: options.recheckIntervalMs ?? 10_000,
     adapter: fanout?.adapter,

@@ -20,9 +20,12 @@ describe.skipIf(!redisUrl)('realtime fan-out when Redis goes away', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       ctx.app.realtime.publish('some-room', 'some-event', { n: 0 });
+      const refused = proxy.nextRefusedConnection();
       proxy.cut();
       for (let n = 1; n <= 20; n += 1) ctx.app.realtime.publish('some-room', 'some-event', { n });
-      await new Promise((r) => setTimeout(r, 500));
+      // The clients have seen the outage and are reconnecting; the publishes' failures have settled.
+      await refused;
+      await new Promise((resolve) => setImmediate(resolve));
       const started = Date.now();
       await ctx.close();
       expect(Date.now() - started).toBeLessThan(3000);

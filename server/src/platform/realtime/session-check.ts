@@ -1,7 +1,7 @@
 import { type AccessLevel, type RealtimeRefusalCode, TEXTS } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import type { UsersTable } from '../../db/schema.ts';
-import { effectiveLevel } from '../effective-level.ts';
+import type { LevelOf } from '../access.ts';
 import { nowIso } from '../time.ts';
 
 /** Who a socket acts for. Only the token's hash is kept: socket data may travel between instances. */
@@ -37,7 +37,7 @@ export async function findLiveSessionUsers(db: Db, tokenHashes: string[]): Promi
 
 /** The realtime channel admits what a `login` route admits: a live session of an approved user. */
 export async function verdictFor(
-  db: Db,
+  levelOf: LevelOf,
   tokenHash: string,
   user: UsersTable | undefined,
 ): Promise<SessionVerdict> {
@@ -48,7 +48,7 @@ export async function verdictFor(
     identity: {
       userId: user.discord_id,
       username: user.username,
-      level: await effectiveLevel(db, user),
+      level: await levelOf(user),
       tokenHash,
     },
   };

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { REALTIME_EVENTS, REALTIME_PATH, type SubscribeAck } from '@guildhall/common';
+import { REALTIME_EVENTS, REALTIME_PATH, type SubscribeAck, userRoom } from '@guildhall/common';
 import type { FastifyInstance } from 'fastify';
 import { io, type Socket } from 'socket.io-client';
 
@@ -80,4 +80,32 @@ export function disconnected(socket: Socket, ms = 3000): Promise<string> {
   });
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SENTINEL_EVENT = 'test:sentinel';
+let sentinels = 0;
+
+/**
+ * Proves that nothing more reached `socket` from what was published before this call: publishes a
+ * sentinel to the socket's own user room and waits for it. Pushes to one socket arrive in the order they
+ * were sent, so anything published earlier would have arrived first. (A fixed wait would pass when a
+ * push is merely slow.)
+ */
+export async function afterSentinel(
+  hub: { publish(room: string, event: string, payload: unknown): void },
+  socket: Socket,
+  userId: string,
+): Promise<void> {
+  sentinels += 1;
+  const id = sentinels;
+  const arrived = nextEvent<{ id: number }>(socket, SENTINEL_EVENT, (p) => p.id === id);
+  hub.publish(userRoom(userId), SENTINEL_EVENT, { id });
+  await arrived;
+}
+
+/**
+ * Returns once the server has handled every event this socket sent before: it handles one socket's
+ * events in order, and this one (a malformed subscribe) is answered at once.
+ */
+export async function roundTrip(socket: Socket): Promise<void> {
+  const ack = await subscribe(socket, 'round-trip');
+  if (ack.ok) throw new Error('the round-trip probe was admitted to a room');
+}

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { Button } from '../../ui/Button.tsx';
-import { Modal } from './Modal.tsx';
+import { Modal } from '../../ui/Modal.tsx';
 
 /** A yes/no question before something that cannot be undone. */
 export function ConfirmModal({
@@ -30,6 +30,7 @@ export function ConfirmModal({
             variant="danger"
             disabled={isBusy}
             autoFocus
+            data-autofocus
             onClick={async () => {
               setBusy(true);
               try {

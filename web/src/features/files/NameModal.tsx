@@ -1,7 +1,7 @@
 import { nameProblem } from '@guildhall/common';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../ui/Button.tsx';
-import { inputClass, Modal } from './Modal.tsx';
+import { inputClass, Modal } from '../../ui/Modal.tsx';
 
 /**
  * One-field dialogs: Create New Folder, Rename and Categorize. The form submits on Enter; `validate`

@@ -13,10 +13,10 @@ import { toast } from 'sonner';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
+import { inputClass, Modal } from '../../ui/Modal.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { createShare, deleteShare, fetchShares } from './api.ts';
 import { dateLabel } from './display.ts';
-import { inputClass, Modal } from './Modal.tsx';
 import { FILES_KEY } from './useFilesView.ts';
 
 type Tab = 'create' | 'existing';

@@ -2,7 +2,7 @@ import type { Category } from '@guildhall/common';
 import { FolderPlus, LayoutGrid, List, Search, Upload } from 'lucide-react';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { inputClass } from './Modal.tsx';
+import { inputClass } from '../../ui/Modal.tsx';
 
 export type ViewMode = 'grid' | 'list';
 

@@ -146,7 +146,7 @@ describe('tic-tac-toe under concurrency', () => {
     const before = (await findGame(ctx.db, id))!;
     const claimAt = (now: number) => ({
       seenSince: new Date(now - TICTACTOE_ABSENT_AFTER_MS).toISOString(),
-      changes: { status: 'finished', winner: 'X', end_reason: 'abandoned' },
+      changes: { status: 'finished', winner: 'X', end_reason: 'abandoned' } as const,
     });
     const stale = claimAt(Date.now());
 

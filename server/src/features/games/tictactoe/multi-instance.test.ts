@@ -1,13 +1,13 @@
 import { TICTACTOE_STATE_EVENT, type TicTacToeStatePush, tictactoeRoom } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   deleteRedisKeys,
   startRedisProxy,
   testPlatform,
   uniqueRedisPrefix,
 } from '../../../platform/rate-limit/testing.ts';
-import { connectClient, listen, nextEvent, sleep, subscribe } from '../../../platform/realtime/testing.ts';
+import { connectClient, listen, nextEvent, subscribe } from '../../../platform/realtime/testing.ts';
 import { createTestApp, type TestContext } from '../../../test/app.ts';
 import { join, move } from './test-helpers.ts';
 
@@ -97,17 +97,22 @@ describe.skipIf(!redisUrl)('tic-tac-toe fan-out after a Redis outage', () => {
       os = await connectClient(await listen(two.app), o.token);
       await subscribe(os, tictactoeRoom(id));
 
+      const refused = proxy.nextRefusedConnection();
       proxy.cut();
-      await sleep(300);
+      await refused; // an instance noticed and is trying to reconnect
       proxy.restore();
-      // node-redis reconnects and resubscribes in the background; probe until a publish crosses again.
-      const probed = nextEvent(os, 'probe', () => true, 10_000);
-      const probing = setInterval(() => one.app.realtime.publish(tictactoeRoom(id), 'probe', {}), 100);
-      try {
-        await probed;
-      } finally {
-        clearInterval(probing);
-      }
+      // node-redis reconnects and resubscribes in the background; publish until one crosses again.
+      let hasCrossed = false;
+      os.on('probe', () => {
+        hasCrossed = true;
+      });
+      await vi.waitFor(
+        () => {
+          one.app.realtime.publish(tictactoeRoom(id), 'probe', {});
+          expect(hasCrossed).toBe(true);
+        },
+        { timeout: 10_000, interval: 100 },
+      );
 
       const pushed = nextEvent<TicTacToeStatePush>(
         os,

@@ -1,4 +1,4 @@
-import type { Cell, Mark, TicTacToeGame } from '@guildhall/common';
+import type { Cell, TicTacToeGame } from '@guildhall/common';
 import { abandonedBy } from './presence.ts';
 import type { GameRow } from './repo.ts';
 
@@ -20,14 +20,14 @@ export function decodeBoard(stored: string): Cell[] {
 export function presentGame(row: GameRow, now = Date.now()): TicTacToeGame {
   return {
     id: row.id,
-    status: row.status as TicTacToeGame['status'],
+    status: row.status,
     board: decodeBoard(row.board),
-    currentPlayer: row.current_player as Mark,
-    winner: (row.winner as TicTacToeGame['winner']) ?? null,
+    currentPlayer: row.current_player,
+    winner: row.winner ?? null,
     player1: { id: row.player1_id, username: row.player1_name },
     player2: row.player2_id ? { id: row.player2_id, username: row.player2_name ?? row.player2_id } : null,
     version: Number(row.version),
-    endReason: (row.end_reason as TicTacToeGame['endReason']) ?? null,
+    endReason: row.end_reason ?? null,
     lastMove: row.last_move === null ? null : Number(row.last_move),
     abandonedBy: abandonedBy(row, now),
     rematch:

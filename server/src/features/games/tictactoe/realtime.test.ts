@@ -8,12 +8,12 @@ import {
 import type { Socket } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  afterSentinel,
   connectClient,
   disconnected,
   listen,
   nextEvent,
   record,
-  sleep,
   subscribe,
 } from '../../../platform/realtime/testing.ts';
 import { createTestApp, type TestContext } from '../../../test/app.ts';
@@ -94,7 +94,7 @@ describe('tic-tac-toe over the realtime channel', () => {
     const { o, id, os } = await startWatchedGame();
     const seen = record(os, TICTACTOE_STATE_EVENT);
     expect((await move(ctx.app, o.token, id, 0)).status).toBe(409);
-    await sleep(100);
+    await afterSentinel(ctx.app.realtime, os, o.userId);
     expect(seen).toEqual([]);
   });
 
@@ -173,7 +173,7 @@ describe('tic-tac-toe over the realtime channel', () => {
       code: 'NOT_FOUND',
     });
     await move(ctx.app, x.token, body.game!.id, 0);
-    await sleep(100);
+    await afterSentinel(ctx.app.realtime, snoop, outsider.userId);
     expect(seen).toEqual([]);
     expect(snoop.connected).toBe(true);
   });

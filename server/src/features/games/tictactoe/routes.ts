@@ -1,8 +1,10 @@
 import {
   TICTACTOE_ROOM_TYPE,
   TICTACTOE_STATE_EVENT,
+  TicTacToeCurrentResponse,
   TicTacToeGameParams,
   TicTacToeMoveBody,
+  TicTacToeResponse,
   tictactoeRoom,
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
@@ -44,31 +46,38 @@ export function ticTacToeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.realtime.defineRoomType(TICTACTOE_ROOM_TYPE, ticTacToeRoom(deps.db));
     const me = (req: FastifyRequest) => req.auth!.user.discord_id;
     const params = TicTacToeGameParams;
+    const response = { 200: TicTacToeResponse };
 
-    app.post(`${BASE}/join`, { config: ACCESS }, async (req) => ok(await joinGame(ctx, me(req))));
+    app.post(`${BASE}/join`, { config: ACCESS, schema: { response } }, async (req) =>
+      ok(await joinGame(ctx, me(req))),
+    );
 
-    app.get(`${BASE}/current`, { config: ACCESS }, async (req) => ok(await currentGame(ctx, me(req))));
+    app.get(
+      `${BASE}/current`,
+      { config: ACCESS, schema: { response: { 200: TicTacToeCurrentResponse } } },
+      async (req) => ok(await currentGame(ctx, me(req))),
+    );
 
-    app.get(`${BASE}/:id`, { config: ACCESS, schema: { params } }, async (req) =>
+    app.get(`${BASE}/:id`, { config: ACCESS, schema: { params, response } }, async (req) =>
       ok(await getGame(ctx, me(req), req.params.id)),
     );
 
     app.post(
       `${BASE}/:id/move`,
-      { config: ACCESS, schema: { params, body: TicTacToeMoveBody } },
+      { config: ACCESS, schema: { params, body: TicTacToeMoveBody, response } },
       async (req) => ok(await makeMove(ctx, me(req), req.params.id, req.body.position)),
     );
 
-    app.post(`${BASE}/:id/leave`, { config: ACCESS, schema: { params } }, async (req) =>
+    app.post(`${BASE}/:id/leave`, { config: ACCESS, schema: { params, response } }, async (req) =>
       ok(await leaveGame(ctx, me(req), req.params.id)),
     );
 
     // Beyond the spec: the player who stayed wins a game the opponent left (docs/minigames.md).
-    app.post(`${BASE}/:id/claim`, { config: ACCESS, schema: { params } }, async (req) =>
+    app.post(`${BASE}/:id/claim`, { config: ACCESS, schema: { params, response } }, async (req) =>
       ok(await claimWin(ctx, me(req), req.params.id)),
     );
 
-    app.post(`${BASE}/:id/rematch`, { config: ACCESS, schema: { params } }, async (req) =>
+    app.post(`${BASE}/:id/rematch`, { config: ACCESS, schema: { params, response } }, async (req) =>
       ok(await requestRematch(ctx, me(req), req.params.id)),
     );
   };

@@ -13,6 +13,7 @@ import {
 } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
 import { httpError } from '../../../platform/errors.ts';
+import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
 import { isoIn, nowIso } from '../../../platform/time.ts';
 import { isAbsent, msUntilAbsent, seenBy } from './presence.ts';
 import { encodeBoard, presentGame } from './present.ts';
@@ -30,6 +31,7 @@ export type GameResult = { game: TicTacToeGame; message: string };
 
 /** Optimistic updates retry this often before answering 409 (only under heavy contention). */
 const MAX_ATTEMPTS = 8;
+const busy = () => httpError(409, T.busy, 'CONFLICT');
 const MATCH_CANDIDATES = 5;
 /** Presence is written at most this often per player (a poll is a read); see TICTACTOE_ABSENT_AFTER_MS. */
 const SEEN_WRITE_EVERY_MS = 10_000;
@@ -44,7 +46,7 @@ class VersionConflict extends Error {}
  * already in an unfinished game gets that game back: nobody is ever in two.
  */
 export async function joinGame(ctx: GameContext, userId: string): Promise<GameResult> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const current = await repo.findSeatedGame(ctx.db, userId);
     if (current) {
       await markSeen(ctx.db, userId);
@@ -69,13 +71,12 @@ export async function joinGame(ctx: GameContext, userId: string): Promise<GameRe
         return { gameId, joined: false };
       }),
     );
-    if (!outcome) continue; // a simultaneous join of the same user won; the next round returns its game
+    if (!outcome) return RETRY; // a simultaneous join of the same user won; the next round returns its game
 
     const game = await loadGame(ctx.db, outcome.gameId);
     if (outcome.joined) ctx.publish(game);
     return { game, message: outcome.joined ? 'Joined game' : T.waitingForOpponent };
-  }
-  throw httpError(409, T.busy, 'CONFLICT');
+  });
 }
 
 /** The game, for its players (and a player invited to a rematch) only. */
@@ -108,7 +109,7 @@ export async function makeMove(
   gameId: string,
   position: number,
 ): Promise<GameResult> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const row = await findPlayable(ctx.db, userId, gameId);
     const game = presentGame(row);
     const mark = markOf(game, userId) as Mark;
@@ -137,18 +138,17 @@ export async function makeMove(
         return true;
       }),
     );
-    if (!applied) continue;
+    if (!applied) return RETRY;
 
     const updated = presentGame(seenBy({ ...row, ...changes, version: row.version + 1 }, userId, now));
     ctx.publish(updated);
     return { game: updated, message: 'Move applied' };
-  }
-  throw httpError(409, T.busy, 'CONFLICT');
+  });
 }
 
 /** Leaving a waiting game cancels it; leaving a game in progress forfeits it to the opponent. */
 export async function leaveGame(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const row = await findPlayable(ctx.db, userId, gameId);
     if (row.status === 'finished') return { game: presentGame(row), message: T.alreadyFinished };
 
@@ -170,7 +170,7 @@ export async function leaveGame(ctx: GameContext, userId: string, gameId: string
         return true;
       }),
     );
-    if (!applied) continue;
+    if (!applied) return RETRY;
 
     const updated = presentGame({ ...row, ...changes, version: row.version + 1 });
     ctx.publish(updated);
@@ -179,8 +179,7 @@ export async function leaveGame(ctx: GameContext, userId: string, gameId: string
       game: updated,
       message: row.status === 'waiting' ? 'Game cancelled' : 'You left the game; your opponent wins',
     };
-  }
-  throw httpError(409, T.busy, 'CONFLICT');
+  });
 }
 
 /**
@@ -190,7 +189,7 @@ export async function leaveGame(ctx: GameContext, userId: string, gameId: string
  * move or a poll by the opponent that lands first refuses it. A repeated claim returns the won game.
  */
 export async function claimWin(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const row = await findPlayable(ctx.db, userId, gameId);
     const mark = markOf(presentGame(row), userId) as Mark;
     if (row.status === 'finished' && row.end_reason === 'abandoned' && row.winner === mark) {
@@ -223,13 +222,12 @@ export async function claimWin(ctx: GameContext, userId: string, gameId: string)
         return true;
       }),
     );
-    if (!applied) continue; // a move or the opponent's return came first: decide again on the fresh state
+    if (!applied) return RETRY; // a move or the opponent's return came first: decide again on the fresh state
 
     const updated = presentGame({ ...row, ...changes, version: row.version + 1 });
     ctx.publish(updated);
     return { game: updated, message: 'Your opponent left; you win' };
-  }
-  throw httpError(409, T.busy, 'CONFLICT');
+  });
 }
 
 /**
@@ -237,7 +235,7 @@ export async function claimWin(ctx: GameContext, userId: string, gameId: string)
  * opponent and the offer shows on the finished game; the opponent asking too takes seat 2 and it starts.
  */
 export async function requestRematch(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const row = await findPlayable(ctx.db, userId, gameId);
     if (row.status !== 'finished') throw httpError(409, T.notFinished, 'NOT_FINISHED');
     if (!row.player2_id) throw httpError(409, T.noOpponent, 'NO_OPPONENT');
@@ -249,7 +247,7 @@ export async function requestRematch(ctx: GameContext, userId: string, gameId: s
         return { game: presentGame(offer), message: 'Rematch already requested' };
       }
       const accepted = await acceptRematch(ctx.db, offer.id, userId);
-      if (!accepted) continue;
+      if (!accepted) return RETRY;
       const game = await loadGame(ctx.db, offer.id);
       ctx.publish(game);
       return { game, message: 'Rematch started' };
@@ -267,15 +265,14 @@ export async function requestRematch(ctx: GameContext, userId: string, gameId: s
         return true;
       }),
     );
-    if (!offered) continue; // the opponent offered at the same moment: the next round accepts theirs
+    if (!offered) return RETRY; // the opponent offered at the same moment: the next round accepts theirs
 
     ctx.publish(await loadGame(ctx.db, row.id));
     return {
       game: await loadGame(ctx.db, rematchId),
       message: 'Rematch requested; waiting for your opponent',
     };
-  }
-  throw httpError(409, T.busy, 'CONFLICT');
+  });
 }
 
 /** Whether a user may watch a game's room: its players and a player invited to it. */

@@ -1,11 +1,13 @@
+import type { Mark, TicTacToeGame, TicTacToeStatus, TicTacToeWinner } from '@guildhall/common';
+
 /** Tic-tac-toe tables (migration 004). Board: 9 characters, '.' for an empty cell. */
 export type TicTacToeGamesTable = {
   id: string;
-  status: string;
+  status: TicTacToeStatus;
   board: string;
-  current_player: string;
-  winner: string | null;
-  end_reason: string | null;
+  current_player: Mark;
+  winner: TicTacToeWinner | null;
+  end_reason: TicTacToeGame['endReason'];
   player1_id: string;
   player2_id: string | null;
   last_move: number | null;

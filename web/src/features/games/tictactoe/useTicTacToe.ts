@@ -9,7 +9,6 @@ import {
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { isPollingEnabled } from '../../../realtime/test-hooks.ts';
 import { useRealtimeRoom } from '../../../realtime/useRealtimeRoom.ts';
 import * as api from './api.ts';
 import { newerGame } from './game-view.ts';
@@ -48,8 +47,7 @@ export function useTicTacToe() {
     queryKey: gameKey(gameId),
     queryFn: async () => newerGame(qc.getQueryData(gameKey(gameId)), await api.fetchGame(gameId!)),
     enabled: gameId !== null,
-    refetchInterval: (q) =>
-      isPollingEnabled() && q.state.data && q.state.data.status !== 'finished' ? TICTACTOE_POLL_MS : false,
+    refetchInterval: (q) => (q.state.data && q.state.data.status !== 'finished' ? TICTACTOE_POLL_MS : false),
     refetchIntervalInBackground: true,
   });
 

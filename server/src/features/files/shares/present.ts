@@ -1,5 +1,5 @@
 import type { FileShare, SharedFileInfo } from '@guildhall/common';
-import type { FileSharesTable, FilesTable } from '../files/tables.ts';
+import type { FileSharesTable, FilesTable } from '../tables.ts';
 
 /** Row → share (portal-tools §3); `url` is absolute, built from PUBLIC_URL or the request's origin. */
 export function presentShare(row: FileSharesTable, baseUrl: string): FileShare {

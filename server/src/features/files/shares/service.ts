@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { FILES_TEXTS, type ShareCreateBody } from '@guildhall/common';
-import type { Db } from '../../db/index.ts';
-import { type AuthContext, enforceAccess } from '../../platform/access.ts';
-import { randomToken } from '../../platform/crypto.ts';
-import { httpError } from '../../platform/errors.ts';
-import { nowIso } from '../../platform/time.ts';
-import { findItem } from '../files/repo.ts';
-import { requireItem } from '../files/service.ts';
-import type { FileSharesTable, FilesTable } from '../files/tables.ts';
+import type { Db } from '../../../db/index.ts';
+import { type AuthContext, enforceAccess } from '../../../platform/access.ts';
+import { randomToken } from '../../../platform/crypto.ts';
+import { httpError } from '../../../platform/errors.ts';
+import { nowIso } from '../../../platform/time.ts';
+import { findItem } from '../repo.ts';
+import { requireItem } from '../service.ts';
+import type { FileSharesTable, FilesTable } from '../tables.ts';
 import { findShareById, findShareByToken, insertShare, listSharesOfFile, markShareRevoked } from './repo.ts';
 
 /** 24 random bytes (192 bits), base64url: 32 characters. */

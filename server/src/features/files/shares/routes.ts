@@ -1,12 +1,22 @@
-import { FileIdParams, ShareCreateBody, ShareIdParams, ShareTokenParams } from '@guildhall/common';
+import {
+  DownloadTicketResponse,
+  FileIdParams,
+  OkResponse,
+  ShareCreateBody,
+  SharedInfoResponse,
+  ShareIdParams,
+  ShareResponse,
+  SharesListResponse,
+  ShareTokenParams,
+} from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Config } from '../../config.ts';
-import type { FilesContext } from '../files/context.ts';
-import { TicketQuery, ticketExpired } from '../files/download-routes.ts';
-import { sendStoredFile } from '../files/http-download.ts';
-import { listChunks } from '../files/repo.ts';
-import { issueTicket, isTicketValid } from '../files/tickets.ts';
+import type { Config } from '../../../config.ts';
+import type { FilesContext } from '../context.ts';
+import { FILE_RESPONSES, TicketQuery, ticketExpired } from '../download-routes.ts';
+import { sendStoredFile } from '../http-download.ts';
+import { listChunks } from '../repo.ts';
+import { issueTicket, isTicketValid } from '../tickets.ts';
 import { presentShare, presentSharedInfo } from './present.ts';
 import { incrementDownloadCount } from './repo.ts';
 import {
@@ -32,42 +42,49 @@ export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAs
   return async (app) => {
     app.post(
       '/api/files/:id/share',
-      { config: write, schema: { params: FileIdParams, body: ShareCreateBody } },
+      {
+        config: write,
+        schema: { params: FileIdParams, body: ShareCreateBody, response: { 201: ShareResponse } },
+      },
       async (req, reply) => {
         const row = await createShare(db, req.params.id, req.auth!.user.discord_id, req.body);
-        return reply.code(201).send({ success: true, data: presentShare(row, baseUrl(req)) });
+        return reply.code(201).send({ success: true as const, data: presentShare(row, baseUrl(req)) });
       },
     );
 
-    app.get('/api/files/:id/shares', { config: write, schema: { params: FileIdParams } }, async (req) => {
-      const rows = await listShares(db, req.params.id);
-      return { success: true, data: rows.map((r) => presentShare(r, baseUrl(req))) };
-    });
+    app.get(
+      '/api/files/:id/shares',
+      { config: write, schema: { params: FileIdParams, response: { 200: SharesListResponse } } },
+      async (req) => {
+        const rows = await listShares(db, req.params.id);
+        return { success: true as const, data: rows.map((r) => presentShare(r, baseUrl(req))) };
+      },
+    );
 
     app.delete(
       '/api/files/shares/:shareId',
-      { config: write, schema: { params: ShareIdParams } },
+      { config: write, schema: { params: ShareIdParams, response: { 200: OkResponse } } },
       async (req) => {
         await revokeShare(db, req.params.shareId);
-        return { success: true, message: 'Share revoked' };
+        return { success: true as const, message: 'Share revoked' };
       },
     );
 
     // Info only: never counts as a download.
     app.get(
       '/api/files/shared/:token',
-      { config: open, schema: { params: ShareTokenParams } },
+      { config: open, schema: { params: ShareTokenParams, response: { 200: SharedInfoResponse } } },
       async (req) => {
         const { share, file } = await findLiveShare(db, req.params.token);
         requireShareAccess(share, req.auth);
-        return { success: true, data: presentSharedInfo(share, file) };
+        return { success: true as const, data: presentSharedInfo(share, file) };
       },
     );
 
     // For the browser's download manager: a short-lived URL for this share's file (needed for `user` shares).
     app.post(
       '/api/files/shared/:token/ticket',
-      { config: open, schema: { params: ShareTokenParams } },
+      { config: open, schema: { params: ShareTokenParams, response: { 200: DownloadTicketResponse } } },
       async (req) => {
         const { share, file } = await findLiveShare(db, req.params.token);
         requireShareAccess(share, req.auth);
@@ -78,13 +95,16 @@ export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAs
           sessionHash: req.auth?.tokenHash ?? null,
         });
         const url = `/api/files/shared/${share.token}/download?ticket=${ticket.token}`;
-        return { success: true, data: { url, expiresAt: ticket.expiresAt } };
+        return { success: true as const, data: { url, expiresAt: ticket.expiresAt } };
       },
     );
 
     app.get(
       '/api/files/shared/:token/download',
-      { config: open, schema: { params: ShareTokenParams, querystring: TicketQuery } },
+      {
+        config: open,
+        schema: { params: ShareTokenParams, querystring: TicketQuery, response: FILE_RESPONSES },
+      },
       async (req, reply) => {
         const { share, file } = await findLiveShare(db, req.params.token);
         if (req.query.ticket !== undefined) {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/index.ts';
-import type { FileSharesTable } from '../files/tables.ts';
+import type { Db } from '../../../db/index.ts';
+import type { FileSharesTable } from '../tables.ts';
 
 /** Kysely queries of share links. */
 

@@ -1,9 +1,9 @@
 import { type AccessLevel, LEVEL_LABELS } from '@guildhall/common';
 import { ArrowLeft, ShieldAlert } from 'lucide-react';
 import { Link } from 'react-router';
-import { buttonClass } from '../../ui/Button.tsx';
-import { Card } from '../../ui/Card.tsx';
-import { Page } from '../../ui/Page.tsx';
+import { buttonClass } from '../ui/Button.tsx';
+import { Card } from '../ui/Card.tsx';
+import { Page } from '../ui/Page.tsx';
 
 /** Shown to a signed-in user who lacks the level a route needs. */
 export function AccessDenied({

@@ -1,0 +1,13 @@
+/** The admin feature: user management and the audit trail (the CLI drives the same service). */
+export { adminRoutes } from './routes.ts';
+export {
+  type Actor,
+  CLI_ACTOR,
+  createUser,
+  listAudit,
+  listUsers,
+  removeUser,
+  revokeSessions,
+  updateUser,
+} from './service.ts';
+export type { AdminTables } from './tables.ts';

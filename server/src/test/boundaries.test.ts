@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkFile, checkTree, featureOf, importsOf, SERVER_LAYOUT, WEB_LAYOUT } from './boundaries.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+describe('feature boundaries (docs/CONVENTIONS.md)', () => {
+  it('the server keeps them: features import each other only through index.ts, platform/ imports none', () => {
+    expect(checkTree(repoRoot, SERVER_LAYOUT)).toEqual([]);
+  });
+
+  it('the web app keeps them: features import each other only through index.ts, ui/api/auth/realtime/layout none', () => {
+    expect(checkTree(repoRoot, WEB_LAYOUT)).toEqual([]);
+  });
+});
+
+describe('the boundary checker', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-boundaries-'));
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('fails on a deliberate import of another feature’s internals, written to a real tree', () => {
+    const write = (rel: string, text: string) => {
+      const file = path.join(tmp, 'server/src', rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+    };
+    write('features/files/repo.ts', 'export const listChunks = 1;\n');
+    write('features/files/index.ts', "export { listChunks } from './repo.ts';\n");
+    write(
+      'features/music/service.ts',
+      "import { z } from 'zod';\nimport { listChunks } from '../files/repo.ts';\nexport const n = listChunks;\n",
+    );
+    write(
+      'features/music/ok.ts',
+      "import { listChunks } from '../files/index.ts';\nexport const m = listChunks;\n",
+    );
+    expect(checkTree(tmp, SERVER_LAYOUT)).toEqual([
+      {
+        file: 'server/src/features/music/service.ts',
+        line: 2,
+        specifier: '../files/repo.ts',
+        rule: 'only features/files/index.ts may be imported from outside that feature',
+      },
+    ]);
+  });
+
+  it('fails on a platform import of a feature, even of its index.ts', () => {
+    const src =
+      "import type { Db } from '../db/index.ts';\nimport { isSetupMode } from '../features/users/index.ts';\n";
+    expect(checkFile('platform/effective-level.ts', src, SERVER_LAYOUT)).toEqual([
+      {
+        file: 'platform/effective-level.ts',
+        line: 2,
+        specifier: '../features/users/index.ts',
+        rule: 'the platform imports no feature',
+      },
+    ]);
+    const web = "import { AccessDenied } from '../features/errors/AccessDenied.tsx';\n";
+    expect(checkFile('auth/guards.tsx', web, WEB_LAYOUT)).toHaveLength(1);
+  });
+
+  it('catches re-exports, type-only and dynamic imports, and games/ sub-features', () => {
+    const src = [
+      "export { x } from '../tictactoe/room.ts';",
+      "import type { T } from '../../files/tables.ts';",
+      "const lazy = () => import('../../files/FilesPage.tsx');",
+    ].join('\n');
+    const found = checkFile('features/games/pictionary/service.ts', src, WEB_LAYOUT);
+    expect(found.map((v) => [v.line, v.specifier])).toEqual([
+      [1, '../tictactoe/room.ts'],
+      [2, '../../files/tables.ts'],
+      [3, '../../files/FilesPage.tsx'],
+    ]);
+  });
+
+  it('allows the same feature, a group’s shared files, index.ts, and the named exceptions', () => {
+    expect(
+      checkFile(
+        'features/games/tictactoe/Page.tsx',
+        "import { LiveBadge } from '../LiveBadge.tsx';",
+        WEB_LAYOUT,
+      ),
+    ).toEqual([]);
+    expect(
+      checkFile('features/files/shares/routes.ts', "import { listChunks } from '../repo.ts';", SERVER_LAYOUT),
+    ).toEqual([]);
+    expect(
+      checkFile('db/schema.ts', "import type { X } from '../features/music/tables.ts';", SERVER_LAYOUT),
+    ).toEqual([]);
+    expect(
+      checkFile('features/files/x.test.ts', "import { a } from '../users/test-helpers.ts';", SERVER_LAYOUT),
+    ).toEqual([]);
+    // …but the test kit is for tests only.
+    expect(
+      checkFile('features/files/service.ts', "import { a } from '../users/test-helpers.ts';", SERVER_LAYOUT),
+    ).toHaveLength(1);
+  });
+
+  it('names features as the layout says', () => {
+    expect(featureOf('features/files/shares/repo.ts', SERVER_LAYOUT)).toBe('files');
+    expect(featureOf('features/games/tictactoe/room.ts', SERVER_LAYOUT)).toBe('games/tictactoe');
+    expect(featureOf('features/games/MinigamesMenu.tsx', WEB_LAYOUT)).toBe('games');
+    expect(featureOf('features/index.ts', SERVER_LAYOUT)).toBeNull();
+    expect(importsOf("import a from 'zod';\nimport b from './b.ts';").map((i) => i.line)).toEqual([2]);
+  });
+});

@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The feature-boundary rule (docs/CONVENTIONS.md), checked over the source text of the server and the
+ * web app:
+ *
+ * - a feature is a folder `features/<name>/`, or `features/<group>/<name>/` for a group folder such as
+ *   `games/` (the group's own top-level files are shared by its features);
+ * - code outside a feature may import only that feature's `index.ts` (its public surface);
+ * - the platform (server `platform/`; web `ui/`, `api/`, `auth/`, `realtime/`, `layout/`) imports no
+ *   feature at all;
+ * - a few named exceptions, each with its reason, in `Layout.allow`.
+ */
+
+export type Layout = {
+  /** The source root, relative to the repository (e.g. `server/src`). */
+  root: string;
+  /** Folders under the root that are platform: they may not import any feature. */
+  platform: string[];
+  /** Folders under `features/` that group features (`games/tictactoe`), rather than being one. */
+  groups: string[];
+  /** Imports into a feature's internals that are allowed anyway, with the reason. */
+  allow: { reason: string; test: (from: string, to: string) => boolean }[];
+};
+
+const isTestFile = (p: string) => /\.test\.tsx?$|(^|\/)test-helpers\.ts$/.test(p);
+
+export const SERVER_LAYOUT: Layout = {
+  root: 'server/src',
+  platform: ['platform'],
+  groups: ['games'],
+  allow: [
+    {
+      reason: 'db/schema.ts composes every feature table type into Database (type-only, one line each)',
+      test: (from, to) => from === 'db/schema.ts' && path.posix.basename(to) === 'tables.ts',
+    },
+    {
+      reason: "a feature's test-helpers.ts is its test kit, for other features' tests only",
+      test: (from, to) => isTestFile(from) && path.posix.basename(to) === 'test-helpers.ts',
+    },
+  ],
+};
+
+export const WEB_LAYOUT: Layout = {
+  root: 'web/src',
+  platform: ['ui', 'api', 'auth', 'realtime', 'layout'],
+  groups: ['games'],
+  allow: [
+    {
+      reason: 'the router is the composition root: it lazy-loads each page file on its own',
+      test: (from) => from === 'router.tsx',
+    },
+  ],
+};
+
+export type Violation = { file: string; line: number; specifier: string; rule: string };
+
+/** The feature a root-relative path belongs to (`files`, `games/tictactoe`), or null outside features/. */
+export function featureOf(rel: string, layout: Layout): string | null {
+  const parts = rel.split('/');
+  if (parts[0] !== 'features' || parts.length < 3) return null; // features/index.ts is the registry
+  const first = parts[1] ?? '';
+  if (layout.groups.includes(first) && parts.length >= 4) return `${first}/${parts[2]}`;
+  return first;
+}
+
+const IMPORT_RE =
+  /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** Every relative import specifier of a source text, with its line. */
+export function importsOf(source: string): { specifier: string; line: number }[] {
+  const found: { specifier: string; line: number }[] = [];
+  for (const m of source.matchAll(IMPORT_RE)) {
+    const specifier = m[1] ?? m[2];
+    if (!specifier?.startsWith('.')) continue;
+    const line = source.slice(0, m.index).split('\n').length + (m[0].startsWith('\n') ? 1 : 0);
+    found.push({ specifier, line });
+  }
+  return found;
+}
+
+/** The violations of one file (`rel` relative to the layout's root). */
+export function checkFile(rel: string, source: string, layout: Layout): Violation[] {
+  const violations: Violation[] = [];
+  const from = featureOf(rel, layout);
+  const fromPlatform = layout.platform.some((p) => rel.startsWith(`${p}/`));
+  const fromGroup = from?.includes('/') ? from.split('/')[0] : undefined;
+  for (const { specifier, line } of importsOf(source)) {
+    const to = path.posix.normalize(path.posix.join(path.posix.dirname(rel), specifier));
+    const target = featureOf(to, layout);
+    if (!target && !(to === 'features/index.ts' && fromPlatform)) continue;
+    if (target === from) continue;
+    if (fromPlatform) {
+      violations.push({ file: rel, line, specifier, rule: 'the platform imports no feature' });
+      continue;
+    }
+    if (to === `features/${target}/index.ts` || to === `features/${target}/index.tsx`) continue;
+    if (fromGroup && target === fromGroup) continue; // a group's shared files, e.g. games/LiveBadge.tsx
+    if (layout.allow.some((a) => a.test(rel, to))) continue;
+    violations.push({
+      file: rel,
+      line,
+      specifier,
+      rule: `only features/${target}/index.ts may be imported from outside that feature`,
+    });
+  }
+  return violations;
+}
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).flatMap((e) => {
+    if (!e.isFile() || !/\.tsx?$/.test(e.name)) return [];
+    return [path.join(e.parentPath, e.name)];
+  });
+}
+
+/** Checks every .ts/.tsx file under the layout's root in the repository at `repoRoot`. */
+export function checkTree(repoRoot: string, layout: Layout): Violation[] {
+  const root = path.join(repoRoot, layout.root);
+  return sourceFiles(root).flatMap((file) => {
+    const rel = path.relative(root, file).split(path.sep).join('/');
+    return checkFile(rel, fs.readFileSync(file, 'utf8'), layout).map((v) => ({
+      ...v,
+      file: `${layout.root}/${v.file}`,
+    }));
+  });
+}

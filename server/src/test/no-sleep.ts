@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Finds tests that sleep a fixed time and then assert (docs/CONVENTIONS.md, "Tests without sleeps"):
+ * such a test passes when the awaited thing is merely slow and fails on a busy machine. Found:
+ * - Playwright's `waitForTimeout(…)`;
+ * - a timer that resolves a promise (`setTimeout(resolve, …)`, `setTimeout(r, …)`,
+ *   `setTimeout(() => resolve(), …)`): a sleep, however it is wrapped;
+ * - an awaited `sleep(…)` / `delay(…)`, and the promise timers of `node:timers/promises`.
+ * A timer that REJECTS (a guard: "no answer within 15 s") is not a sleep and is not reported.
+ */
+const PATTERNS: { name: string; re: RegExp }[] = [
+  { name: 'waitForTimeout', re: /\bwaitForTimeout\s*\(/ },
+  {
+    name: 'a timer that resolves (a sleep)',
+    re: /\bsetTimeout\s*\(\s*(?:(?:resolve|res|r|done)\b|\(\)\s*=>\s*(?:resolve|res|r|done)\s*\()/,
+  },
+  { name: 'an awaited sleep/delay', re: /\bawait\s+(?:sleep|delay|wait)\s*\(\s*\d/ },
+  { name: 'node:timers/promises', re: /from\s+['"](?:node:)?timers\/promises['"]/ },
+];
+
+/** Where tests live: unit tests, the browser specs and their support code. */
+export const TEST_FILE =
+  /(\.test\.tsx?|\.spec\.ts|\/e2e\/support\/[^/]+\.ts|\/testing\.ts|\/test-helpers\.ts)$/;
+
+export type SleepFinding = { file: string; line: number; pattern: string; text: string };
+
+/**
+ * Justified uses, each with the reason it is not "sleep, then assert". Matched by file and by the
+ * text of the line, so a new sleep in the same file is still reported.
+ */
+export const ALLOWED: { file: string; text: string; reason: string }[] = [
+  {
+    file: 'e2e/support/screenshots.ts',
+    text: 'await page.waitForTimeout(300);',
+    reason:
+      'a script that takes screenshots for people to look at; it asserts nothing, the pause lets CSS transitions end',
+  },
+];
+
+export function findSleeps(file: string, source: string): SleepFinding[] {
+  const findings: SleepFinding[] = [];
+  source.split('\n').forEach((text, i) => {
+    if (/^\s*(\/\/|\*)/.test(text)) return; // comments may name the patterns
+    for (const { name, re } of PATTERNS) {
+      if (!re.test(text)) continue;
+      const isAllowed = ALLOWED.some((a) => file.endsWith(a.file) && text.includes(a.text));
+      if (!isAllowed) findings.push({ file, line: i + 1, pattern: name, text: text.trim() });
+    }
+  });
+  return findings;
+}
+
+/** The checker's own test holds the patterns as fixtures. */
+const CHECKER_TEST = path.resolve(import.meta.dirname, 'no-sleep.test.ts');
+
+/** Scans every test file under `dirs` (relative to `repoRoot`), skipping node_modules and the checker's test. */
+export function scanTests(repoRoot: string, dirs: string[]): SleepFinding[] {
+  const self = CHECKER_TEST;
+  return dirs.flatMap((dir) =>
+    fs
+      .readdirSync(path.join(repoRoot, dir), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && !e.parentPath.includes('node_modules'))
+      .map((e) => path.join(e.parentPath, e.name))
+      .filter((f) => TEST_FILE.test(f.split(path.sep).join('/')) && path.resolve(f) !== self)
+      .flatMap((f) =>
+        findSleeps(path.relative(repoRoot, f).split(path.sep).join('/'), fs.readFileSync(f, 'utf8')),
+      ),
+  );
+}
