@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AdminTables } from '../features/admin/tables.ts';
 import type { FilesTables } from '../features/files/tables.ts';
+import type { PictionaryTables } from '../features/games/pictionary/tables.ts';
 import type { TicTacToeTables } from '../features/games/tictactoe/tables.ts';
 
 /**
@@ -45,6 +46,6 @@ export type CoreTables = {
 };
 
 // Feature tables join here, one line per feature (keeps features' own types in their folders).
-export type Database = CoreTables & AdminTables & FilesTables & TicTacToeTables;
+export type Database = CoreTables & AdminTables & FilesTables & TicTacToeTables & PictionaryTables;
 
 export type { Generated };
