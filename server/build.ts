@@ -32,5 +32,7 @@ await build({
   },
 });
 // Data files the bundle reads at run time, next to it (the Pictionary word banks).
-fs.cpSync(path.join(src, 'features/games/pictionary/word-banks'), path.join(dist, 'word-banks'), { recursive: true });
+fs.cpSync(path.join(src, 'features/games/pictionary/word-banks'), path.join(dist, 'word-banks'), {
+  recursive: true,
+});
 console.log(`server bundled into ${path.relative(process.cwd(), dist)} (${Object.keys(input).join(', ')})`);

@@ -27,7 +27,9 @@ export function pictionaryRoom(gameId: string): string {
 const intIn = (name: string, min: number, max: number) => {
   const msg = `${name} must be a whole number from ${min} to ${max}`;
   return z
-    .number({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a number`) })
+    .number({
+      error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a number`),
+    })
     .int({ error: msg })
     .min(min, { error: msg })
     .max(max, { error: msg });
@@ -112,14 +114,14 @@ export const PictionarySettingsBody = z.object(
   {
     maxRounds: intIn('maxRounds', PICTIONARY_ROUNDS.min, PICTIONARY_ROUNDS.max),
     maxPlayers: intIn('maxPlayers', PICTIONARY_PLAYERS.min, PICTIONARY_PLAYERS.max),
-    wordBanks: z.array(bankId, { error: 'wordBanks must be a list' }).max(32, { error: 'Too many word banks' }),
+    wordBanks: z
+      .array(bankId, { error: 'wordBanks must be a list' })
+      .max(32, { error: 'Too many word banks' }),
     customWords: z
       .array(
-        z
-          .string({ error: 'custom words must be strings' })
-          .max(PICTIONARY_MAX_WORD_LENGTH, {
-            error: `custom words are at most ${PICTIONARY_MAX_WORD_LENGTH} characters`,
-          }),
+        z.string({ error: 'custom words must be strings' }).max(PICTIONARY_MAX_WORD_LENGTH, {
+          error: `custom words are at most ${PICTIONARY_MAX_WORD_LENGTH} characters`,
+        }),
         { error: 'customWords must be a list' },
       )
       .max(PICTIONARY_MAX_CUSTOM_WORDS, { error: `At most ${PICTIONARY_MAX_CUSTOM_WORDS} custom words` }),

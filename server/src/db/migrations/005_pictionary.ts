@@ -33,8 +33,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('pictionary_players')
-    .addColumn('game_id', 'varchar(36)', (c) => c.notNull().references('pictionary_games.id').onDelete('cascade'))
-    .addColumn('user_id', 'varchar(64)', (c) => c.notNull().references('users.discord_id').onDelete('cascade'))
+    .addColumn('game_id', 'varchar(36)', (c) =>
+      c.notNull().references('pictionary_games.id').onDelete('cascade'),
+    )
+    .addColumn('user_id', 'varchar(64)', (c) =>
+      c.notNull().references('users.discord_id').onDelete('cascade'),
+    )
     .addColumn('seq', 'integer', (c) => c.notNull())
     .addColumn('score', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('joined_at', 'varchar(32)', (c) => c.notNull())
@@ -44,15 +48,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('pictionary_seats')
-    .addColumn('user_id', 'varchar(64)', (c) => c.primaryKey().references('users.discord_id').onDelete('cascade'))
-    .addColumn('game_id', 'varchar(36)', (c) => c.notNull().references('pictionary_games.id').onDelete('cascade'))
+    .addColumn('user_id', 'varchar(64)', (c) =>
+      c.primaryKey().references('users.discord_id').onDelete('cascade'),
+    )
+    .addColumn('game_id', 'varchar(36)', (c) =>
+      c.notNull().references('pictionary_games.id').onDelete('cascade'),
+    )
     .execute();
   await db.schema.createIndex('pictionary_seats_game').on('pictionary_seats').column('game_id').execute();
 
   await db.schema
     .createTable('pictionary_guesses')
     .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-    .addColumn('game_id', 'varchar(36)', (c) => c.notNull().references('pictionary_games.id').onDelete('cascade'))
+    .addColumn('game_id', 'varchar(36)', (c) =>
+      c.notNull().references('pictionary_games.id').onDelete('cascade'),
+    )
     .addColumn('turn_number', 'integer', (c) => c.notNull())
     .addColumn('user_id', 'varchar(64)', (c) => c.notNull())
     .addColumn('guess', 'varchar(128)', (c) => c.notNull())
@@ -69,7 +79,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('pictionary_strokes')
     .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-    .addColumn('game_id', 'varchar(36)', (c) => c.notNull().references('pictionary_games.id').onDelete('cascade'))
+    .addColumn('game_id', 'varchar(36)', (c) =>
+      c.notNull().references('pictionary_games.id').onDelete('cascade'),
+    )
     .addColumn('turn_number', 'integer', (c) => c.notNull())
     .addColumn('seq', 'bigint', (c) => c.notNull())
     .addColumn('segments', 'text', (c) => c.notNull())
@@ -93,7 +105,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['pictionary_matchmaking', 'pictionary_strokes', 'pictionary_guesses', 'pictionary_seats', 'pictionary_players', 'pictionary_games']) {
+  for (const t of [
+    'pictionary_matchmaking',
+    'pictionary_strokes',
+    'pictionary_guesses',
+    'pictionary_seats',
+    'pictionary_players',
+    'pictionary_games',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

@@ -37,9 +37,11 @@ export function presentGame(
     wordBanks: JSON.parse(row.word_banks) as string[],
     customWords: row.status === 'lobby' && row.host_id === viewerId ? customWords : [],
     customWordCount: customWords.length,
-    currentDrawer: drawer && row.status === 'in_progress' ? { id: drawer.user_id, username: drawer.username } : null,
+    currentDrawer:
+      drawer && row.status === 'in_progress' ? { id: drawer.user_id, username: drawer.username } : null,
     currentWord: wordVisible ? row.current_word : null,
-    wordPattern: row.current_word !== null && row.status === 'in_progress' ? wordPattern(row.current_word) : null,
+    wordPattern:
+      row.current_word !== null && row.status === 'in_progress' ? wordPattern(row.current_word) : null,
     roundNumber: row.round_number,
     playerScores,
     guesses: guesses.map((g) => ({

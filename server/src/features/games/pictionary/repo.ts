@@ -47,7 +47,11 @@ export async function findGuesses(db: Conn, gameId: string, turn: number): Promi
 }
 
 export async function findSeatGameId(db: Conn, userId: string): Promise<string | undefined> {
-  const r = await db.selectFrom('pictionary_seats').select('game_id').where('user_id', '=', userId).executeTakeFirst();
+  const r = await db
+    .selectFrom('pictionary_seats')
+    .select('game_id')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return r?.game_id;
 }
 
@@ -98,7 +102,11 @@ export async function insertSeat(db: Conn, userId: string, gameId: string): Prom
 }
 
 export async function deleteSeat(db: Conn, userId: string, gameId: string): Promise<void> {
-  await db.deleteFrom('pictionary_seats').where('user_id', '=', userId).where('game_id', '=', gameId).execute();
+  await db
+    .deleteFrom('pictionary_seats')
+    .where('user_id', '=', userId)
+    .where('game_id', '=', gameId)
+    .execute();
 }
 
 export async function deleteSeats(db: Conn, gameId: string): Promise<void> {
@@ -106,7 +114,11 @@ export async function deleteSeats(db: Conn, gameId: string): Promise<void> {
 }
 
 export async function deletePlayer(db: Conn, gameId: string, userId: string): Promise<void> {
-  await db.deleteFrom('pictionary_players').where('game_id', '=', gameId).where('user_id', '=', userId).execute();
+  await db
+    .deleteFrom('pictionary_players')
+    .where('game_id', '=', gameId)
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 export async function markPlayerLeft(db: Conn, gameId: string, userId: string, now: string): Promise<void> {
@@ -205,6 +217,9 @@ export async function findRunningGames(db: Conn): Promise<{ id: string; turn_end
     .execute();
 }
 
-export async function inTransaction<T>(db: Conn, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  db: Conn,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
   return db.transaction().execute(work);
 }

@@ -18,7 +18,10 @@ export function pictionaryRoom(db: Db, clock: Clock): RoomType {
       await authorizeViewer(db, identity.userId, key);
     },
     async snapshot(key, identity) {
-      return { event: PICTIONARY_EVENTS.state, payload: { game: await viewOf({ db, clock }, key, identity.userId, true) } };
+      return {
+        event: PICTIONARY_EVENTS.state,
+        payload: { game: await viewOf({ db, clock }, key, identity.userId, true) },
+      };
     },
   };
 }

@@ -43,8 +43,14 @@ const SWEEP_EVERY_MS = 5_000;
 
 /** Limits count per user. The drawer sends a batch every ≈50 ms (1200 a minute) plus the odd clear. */
 const userKey = (req: FastifyRequest) => (req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`);
-const ACCESS = { access: 'login', rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: userKey } } as const;
-const DRAW_ACCESS = { access: 'login', rateLimit: { max: 2400, timeWindow: '1 minute', keyGenerator: userKey } } as const;
+const ACCESS = {
+  access: 'login',
+  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: userKey },
+} as const;
+const DRAW_ACCESS = {
+  access: 'login',
+  rateLimit: { max: 2400, timeWindow: '1 minute', keyGenerator: userKey },
+} as const;
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 429: ApiError };
 
@@ -69,7 +75,8 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
           .to(roomName(gameId))
           .except(userRoom(drawerId))
           .emit(PICTIONARY_EVENTS.strokes, { gameId, turnNumber, segments }),
-      pushClear: (gameId, turnNumber) => hub.publish(roomName(gameId), PICTIONARY_EVENTS.clear, { gameId, turnNumber }),
+      pushClear: (gameId, turnNumber) =>
+        hub.publish(roomName(gameId), PICTIONARY_EVENTS.clear, { gameId, turnNumber }),
     };
     hub.defineRoomType(PICTIONARY_ROOM_TYPE, pictionaryRoom(deps.db, clock));
 
@@ -91,46 +98,73 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
     const me = (req: FastifyRequest) => req.auth!.user.discord_id;
     const params = PictionaryGameParams;
 
-    app.post(`${BASE}/join`, { config: ACCESS, schema: { response: { 200: PictionaryResponse, ...errors } } }, async (req) =>
-      ok(await joinGame(ctx, me(req))),
+    app.post(
+      `${BASE}/join`,
+      { config: ACCESS, schema: { response: { 200: PictionaryResponse, ...errors } } },
+      async (req) => ok(await joinGame(ctx, me(req))),
     );
 
-    app.get(`${BASE}/current`, { config: ACCESS, schema: { response: { 200: PictionaryCurrentResponse, ...errors } } }, async (req) =>
-      ok(await currentGame(ctx, me(req))),
+    app.get(
+      `${BASE}/current`,
+      { config: ACCESS, schema: { response: { 200: PictionaryCurrentResponse, ...errors } } },
+      async (req) => ok(await currentGame(ctx, me(req))),
     );
 
-    app.get(`${BASE}/word-banks`, { config: ACCESS, schema: { response: { 200: PictionaryWordBanksResponse, ...errors } } }, async () => ({
-      success: true as const,
-      wordBanks: listWordBanks(),
-    }));
-
-    app.get(`${BASE}/:id`, { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } }, async (req) =>
-      ok(await getGame(ctx, me(req), req.params.id)),
+    app.get(
+      `${BASE}/word-banks`,
+      { config: ACCESS, schema: { response: { 200: PictionaryWordBanksResponse, ...errors } } },
+      async () => ({
+        success: true as const,
+        wordBanks: listWordBanks(),
+      }),
     );
 
-    app.post(`${BASE}/:id/leave`, { config: ACCESS, schema: { params, response: { 200: PictionaryLeaveResponse, ...errors } } }, async (req) =>
-      ok(await leaveGame(ctx, me(req), req.params.id)),
+    app.get(
+      `${BASE}/:id`,
+      { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } },
+      async (req) => ok(await getGame(ctx, me(req), req.params.id)),
+    );
+
+    app.post(
+      `${BASE}/:id/leave`,
+      { config: ACCESS, schema: { params, response: { 200: PictionaryLeaveResponse, ...errors } } },
+      async (req) => ok(await leaveGame(ctx, me(req), req.params.id)),
     );
 
     app.post(
       `${BASE}/:id/settings`,
-      { config: ACCESS, schema: { params, body: PictionarySettingsBody, response: { 200: PictionaryResponse, ...errors } } },
+      {
+        config: ACCESS,
+        schema: { params, body: PictionarySettingsBody, response: { 200: PictionaryResponse, ...errors } },
+      },
       async (req) => ok(await updateSettings(ctx, me(req), req.params.id, req.body)),
     );
 
-    app.post(`${BASE}/:id/start`, { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } }, async (req) =>
-      ok(await startGame(ctx, me(req), req.params.id)),
+    app.post(
+      `${BASE}/:id/start`,
+      { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } },
+      async (req) => ok(await startGame(ctx, me(req), req.params.id)),
     );
 
     app.post(
       `${BASE}/:id/draw`,
-      { config: DRAW_ACCESS, schema: { params, body: PictionaryDrawBody, response: { 200: PictionaryDrawResponse, 413: ApiError, ...errors } } },
+      {
+        config: DRAW_ACCESS,
+        schema: {
+          params,
+          body: PictionaryDrawBody,
+          response: { 200: PictionaryDrawResponse, 413: ApiError, ...errors },
+        },
+      },
       async (req) => ok(await draw(ctx, me(req), req.params.id, req.body.strokeData)),
     );
 
     app.post(
       `${BASE}/:id/guess`,
-      { config: ACCESS, schema: { params, body: PictionaryGuessBody, response: { 200: PictionaryGuessResponse, ...errors } } },
+      {
+        config: ACCESS,
+        schema: { params, body: PictionaryGuessBody, response: { 200: PictionaryGuessResponse, ...errors } },
+      },
       async (req) => ok(await guess(ctx, me(req), req.params.id, req.body.guess)),
     );
   };

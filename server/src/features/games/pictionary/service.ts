@@ -11,19 +11,19 @@ import {
   PICTIONARY_MAX_SEGMENTS_PER_TURN,
   PICTIONARY_PLAYERS,
   PICTIONARY_ROUNDS,
-  PICTIONARY_TEXTS as T,
   type PictionaryDrawBody,
   type PictionaryGame,
   type PictionarySegment,
   type PictionarySettingsBody,
+  PICTIONARY_TEXTS as T,
 } from '@guildhall/common';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import type { Database } from '../../../db/schema.ts';
 import { httpError } from '../../../platform/errors.ts';
 import { type GameState, presentGame } from './present.ts';
-import * as repo from './repo.ts';
 import type { GameChanges, GameRow, PlayerRow } from './repo.ts';
+import * as repo from './repo.ts';
 import type { Clock, TurnTimers } from './timers.ts';
 import { finishChanges, nextHost, nextTurnChanges, revealChanges } from './turns.ts';
 import { isWordBank } from './word-banks.ts';
@@ -54,11 +54,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export async function joinGame(ctx: PictionaryContext, userId: string): Promise<GameResult> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const seated = await repo.findSeatGameId(ctx.db, userId);
-    if (seated) return { game: await viewOf(ctx, seated, userId, true), message: 'You are already in a game' };
+    if (seated)
+      return { game: await viewOf(ctx, seated, userId, true), message: 'You are already in a game' };
 
     const outcome = await rollbackOn(SeatTaken, () =>
       repo.inTransaction(ctx.db, async (trx) => {
         await repo.lockMatchmaking(trx);
+        // A simultaneous join of the same user may have seated them since the check above.
+        if (await repo.findSeatGameId(trx, userId)) throw new SeatTaken();
         const now = ctx.clock.now();
         const lobby = await repo.findOpenLobby(trx);
         if (lobby) {
@@ -104,7 +107,8 @@ export async function updateSettings(
   gameId: string,
   body: PictionarySettingsBody,
 ): Promise<GameResult> {
-  for (const id of body.wordBanks) if (!isWordBank(id)) throw httpError(400, T.unknownWordBank(id), 'BAD_REQUEST');
+  for (const id of body.wordBanks)
+    if (!isWordBank(id)) throw httpError(400, T.unknownWordBank(id), 'BAD_REQUEST');
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const state = await playerState(ctx.db, userId, gameId);
     const { row } = state;
@@ -306,7 +310,7 @@ export async function leaveGame(
 export async function advanceIfDue(ctx: PictionaryContext, gameId: string): Promise<boolean> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const state = await loadState(ctx.db, gameId);
-    if (!state || state.row.status !== 'in_progress' || !state.row.turn_ends_at) return false;
+    if (state?.row.status !== 'in_progress' || !state.row.turn_ends_at) return false;
     const { row, players } = state;
     const now = ctx.clock.now();
     if (Date.parse(row.turn_ends_at!) > now) {
@@ -341,7 +345,8 @@ export async function authorizeViewer(db: Db, userId: string, gameId: string): P
   const row = await repo.findGame(db, gameId);
   if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
   const me = (await repo.findPlayers(db, gameId)).find((p) => p.user_id === userId);
-  if (!me || (me.left_at !== null && row.status !== 'finished')) throw httpError(403, T.notAPlayer, 'FORBIDDEN');
+  if (!me || (me.left_at !== null && row.status !== 'finished'))
+    throw httpError(403, T.notAPlayer, 'FORBIDDEN');
 }
 
 /** The user's view of a game, with the turn's drawing when asked. */
@@ -410,7 +415,12 @@ async function afterChange(
   viewerId: string,
   before?: GameRow,
 ): Promise<PictionaryGame>;
-async function afterChange(ctx: PictionaryContext, gameId: string, viewerId: null, before?: GameRow): Promise<null>;
+async function afterChange(
+  ctx: PictionaryContext,
+  gameId: string,
+  viewerId: null,
+  before?: GameRow,
+): Promise<null>;
 async function afterChange(
   ctx: PictionaryContext,
   gameId: string,
@@ -421,13 +431,18 @@ async function afterChange(
   if (!state) return null;
   const { row } = state;
   if (before && (row.turn_number !== before.turn_number || row.status === 'finished')) {
-    await repo.deleteStrokes(ctx.db, gameId, row.status === 'finished' ? row.turn_number : before.turn_number);
+    await repo.deleteStrokes(
+      ctx.db,
+      gameId,
+      row.status === 'finished' ? row.turn_number : before.turn_number,
+    );
   }
   ctx.timers.schedule(gameId, row.status === 'in_progress' ? row.turn_ends_at : null);
   const now = ctx.clock.now();
   for (const p of state.players) {
     // Players who left got their last view in the leave's answer; the rest get theirs pushed.
-    if (p.left_at === null || row.status === 'finished') ctx.pushState(p.user_id, presentGame(state, p.user_id, now));
+    if (p.left_at === null || row.status === 'finished')
+      ctx.pushState(p.user_id, presentGame(state, p.user_id, now));
   }
   if (!viewerId) return null;
   return presentGame(state, viewerId, now, await turnDrawing(ctx.db, row));

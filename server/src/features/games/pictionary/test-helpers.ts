@@ -77,7 +77,11 @@ export async function lobbyOf(ctx: TestContext, n: number): Promise<{ id: string
 
 /** The secret word of a game (what only the drawer's view carries). */
 export async function wordOf(db: Db, id: string): Promise<string> {
-  const row = await db.selectFrom('pictionary_games').select('current_word').where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('pictionary_games')
+    .select('current_word')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   return row.current_word!;
 }
 
@@ -99,7 +103,9 @@ export function manualClock(start = Date.now()) {
     async advance(ms) {
       const until = now + ms;
       for (;;) {
-        const due = [...timers.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
+        const due = [...timers.entries()]
+          .filter(([, t]) => t.at <= until)
+          .sort((a, b) => a[1].at - b[1].at)[0];
         if (!due) break;
         timers.delete(due[0]);
         now = Math.max(now, due[1].at);

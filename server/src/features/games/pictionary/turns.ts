@@ -20,7 +20,12 @@ export function revealChanges(now: number): GameChanges {
  * is finished. A game that starts (round 0, no drawer yet) begins round 1 with the first player. The word is
  * drawn at random from the selected banks and custom words, never one already used in this game.
  */
-export function nextTurnChanges(row: GameRow, players: PlayerRow[], now: number, random: () => number): GameChanges {
+export function nextTurnChanges(
+  row: GameRow,
+  players: PlayerRow[],
+  now: number,
+  random: () => number,
+): GameChanges {
   const active = players.filter((p) => p.left_at === null);
   if (active.length < 2) return finishChanges(now);
   const lastSeq = players.find((p) => p.user_id === row.drawer_id)?.seq ?? -1;
