@@ -1,6 +1,6 @@
 /**
  * Pictionary live drawing: 25 games of 8 players on loopback, each drawer sending a stroke batch every 50 ms
- * (POST /draw, as the screen does); the time from sending a batch to each of the other seven players'
+ * (over its socket, as the screen does; BENCH_DRAW_VIA=http for POST /draw, the fallback); the time from sending a batch to each of the other seven players'
  * sockets receiving it. The baseline, in the same run, is a bare Socket.IO server relaying the same batches
  * from the drawer's socket to the seven others in a room, so the figure says what the portal adds (HTTP,
  * session check, validation, storing the batch for replay) on top of Socket.IO itself. Both servers' CPU
@@ -32,6 +32,8 @@ const SEGMENTS_PER_BATCH = 6;
 const WARMUP_MS = 2000;
 const GOAL_P95_MS = 25;
 const ROOT = path.resolve(import.meta.dirname, '..');
+/** How the drawer sends: `socket` (what the screen does when connected) or `http` (POST /:id/draw, its fallback). */
+const VIA = process.env.BENCH_DRAW_VIA === 'http' ? 'http' : 'socket';
 
 const BARE_SERVER = `
 const { Server } = require(${JSON.stringify(path.join(ROOT, 'node_modules', 'socket.io'))});
@@ -97,7 +99,14 @@ function connect(base: string, auth: Record<string, string>): Promise<Socket> {
   });
 }
 
-type Measured = { samples: number[]; batches: number; seconds: number; cpu: number; lost: number };
+type Measured = {
+  samples: number[];
+  sends: number[];
+  batches: number;
+  seconds: number;
+  cpu: number;
+  lost: number;
+};
 
 /** Runs drawers for the window; `send` sends batch `seq` of game `g`; receivers call `received(g, seq)`. */
 async function drive(send: (g: number, seq: number) => Promise<void>): Promise<{
@@ -106,6 +115,7 @@ async function drive(send: (g: number, seq: number) => Promise<void>): Promise<{
 }> {
   const sentAt = new Map<string, number>();
   const samples: number[] = [];
+  const sends: number[] = [];
   let measuring = false;
   let expected = 0;
   let got = 0;
@@ -139,6 +149,7 @@ async function drive(send: (g: number, seq: number) => Promise<void>): Promise<{
             sentAt.set(`${g}:${seq}`, t0);
             if (measuring) expected += PLAYERS - 1;
             await send(g, seq);
+            if (measuring) sends.push(performance.now() - t0);
             batches += 1;
             await sleep(Math.max(0, BATCH_EVERY_MS - (performance.now() - t0)));
           }
@@ -149,7 +160,7 @@ async function drive(send: (g: number, seq: number) => Promise<void>): Promise<{
       const cpu = (cpuSeconds(pid) - cpuStart) / seconds;
       await sleep(500); // the last batches' deliveries
       measuring = false;
-      return { samples, batches, seconds, cpu, lost: Math.max(0, expected - got) };
+      return { samples, sends, batches, seconds, cpu, lost: Math.max(0, expected - got) };
     },
   };
 }
@@ -199,7 +210,7 @@ async function benchGuildhall(): Promise<Measured> {
       return json;
     };
 
-    const games: { id: string; drawer: string }[] = [];
+    const games: { id: string; drawer: string; socket?: Socket }[] = [];
     const sockets: Socket[] = [];
     let driver: Awaited<ReturnType<typeof drive>> | null = null;
     for (let g = 0; g < GAMES; g++) {
@@ -218,9 +229,18 @@ async function benchGuildhall(): Promise<Measured> {
         };
         if (!ack.ok) throw new Error('subscribe refused');
         sockets.push(socket);
+        if (m === members[0]) games[g]!.socket = socket;
       }
     }
     driver = await drive(async (g, seq) => {
+      if (VIA === 'socket') {
+        const ack = (await games[g]!.socket!.timeout(5000).emitWithAck('pictionary:draw', {
+          gameId: games[g]!.id,
+          strokeData: strokeBatch(seq),
+        })) as { ok: boolean; error?: string };
+        if (!ack.ok) throw new Error(`draw: ${ack.error}`);
+        return;
+      }
       const res = await fetch(`${base}/api/games/pictionary/${games[g]!.id}/draw`, {
         method: 'POST',
         headers: { authorization: `Bearer ${games[g]!.drawer}`, 'content-type': 'application/json' },
@@ -292,8 +312,9 @@ console.log(
 console.log(
   `  bare:      ${rate(bare)} batches/s in, ${bare.lost} deliveries missing; server CPU ${(bare.cpu * 100).toFixed(0)} % of one core`,
 );
-console.log(line('batch sent → each other player (POST)', g));
+console.log(line(`batch sent (${VIA}) → each other player`, g));
 console.log(line('bare Socket.IO relay (baseline)', b));
+console.log(line("(the drawer's send, until acked)", summary(guildhall.sends)));
 console.log(
   `  ratio to the bare relay: p50 ×${(g.p50 / b.p50).toFixed(1)}, p95 ×${(g.p95 / b.p95).toFixed(1)}, p99 ×${(g.p99 / b.p99).toFixed(1)}`,
 );

@@ -19,6 +19,11 @@ export const PICTIONARY_EVENTS = {
   strokes: 'pictionary:strokes',
   /** server → the game room: `{gameId, turnNumber}` when the drawer cleared the canvas. */
   clear: 'pictionary:clear',
+  /**
+   * client → server: `{gameId, strokeData}`, the same as POST /:id/draw but over the socket the drawer already
+   * has open (no HTTP request per batch); acked with `{ok: true, turnNumber}` or `{ok: false, error, code}`.
+   */
+  draw: 'pictionary:draw',
 } as const;
 export function pictionaryRoom(gameId: string): string {
   return `${PICTIONARY_ROOM_TYPE}:${gameId}`;
@@ -93,6 +98,12 @@ export const PictionaryDrawBody = z.object(
   { error: 'Request body must be a JSON object with strokeData' },
 );
 export type PictionaryDrawBody = z.infer<typeof PictionaryDrawBody>;
+
+/** The socket form of the draw call: which game, and the batch. */
+export const PictionarySocketDraw = PictionaryDrawBody.extend({
+  gameId: z.uuid({ error: 'Game id must be a UUID' }),
+});
+export type DrawAck = { ok: true; turnNumber: number } | { ok: false; error: string; code?: string };
 
 export const PictionaryGuessBody = z.object(
   {

@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { createRealtimeHub, type RealtimeHub } from './hub.ts';
 import { connectRedisFanout, type RedisFanout } from './redis.ts';
 
-export type { RealtimeHub, RoomEmission, RoomType } from './hub.ts';
+export type { ClientEventHandler, RealtimeHub, RoomEmission, RoomType } from './hub.ts';
 export type { SocketIdentity } from './session-check.ts';
 
 declare module 'fastify' {

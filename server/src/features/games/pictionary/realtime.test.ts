@@ -1,4 +1,5 @@
 import {
+  type DrawAck,
   PICTIONARY_EVENTS,
   type PictionaryGame,
   type PictionaryStrokesPush,
@@ -8,7 +9,7 @@ import type { Socket } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectClient, listen, nextEvent, record, subscribe } from '../../../platform/realtime/testing.ts';
 import { createTestApp, type TestContext } from '../../../test/app.ts';
-import { batch, drawAs, guessAs, lobbyOf, segment, start, wordOf } from './test-helpers.ts';
+import { batch, drawAs, get, guessAs, lobbyOf, segment, start, wordOf } from './test-helpers.ts';
 
 let ctx: TestContext;
 let url: string;
@@ -51,6 +52,38 @@ describe('Pictionary over the realtime channel', () => {
     await drawAs(ctx.app, players[0]!.token, id, { type: 'clear', timestamp: 2 });
     await cleared;
     expect(drawerGot).toEqual([]);
+  });
+
+  it('the drawer may send strokes over the socket, with the same rules as POST /draw', async () => {
+    const { id, players } = await lobbyOf(ctx, 2);
+    await start(ctx.app, players[0]!.token, id);
+    const [ds, gs] = [await connect(players[0]!.token), await connect(players[1]!.token)];
+    await Promise.all([subscribe(ds, pictionaryRoom(id)), subscribe(gs, pictionaryRoom(id))]);
+    const send = (s: Socket, body: unknown) =>
+      s.timeout(3000).emitWithAck(PICTIONARY_EVENTS.draw, body) as Promise<DrawAck>;
+    const seg = segment({ color: '#0000ff' });
+    const arrived = nextEvent<PictionaryStrokesPush>(gs, PICTIONARY_EVENTS.strokes);
+    expect(await send(ds, { gameId: id, strokeData: batch([seg]) })).toEqual({
+      ok: true,
+      turnNumber: 1,
+      message: 'OK',
+    });
+    expect((await arrived).segments).toEqual([seg]);
+    expect(await send(gs, { gameId: id, strokeData: batch() })).toMatchObject({
+      ok: false,
+      code: 'NOT_DRAWER',
+    });
+    expect(await send(ds, { gameId: id, strokeData: batch([segment({ size: 99 })]) })).toMatchObject({
+      ok: false,
+      error: 'size must be a whole number from 1 to 15',
+      code: 'BAD_REQUEST',
+    });
+    expect(await send(ds, { gameId: 'nope', strokeData: batch() })).toMatchObject({
+      ok: false,
+      code: 'BAD_REQUEST',
+    });
+    expect(await send(ds, 'junk')).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    expect((await get(ctx.app, players[1]!.token, id)).body.game!.drawingData).toEqual([seg]);
   });
 
   it('state pushes are per player: a guesser never receives the word before the turn ends', async () => {

@@ -11,13 +11,17 @@ import {
   PictionaryLeaveResponse,
   PictionaryResponse,
   PictionarySettingsBody,
+  PictionarySocketDraw,
   PictionaryWordBanksResponse,
   pictionaryRoom as roomName,
+  TEXTS,
   userRoom,
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../../app.ts';
+import { httpError } from '../../../platform/errors.ts';
+import { createRateWindow } from './rate-window.ts';
 import { pictionaryRoom } from './room.ts';
 import {
   advanceDueGames,
@@ -40,6 +44,8 @@ const BASE = '/api/games/pictionary';
 
 /** Due turns whose timer ran on another (or a stopped) instance are picked up this often. */
 const SWEEP_EVERY_MS = 5_000;
+/** Socket draws per user and second (the screen sends about 20). */
+const SOCKET_DRAWS_PER_SECOND = 40;
 
 /** Limits count per user. The drawer sends a batch every ≈50 ms (1200 a minute) plus the odd clear. */
 const userKey = (req: FastifyRequest) => (req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`);
@@ -77,7 +83,19 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
           .emit(PICTIONARY_EVENTS.strokes, { gameId, turnNumber, segments }),
       pushClear: (gameId, turnNumber) =>
         hub.publish(roomName(gameId), PICTIONARY_EVENTS.clear, { gameId, turnNumber }),
+      segmentCounts: new Map(),
     };
+    // The live path for strokes: the drawer's open socket, with the same rules as POST /:id/draw.
+    const socketDrawLimit = createRateWindow(SOCKET_DRAWS_PER_SECOND, 1000);
+    hub.onClientEvent(PICTIONARY_EVENTS.draw, async (identity, payload) => {
+      const parsed = PictionarySocketDraw.safeParse(payload);
+      if (!parsed.success) {
+        throw httpError(400, parsed.error.issues[0]?.message ?? 'Invalid stroke data', 'BAD_REQUEST');
+      }
+      if (!socketDrawLimit.allow(identity.userId))
+        throw httpError(429, TEXTS.rateLimitGeneric, 'RATE_LIMITED');
+      return draw(ctx, identity.userId, parsed.data.gameId, parsed.data.strokeData);
+    });
     hub.defineRoomType(PICTIONARY_ROOM_TYPE, pictionaryRoom(deps.db, clock));
 
     // Turns advance with nobody connected: a timer per game here, and a sweep for due turns anyone left.

@@ -38,6 +38,12 @@ export type PictionaryContext = {
   /** Sends a batch of strokes to the game's room, except the drawer who drew them. */
   pushStrokes: (gameId: string, drawerId: string, turnNumber: number, segments: PictionarySegment[]) => void;
   pushClear: (gameId: string, turnNumber: number) => void;
+  /**
+   * Segments stored per `gameId:turn` as this instance knows them (read from the database the first time), so
+   * the per-turn cap costs no query per batch. Another instance's batches are not counted here: the cap is a
+   * guard against a runaway client, not an exact quota.
+   */
+  segmentCounts: Map<string, number>;
 };
 
 export type GameResult = { game: PictionaryGame; message: string };
@@ -169,15 +175,19 @@ export async function draw(
   if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
   if (row.turn_phase !== 'drawing') throw httpError(409, T.turnOver, 'TURN_OVER');
   const turn = row.turn_number;
+  const countKey = `${gameId}:${turn}`;
   if (strokeData.type === 'clear') {
     await repo.deleteStrokes(ctx.db, gameId, turn);
+    ctx.segmentCounts.set(countKey, 0);
     ctx.pushClear(gameId, turn);
     return { turnNumber: turn, message: 'Canvas cleared' };
   }
   const { segments } = strokeData;
-  if ((await repo.countSegments(ctx.db, gameId, turn)) + segments.length > PICTIONARY_MAX_SEGMENTS_PER_TURN) {
+  const stored = ctx.segmentCounts.get(countKey) ?? (await repo.countSegments(ctx.db, gameId, turn));
+  if (stored + segments.length > PICTIONARY_MAX_SEGMENTS_PER_TURN) {
     throw httpError(413, T.drawingFull, 'DRAWING_FULL');
   }
+  ctx.segmentCounts.set(countKey, stored + segments.length);
   await repo.insertStrokes(ctx.db, {
     id: randomUUID(),
     game_id: gameId,

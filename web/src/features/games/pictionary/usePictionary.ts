@@ -1,4 +1,5 @@
 import {
+  type DrawAck,
   PICTIONARY_EVENTS,
   PICTIONARY_LOBBY_POLL_MS,
   PictionaryClearPush,
@@ -13,7 +14,9 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { isPollingEnabled } from '../../../realtime/test-hooks.ts';
+import { useAuth } from '../../../auth/useAuth.ts';
+import { acquireSocket, releaseSocket } from '../../../realtime/socket.ts';
+import { isPollingEnabled, isRealtimeEnabled } from '../../../realtime/test-hooks.ts';
 import { useRealtimeRoom } from '../../../realtime/useRealtimeRoom.ts';
 import * as api from './api.ts';
 import type { CanvasHandle } from './DrawingCanvas.tsx';
@@ -31,6 +34,7 @@ const message = (e: unknown, fallback: string) => (e instanceof Error && e.messa
  */
 export function usePictionary() {
   const qc = useQueryClient();
+  const { token } = useAuth();
   const [gameId, setGameId] = useState<string | null>(null);
   const [lookedUp, setLookedUp] = useState(false);
   /** Server clock minus this tab's clock, for the countdown. */
@@ -189,4 +193,27 @@ export function usePictionary() {
       ),
     sendStrokes,
   };
+}
+
+/** One batch over the tab's socket when it is connected (no HTTP request per batch), else POST /:id/draw. */
+async function sendOverSocketOrHttp(
+  token: string,
+  gameId: string,
+  strokeData: Parameters<typeof api.sendStrokes>[1],
+): Promise<void> {
+  if (isRealtimeEnabled()) {
+    const socket = acquireSocket(token);
+    try {
+      if (socket.connected) {
+        const ack = (await socket
+          .timeout(5000)
+          .emitWithAck(PICTIONARY_EVENTS.draw, { gameId, strokeData })) as DrawAck;
+        if (!ack.ok) throw new Error(ack.error);
+        return;
+      }
+    } finally {
+      releaseSocket(socket);
+    }
+  }
+  await api.sendStrokes(gameId, strokeData);
 }
