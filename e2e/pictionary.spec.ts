@@ -18,6 +18,21 @@ async function player(browser: Browser): Promise<Player> {
   return p;
 }
 
+/** Screenshots of a player's view at desktop and phone width (looked at by hand; .tmp/screenshots). */
+async function shoot(p: Player, name: string): Promise<void> {
+  for (const [label, width] of [
+    ['desktop', 1280],
+    ['phone', 375],
+  ] as const) {
+    await p.screen.page.setViewportSize({ width, height: 800 });
+    await p.screen.page.screenshot({
+      path: path.join(SHOTS, `pictionary-${label}-${name}.png`),
+      fullPage: true,
+    });
+  }
+  await p.screen.page.setViewportSize({ width: 1280, height: 720 });
+}
+
 test.afterEach(async () => {
   for (const p of opened.splice(0)) await p.context.close();
 });
@@ -35,6 +50,7 @@ test('[pictionary] three players: live settings, live strokes, guesses, scores 1
   test.setTimeout(120_000);
   const [host, second, third] = [await player(browser), await player(browser), await player(browser)];
 
+  await shoot(host, 'entry');
   await host.screen.findButton.click();
   await expect(host.screen.button(T.startGame)).toBeDisabled();
   await expect(host.screen.page.getByText(T.needTwoPlayers)).toBeVisible();
@@ -55,6 +71,8 @@ test('[pictionary] three players: live settings, live strokes, guesses, scores 1
   await third.screen.findButton.click();
   for (const p of [host, second, third]) await expect(p.screen.playerCount).toHaveText('3/8 Players');
   await expect(host.screen.page.getByTestId('host-marker')).toHaveCount(1);
+  await shoot(host, 'lobby-host');
+  await shoot(third, 'lobby-player');
   await host.screen.button(T.startGame).click();
 
   // Turn 1: the host draws.

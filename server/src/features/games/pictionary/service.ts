@@ -127,12 +127,17 @@ export async function updateSettings(
       custom_words: JSON.stringify(cleanCustomWords(body.customWords)),
       updated_at: iso(ctx.clock.now()),
     };
-    const applied = await apply(ctx, row, changes, async (trx) => {
-      // Under the join lock, so a join cannot slip in above a lowered maximum.
-      await repo.lockMatchmaking(trx);
-      const count = (await repo.findPlayers(trx, gameId)).filter((p) => p.left_at === null).length;
-      if (body.maxPlayers < count) throw httpError(400, T.maxPlayersBelowCount, 'BAD_REQUEST');
-    });
+    const applied = await apply(
+      ctx,
+      row,
+      changes,
+      async (trx) => {
+        const count = (await repo.findPlayers(trx, gameId)).filter((p) => p.left_at === null).length;
+        if (body.maxPlayers < count) throw httpError(400, T.maxPlayersBelowCount, 'BAD_REQUEST');
+      },
+      // Under the join lock (taken first, as joins do), so a join cannot slip in above a lowered maximum.
+      true,
+    );
     if (!applied) continue;
     return { game: await afterChange(ctx, gameId, userId), message: 'Settings updated' };
   }
@@ -403,9 +408,11 @@ async function apply(
   row: GameRow,
   changes: GameChanges,
   extra?: (trx: Transaction<Database>) => Promise<void>,
+  lockMatchmakingFirst = false,
 ): Promise<boolean> {
   const ok = await rollbackOn(VersionConflict, () =>
     repo.inTransaction(ctx.db, async (trx) => {
+      if (lockMatchmakingFirst) await repo.lockMatchmaking(trx);
       if (!(await repo.updateGameIfVersion(trx, row.id, row.version, changes))) throw new VersionConflict();
       if (changes.status === 'finished') await repo.deleteSeats(trx, row.id);
       await extra?.(trx);
