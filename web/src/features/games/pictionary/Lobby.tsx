@@ -147,14 +147,16 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
             variant="secondary"
             icon={<Save className="size-4" />}
             disabled={state.isSaving}
-            onClick={() =>
-              state.saveSettings({
+            onClick={async () => {
+              const saved = await state.saveSettings({
                 maxRounds: rounds,
                 maxPlayers,
                 wordBanks: cleanWordBanks(banks),
                 customWords: parseCustomWords(custom),
-              })
-            }
+              });
+              // The editor shows the words as kept: trimmed, lowercased, without duplicates.
+              if (saved) setCustom(saved.customWords.join('\n'));
+            }}
           >
             {T.updateSettings}
           </Button>

@@ -157,17 +157,19 @@ export function usePictionary() {
     onError: (e) => toast.error(message(e, T.guessFailed)),
   });
 
-  // Strokes go out in order, one request at a time behind the other.
+  // Strokes go out in order, one behind the other: over the open socket, else by HTTP (the spec's call).
   const sending = useRef<Promise<void>>(Promise.resolve());
   const sendStrokes = useCallback(
     (strokeData: Parameters<typeof api.sendStrokes>[1]) => {
-      if (!gameId) return;
+      if (!gameId || !token) return;
       const id = gameId;
       sending.current = sending.current.then(() =>
-        api.sendStrokes(id, strokeData).catch((e: unknown) => console.warn('Pictionary: draw failed', e)),
+        sendOverSocketOrHttp(token, id, strokeData).catch((e: unknown) =>
+          console.warn('Pictionary: draw failed', e),
+        ),
       );
     },
-    [gameId],
+    [gameId, token],
   );
 
   return {
@@ -184,7 +186,11 @@ export function usePictionary() {
     isGuessing: guess.isPending,
     findGame: () => find.mutate(),
     leaveGame: () => game.data && leave.mutate(game.data),
-    saveSettings: (body: PictionarySettingsBody) => saveSettings.mutate(body),
+    saveSettings: (body: PictionarySettingsBody) =>
+      saveSettings.mutateAsync(body).then(
+        (g) => g,
+        () => null,
+      ),
     startGame: () => start.mutate(),
     submitGuess: (text: string) =>
       guess.mutateAsync(text).then(
