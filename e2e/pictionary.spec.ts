@@ -180,9 +180,11 @@ test('[pictionary] a guesser receives the word in no response and no frame until
   const word = (await host.screen.secretWord.textContent())!.toLowerCase();
   await expect(page.getByText(T.watchAndGuess)).toBeVisible();
 
-  await host.screen.pressAndDrag([200, 100], [800, 500], 15);
-  await host.screen.page.mouse.up();
+  // A finger and a pen draw as well as the mouse (pointer events).
+  await host.screen.pointerDrag([200, 100], [800, 500], 'touch');
+  await host.screen.pointerDrag([200, 500], [800, 100], 'pen');
   await expect.poll(async () => isInk(await guesser.screen.pixel(500, 300))).toBe(true);
+  await expect.poll(async () => isInk(await guesser.screen.pixel(350, 400))).toBe(true);
   const before = await guesser.screen.fingerprint();
   await page.reload();
   await expect.poll(() => guesser.screen.fingerprint()).toBe(before);

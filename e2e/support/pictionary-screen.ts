@@ -81,6 +81,37 @@ export class PictionaryScreen {
     }
   }
 
+  /**
+   * A drag by a finger or a pen: pointer events of that type (what a phone or a tablet's browser sends), from
+   * `from` to `to` and released.
+   */
+  async pointerDrag(from: [number, number], to: [number, number], pointerType: 'touch' | 'pen', steps = 10) {
+    const a = await this.pagePoint(...from);
+    const b = await this.pagePoint(...to);
+    await this.canvas.evaluate(
+      (el, { a, b, steps, pointerType }) => {
+        const fire = (type: string, x: number, y: number) =>
+          el.dispatchEvent(
+            new PointerEvent(type, {
+              bubbles: true,
+              cancelable: true,
+              pointerId: 7,
+              pointerType,
+              isPrimary: true,
+              clientX: x,
+              clientY: y,
+              buttons: type === 'pointerup' ? 0 : 1,
+            }),
+          );
+        fire('pointerdown', a.x, a.y);
+        for (let i = 1; i <= steps; i++)
+          fire('pointermove', a.x + ((b.x - a.x) * i) / steps, a.y + ((b.y - a.y) * i) / steps);
+        fire('pointerup', b.x, b.y);
+      },
+      { a, b, steps, pointerType },
+    );
+  }
+
   /** The RGBA of one canvas pixel (canvas coordinates). */
   pixel(x: number, y: number): Promise<number[]> {
     return this.canvas.evaluate(
