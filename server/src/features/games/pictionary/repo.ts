@@ -20,6 +20,15 @@ export async function findGame(db: Conn, id: string): Promise<GameRow | undefine
   return row && { ...row, version: Number(row.version) };
 }
 
+/** Just what a stroke batch is checked against (the draw path runs 20 times a second per game). */
+export async function findDrawState(db: Conn, id: string) {
+  return db
+    .selectFrom('pictionary_games')
+    .select(['status', 'drawer_id', 'turn_number', 'turn_phase'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** Every player who ever joined, in join order, with their names (left players have `left_at`). */
 export async function findPlayers(db: Conn, gameId: string): Promise<PlayerRow[]> {
   const rows = await db

@@ -171,7 +171,7 @@ export async function draw(
   gameId: string,
   strokeData: PictionaryDrawBody['strokeData'],
 ): Promise<{ turnNumber: number; message: string }> {
-  const row = await repo.findGame(ctx.db, gameId);
+  const row = await repo.findDrawState(ctx.db, gameId);
   if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
   if (row.drawer_id !== userId) {
     await authorizeViewer(ctx.db, userId, gameId); // a stranger learns nothing: 403 before 409
@@ -179,7 +179,7 @@ export async function draw(
   }
   if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
   if (row.turn_phase !== 'drawing') throw httpError(409, T.turnOver, 'TURN_OVER');
-  const turn = row.turn_number;
+  const turn = Number(row.turn_number);
   const countKey = `${gameId}:${turn}`;
   if (strokeData.type === 'clear') {
     await repo.deleteStrokes(ctx.db, gameId, turn);
