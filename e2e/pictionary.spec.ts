@@ -189,6 +189,9 @@ test('[pictionary] a guesser receives the word in no response and no frame until
   await page.reload();
   await expect.poll(() => guesser.screen.fingerprint()).toBe(before);
   expect(before.startsWith('0:')).toBe(false);
+  // "Clear Canvas" blanks everyone's canvas.
+  await host.screen.button(T.clearCanvas).click();
+  await expect.poll(() => guesser.screen.fingerprint()).toBe('0:0');
   await guesser.screen.guess('certainly wrong');
   await expect(guesser.screen.guesses.filter({ hasText: 'certainly wrong' })).toHaveCount(1);
 
