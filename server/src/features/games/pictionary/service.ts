@@ -201,6 +201,7 @@ export async function draw(
     segments: JSON.stringify(segments),
     segment_count: segments.length,
   });
+  // Stored before it is sent: a player joining in between gets it in the snapshot, never misses it.
   ctx.pushStrokes(gameId, userId, turn, segments);
   return { turnNumber: turn, message: 'OK' };
 }
