@@ -116,6 +116,7 @@ export function DrawingCanvas({ handle, turnNumber, initial, canDraw, color, siz
     <canvas
       ref={ref}
       data-testid="pictionary-canvas"
+      aria-label={canDraw ? 'Drawing canvas: draw here' : 'The drawing'}
       width={PICTIONARY_CANVAS.width}
       height={PICTIONARY_CANVAS.height}
       className={`block aspect-[5/3] w-full rounded-xl border border-border bg-white ${canDraw ? 'cursor-crosshair touch-none' : ''}`}
