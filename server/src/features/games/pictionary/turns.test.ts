@@ -121,4 +121,21 @@ describe('Pictionary after a restart', () => {
       await second.app.close();
     }
   });
+
+  it("a turn due with no timer armed here (another instance's) is advanced by the running app's 5 s sweep", async () => {
+    const { ids, gameId } = await startedGame(2); // started by a context whose timers never fire on their own
+    const past = new Date(Date.now() - 1000).toISOString();
+    await app.db
+      .updateTable('pictionary_games')
+      .set({ turn_ends_at: past })
+      .where('id', '=', gameId)
+      .execute();
+    const { ctx } = serviceContext(app.db, manualClock());
+    await expect
+      .poll(async () => (await viewOf(ctx, gameId, ids[0]!, false)).turnPhase, {
+        timeout: 8000,
+        interval: 250,
+      })
+      .toBe('reveal');
+  });
 });
