@@ -64,6 +64,23 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/games/tic-tac-toe/:id/rematch': { access: 'login' },
   'POST /api/games/tic-tac-toe/:id/claim': { access: 'login' },
 
+  // Minigames: Pictionary (portal-tools §2: login required; host, drawer and guesser are checked per game)
+  'POST /api/games/pictionary/join': { access: 'login' },
+  'GET /api/games/pictionary/current': { access: 'login' },
+  'GET /api/games/pictionary/word-banks': { access: 'login' },
+  'GET /api/games/pictionary/:id': { access: 'login' },
+  'POST /api/games/pictionary/:id/leave': { access: 'login' },
+  'POST /api/games/pictionary/:id/settings': {
+    access: 'login',
+    body: () => ({ maxRounds: 3, maxPlayers: 8, wordBanks: ['general'], customWords: [] }),
+  },
+  'POST /api/games/pictionary/:id/start': { access: 'login' },
+  'POST /api/games/pictionary/:id/draw': {
+    access: 'login',
+    body: () => ({ strokeData: { type: 'clear', timestamp: 1 } }),
+  },
+  'POST /api/games/pictionary/:id/guess': { access: 'login', body: () => ({ guess: 'cat' }) },
+
   // Files (portal-tools §2: login; the files feature lets viewers read and users write)
   'GET /api/files': { access: 'login' },
   'GET /api/files/search': { access: 'login' },

@@ -23,6 +23,13 @@ const BODIES: (string | undefined)[] = [
     name: 7,
     discord_id: 'x'.repeat(9999),
   }),
+  JSON.stringify({
+    strokeData: { type: 'stroke_batch', segments: [{ from: {}, size: 'x' }], timestamp: 'x' },
+    guess: [],
+    maxRounds: 'x',
+    wordBanks: [{}],
+    customWords: 'x',
+  }),
 ];
 const QUERY = '?limit=abc&folderId[]=1&category=%00';
 

@@ -14,6 +14,10 @@ const DashboardPage = lazyPage(() => import('./features/dashboard/DashboardPage.
 const SettingsPage = lazyPage(() => import('./features/settings/SettingsPage.tsx'), 'SettingsPage');
 const AdminPage = lazyPage(() => import('./features/admin/AdminPage.tsx'), 'AdminPage');
 const MinigamesMenu = lazyPage(() => import('./features/games/MinigamesMenu.tsx'), 'MinigamesMenu');
+const PictionaryPage = lazyPage(
+  () => import('./features/games/pictionary/PictionaryPage.tsx'),
+  'PictionaryPage',
+);
 const TicTacToePage = lazyPage(() => import('./features/games/tictactoe/TicTacToePage.tsx'), 'TicTacToePage');
 const FilesPage = lazyPage(() => import('./features/files/FilesPage.tsx'), 'FilesPage');
 const SharedLinkPage = lazyPage(() => import('./features/files/SharedLinkPage.tsx'), 'SharedLinkPage');
@@ -96,7 +100,7 @@ export const router = createBrowserRouter([
         path: '/minigames/pictionary',
         element: (
           <RequireAuth>
-            <ComingSoon title="Pictionary" />
+            <PictionaryPage />
           </RequireAuth>
         ),
       },

@@ -1,3 +1,5 @@
+export * from './pictionary.ts';
+export * from './pictionary-api.ts';
 export * from './realtime.ts';
 export * from './tictactoe.ts';
 export * from './tictactoe-api.ts';

@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AdminTables } from '../features/admin/tables.ts';
 import type { AuthTables } from '../features/auth/tables.ts';
 import type { FilesTables } from '../features/files/tables.ts';
+import type { PictionaryTables } from '../features/games/pictionary/tables.ts';
 import type { TicTacToeTables } from '../features/games/tictactoe/tables.ts';
 import type { UsersTables } from '../features/users/tables.ts';
 
@@ -30,6 +31,12 @@ export type CoreTables = {
 };
 
 // Feature tables join here, one line per feature (keeps features' own types in their folders).
-export type Database = CoreTables & UsersTables & AuthTables & AdminTables & FilesTables & TicTacToeTables;
+export type Database = CoreTables &
+  UsersTables &
+  AuthTables &
+  AdminTables &
+  FilesTables &
+  TicTacToeTables &
+  PictionaryTables;
 
 export type { Generated };

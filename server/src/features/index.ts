@@ -3,6 +3,7 @@ import type { AppDeps } from '../app.ts';
 import { adminRoutes } from './admin/index.ts';
 import { authRoutes } from './auth/index.ts';
 import { filesRoutes } from './files/index.ts';
+import { pictionaryRoutes } from './games/pictionary/index.ts';
 import { ticTacToeRoutes } from './games/tictactoe/index.ts';
 import { usersRoutes } from './users/index.ts';
 
@@ -13,4 +14,5 @@ export async function registerFeatures(app: FastifyInstance, deps: AppDeps): Pro
   await app.register(ticTacToeRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(filesRoutes(deps));
+  await app.register(pictionaryRoutes(deps));
 }

@@ -3,6 +3,7 @@ import * as m001 from './001_core.ts';
 import * as m002 from './002_admin_audit.ts';
 import * as m003 from './003_files.ts';
 import * as m004 from './004_tictactoe.ts';
+import * as m005 from './005_pictionary.ts';
 import * as m009 from './009_settings.ts';
 import * as m010 from './010_ticket_sessions.ts';
 
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   '002_admin_audit': m002,
   '003_files': m003,
   '004_tictactoe': m004,
+  '005_pictionary': m005,
   '009_settings': m009,
   '010_ticket_sessions': m010,
 };

@@ -271,3 +271,20 @@ describe('realtime shutdown', () => {
     await gone;
   });
 });
+
+describe('client events', () => {
+  it("runs a feature's handler as the socket's account and acks its result or its HttpError", async () => {
+    ctx.app.realtime.onClientEvent('probe:act', async (identity, payload) => {
+      if (payload === 'refuse') throw httpError(409, 'Not now', 'NOT_NOW');
+      if (payload === 'crash') throw new Error('boom');
+      return { by: identity.userId, got: payload };
+    });
+    expect(() => ctx.app.realtime.onClientEvent('probe:act', async () => ({}))).toThrow();
+    const member = await ctx.signIn();
+    const socket = await connect(member.token);
+    const act = (payload: unknown) => socket.timeout(3000).emitWithAck('probe:act', payload);
+    expect(await act(5)).toEqual({ ok: true, by: member.userId, got: 5 });
+    expect(await act('refuse')).toEqual({ ok: false, error: 'Not now', code: 'NOT_NOW' });
+    expect(await act('crash')).toEqual({ ok: false, error: 'Internal server error', code: 'INTERNAL' });
+  });
+});

@@ -32,12 +32,23 @@ export type RoomType = {
   snapshot(key: string, identity: SocketIdentity): Promise<RoomEmission | null>;
 };
 
+export type ClientEventHandler = (
+  identity: SocketIdentity,
+  payload: unknown,
+) => Promise<Record<string, unknown>>;
+
 export type RealtimeHub = {
   readonly io: Server;
   /** Sends an event to every socket in a room, on every instance. Features call it after a state change. */
   publish(room: string, event: string, payload: unknown): void;
   /** Registers the rooms of one feature, e.g. `tictactoe` for rooms `tictactoe:<gameId>`. */
   defineRoomType(type: string, room: RoomType): void;
+  /**
+   * Handles a client → server event of one feature (e.g. `pictionary:draw`) on every socket, as the account
+   * the socket acts for. The client's ack gets `{ok: true, ...result}`, or `{ok: false, error, code}` for an
+   * HttpError the handler throws (anything else is logged and answered as an internal error).
+   */
+  onClientEvent(event: string, handler: ClientEventHandler): void;
   /** Re-checks every local socket's session now; drops revoked, expired and unapproved ones. Returns how many. */
   recheckSessions(): Promise<number>;
   /** Drops every socket of a user on every instance (e.g. after an admin removed them). */
@@ -73,6 +84,7 @@ const MAX_TOKEN_LENGTH = 512;
 export function createRealtimeHub(opts: HubOptions): RealtimeHub {
   const { db, levelOf, log } = opts;
   const rooms = new Map<string, RoomType>();
+  const clientEvents = new Map<string, ClientEventHandler>();
   const io = new Server(opts.httpServer, {
     path: REALTIME_PATH,
     serveClient: false,
@@ -150,6 +162,19 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
         },
       );
     });
+    for (const [event, handler] of clientEvents) {
+      socket.on(event, (payload: unknown, ack: unknown) => {
+        const reply = typeof ack === 'function' ? (ack as (a: unknown) => void) : () => {};
+        handler(socket.data.identity, payload).then(
+          (result) => reply({ ok: true, ...result }),
+          (err: unknown) => {
+            if (err instanceof HttpError) return reply({ ok: false, error: err.message, code: err.code });
+            log.error({ err, event }, 'realtime client event failed');
+            reply({ ok: false, error: 'Internal server error', code: 'INTERNAL' });
+          },
+        );
+      });
+    }
     socket.on(REALTIME_EVENTS.unsubscribe, (request: unknown) => {
       const room = roomOf(request);
       if (room && !room.name.startsWith('user:')) void socket.leave(room.name);
@@ -256,6 +281,12 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
         throw new Error(`Invalid room type ${type}`);
       if (rooms.has(type)) throw new Error(`Room type ${type} is already defined`);
       rooms.set(type, room);
+    },
+    onClientEvent(event, handler) {
+      if (!/^[a-z][a-z0-9-]{0,31}:[a-z][a-z0-9-]{0,31}$/.test(event))
+        throw new Error(`Invalid client event ${event}`);
+      if (clientEvents.has(event)) throw new Error(`Client event ${event} is already handled`);
+      clientEvents.set(event, handler);
     },
     recheckSessions: () => rechecking ?? recheckSessions(),
     disconnectUser(userId, ended = { code: 'AUTH_REQUIRED', message: TEXTS.sessionInvalid }) {

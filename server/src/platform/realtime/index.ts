@@ -7,7 +7,7 @@ import { createRealtimeHub, type RealtimeHub } from './hub.ts';
 import { connectRedisFanout, type RedisFanout } from './redis.ts';
 import type { SocketLimits } from './socket-limits.ts';
 
-export type { RealtimeHub, RoomEmission, RoomType } from './hub.ts';
+export type { ClientEventHandler, RealtimeHub, RoomEmission, RoomType } from './hub.ts';
 export type { SocketIdentity } from './session-check.ts';
 
 declare module 'fastify' {

@@ -1,0 +1,242 @@
+import { z } from 'zod';
+import {
+  PICTIONARY_BRUSH,
+  PICTIONARY_CANVAS,
+  PICTIONARY_MAX_CUSTOM_WORDS,
+  PICTIONARY_MAX_GUESS_LENGTH,
+  PICTIONARY_MAX_SEGMENTS_PER_BATCH,
+  PICTIONARY_MAX_WORD_LENGTH,
+  PICTIONARY_PLAYERS,
+  PICTIONARY_ROUNDS,
+} from './pictionary.ts';
+
+/** The realtime rooms and events of one Pictionary game (docs/minigames.md). */
+export const PICTIONARY_ROOM_TYPE = 'pictionary';
+export const PICTIONARY_EVENTS = {
+  /** server → each player's own `user:<id>` room: `{game}` as that player may see it (never the word to a guesser). */
+  state: 'pictionary:state',
+  /** server → the game room except the drawer: `{gameId, turnNumber, segments}` as the drawer draws. */
+  strokes: 'pictionary:strokes',
+  /** server → the game room: `{gameId, turnNumber}` when the drawer cleared the canvas. */
+  clear: 'pictionary:clear',
+  /**
+   * client → server: `{gameId, strokeData}`, the same as POST /:id/draw but over the socket the drawer already
+   * has open (no HTTP request per batch); acked with `{ok: true, turnNumber}` or `{ok: false, error, code}`.
+   */
+  draw: 'pictionary:draw',
+} as const;
+export function pictionaryRoom(gameId: string): string {
+  return `${PICTIONARY_ROOM_TYPE}:${gameId}`;
+}
+
+const intIn = (name: string, min: number, max: number) => {
+  const msg = `${name} must be a whole number from ${min} to ${max}`;
+  return z
+    .number({
+      error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a number`),
+    })
+    .int({ error: msg })
+    .min(min, { error: msg })
+    .max(max, { error: msg });
+};
+const coord = (name: string, max: number) => {
+  const msg = `${name} must be a number from 0 to ${max}`;
+  return z
+    .number({ error: msg })
+    .min(0, { error: msg })
+    .max(max, { error: msg })
+    .refine(Number.isFinite, { error: msg });
+};
+const Point = z.object(
+  { x: coord('x', PICTIONARY_CANVAS.width), y: coord('y', PICTIONARY_CANVAS.height) },
+  { error: 'A point must be {x, y}' },
+);
+
+/** One line segment of a drawing (portal-tools §3): canvas coordinates in 1000×600. */
+export const PictionarySegment = z.object(
+  {
+    type: z.literal('line', { error: 'segment type must be "line"' }),
+    from: Point,
+    to: Point,
+    color: z.string({ error: 'color must be a string' }).regex(/^#[0-9a-fA-F]{6}$/, {
+      error: 'color must look like #rrggbb',
+    }),
+    size: intIn('size', PICTIONARY_BRUSH.min, PICTIONARY_BRUSH.max),
+    timestamp: z.number({ error: 'timestamp must be a number' }).refine(Number.isFinite, {
+      error: 'timestamp must be a number',
+    }),
+  },
+  { error: 'A segment must be an object' },
+);
+export type PictionarySegment = z.infer<typeof PictionarySegment>;
+
+/** A drawing stroke batch (portal-tools §3, §7): what the drawer sends every ≈50 ms and on pointer-up. */
+export const PictionaryStrokeBatch = z.object({
+  type: z.literal('stroke_batch', { error: 'strokeData.type must be "stroke_batch" or "clear"' }),
+  segments: z
+    .array(PictionarySegment, { error: 'segments must be a list' })
+    .min(1, { error: 'segments must not be empty' })
+    .max(PICTIONARY_MAX_SEGMENTS_PER_BATCH, {
+      error: `A batch holds at most ${PICTIONARY_MAX_SEGMENTS_PER_BATCH} segments`,
+    }),
+  timestamp: z.number({ error: 'timestamp must be a number' }),
+});
+export type PictionaryStrokeBatch = z.infer<typeof PictionaryStrokeBatch>;
+
+/** Beyond the spec: "Clear Canvas" goes through the same draw call, as a batch of its own kind. */
+export const PictionaryClearBatch = z.object({
+  type: z.literal('clear'),
+  timestamp: z.number({ error: 'timestamp must be a number' }),
+});
+
+export const PictionaryDrawBody = z.object(
+  {
+    strokeData: z.discriminatedUnion('type', [PictionaryStrokeBatch, PictionaryClearBatch], {
+      error: 'strokeData must be a stroke_batch or a clear',
+    }),
+  },
+  { error: 'Request body must be a JSON object with strokeData' },
+);
+export type PictionaryDrawBody = z.infer<typeof PictionaryDrawBody>;
+
+/** The socket form of the draw call: which game, and the batch. */
+export const PictionarySocketDraw = PictionaryDrawBody.extend({
+  gameId: z.uuid({ error: 'Game id must be a UUID' }),
+});
+export type DrawAck = { ok: true; turnNumber: number } | { ok: false; error: string; code?: string };
+
+export const PictionaryGuessBody = z.object(
+  {
+    guess: z
+      .string({ error: 'guess must be a string' })
+      .trim()
+      .min(1, { error: 'guess must not be empty' })
+      .max(PICTIONARY_MAX_GUESS_LENGTH, {
+        error: `guess must be at most ${PICTIONARY_MAX_GUESS_LENGTH} characters`,
+      }),
+  },
+  { error: 'Request body must be a JSON object with a guess' },
+);
+
+const bankId = z.string({ error: 'word bank ids must be strings' }).regex(/^[a-z][a-z0-9-]{0,31}$/, {
+  error: 'word bank ids are lowercase words',
+});
+export const PictionarySettingsBody = z.object(
+  {
+    maxRounds: intIn('maxRounds', PICTIONARY_ROUNDS.min, PICTIONARY_ROUNDS.max),
+    maxPlayers: intIn('maxPlayers', PICTIONARY_PLAYERS.min, PICTIONARY_PLAYERS.max),
+    wordBanks: z
+      .array(bankId, { error: 'wordBanks must be a list' })
+      .max(32, { error: 'Too many word banks' }),
+    customWords: z
+      .array(
+        z.string({ error: 'custom words must be strings' }).max(PICTIONARY_MAX_WORD_LENGTH, {
+          error: `custom words are at most ${PICTIONARY_MAX_WORD_LENGTH} characters`,
+        }),
+        { error: 'customWords must be a list' },
+      )
+      .max(PICTIONARY_MAX_CUSTOM_WORDS, { error: `At most ${PICTIONARY_MAX_CUSTOM_WORDS} custom words` }),
+  },
+  { error: 'Request body must be a JSON object with maxRounds, maxPlayers, wordBanks and customWords' },
+);
+export type PictionarySettingsBody = z.infer<typeof PictionarySettingsBody>;
+
+export const PictionaryGameParams = z.object({ id: z.uuid({ error: 'Game id must be a UUID' }) });
+
+export const PictionaryPlayer = z.object({ id: z.string(), username: z.string() });
+export type PictionaryPlayer = z.infer<typeof PictionaryPlayer>;
+
+/**
+ * A guess of the current turn. `guess` is null for another player's correct guess while the turn runs:
+ * the panel shows "{name} guessed the word!" instead of the word.
+ */
+export const PictionaryGuess = z.object({
+  playerId: z.string(),
+  playerUsername: z.string(),
+  guess: z.string().nullable(),
+  isCorrect: z.boolean(),
+  points: z.number().int(),
+});
+export type PictionaryGuess = z.infer<typeof PictionaryGuess>;
+
+/**
+ * The game as ONE player may see it (portal-tools §3 plus the turn clock). `currentWord` is the word for
+ * the drawer, and for everyone once the turn is over (reveal) or the game finished; null for a guesser
+ * while the turn runs. `customWords` reach the host in the lobby only (others get the count).
+ * `drawingData` (the turn's drawing, for replay) comes with reads and the room's snapshot, not with pushes.
+ */
+export const PictionaryGame = z.object({
+  id: z.string(),
+  status: z.enum(['lobby', 'in_progress', 'finished']),
+  hostId: z.string(),
+  players: z.array(PictionaryPlayer),
+  maxRounds: z.number().int(),
+  maxPlayers: z.number().int(),
+  wordBanks: z.array(z.string()),
+  customWords: z.array(z.string()),
+  customWordCount: z.number().int(),
+  currentDrawer: PictionaryPlayer.nullable(),
+  currentWord: z.string().nullable(),
+  /** The word with each letter as `_` (spaces kept), for guessers. */
+  wordPattern: z.string().nullable(),
+  roundNumber: z.number().int(),
+  playerScores: z.record(z.string(), z.number().int()),
+  guesses: z.array(PictionaryGuess),
+  drawingData: z.array(PictionarySegment).optional(),
+  /** Increases with every turn; strokes and clears name the turn they belong to. */
+  turnNumber: z.number().int(),
+  /** `drawing` while the drawer draws, `reveal` while the word is shown between turns. */
+  turnPhase: z.enum(['drawing', 'reveal']).nullable(),
+  turnEndsAt: z.string().nullable(),
+  /** The server's clock when this was produced, so a client with a wrong clock still counts down right. */
+  serverTime: z.string(),
+  /** Whether the viewer has guessed this turn's word. */
+  hasGuessed: z.boolean(),
+  version: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PictionaryGame = z.infer<typeof PictionaryGame>;
+
+/** The spec's envelope {success, game, message}. */
+export const PictionaryResponse = z.object({
+  success: z.literal(true),
+  game: PictionaryGame,
+  message: z.string(),
+});
+export type PictionaryResponse = z.infer<typeof PictionaryResponse>;
+
+export const PictionaryCurrentResponse = z.object({
+  success: z.literal(true),
+  game: PictionaryGame.nullable(),
+  message: z.string(),
+});
+
+export const PictionaryGuessResponse = PictionaryResponse.extend({ isCorrect: z.boolean() });
+export type PictionaryGuessResponse = z.infer<typeof PictionaryGuessResponse>;
+
+/** Leaving answers with the game as it was left (for a deleted lobby: null). */
+export const PictionaryLeaveResponse = PictionaryCurrentResponse;
+
+/** POST /draw answers small: nothing the drawer needs back but the turn it landed in. */
+export const PictionaryDrawResponse = z.object({
+  success: z.literal(true),
+  turnNumber: z.number().int(),
+  message: z.string(),
+});
+
+export const PictionaryWordBank = z.object({ id: z.string(), name: z.string(), count: z.number().int() });
+export type PictionaryWordBank = z.infer<typeof PictionaryWordBank>;
+export const PictionaryWordBanksResponse = z.object({
+  success: z.literal(true),
+  wordBanks: z.array(PictionaryWordBank),
+});
+
+export const PictionaryStatePush = z.object({ game: PictionaryGame });
+export const PictionaryStrokesPush = z.object({
+  gameId: z.string(),
+  turnNumber: z.number().int(),
+  segments: z.array(PictionarySegment),
+});
+export type PictionaryStrokesPush = z.infer<typeof PictionaryStrokesPush>;
+export const PictionaryClearPush = z.object({ gameId: z.string(), turnNumber: z.number().int() });

@@ -1,0 +1,166 @@
+/**
+ * Pictionary rules and constants (portal-tools §4, §5, §9 and docs/minigames.md), shared by the server
+ * (authoritative) and the web (rendering, input limits).
+ */
+export const PICTIONARY_LOBBY_POLL_MS = 10_000;
+export const PICTIONARY_CANVAS = { width: 1000, height: 600 } as const;
+export const PICTIONARY_ROUNDS = { min: 1, max: 10, default: 3 } as const;
+export const PICTIONARY_PLAYERS = { min: 2, max: 8, default: 8 } as const;
+export const PICTIONARY_BRUSH = { min: 1, max: 15, default: 5 } as const;
+export const PICTIONARY_DEFAULT_BANK = 'general';
+/** A drawer's turn lasts at most this long (server-timed); it ends early once every guesser has guessed. */
+export const PICTIONARY_TURN_MS = 80_000;
+/** Between turns the word is shown to everyone this long. */
+export const PICTIONARY_REVEAL_MS = 4_000;
+/** The drawer's client sends the strokes drawn so far this often while the pointer is down. */
+export const PICTIONARY_STROKE_FLUSH_MS = 50;
+/** Most segments in one batch (50 ms of drawing is a handful; this leaves room for a slow client). */
+export const PICTIONARY_MAX_SEGMENTS_PER_BATCH = 500;
+/** Most segments one turn's drawing keeps (an 80 s turn of continuous fast drawing stays under it). */
+export const PICTIONARY_MAX_SEGMENTS_PER_TURN = 30_000;
+export const PICTIONARY_MAX_CUSTOM_WORDS = 200;
+export const PICTIONARY_MAX_WORD_LENGTH = 40;
+export const PICTIONARY_MAX_GUESS_LENGTH = 100;
+/** Guesses kept and shown per turn (a flood of wrong guesses cannot grow the game without bound). */
+export const PICTIONARY_MAX_GUESSES_PER_TURN = 300;
+
+/** The 8 quick colours (portal-tools §2): black, red, green, blue, yellow, magenta, cyan, orange. */
+export const PICTIONARY_QUICK_COLORS = [
+  '#000000',
+  '#ff0000',
+  '#00ff00',
+  '#0000ff',
+  '#ffff00',
+  '#ff00ff',
+  '#00ffff',
+  '#ffa500',
+] as const;
+
+/** Points for the 1st, 2nd, 3rd correct guess of a turn; every later one scores the last. */
+export const PICTIONARY_GUESS_POINTS = [10, 7, 5, 3] as const;
+/** The drawer's points per correct guess. */
+export const PICTIONARY_DRAWER_POINTS = 3;
+
+/** Points for the correct guess that is the `previousCorrect + 1`-th of its turn. */
+export function guessPoints(previousCorrect: number): number {
+  const table = PICTIONARY_GUESS_POINTS;
+  return table[Math.min(previousCorrect, table.length - 1)]!;
+}
+
+/** How guesses and words compare: trimmed, lowercased, inner whitespace collapsed. */
+export function normalizeWord(text: string): string {
+  return text.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+/**
+ * Custom words as the spec keeps them: trimmed, lowercased, empties and duplicates dropped (first kept).
+ */
+export function cleanCustomWords(words: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const w of words) {
+    const n = normalizeWord(w);
+    if (n) seen.add(n);
+  }
+  return [...seen];
+}
+
+/** The selected banks, or `general` when none is left (portal-tools §5). */
+export function cleanWordBanks(banks: readonly string[]): string[] {
+  const unique = [...new Set(banks)];
+  return unique.length > 0 ? unique : [PICTIONARY_DEFAULT_BANK];
+}
+
+/** The word as guessers see it: each letter or digit a blank, spaces and punctuation kept. */
+export function wordPattern(word: string): string {
+  return word.replace(/[\p{L}\p{N}]/gu, '_');
+}
+
+/** A wrong guess one edit (insert, delete, replace, or swap of neighbours) away from a word of 3+ letters. */
+export function isCloseGuess(guess: string, word: string): boolean {
+  if (word.length < 3 || guess === word) return false;
+  if (Math.abs(guess.length - word.length) > 1) return false;
+  return editDistanceAtMostOne(guess, word);
+}
+
+function editDistanceAtMostOne(a: string, b: string): boolean {
+  if (a.length === b.length) {
+    const diffs: number[] = [];
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diffs.push(i);
+    if (diffs.length <= 1) return true;
+    const [i, j] = diffs;
+    return diffs.length === 2 && j === i! + 1 && a[i!] === b[j] && a[j] === b[i!];
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  let i = 0;
+  while (i < short.length && short[i] === long[i]) i++;
+  return short.slice(i) === long.slice(i + 1);
+}
+
+export const PICTIONARY_TEXTS = {
+  title: 'Multiplayer Pictionary',
+  findGame: 'Find Game',
+  findingGame: 'Finding Game...',
+  howItWorks: 'How it works',
+  howItWorksSteps: [
+    'Join a lobby: up to 8 players, the first one in is the host.',
+    'The host picks the rounds, word categories and custom words, then starts the game.',
+    'Each round every player draws once; everyone else guesses the word in the chat.',
+    'Scoring: the first correct guess earns 10 points, the second 7, the third 5, others 3; the drawer gets 3 per correct guess.',
+    'A turn lasts 80 seconds, or ends as soon as everyone has guessed. Most points after the last round wins!',
+  ],
+  waitingSlot: 'Waiting...',
+  emptySlot: 'Empty slot',
+  leaveLobby: 'Leave Lobby',
+  leaveGame: 'Leave Game',
+  settings: 'Game Settings',
+  rounds: 'Rounds',
+  maxPlayers: 'Max Players',
+  wordCategories: 'Word Categories',
+  customWords: 'Custom Words',
+  customWordsPlaceholder: 'One word per line, or separated by commas',
+  updateSettings: 'Update Settings',
+  startGame: 'Start Game',
+  needTwoPlayers: 'Need at least 2 players to start',
+  onlyHost: 'Only the host can change settings',
+  waitingForHost: 'Waiting for host to start the game...',
+  host: 'Host',
+  drawing: 'Drawing',
+  guessing: 'Guessing',
+  youreDrawing: "You're drawing!",
+  watchAndGuess: 'Watch & Guess!',
+  waitForTurn: 'Wait for your turn to guess',
+  clearCanvas: 'Clear Canvas',
+  guesses: 'Guesses',
+  noGuesses: 'No guesses yet... Start guessing!',
+  correctAnswer: 'Correct Answer!',
+  guessPlaceholder: 'What are they drawing?',
+  gameComplete: 'Game Complete!',
+  youGuessedIt: 'You guessed the word!',
+  theWordWas: 'The word was',
+  // the spec's fallback errors (§8)
+  joinFailed: 'Failed to join game',
+  guessFailed: 'Failed to submit guess',
+  settingsFailed: 'Failed to update settings',
+  startFailed: 'Failed to start game',
+  // server messages (our wording; the spec is silent)
+  gameNotFound: 'Game not found',
+  notAPlayer: 'You are not a player in this game',
+  onlyHostSettings: 'Only the host can change settings',
+  onlyHostStart: 'Only the host can start the game',
+  notInLobby: 'The game has already started',
+  notInProgress: 'The game is not in progress',
+  notDrawer: 'Only the current drawer can draw',
+  drawerCannotGuess: 'The drawer cannot guess',
+  alreadyGuessed: 'You already guessed the word',
+  turnOver: 'This turn is over; wait for the next one',
+  tooFewPlayers: 'Need at least 2 players to start',
+  maxPlayersBelowCount: 'Max players cannot be lower than the number of players in the lobby',
+  unknownWordBank: (id: string) => `Unknown word bank: ${id}`,
+  drawingFull: 'The drawing is full; clear the canvas to keep drawing',
+  tooManyGuesses: 'Too many guesses this turn',
+  busy: 'The game changed while your request was being applied; please try again',
+  guessedTheWord: (name: string) => `${name} guessed the word!`,
+  close: (guess: string) => `'${guess}' is close!`,
+  correct: 'Correct! You guessed the word!',
+  wrong: 'Not quite, keep guessing!',
+} as const;

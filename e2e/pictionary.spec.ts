@@ -1,0 +1,210 @@
+import path from 'node:path';
+import { PICTIONARY_TEXTS as T } from '@guildhall/common';
+import type { Browser, BrowserContext } from '@playwright/test';
+import { ROOT } from './support/env.ts';
+import { expect, signedInContext, test } from './support/fixtures.ts';
+import { isInk, PictionaryScreen } from './support/pictionary-screen.ts';
+
+type Player = { context: BrowserContext; screen: PictionaryScreen; username: string };
+const opened: Player[] = [];
+const SHOTS = path.join(ROOT, '.tmp', 'screenshots');
+
+async function player(browser: Browser): Promise<Player> {
+  const { context, page, member } = await signedInContext(browser);
+  const screen = new PictionaryScreen(page);
+  await screen.open();
+  const p = { context, screen, username: member.username };
+  opened.push(p);
+  return p;
+}
+
+/** Screenshots of a player's view at desktop and phone width (looked at by hand; .tmp/screenshots). */
+async function shoot(p: Player, name: string): Promise<void> {
+  for (const [label, width] of [
+    ['desktop', 1280],
+    ['phone', 375],
+  ] as const) {
+    await p.screen.page.setViewportSize({ width, height: 800 });
+    await p.screen.page.screenshot({
+      path: path.join(SHOTS, `pictionary-${label}-${name}.png`),
+      fullPage: true,
+    });
+  }
+  await p.screen.page.setViewportSize({ width: 1280, height: 720 });
+}
+
+test.afterEach(async () => {
+  for (const p of opened.splice(0)) await p.context.close();
+});
+
+/** Everyone but the drawer guesses the word, in the order given; the turn then ends for all. */
+async function everyoneGuesses(drawer: Player, guessers: Player[]): Promise<string> {
+  const word = (await drawer.screen.secretWord.textContent())!;
+  for (const g of guessers) await g.screen.guess(word);
+  return word;
+}
+
+test('[pictionary] three players: live settings, live strokes, guesses, scores 10/7/6, every player draws, Game Complete', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const [host, second, third] = [await player(browser), await player(browser), await player(browser)];
+
+  await shoot(host, 'entry');
+  await host.screen.findButton.click();
+  await expect(host.screen.button(T.startGame)).toBeDisabled();
+  await expect(host.screen.page.getByText(T.needTwoPlayers)).toBeVisible();
+  await second.screen.findButton.click();
+  await expect(second.screen.page.getByText(T.onlyHost)).toBeVisible();
+  await expect(second.screen.page.getByText(T.waitingForHost)).toBeVisible();
+  await expect(second.screen.readOnly('rounds')).toHaveText('3');
+
+  // The host changes the settings; the other player's screen follows without a reload.
+  await host.screen.slider(T.rounds).fill('1');
+  await host.screen.category('Animals').check();
+  await host.screen.customWords.fill('Pineapple\npineapple\n  ');
+  await host.screen.button(T.updateSettings).click();
+  await expect(second.screen.readOnly('rounds')).toHaveText('1');
+  await expect(second.screen.readOnly('banks')).toHaveText('General, Animals');
+  await expect(second.screen.readOnly('custom-count')).toHaveText('1');
+
+  await third.screen.findButton.click();
+  for (const p of [host, second, third]) await expect(p.screen.playerCount).toHaveText('3/8 Players');
+  await expect(host.screen.page.getByTestId('host-marker')).toHaveCount(1);
+  await shoot(host, 'lobby-host');
+  await shoot(third, 'lobby-player');
+  await host.screen.button(T.startGame).click();
+
+  // Turn 1: the host draws.
+  await expect(host.screen.prompt).toContainText(T.youreDrawing);
+  for (const g of [second, third]) {
+    await expect(g.screen.page.getByText(T.watchAndGuess)).toBeVisible();
+    await expect(g.screen.round).toHaveText('R1 of 1');
+    await expect(g.screen.secretWord).toHaveCount(0);
+  }
+  // The stroke shows on the others' canvases while the drawer still holds the button; it travels over the
+  // drawer's socket (no HTTP request per batch).
+  const drawPosts: string[] = [];
+  host.screen.page.on('request', (r) => {
+    if (r.url().endsWith('/draw')) drawPosts.push(r.url());
+  });
+  await host.screen.pressAndDrag([100, 300], [900, 300]);
+  for (const g of [second, third])
+    await expect.poll(async () => isInk(await g.screen.pixel(500, 300))).toBe(true);
+  await host.screen.page.mouse.up();
+  expect(drawPosts).toEqual([]);
+
+  await second.screen.guess('definitely not it');
+  for (const p of [host, second, third]) {
+    await expect(p.screen.guesses.filter({ hasText: 'definitely not it' })).toHaveCount(1);
+  }
+  for (const p of [host, second, third])
+    await expect(p.screen.guesses.first()).toContainText(second.username);
+
+  const word = (await host.screen.secretWord.textContent())!;
+  await second.screen.guess(word);
+  await expect(third.screen.guesses.filter({ hasText: T.guessedTheWord(second.username) })).toHaveCount(1);
+  await expect(second.screen.guesses.filter({ hasText: T.correctAnswer })).toHaveCount(1);
+  await expect(host.screen.guesses.filter({ hasText: T.correctAnswer })).toHaveCount(1);
+
+  // Screenshots of the three views mid-turn, desktop and phone.
+  for (const [label, width, height] of [
+    ['desktop', 1280, 800],
+    ['phone', 375, 800],
+  ] as const) {
+    for (const [role, p] of [
+      ['drawer', host],
+      ['guessed', second],
+      ['guesser', third],
+    ] as const) {
+      await p.screen.page.setViewportSize({ width, height });
+      await p.screen.page.screenshot({
+        path: path.join(SHOTS, `pictionary-${label}-${role}.png`),
+        fullPage: true,
+      });
+    }
+  }
+
+  await third.screen.guess(word);
+  for (const p of [host, second, third]) {
+    await expect(p.screen.points(second.username)).toHaveText('10');
+    await expect(p.screen.points(third.username)).toHaveText('7');
+    await expect(p.screen.points(host.username)).toHaveText('6');
+  }
+  await expect(third.screen.page.getByTestId('revealed-word')).toHaveText(word);
+
+  // Turns 2 and 3: the others draw in join order; everyone guesses.
+  await expect(second.screen.prompt).toContainText(T.youreDrawing, { timeout: 10_000 });
+  await expect(host.screen.prompt).toContainText(`${second.username} is drawing`);
+  await everyoneGuesses(second, [host, third]);
+  await expect(third.screen.prompt).toContainText(T.youreDrawing, { timeout: 10_000 });
+  await everyoneGuesses(third, [second, host]);
+
+  for (const p of [host, second, third]) {
+    await expect(p.screen.page.getByText(T.gameComplete)).toBeVisible({ timeout: 10_000 });
+  }
+  // second 10 + 6 (drawing) + 10, host 6 + 10 + 7, third 7 + 7 + 6: ranked by points.
+  await expect(host.screen.page.getByTestId('final-ranking').locator('li')).toHaveText([
+    `1. ${second.username}26 pts`,
+    `2. ${host.username}23 pts`,
+    `3. ${third.username}20 pts`,
+  ]);
+  await shoot(host, 'complete');
+});
+
+test('[pictionary] a guesser receives the word in no response and no frame until the turn ends; a reload shows the same drawing', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const host = await player(browser);
+  const guesser = await player(browser);
+  const bodies: string[] = [];
+  const frames: string[] = [];
+  const page = guesser.screen.page;
+  page.on('response', async (res) => {
+    try {
+      bodies.push(await res.text());
+    } catch {
+      // redirects and aborted requests have no body
+    }
+  });
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
+
+  await host.screen.findButton.click();
+  await host.screen.category('Animals').check();
+  await host.screen.category('General').uncheck();
+  await host.screen.button(T.updateSettings).click();
+  await guesser.screen.findButton.click();
+  await expect(host.screen.playerCount).toHaveText('2/8 Players');
+  await host.screen.button(T.startGame).click();
+  const word = (await host.screen.secretWord.textContent())!.toLowerCase();
+  await expect(page.getByText(T.watchAndGuess)).toBeVisible();
+
+  // A finger and a pen draw as well as the mouse (pointer events).
+  await host.screen.pointerDrag([200, 100], [800, 500], 'touch');
+  await host.screen.pointerDrag([200, 500], [800, 100], 'pen');
+  await expect.poll(async () => isInk(await guesser.screen.pixel(500, 300))).toBe(true);
+  await expect.poll(async () => isInk(await guesser.screen.pixel(350, 400))).toBe(true);
+  const before = await guesser.screen.fingerprint();
+  await page.reload();
+  await expect.poll(() => guesser.screen.fingerprint()).toBe(before);
+  expect(before.startsWith('0:')).toBe(false);
+  // "Clear Canvas" blanks everyone's canvas.
+  await host.screen.button(T.clearCanvas).click();
+  await expect.poll(() => guesser.screen.fingerprint()).toBe('0:0');
+  await guesser.screen.guess('certainly wrong');
+  await expect(guesser.screen.guesses.filter({ hasText: 'certainly wrong' })).toHaveCount(1);
+
+  const quoted = `"${word}"`;
+  const leaks = [...bodies, ...frames].filter((t) => t.toLowerCase().includes(quoted));
+  expect(leaks).toEqual([]);
+  expect(frames.length).toBeGreaterThan(0);
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, with breaks between elements
+  const text = (await page.locator('body').innerText()).toLowerCase();
+  expect(text).not.toMatch(new RegExp(`\\b${word.replace(/[^a-z0-9 ]/g, '.')}\\b`));
+
+  // Once the turn is over the word does arrive: the recording would have seen it.
+  await guesser.screen.guess(word);
+  await expect(page.getByTestId('revealed-word')).toHaveText(word);
+  expect([...bodies, ...frames].some((t) => t.toLowerCase().includes(quoted))).toBe(true);
+});

@@ -1,0 +1,2 @@
+/** What the rest of the app may use of Pictionary: its routes. */
+export { pictionaryRoutes } from './routes.ts';

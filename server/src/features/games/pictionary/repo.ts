@@ -1,0 +1,234 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type {
+  PictionaryGamesTable,
+  PictionaryGuessesTable,
+  PictionaryPlayersTable,
+  PictionaryStrokesTable,
+} from './tables.ts';
+
+/** A plain connection or a transaction: every query here runs on either. */
+type Conn = Kysely<Database>;
+
+export type GameRow = PictionaryGamesTable;
+export type PlayerRow = PictionaryPlayersTable & { username: string };
+export type GuessRow = PictionaryGuessesTable & { username: string };
+export type GameChanges = Partial<Omit<PictionaryGamesTable, 'id' | 'version' | 'created_at'>>;
+
+export async function findGame(db: Conn, id: string): Promise<GameRow | undefined> {
+  const row = await db.selectFrom('pictionary_games').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && { ...row, version: Number(row.version) };
+}
+
+/** Just what a stroke batch is checked against (the draw path runs 20 times a second per game). */
+export async function findDrawState(db: Conn, id: string) {
+  return db
+    .selectFrom('pictionary_games')
+    .select(['status', 'drawer_id', 'turn_number', 'turn_phase'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Every player who ever joined, in join order, with their names (left players have `left_at`). */
+export async function findPlayers(db: Conn, gameId: string): Promise<PlayerRow[]> {
+  const rows = await db
+    .selectFrom('pictionary_players as p')
+    .innerJoin('users as u', 'u.discord_id', 'p.user_id')
+    .selectAll('p')
+    .select('u.username')
+    .where('p.game_id', '=', gameId)
+    .orderBy('p.seq')
+    .execute();
+  return rows.map((r) => ({ ...r, seq: Number(r.seq), score: Number(r.score) }));
+}
+
+export async function findGuesses(db: Conn, gameId: string, turn: number): Promise<GuessRow[]> {
+  return db
+    .selectFrom('pictionary_guesses as g')
+    .innerJoin('users as u', 'u.discord_id', 'g.user_id')
+    .selectAll('g')
+    .select('u.username')
+    .where('g.game_id', '=', gameId)
+    .where('g.turn_number', '=', turn)
+    .orderBy('g.created_at')
+    .orderBy('g.id')
+    .execute();
+}
+
+export async function findSeatGameId(db: Conn, userId: string): Promise<string | undefined> {
+  const r = await db
+    .selectFrom('pictionary_seats')
+    .select('game_id')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return r?.game_id;
+}
+
+/** Serializes joins for the rest of the transaction (row lock on PostgreSQL, write lock on SQLite). */
+export async function lockMatchmaking(trx: Transaction<Database>): Promise<void> {
+  await trx
+    .updateTable('pictionary_matchmaking')
+    .set((eb) => ({ turns: eb('turns', '+', 1) }))
+    .where('id', '=', 1)
+    .execute();
+}
+
+/** The oldest lobby with a free place, with its highest join order so far. */
+export async function findOpenLobby(db: Conn): Promise<{ id: string; maxSeq: number } | undefined> {
+  const r = await db
+    .selectFrom('pictionary_games as g')
+    .innerJoin('pictionary_players as p', 'p.game_id', 'g.id')
+    .select(['g.id', (eb) => eb.fn.max('p.seq').as('max_seq'), (eb) => eb.fn.countAll().as('n')])
+    .where('g.status', '=', 'lobby')
+    .where('p.left_at', 'is', null)
+    .groupBy(['g.id', 'g.max_players', 'g.created_at'])
+    .having((eb) => eb(eb.fn.countAll(), '<', eb.ref('g.max_players')))
+    .orderBy('g.created_at')
+    .orderBy('g.id')
+    .executeTakeFirst();
+  return r && { id: r.id, maxSeq: Number(r.max_seq) };
+}
+
+export async function insertGame(db: Conn, row: GameRow): Promise<void> {
+  await db.insertInto('pictionary_games').values(row).execute();
+}
+
+export async function insertPlayer(db: Conn, gameId: string, userId: string, seq: number, now: string) {
+  await db
+    .insertInto('pictionary_players')
+    .values({ game_id: gameId, user_id: userId, seq, score: 0, joined_at: now, left_at: null })
+    .execute();
+}
+
+/** Seats a user; false when they already hold a seat in another unfinished game. */
+export async function insertSeat(db: Conn, userId: string, gameId: string): Promise<boolean> {
+  const r = await db
+    .insertInto('pictionary_seats')
+    .values({ user_id: userId, game_id: gameId })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function deleteSeat(db: Conn, userId: string, gameId: string): Promise<void> {
+  await db
+    .deleteFrom('pictionary_seats')
+    .where('user_id', '=', userId)
+    .where('game_id', '=', gameId)
+    .execute();
+}
+
+export async function deleteSeats(db: Conn, gameId: string): Promise<void> {
+  await db.deleteFrom('pictionary_seats').where('game_id', '=', gameId).execute();
+}
+
+export async function deletePlayer(db: Conn, gameId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('pictionary_players')
+    .where('game_id', '=', gameId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function markPlayerLeft(db: Conn, gameId: string, userId: string, now: string): Promise<void> {
+  await db
+    .updateTable('pictionary_players')
+    .set({ left_at: now })
+    .where('game_id', '=', gameId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function deleteGame(db: Conn, gameId: string): Promise<void> {
+  await db.deleteFrom('pictionary_games').where('id', '=', gameId).execute();
+}
+
+export async function addScore(db: Conn, gameId: string, userId: string, points: number): Promise<void> {
+  await db
+    .updateTable('pictionary_players')
+    .set((eb) => ({ score: eb('score', '+', points) }))
+    .where('game_id', '=', gameId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function insertGuess(db: Conn, row: PictionaryGuessesTable): Promise<void> {
+  await db.insertInto('pictionary_guesses').values(row).execute();
+}
+
+/**
+ * Applies changes only if the game is still at `version` (and bumps it). False: someone else changed the
+ * game first; re-read and decide again. This is what makes guesses, leaves and turn changes race-free.
+ */
+export async function updateGameIfVersion(db: Conn, id: string, version: number, changes: GameChanges) {
+  const r = await db
+    .updateTable('pictionary_games')
+    .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function insertStrokes(db: Conn, row: PictionaryStrokesTable): Promise<void> {
+  await db.insertInto('pictionary_strokes').values(row).execute();
+}
+
+export async function countSegments(db: Conn, gameId: string, turn: number): Promise<number> {
+  const r = await db
+    .selectFrom('pictionary_strokes')
+    .select((eb) => eb.fn.sum<number>('segment_count').as('n'))
+    .where('game_id', '=', gameId)
+    .where('turn_number', '=', turn)
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
+/** The turn's stroke batches in the order they were drawn (JSON lists of segments). */
+export async function findStrokes(db: Conn, gameId: string, turn: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('pictionary_strokes')
+    .select('segments')
+    .where('game_id', '=', gameId)
+    .where('turn_number', '=', turn)
+    .orderBy('seq')
+    .execute();
+  return rows.map((r) => r.segments);
+}
+
+/** Drops the drawing of a turn and of every turn before it (`upTo` inclusive). */
+export async function deleteStrokes(db: Conn, gameId: string, upTo: number): Promise<void> {
+  await db
+    .deleteFrom('pictionary_strokes')
+    .where('game_id', '=', gameId)
+    .where('turn_number', '<=', upTo)
+    .execute();
+}
+
+/** Games in progress whose phase is due by `now` (any instance may advance them). */
+export async function findDueGameIds(db: Conn, now: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('pictionary_games')
+    .select('id')
+    .where('status', '=', 'in_progress')
+    .where('turn_ends_at', '<=', now)
+    .limit(500)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Games in progress with when their phase ends (to arm this instance's timers on start). */
+export async function findRunningGames(db: Conn): Promise<{ id: string; turn_ends_at: string | null }[]> {
+  return db
+    .selectFrom('pictionary_games')
+    .select(['id', 'turn_ends_at'])
+    .where('status', '=', 'in_progress')
+    .execute();
+}
+
+export async function inTransaction<T>(
+  db: Conn,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(work);
+}

@@ -1,0 +1,509 @@
+import { randomUUID } from 'node:crypto';
+import {
+  cleanCustomWords,
+  cleanWordBanks,
+  guessPoints,
+  isCloseGuess,
+  normalizeWord,
+  PICTIONARY_DEFAULT_BANK,
+  PICTIONARY_DRAWER_POINTS,
+  PICTIONARY_MAX_GUESSES_PER_TURN,
+  PICTIONARY_MAX_SEGMENTS_PER_TURN,
+  PICTIONARY_PLAYERS,
+  PICTIONARY_ROUNDS,
+  type PictionaryDrawBody,
+  type PictionaryGame,
+  type PictionarySegment,
+  type PictionarySettingsBody,
+  PICTIONARY_TEXTS as T,
+} from '@guildhall/common';
+import type { Transaction } from 'kysely';
+import type { Db } from '../../../db/index.ts';
+import type { Database } from '../../../db/schema.ts';
+import { httpError } from '../../../platform/errors.ts';
+import { type GameState, presentGame } from './present.ts';
+import type { GameChanges, GameRow, PlayerRow } from './repo.ts';
+import * as repo from './repo.ts';
+import type { Clock, TurnTimers } from './timers.ts';
+import { finishChanges, nextHost, nextTurnChanges, revealChanges } from './turns.ts';
+import { isWordBank } from './word-banks.ts';
+
+export type PictionaryContext = {
+  db: Db;
+  clock: Clock;
+  random: () => number;
+  timers: TurnTimers;
+  /** Sends one player's own view of the game to that player's sockets (views differ: the word). */
+  pushState: (userId: string, game: PictionaryGame) => void;
+  /** Sends a batch of strokes to the game's room, except the drawer who drew them. */
+  pushStrokes: (gameId: string, drawerId: string, turnNumber: number, segments: PictionarySegment[]) => void;
+  pushClear: (gameId: string, turnNumber: number) => void;
+  /**
+   * Segments stored per `gameId:turn` as this instance knows them (read from the database the first time), so
+   * the per-turn cap costs no query per batch. Another instance's batches are not counted here: the cap is a
+   * guard against a runaway client, not an exact quota.
+   */
+  segmentCounts: Map<string, number>;
+};
+
+export type GameResult = { game: PictionaryGame; message: string };
+
+/** Optimistic updates retry this often before answering 409 (only under heavy contention). */
+const MAX_ATTEMPTS = 10;
+
+class VersionConflict extends Error {}
+class SeatTaken extends Error {}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Joins the oldest lobby with room, else creates one (the joiner hosts). One unfinished game per player. */
+export async function joinGame(ctx: PictionaryContext, userId: string): Promise<GameResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const seated = await repo.findSeatGameId(ctx.db, userId);
+    if (seated)
+      return { game: await viewOf(ctx, seated, userId, true), message: 'You are already in a game' };
+
+    const outcome = await rollbackOn(SeatTaken, () =>
+      repo.inTransaction(ctx.db, async (trx) => {
+        await repo.lockMatchmaking(trx);
+        // A simultaneous join of the same user may have seated them since the check above.
+        if (await repo.findSeatGameId(trx, userId)) throw new SeatTaken();
+        const now = ctx.clock.now();
+        const lobby = await repo.findOpenLobby(trx);
+        if (lobby) {
+          await repo.insertPlayer(trx, lobby.id, userId, lobby.maxSeq + 1, iso(now));
+          const row = (await repo.findGame(trx, lobby.id))!;
+          await repo.updateGameIfVersion(trx, lobby.id, row.version, { updated_at: iso(now) });
+          if (!(await repo.insertSeat(trx, userId, lobby.id))) throw new SeatTaken();
+          return { gameId: lobby.id, created: false };
+        }
+        const gameId = randomUUID();
+        await repo.insertGame(trx, newGameRow(gameId, userId, iso(now)));
+        await repo.insertPlayer(trx, gameId, userId, 0, iso(now));
+        if (!(await repo.insertSeat(trx, userId, gameId))) throw new SeatTaken();
+        return { gameId, created: true };
+      }),
+    );
+    if (!outcome) continue; // a simultaneous join of the same user won; the next round returns its game
+    if (!outcome.created) await publish(ctx, outcome.gameId);
+    return {
+      game: await viewOf(ctx, outcome.gameId, userId, true),
+      message: outcome.created ? 'Created a new lobby; you are the host' : 'Joined the lobby',
+    };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/** The game as the user may see it, with the turn's drawing for replay. Players only. */
+export async function getGame(ctx: PictionaryContext, userId: string, gameId: string): Promise<GameResult> {
+  await authorizeViewer(ctx.db, userId, gameId);
+  return { game: await viewOf(ctx, gameId, userId, true), message: 'OK' };
+}
+
+export async function currentGame(ctx: PictionaryContext, userId: string) {
+  const seated = await repo.findSeatGameId(ctx.db, userId);
+  if (!seated) return { game: null, message: 'No active game' };
+  return { game: await viewOf(ctx, seated, userId, true), message: 'OK' };
+}
+
+/** Host only, in the lobby (portal-tools §5): ranges, known banks (none → general), cleaned custom words. */
+export async function updateSettings(
+  ctx: PictionaryContext,
+  userId: string,
+  gameId: string,
+  body: PictionarySettingsBody,
+): Promise<GameResult> {
+  for (const id of body.wordBanks)
+    if (!isWordBank(id)) throw httpError(400, T.unknownWordBank(id), 'BAD_REQUEST');
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const state = await playerState(ctx.db, userId, gameId);
+    const { row } = state;
+    if (row.host_id !== userId) throw httpError(403, T.onlyHostSettings, 'FORBIDDEN');
+    if (row.status !== 'lobby') throw httpError(409, T.notInLobby, 'NOT_IN_LOBBY');
+    const changes: GameChanges = {
+      max_rounds: body.maxRounds,
+      max_players: body.maxPlayers,
+      word_banks: JSON.stringify(cleanWordBanks(body.wordBanks)),
+      custom_words: JSON.stringify(cleanCustomWords(body.customWords)),
+      updated_at: iso(ctx.clock.now()),
+    };
+    const applied = await apply(
+      ctx,
+      row,
+      changes,
+      async (trx) => {
+        const count = (await repo.findPlayers(trx, gameId)).filter((p) => p.left_at === null).length;
+        if (body.maxPlayers < count) throw httpError(400, T.maxPlayersBelowCount, 'BAD_REQUEST');
+      },
+      // Under the join lock (taken first, as joins do), so a join cannot slip in above a lowered maximum.
+      true,
+    );
+    if (!applied) continue;
+    return { game: await afterChange(ctx, gameId, userId), message: 'Settings updated' };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/** Host only, from the lobby, with at least 2 players: round 1 starts with the first player drawing. */
+export async function startGame(ctx: PictionaryContext, userId: string, gameId: string): Promise<GameResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const state = await playerState(ctx.db, userId, gameId);
+    const { row, players } = state;
+    if (row.host_id !== userId) throw httpError(403, T.onlyHostStart, 'FORBIDDEN');
+    if (row.status !== 'lobby') throw httpError(409, T.notInLobby, 'NOT_IN_LOBBY');
+    if (players.filter((p) => p.left_at === null).length < PICTIONARY_PLAYERS.min) {
+      throw httpError(409, T.tooFewPlayers, 'TOO_FEW_PLAYERS');
+    }
+    const changes = nextTurnChanges(row, players, ctx.clock.now(), ctx.random);
+    if (!(await apply(ctx, row, changes))) continue;
+    return { game: await afterChange(ctx, gameId, userId, row), message: 'Game started' };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/**
+ * A stroke batch (or a clear) from the current drawer while the turn runs: kept for replay, then sent to the
+ * other players. Appending needs no version bump: strokes never change the game's state.
+ */
+export async function draw(
+  ctx: PictionaryContext,
+  userId: string,
+  gameId: string,
+  strokeData: PictionaryDrawBody['strokeData'],
+): Promise<{ turnNumber: number; message: string }> {
+  const row = await repo.findDrawState(ctx.db, gameId);
+  if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  if (row.drawer_id !== userId) {
+    await authorizeViewer(ctx.db, userId, gameId); // a stranger learns nothing: 403 before 409
+    throw httpError(403, T.notDrawer, 'NOT_DRAWER');
+  }
+  if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
+  if (row.turn_phase !== 'drawing') throw httpError(409, T.turnOver, 'TURN_OVER');
+  const turn = Number(row.turn_number);
+  const countKey = `${gameId}:${turn}`;
+  if (strokeData.type === 'clear') {
+    await repo.deleteStrokes(ctx.db, gameId, turn);
+    ctx.segmentCounts.set(countKey, 0);
+    ctx.pushClear(gameId, turn);
+    return { turnNumber: turn, message: 'Canvas cleared' };
+  }
+  const { segments } = strokeData;
+  const stored = ctx.segmentCounts.get(countKey) ?? (await repo.countSegments(ctx.db, gameId, turn));
+  if (stored + segments.length > PICTIONARY_MAX_SEGMENTS_PER_TURN) {
+    throw httpError(413, T.drawingFull, 'DRAWING_FULL');
+  }
+  ctx.segmentCounts.set(countKey, stored + segments.length);
+  await repo.insertStrokes(ctx.db, {
+    id: randomUUID(),
+    game_id: gameId,
+    turn_number: turn,
+    seq: nextSeq(),
+    segments: JSON.stringify(segments),
+    segment_count: segments.length,
+  });
+  // Stored before it is sent: a player joining in between gets it in the snapshot, never misses it.
+  ctx.pushStrokes(gameId, userId, turn, segments);
+  return { turnNumber: turn, message: 'OK' };
+}
+
+/**
+ * A guess by a player who is not the drawer while the turn runs. Correct guesses score by their order in
+ * the turn (10, 7, 5, then 3) and give the drawer 3; the order is decided under the game's version, so two
+ * racing correct guesses score 10 and 7, never 10 and 10. When every guesser has guessed, the turn ends.
+ * A wrong guess one letter away from the word tells this guesser alone that it is close.
+ */
+export async function guess(
+  ctx: PictionaryContext,
+  userId: string,
+  gameId: string,
+  text: string,
+): Promise<GameResult & { isCorrect: boolean }> {
+  const typed = text.trim();
+  const normalized = normalizeWord(typed);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const state = await playerState(ctx.db, userId, gameId);
+    const { row, players, guesses } = state;
+    if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
+    if (row.drawer_id === userId) throw httpError(403, T.drawerCannotGuess, 'DRAWER');
+    if (row.turn_phase !== 'drawing') throw httpError(409, T.turnOver, 'TURN_OVER');
+    if (guesses.some((g) => g.user_id === userId && g.is_correct)) {
+      throw httpError(409, T.alreadyGuessed, 'ALREADY_GUESSED');
+    }
+    if (guesses.length >= PICTIONARY_MAX_GUESSES_PER_TURN) throw httpError(429, T.tooManyGuesses, 'TOO_MANY');
+
+    const word = row.current_word ?? '';
+    const isCorrect = normalized === word;
+    const previousCorrect = guesses.filter((g) => g.is_correct).length;
+    const points = isCorrect ? guessPoints(previousCorrect) : 0;
+    const guessers = players.filter((p) => p.left_at === null && p.user_id !== row.drawer_id);
+    const now = ctx.clock.now();
+    const everyoneGuessed = isCorrect && previousCorrect + 1 >= guessers.length;
+    const changes: GameChanges = everyoneGuessed ? revealChanges(now) : { updated_at: iso(now) };
+    const applied = await apply(ctx, row, changes, async (trx) => {
+      await repo.insertGuess(trx, {
+        id: randomUUID(),
+        game_id: gameId,
+        turn_number: row.turn_number,
+        user_id: userId,
+        guess: typed,
+        is_correct: isCorrect ? 1 : 0,
+        points,
+        created_at: iso(now),
+      });
+      if (isCorrect) {
+        await repo.addScore(trx, gameId, userId, points);
+        await repo.addScore(trx, gameId, row.drawer_id!, PICTIONARY_DRAWER_POINTS);
+      }
+    });
+    if (!applied) continue;
+    const game = await afterChange(ctx, gameId, userId, row);
+    const message = isCorrect ? T.correct : isCloseGuess(normalized, word) ? T.close(typed) : T.wrong;
+    return { game, isCorrect, message };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/**
+ * Leaving (portal-tools §4 and docs/minigames.md). In the lobby: the player goes, the host role passes on,
+ * and a lobby whose last player leaves is gone. In a game: the drawer's turn ends, the host role passes on,
+ * and with fewer than 2 players left the game finishes.
+ */
+export async function leaveGame(
+  ctx: PictionaryContext,
+  userId: string,
+  gameId: string,
+): Promise<{ game: PictionaryGame | null; message: string }> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const state = await loadState(ctx.db, gameId);
+    const me = state?.players.find((p) => p.user_id === userId);
+    if (!state || !me) throw httpError(state ? 403 : 404, state ? T.notAPlayer : T.gameNotFound);
+    const { row, players, guesses } = state;
+    if (row.status === 'finished' || me.left_at !== null) {
+      return { game: presentGame(state, userId, ctx.clock.now()), message: 'You left the game' };
+    }
+    const now = ctx.clock.now();
+    const remaining = players.filter((p) => p.left_at === null && p.user_id !== userId);
+
+    if (row.status === 'lobby' && remaining.length === 0) {
+      const applied = await apply(ctx, row, { updated_at: iso(now) }, async (trx) => {
+        await repo.deleteGame(trx, gameId);
+      });
+      if (!applied) continue;
+      return { game: null, message: 'Lobby closed' };
+    }
+
+    const changes: GameChanges = { updated_at: iso(now) };
+    if (row.host_id === userId) changes.host_id = nextHost(players, me)!;
+    if (row.status === 'in_progress') {
+      const guessers = remaining.filter((p) => p.user_id !== row.drawer_id);
+      const correct = new Set(guesses.filter((g) => g.is_correct).map((g) => g.user_id));
+      const allGuessed = guessers.length > 0 && guessers.every((p) => correct.has(p.user_id));
+      if (remaining.length < PICTIONARY_PLAYERS.min) Object.assign(changes, finishChanges(now));
+      else if (row.turn_phase === 'drawing' && (row.drawer_id === userId || allGuessed)) {
+        Object.assign(changes, revealChanges(now));
+      }
+    }
+    const applied = await apply(ctx, row, changes, async (trx) => {
+      await repo.deleteSeat(trx, userId, gameId);
+      if (row.status === 'lobby') await repo.deletePlayer(trx, gameId, userId);
+      else await repo.markPlayerLeft(trx, gameId, userId, iso(now));
+    });
+    if (!applied) continue;
+    await afterChange(ctx, gameId, null, row);
+    const after = await loadState(ctx.db, gameId);
+    return {
+      game: after ? presentGame(after, userId, ctx.clock.now()) : null,
+      message: row.status === 'lobby' ? 'You left the lobby' : 'You left the game',
+    };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/**
+ * Advances a game whose phase is due: drawing → reveal, reveal → the next turn or the end. Safe to call from
+ * any instance at any time: it acts only on a due phase, and the version guard lets one caller win.
+ */
+export async function advanceIfDue(ctx: PictionaryContext, gameId: string): Promise<boolean> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const state = await loadState(ctx.db, gameId);
+    if (state?.row.status !== 'in_progress' || !state.row.turn_ends_at) return false;
+    const { row, players } = state;
+    const now = ctx.clock.now();
+    if (Date.parse(row.turn_ends_at!) > now) {
+      ctx.timers.schedule(gameId, row.turn_ends_at); // woke early (or another instance moved it on)
+      return false;
+    }
+    const changes =
+      row.turn_phase === 'drawing' ? revealChanges(now) : nextTurnChanges(row, players, now, ctx.random);
+    if (!(await apply(ctx, row, changes))) continue;
+    await afterChange(ctx, gameId, null, row);
+    return true;
+  }
+  return false;
+}
+
+/** Advances every game that is due (after a restart, or whose timer ran on another instance). */
+export async function advanceDueGames(ctx: PictionaryContext): Promise<number> {
+  let advanced = 0;
+  for (const id of await repo.findDueGameIds(ctx.db, iso(ctx.clock.now()))) {
+    if (await advanceIfDue(ctx, id)) advanced += 1;
+  }
+  return advanced;
+}
+
+/** Arms this instance's timers for every game in progress (on start). */
+export async function armTimers(ctx: PictionaryContext): Promise<void> {
+  for (const g of await repo.findRunningGames(ctx.db)) ctx.timers.schedule(g.id, g.turn_ends_at);
+}
+
+/** Who may watch a game's room or read it: its players (and, once finished, everyone who played). */
+export async function authorizeViewer(db: Db, userId: string, gameId: string): Promise<void> {
+  const row = await repo.findGame(db, gameId);
+  if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  const me = (await repo.findPlayers(db, gameId)).find((p) => p.user_id === userId);
+  if (!me || (me.left_at !== null && row.status !== 'finished'))
+    throw httpError(403, T.notAPlayer, 'FORBIDDEN');
+}
+
+/** The user's view of a game, with the turn's drawing when asked. */
+export async function viewOf(
+  ctx: Pick<PictionaryContext, 'db' | 'clock'>,
+  gameId: string,
+  userId: string,
+  withDrawing: boolean,
+): Promise<PictionaryGame> {
+  const state = await loadState(ctx.db, gameId);
+  if (!state) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  const drawing = withDrawing ? await turnDrawing(ctx.db, state.row) : undefined;
+  return presentGame(state, userId, ctx.clock.now(), drawing);
+}
+
+async function turnDrawing(db: Db, row: GameRow): Promise<PictionarySegment[]> {
+  if (row.status !== 'in_progress') return [];
+  const batches = await repo.findStrokes(db, row.id, row.turn_number);
+  return batches.flatMap((b) => JSON.parse(b) as PictionarySegment[]);
+}
+
+async function loadState(db: Db, gameId: string): Promise<GameState | null> {
+  const row = await repo.findGame(db, gameId);
+  if (!row) return null;
+  const [players, guesses] = await Promise.all([
+    repo.findPlayers(db, gameId),
+    row.status === 'lobby' ? Promise.resolve([]) : repo.findGuesses(db, gameId, row.turn_number),
+  ]);
+  return { row, players, guesses };
+}
+
+/** The state of a game the user plays in now (404 unknown, 403 not a player or left). */
+async function playerState(db: Db, userId: string, gameId: string): Promise<GameState> {
+  const state = await loadState(db, gameId);
+  if (!state) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  const me: PlayerRow | undefined = state.players.find((p) => p.user_id === userId);
+  if (!me || me.left_at !== null) throw httpError(403, T.notAPlayer, 'FORBIDDEN');
+  return state;
+}
+
+/** Applies `changes` at the version read (plus `extra` writes) in one transaction; false on a conflict. */
+async function apply(
+  ctx: PictionaryContext,
+  row: GameRow,
+  changes: GameChanges,
+  extra?: (trx: Transaction<Database>) => Promise<void>,
+  lockMatchmakingFirst = false,
+): Promise<boolean> {
+  const ok = await rollbackOn(VersionConflict, () =>
+    repo.inTransaction(ctx.db, async (trx) => {
+      if (lockMatchmakingFirst) await repo.lockMatchmaking(trx);
+      if (!(await repo.updateGameIfVersion(trx, row.id, row.version, changes))) throw new VersionConflict();
+      if (changes.status === 'finished') await repo.deleteSeats(trx, row.id);
+      await extra?.(trx);
+      return true;
+    }),
+  );
+  return ok ?? false;
+}
+
+/**
+ * After a change: drop the drawing of past turns, arm the timer for the new phase, push every player their
+ * own view. Returns the view of `viewerId` (when given).
+ */
+async function afterChange(
+  ctx: PictionaryContext,
+  gameId: string,
+  viewerId: string,
+  before?: GameRow,
+): Promise<PictionaryGame>;
+async function afterChange(
+  ctx: PictionaryContext,
+  gameId: string,
+  viewerId: null,
+  before?: GameRow,
+): Promise<null>;
+async function afterChange(
+  ctx: PictionaryContext,
+  gameId: string,
+  viewerId: string | null,
+  before?: GameRow,
+): Promise<PictionaryGame | null> {
+  const state = await loadState(ctx.db, gameId);
+  if (!state) return null;
+  const { row } = state;
+  if (before && (row.turn_number !== before.turn_number || row.status === 'finished')) {
+    await repo.deleteStrokes(
+      ctx.db,
+      gameId,
+      row.status === 'finished' ? row.turn_number : before.turn_number,
+    );
+  }
+  ctx.timers.schedule(gameId, row.status === 'in_progress' ? row.turn_ends_at : null);
+  const now = ctx.clock.now();
+  for (const p of state.players) {
+    // Players who left got their last view in the leave's answer; the rest get theirs pushed.
+    if (p.left_at === null || row.status === 'finished')
+      ctx.pushState(p.user_id, presentGame(state, p.user_id, now));
+  }
+  if (!viewerId) return null;
+  return presentGame(state, viewerId, now, await turnDrawing(ctx.db, row));
+}
+
+async function publish(ctx: PictionaryContext, gameId: string): Promise<void> {
+  await afterChange(ctx, gameId, null);
+}
+
+export function newGameRow(id: string, hostId: string, now: string): GameRow {
+  return {
+    id,
+    status: 'lobby',
+    host_id: hostId,
+    max_rounds: PICTIONARY_ROUNDS.default,
+    max_players: PICTIONARY_PLAYERS.default,
+    word_banks: JSON.stringify([PICTIONARY_DEFAULT_BANK]),
+    custom_words: '[]',
+    round_number: 0,
+    turn_number: 0,
+    turn_phase: null,
+    turn_ends_at: null,
+    drawer_id: null,
+    current_word: null,
+    used_words: '[]',
+    version: 0,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Increasing numbers for stroke batches: replay order is drawing order. */
+let lastSeq = 0;
+function nextSeq(): number {
+  lastSeq = Math.max(lastSeq + 1, Date.now() * 1000);
+  return lastSeq;
+}
+
+async function rollbackOn<T>(kind: new () => Error, work: () => Promise<T>): Promise<T | null> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof kind) return null;
+    throw e;
+  }
+}

@@ -1,0 +1,80 @@
+/** Pictionary tables (migration 005). Lists are stored as JSON text (portable across SQLite and PostgreSQL). */
+export type PictionaryStatus = 'lobby' | 'in_progress' | 'finished';
+export type PictionaryPhase = 'drawing' | 'reveal';
+
+export type PictionaryGamesTable = {
+  id: string;
+  status: PictionaryStatus;
+  host_id: string;
+  max_rounds: number;
+  max_players: number;
+  /** JSON list of bank ids. */
+  word_banks: string;
+  /** JSON list of lowercase words. */
+  custom_words: string;
+  round_number: number;
+  /** Grows by one with every turn (0 in the lobby). */
+  turn_number: number;
+  turn_phase: PictionaryPhase | null;
+  /** When the current phase is due to end (ISO-8601); any instance may advance a game past it. */
+  turn_ends_at: string | null;
+  drawer_id: string | null;
+  /** The secret word. Only the presenter's drawer/reveal branch reads it (present.ts). */
+  current_word: string | null;
+  /** JSON list of the words already drawn in this game (never picked twice). */
+  used_words: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+};
+
+/** The players of a game, in join order (`seq`); kept after the game finished for its ranking. */
+export type PictionaryPlayersTable = {
+  game_id: string;
+  user_id: string;
+  seq: number;
+  score: number;
+  joined_at: string;
+  /** Set when the player left a game in progress (their join order still decides who draws next). */
+  left_at: string | null;
+};
+
+/** One row per player of an unfinished game (primary key user_id): one unfinished game per player. */
+export type PictionarySeatsTable = {
+  user_id: string;
+  game_id: string;
+};
+
+export type PictionaryGuessesTable = {
+  id: string;
+  game_id: string;
+  turn_number: number;
+  user_id: string;
+  guess: string;
+  is_correct: number;
+  points: number;
+  created_at: string;
+};
+
+/** The current turn's drawing, one row per batch, replayed in `seq` order. */
+export type PictionaryStrokesTable = {
+  id: string;
+  game_id: string;
+  turn_number: number;
+  seq: number;
+  /** JSON list of segments. */
+  segments: string;
+  segment_count: number;
+};
+
+/** A single row (id 1) that join transactions lock first, one at a time. */
+export type PictionaryMatchmakingTable = { id: number; turns: number };
+
+export type PictionaryTables = {
+  pictionary_games: PictionaryGamesTable;
+  pictionary_players: PictionaryPlayersTable;
+  pictionary_seats: PictionarySeatsTable;
+  pictionary_guesses: PictionaryGuessesTable;
+  pictionary_strokes: PictionaryStrokesTable;
+  pictionary_matchmaking: PictionaryMatchmakingTable;
+};

@@ -1,0 +1,135 @@
+import type { PictionaryGame, PictionarySegment } from '@guildhall/common';
+import type { App } from '../../../app.ts';
+import type { Db } from '../../../db/index.ts';
+import { bearer, type TestContext } from '../../../test/app.ts';
+import { advanceIfDue, type PictionaryContext } from './service.ts';
+import { type Clock, createTurnTimers } from './timers.ts';
+
+export const BASE = '/api/games/pictionary';
+
+export type Reply = {
+  status: number;
+  body: {
+    success: boolean;
+    game?: PictionaryGame | null;
+    message?: string;
+    error?: string;
+    code?: string;
+    isCorrect?: boolean;
+    wordBanks?: { id: string; name: string; count: number }[];
+  };
+  raw: string;
+};
+
+/** Calls a Pictionary route as a signed-in user. */
+export async function call(app: App, token: string, method: 'GET' | 'POST', path: string, payload?: unknown) {
+  const res = await app.inject({
+    method,
+    url: `${BASE}${path}`,
+    headers: bearer(token),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+  return { status: res.statusCode, body: res.json(), raw: res.body } as Reply;
+}
+
+export const join = (app: App, token: string) => call(app, token, 'POST', '/join');
+export const get = (app: App, token: string, id: string) => call(app, token, 'GET', `/${id}`);
+export const leave = (app: App, token: string, id: string) => call(app, token, 'POST', `/${id}/leave`);
+export const start = (app: App, token: string, id: string) => call(app, token, 'POST', `/${id}/start`);
+export const guessAs = (app: App, token: string, id: string, guess: unknown) =>
+  call(app, token, 'POST', `/${id}/guess`, { guess });
+export const settings = (app: App, token: string, id: string, body: unknown) =>
+  call(app, token, 'POST', `/${id}/settings`, body);
+export const drawAs = (app: App, token: string, id: string, strokeData: unknown) =>
+  call(app, token, 'POST', `/${id}/draw`, { strokeData });
+
+export const segment = (over: Partial<PictionarySegment> = {}): PictionarySegment => ({
+  type: 'line',
+  from: { x: 10, y: 10 },
+  to: { x: 20, y: 30 },
+  color: '#ff0000',
+  size: 5,
+  timestamp: 1,
+  ...over,
+});
+export const batch = (segments: PictionarySegment[] = [segment()]) => ({
+  type: 'stroke_batch',
+  segments,
+  timestamp: Date.now(),
+});
+
+export type Player = { token: string; userId: string; name: string };
+
+/** `n` signed-in players in one lobby (the first hosts), in join order. */
+export async function lobbyOf(ctx: TestContext, n: number): Promise<{ id: string; players: Player[] }> {
+  const players: Player[] = [];
+  let id = '';
+  for (let i = 0; i < n; i++) {
+    const name = `player${i + 1}_${Math.random().toString(36).slice(2, 6)}`;
+    const u = await ctx.signIn({ username: name });
+    const r = await join(ctx.app, u.token);
+    if (r.status !== 200) throw new Error(`join failed: ${r.raw}`);
+    id = r.body.game!.id;
+    players.push({ ...u, name });
+  }
+  return { id, players };
+}
+
+/** The secret word of a game (what only the drawer's view carries). */
+export async function wordOf(db: Db, id: string): Promise<string> {
+  const row = await db
+    .selectFrom('pictionary_games')
+    .select('current_word')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return row.current_word!;
+}
+
+/** A clock the test moves by hand; `advance` runs every timer that fell due, awaiting what they return. */
+export function manualClock(start = Date.now()) {
+  let now = start;
+  let seq = 0;
+  const timers = new Map<number, { at: number; fn: () => unknown }>();
+  const clock: Clock & { advance(ms: number): Promise<void>; pending(): number } = {
+    now: () => now,
+    setTimeout(fn, ms) {
+      seq += 1;
+      timers.set(seq, { at: now + ms, fn });
+      return seq;
+    },
+    clearTimeout(h) {
+      timers.delete(h as number);
+    },
+    async advance(ms) {
+      const until = now + ms;
+      for (;;) {
+        const due = [...timers.entries()]
+          .filter(([, t]) => t.at <= until)
+          .sort((a, b) => a[1].at - b[1].at)[0];
+        if (!due) break;
+        timers.delete(due[0]);
+        now = Math.max(now, due[1].at);
+        await due[1].fn();
+      }
+      now = until;
+    },
+    pending: () => timers.size,
+  };
+  return clock;
+}
+
+/** A service context on a test database with a hand-driven clock; pushes are recorded. */
+export function serviceContext(db: Db, clock: Clock, random: () => number = Math.random) {
+  const pushes: { userId: string; game: PictionaryGame }[] = [];
+  const ctx: PictionaryContext = {
+    db,
+    clock,
+    random,
+    timers: createTurnTimers(clock, (id) => advanceIfDue(ctx, id)),
+    pushState: (userId, game) => pushes.push({ userId, game }),
+    pushStrokes: () => {},
+    pushClear: () => {},
+    segmentCounts: new Map(),
+  };
+  return { ctx, pushes };
+}

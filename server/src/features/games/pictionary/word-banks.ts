@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PictionaryWordBank } from '@guildhall/common';
+
+/** The banks shipped with the project, in the order the lobby lists them. */
+const BANKS: { id: string; name: string }[] = [
+  { id: 'general', name: 'General' },
+  { id: 'animals', name: 'Animals' },
+  { id: 'food', name: 'Food & Drink' },
+  { id: 'objects', name: 'Objects' },
+  { id: 'actions', name: 'Actions' },
+  { id: 'places', name: 'Places' },
+];
+
+/**
+ * Where the bank files are: beside this module in the sources (`word-banks/`), and beside the bundle in
+ * production (server/build.ts copies them to server/dist/word-banks).
+ */
+const DIR = path.join(import.meta.dirname, 'word-banks');
+
+let loaded: Map<string, string[]> | null = null;
+
+/** Reads every bank once (one word per line; blank lines and `#` comments ignored). */
+function banks(): Map<string, string[]> {
+  if (loaded) return loaded;
+  const map = new Map<string, string[]>();
+  for (const b of BANKS) {
+    const text = fs.readFileSync(path.join(DIR, `${b.id}.txt`), 'utf8');
+    const words = text
+      .split('\n')
+      .map((l) => l.trim().toLowerCase())
+      .filter((l) => l && !l.startsWith('#'));
+    map.set(b.id, [...new Set(words)]);
+  }
+  loaded = map;
+  return map;
+}
+
+export function listWordBanks(): PictionaryWordBank[] {
+  const map = banks();
+  return BANKS.map((b) => ({ ...b, count: map.get(b.id)!.length }));
+}
+
+export function isWordBank(id: string): boolean {
+  return banks().has(id);
+}
+
+/** Every word of the selected banks plus the custom words, without duplicates. */
+export function wordPool(bankIds: readonly string[], customWords: readonly string[]): string[] {
+  const map = banks();
+  const pool = new Set<string>();
+  for (const id of bankIds) for (const w of map.get(id) ?? []) pool.add(w);
+  for (const w of customWords) pool.add(w);
+  return [...pool];
+}
+
+/** A random word of the pool not used yet in this game; when all are used, any word of the pool. */
+export function pickWord(pool: readonly string[], used: readonly string[], random: () => number): string {
+  const usedSet = new Set(used);
+  const fresh = pool.filter((w) => !usedSet.has(w));
+  const from = fresh.length > 0 ? fresh : pool;
+  return from[Math.floor(random() * from.length)]!;
+}

@@ -1,0 +1,327 @@
+import {
+  PICTIONARY_BRUSH,
+  PICTIONARY_QUICK_COLORS,
+  type PictionaryGame,
+  PICTIONARY_TEXTS as T,
+} from '@guildhall/common';
+import { Brush, Clock, Eraser, Eye, LogOut, Pencil, Send, Trophy } from 'lucide-react';
+import { useCallback, useEffect, useState } from 'react';
+import { Badge } from '../../../ui/Badge.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { Card, CardTitle } from '../../../ui/Card.tsx';
+import { cn } from '../../../ui/cn.ts';
+import { DrawingCanvas } from './DrawingCanvas.tsx';
+import { ranking, secondsLeft } from './game-view.ts';
+import type { usePictionary } from './usePictionary.ts';
+
+type State = ReturnType<typeof usePictionary>;
+
+/** The game (portal-tools §2): header, players, canvas and tools, guesses, or the final ranking. */
+export function GameView({ game, myId, state }: { game: PictionaryGame; myId: string; state: State }) {
+  const isDrawer = game.status === 'in_progress' && game.currentDrawer?.id === myId;
+  const [color, setColor] = useState<string>(PICTIONARY_QUICK_COLORS[0]);
+  const [size, setSize] = useState<number>(PICTIONARY_BRUSH.default);
+  const initial = useCallback(() => {
+    const held = state.drawing.current;
+    return held && held.gameId === game.id && held.turn === game.turnNumber ? held.segments : [];
+  }, [state.drawing, game.id, game.turnNumber]);
+
+  if (game.status === 'finished') return <GameComplete game={game} onLeave={state.leaveGame} />;
+  const drawing = isDrawer && game.turnPhase === 'drawing';
+
+  return (
+    <div className="grid gap-4 lg:grid-cols-[13rem_minmax(0,1fr)_16rem] lg:gap-5">
+      <TurnHeader game={game} isDrawer={isDrawer} offset={state.clockOffset} />
+      <Card className="order-3 p-4 sm:p-4 lg:order-none">
+        <PlayerList game={game} />
+        <Button
+          variant="danger"
+          size="sm"
+          className="mt-4 w-full"
+          icon={<LogOut className="size-4" />}
+          onClick={state.leaveGame}
+        >
+          {T.leaveGame}
+        </Button>
+      </Card>
+      <div className="min-w-0 space-y-3">
+        <DrawingCanvas
+          handle={state.canvas}
+          turnNumber={game.turnNumber}
+          initial={initial}
+          canDraw={drawing}
+          color={color}
+          size={size}
+          onSend={state.sendStrokes}
+        />
+        {drawing && (
+          <DrawingTools
+            color={color}
+            size={size}
+            onColor={setColor}
+            onSize={setSize}
+            onClear={() => {
+              state.canvas.current?.replace(game.turnNumber, []);
+              state.drawing.current = { gameId: game.id, turn: game.turnNumber, segments: [] };
+              state.sendStrokes({ type: 'clear', timestamp: Date.now() });
+            }}
+          />
+        )}
+      </div>
+      <GuessPanel game={game} isDrawer={isDrawer} state={state} />
+    </div>
+  );
+}
+
+function TurnHeader({ game, isDrawer, offset }: { game: PictionaryGame; isDrawer: boolean; offset: number }) {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const t = setInterval(() => tick((n) => n + 1), 250);
+    return () => clearInterval(t);
+  }, []);
+  const left = secondsLeft(game, offset);
+  const drawer = game.currentDrawer?.username ?? '';
+  const revealing = game.turnPhase === 'reveal';
+  return (
+    <Card className="p-4 sm:p-4 lg:col-span-3" data-testid="turn-header">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex min-w-0 items-center gap-3">
+          <span data-testid="round-indicator">
+            <Badge tone="brand" className="text-sm">
+              R{game.roundNumber} of {game.maxRounds}
+            </Badge>
+          </span>
+          {revealing ? (
+            <p className="truncate font-medium" data-testid="drawer-prompt">
+              {T.theWordWas}{' '}
+              <span className="font-bold text-[#6fd08f]" data-testid="revealed-word">
+                {game.currentWord}
+              </span>
+            </p>
+          ) : isDrawer ? (
+            <p className="flex min-w-0 items-center gap-2 font-medium" data-testid="drawer-prompt">
+              <Pencil className="size-4 shrink-0 text-brand" />
+              <span className="shrink-0">{T.youreDrawing}</span>
+              <span
+                className="truncate rounded-lg bg-surface-2 px-2 py-0.5 font-bold tracking-wide"
+                data-testid="secret-word"
+              >
+                {game.currentWord}
+              </span>
+            </p>
+          ) : (
+            <p className="flex min-w-0 flex-wrap items-center gap-2 font-medium" data-testid="drawer-prompt">
+              <span className="truncate">{drawer} is drawing</span>
+              <Badge tone="success" className="gap-1">
+                <Eye className="size-3" />
+                {T.watchAndGuess}
+              </Badge>
+            </p>
+          )}
+        </div>
+        <div className="flex items-center gap-4">
+          {!isDrawer && !revealing && game.wordPattern && (
+            <span className="font-mono text-lg tracking-[0.3em]" data-testid="word-pattern">
+              {game.wordPattern}
+            </span>
+          )}
+          {left !== null && (
+            <span className="flex items-center gap-1 font-mono text-lg tabular-nums" data-testid="time-left">
+              <Clock className="size-4 text-muted" />
+              {left}s
+            </span>
+          )}
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+function PlayerList({ game }: { game: PictionaryGame }) {
+  return (
+    <ul className="space-y-2" data-testid="game-players">
+      {game.players.map((p) => {
+        const drawing = p.id === game.currentDrawer?.id;
+        const guessed = game.guesses.some((g) => g.playerId === p.id && g.isCorrect);
+        return (
+          <li
+            key={p.id}
+            data-testid={`player-${p.username}`}
+            className={cn(
+              'flex items-center justify-between gap-2 rounded-xl border px-3 py-2',
+              drawing
+                ? 'border-brand/50 bg-brand/10'
+                : guessed
+                  ? 'border-success/40 bg-success/10'
+                  : 'border-border bg-surface-2',
+            )}
+          >
+            <span className="min-w-0">
+              <span className="block truncate text-sm font-medium">{p.username}</span>
+              <span className="text-xs text-muted">{drawing ? T.drawing : T.guessing}</span>
+            </span>
+            <span className="text-sm font-semibold tabular-nums" data-testid="points">
+              {game.playerScores[p.id] ?? 0}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function DrawingTools(props: {
+  color: string;
+  size: number;
+  onColor: (c: string) => void;
+  onSize: (s: number) => void;
+  onClear: () => void;
+}) {
+  return (
+    <Card className="flex flex-wrap items-center gap-3 p-3 sm:p-3" data-testid="drawing-tools">
+      <input
+        type="color"
+        aria-label="Colour"
+        value={props.color}
+        onChange={(e) => props.onColor(e.target.value)}
+        className="h-9 w-11 cursor-pointer rounded border border-border bg-transparent"
+      />
+      <div className="flex flex-wrap gap-1.5">
+        {PICTIONARY_QUICK_COLORS.map((c) => (
+          <button
+            key={c}
+            type="button"
+            aria-label={`Colour ${c}`}
+            onClick={() => props.onColor(c)}
+            className={cn(
+              'size-7 rounded-full border-2',
+              props.color === c ? 'border-white' : 'border-border',
+            )}
+            style={{ backgroundColor: c }}
+          />
+        ))}
+      </div>
+      <label className="flex items-center gap-2 text-sm">
+        <Brush className="size-4 text-muted" />
+        <input
+          type="range"
+          aria-label="Brush size"
+          min={PICTIONARY_BRUSH.min}
+          max={PICTIONARY_BRUSH.max}
+          value={props.size}
+          onChange={(e) => props.onSize(Number(e.target.value))}
+          className="w-24 accent-[#5865f2]"
+        />
+        <span className="w-5 tabular-nums text-muted">{props.size}</span>
+      </label>
+      <Button
+        variant="secondary"
+        size="sm"
+        icon={<Eraser className="size-4" />}
+        onClick={props.onClear}
+        className="ml-auto"
+      >
+        {T.clearCanvas}
+      </Button>
+    </Card>
+  );
+}
+
+function GuessPanel({ game, isDrawer, state }: { game: PictionaryGame; isDrawer: boolean; state: State }) {
+  const [text, setText] = useState('');
+  const canGuess = !isDrawer && game.turnPhase === 'drawing' && !game.hasGuessed;
+  return (
+    <Card className="flex min-h-64 flex-col p-4 sm:p-4 lg:max-h-[34rem]">
+      <CardTitle>{T.guesses}</CardTitle>
+      <ul className="min-h-0 flex-1 space-y-1.5 overflow-y-auto text-sm" data-testid="guesses">
+        {game.guesses.length === 0 && <li className="text-muted">{T.noGuesses}</li>}
+        {game.guesses.map((g, i) => (
+          <li
+            // biome-ignore lint/suspicious/noArrayIndexKey: guesses are append-only within a turn
+            key={i}
+            data-testid="guess"
+            className={cn(
+              'rounded-lg px-2.5 py-1.5',
+              g.isCorrect ? 'border border-success/40 bg-success/15 text-[#6fd08f]' : 'bg-surface-2',
+            )}
+          >
+            {g.isCorrect && g.guess === null ? (
+              <span className="font-medium">{T.guessedTheWord(g.playerUsername)}</span>
+            ) : (
+              <>
+                <span className="font-semibold">{g.playerUsername}:</span> {g.guess}
+                {g.isCorrect && <span className="ml-1 font-semibold">{T.correctAnswer}</span>}
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      <div className="mt-3">
+        {isDrawer ? (
+          <p className="text-center text-sm text-muted">{T.youreDrawing}</p>
+        ) : canGuess ? (
+          <form
+            className="flex gap-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const guess = text.trim();
+              if (!guess) return;
+              setText('');
+              void state.submitGuess(guess);
+            }}
+          >
+            <input
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              placeholder={T.guessPlaceholder}
+              aria-label={T.guessPlaceholder}
+              maxLength={100}
+              className="min-w-0 flex-1 rounded-lg border border-border bg-surface-2 px-3 py-2 text-sm outline-none focus:border-brand"
+            />
+            <Button
+              type="submit"
+              aria-label="Send guess"
+              disabled={text.trim() === ''}
+              icon={<Send className="size-4" />}
+            />
+          </form>
+        ) : (
+          <p className="text-center text-sm text-muted">
+            {game.hasGuessed && game.turnPhase === 'drawing' ? T.youGuessedIt : T.waitForTurn}
+          </p>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function GameComplete({ game, onLeave }: { game: PictionaryGame; onLeave: () => void }) {
+  const ranked = ranking(game);
+  return (
+    <Card className="mx-auto max-w-xl text-center">
+      <Trophy className="mx-auto size-10 text-[#f4c453]" />
+      <h2 className="mt-3 text-2xl font-bold">{T.gameComplete}</h2>
+      {game.currentWord && (
+        <p className="mt-1 text-sm text-muted">
+          {T.theWordWas} <span className="font-semibold text-text">{game.currentWord}</span>
+        </p>
+      )}
+      <ol className="mt-5 space-y-2 text-left" data-testid="final-ranking">
+        {ranked.map((p, i) => (
+          <li
+            key={p.id}
+            className="flex items-center justify-between rounded-xl border border-border bg-surface-2 px-4 py-2.5"
+          >
+            <span className="font-medium">
+              {i + 1}. {p.username}
+            </span>
+            <span className="font-semibold tabular-nums">{p.points} pts</span>
+          </li>
+        ))}
+      </ol>
+      <Button variant="danger" className="mt-6" icon={<LogOut className="size-4" />} onClick={onLeave}>
+        {T.leaveGame}
+      </Button>
+    </Card>
+  );
+}

@@ -1,0 +1,231 @@
+import {
+  cleanWordBanks,
+  PICTIONARY_DEFAULT_BANK,
+  PICTIONARY_PLAYERS,
+  PICTIONARY_ROUNDS,
+  type PictionaryGame,
+  PICTIONARY_TEXTS as T,
+} from '@guildhall/common';
+import { Crown, LogOut, Play, Save, Settings, Users } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button } from '../../../ui/Button.tsx';
+import { Card, CardTitle } from '../../../ui/Card.tsx';
+import { parseCustomWords } from './game-view.ts';
+import type { usePictionary } from './usePictionary.ts';
+
+type State = ReturnType<typeof usePictionary>;
+
+/** The lobby (portal-tools §2): players and slots, the host's settings or the read-only ones. */
+export function Lobby({ game, myId, state }: { game: PictionaryGame; myId: string; state: State }) {
+  const isHost = game.hostId === myId;
+  const slots = Math.max(0, game.maxPlayers - game.players.length);
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
+      <Card>
+        <CardTitle
+          icon={<Users className="size-4" />}
+          action={
+            <span className="text-sm text-muted" data-testid="player-count">
+              {game.players.length}/{game.maxPlayers} Players
+            </span>
+          }
+        >
+          Lobby
+        </CardTitle>
+        <ul className="grid gap-2 sm:grid-cols-2" data-testid="lobby-players">
+          {game.players.map((p) => (
+            <li
+              key={p.id}
+              className="flex items-center justify-between gap-2 rounded-xl border border-border bg-surface-2 px-4 py-3"
+            >
+              <span className="truncate font-medium">
+                {p.username}
+                {p.id === myId && <span className="ml-1 text-muted">(you)</span>}
+              </span>
+              {p.id === game.hostId && (
+                <span
+                  className="flex items-center gap-1 text-xs font-medium text-[#f4c453]"
+                  data-testid="host-marker"
+                >
+                  <Crown className="size-3.5" />
+                  {T.host}
+                </span>
+              )}
+            </li>
+          ))}
+          {Array.from({ length: slots }, (_, i) => (
+            <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: empty slots have nothing else to tell them apart
+              key={i}
+              className="rounded-xl border border-dashed border-border px-4 py-3 text-sm text-muted"
+            >
+              {i === 0 ? T.waitingSlot : T.emptySlot}
+            </li>
+          ))}
+        </ul>
+        <div className="mt-5 flex justify-end">
+          <Button variant="danger" icon={<LogOut className="size-4" />} onClick={state.leaveGame}>
+            {T.leaveLobby}
+          </Button>
+        </div>
+      </Card>
+      {isHost ? <HostSettings game={game} state={state} /> : <ReadOnlySettings game={game} state={state} />}
+    </div>
+  );
+}
+
+function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
+  const [rounds, setRounds] = useState(game.maxRounds);
+  const [maxPlayers, setMaxPlayers] = useState(game.maxPlayers);
+  const [banks, setBanks] = useState(game.wordBanks);
+  const [custom, setCustom] = useState(game.customWords.join('\n'));
+  // The game's settings are loaded into the editor when it is opened (portal-tools §4).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reload only when another game opens
+  useEffect(() => {
+    setRounds(game.maxRounds);
+    setMaxPlayers(game.maxPlayers);
+    setBanks(game.wordBanks);
+    setCustom(game.customWords.join('\n'));
+  }, [game.id]);
+
+  const toggle = (id: string, on: boolean) =>
+    setBanks((held) => {
+      const next = on ? [...held, id] : held.filter((b) => b !== id);
+      // Deselecting the last category falls back to general (portal-tools §5).
+      return next.length > 0 ? next : [PICTIONARY_DEFAULT_BANK];
+    });
+  const canStart = game.players.length >= PICTIONARY_PLAYERS.min;
+
+  return (
+    <Card data-testid="host-settings">
+      <CardTitle icon={<Settings className="size-4" />}>{T.settings}</CardTitle>
+      <div className="space-y-5">
+        <Slider
+          label={T.rounds}
+          value={rounds}
+          min={PICTIONARY_ROUNDS.min}
+          max={PICTIONARY_ROUNDS.max}
+          onChange={setRounds}
+        />
+        <Slider
+          label={T.maxPlayers}
+          value={maxPlayers}
+          min={PICTIONARY_PLAYERS.min}
+          max={PICTIONARY_PLAYERS.max}
+          onChange={setMaxPlayers}
+        />
+        <fieldset>
+          <legend className="mb-2 text-sm font-medium">{T.wordCategories}</legend>
+          <div className="grid grid-cols-2 gap-2">
+            {state.wordBanks.map((b) => (
+              <label key={b.id} className="flex cursor-pointer items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  className="size-4 accent-[#5865f2]"
+                  checked={banks.includes(b.id)}
+                  onChange={(e) => toggle(b.id, e.target.checked)}
+                />
+                <span>
+                  {b.name} <span className="text-muted">({b.count})</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <label className="block">
+          <span className="mb-2 block text-sm font-medium">{T.customWords}</span>
+          <textarea
+            value={custom}
+            onChange={(e) => setCustom(e.target.value)}
+            rows={3}
+            placeholder={T.customWordsPlaceholder}
+            className="w-full rounded-lg border border-border bg-surface-2 px-3 py-2 text-sm outline-none focus:border-brand"
+          />
+        </label>
+        <div className="flex flex-col gap-2">
+          <Button
+            variant="secondary"
+            icon={<Save className="size-4" />}
+            disabled={state.isSaving}
+            onClick={async () => {
+              const saved = await state.saveSettings({
+                maxRounds: rounds,
+                maxPlayers,
+                wordBanks: cleanWordBanks(banks),
+                customWords: parseCustomWords(custom),
+              });
+              // The editor shows the words as kept: trimmed, lowercased, without duplicates.
+              if (saved) setCustom(saved.customWords.join('\n'));
+            }}
+          >
+            {T.updateSettings}
+          </Button>
+          <Button
+            icon={<Play className="size-4" />}
+            disabled={!canStart || state.isStarting}
+            onClick={state.startGame}
+          >
+            {T.startGame}
+          </Button>
+          {!canStart && <p className="text-center text-sm text-muted">{T.needTwoPlayers}</p>}
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+function ReadOnlySettings({ game, state }: { game: PictionaryGame; state: State }) {
+  const names = game.wordBanks.map((id) => state.wordBanks.find((b) => b.id === id)?.name ?? id);
+  return (
+    <Card data-testid="readonly-settings">
+      <CardTitle icon={<Settings className="size-4" />}>{T.settings}</CardTitle>
+      <p className="mb-4 text-sm text-muted">{T.onlyHost}</p>
+      <dl className="space-y-3 text-sm">
+        <Row label={T.rounds} value={String(game.maxRounds)} testId="ro-rounds" />
+        <Row label={T.maxPlayers} value={String(game.maxPlayers)} testId="ro-max-players" />
+        <Row label={T.wordCategories} value={names.join(', ')} testId="ro-banks" />
+        <Row label={T.customWords} value={String(game.customWordCount)} testId="ro-custom-count" />
+      </dl>
+      <p className="mt-5 rounded-xl border border-border bg-surface-2 px-4 py-3 text-center text-sm">
+        {T.waitingForHost}
+      </p>
+    </Card>
+  );
+}
+
+function Row({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-muted">{label}</dt>
+      <dd className="text-right font-medium" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+function Slider(props: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  onChange: (v: number) => void;
+}) {
+  return (
+    <label className="block">
+      <span className="mb-2 flex justify-between text-sm font-medium">
+        {props.label}
+        <span className="text-muted">{props.value}</span>
+      </span>
+      <input
+        type="range"
+        aria-label={props.label}
+        className="w-full accent-[#5865f2]"
+        min={props.min}
+        max={props.max}
+        value={props.value}
+        onChange={(e) => props.onChange(Number(e.target.value))}
+      />
+    </label>
+  );
+}

@@ -1,0 +1,221 @@
+import {
+  type DrawAck,
+  PICTIONARY_EVENTS,
+  PICTIONARY_LOBBY_POLL_MS,
+  PictionaryClearPush,
+  type PictionaryGame,
+  type PictionarySegment,
+  type PictionarySettingsBody,
+  PictionaryStatePush,
+  PictionaryStrokesPush,
+  pictionaryRoom,
+  PICTIONARY_TEXTS as T,
+} from '@guildhall/common';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { useAuth } from '../../../auth/useAuth.ts';
+import { acquireSocket, releaseSocket } from '../../../realtime/socket.ts';
+import { useRealtimeRoom } from '../../../realtime/useRealtimeRoom.ts';
+import * as api from './api.ts';
+import type { CanvasHandle } from './DrawingCanvas.tsx';
+import { newerGame } from './game-view.ts';
+import { useSocketEvent } from './useSocketEvent.ts';
+
+const currentKey = ['pictionary', 'current'] as const;
+const gameKey = (id: string | null) => ['pictionary', 'game', id] as const;
+
+const message = (e: unknown, fallback: string) => (e instanceof Error && e.message ? e.message : fallback);
+
+/**
+ * The Pictionary screen's state: the user's game looked up on open, kept fresh by per-player pushes (and,
+ * as the spec says, by polling every 10 s in the lobby), the live canvas, and the player's actions.
+ */
+export function usePictionary() {
+  const qc = useQueryClient();
+  const { token } = useAuth();
+  const [gameId, setGameId] = useState<string | null>(null);
+  const [lookedUp, setLookedUp] = useState(false);
+  /** Server clock minus this tab's clock, for the countdown. */
+  const [clockOffset, setClockOffset] = useState(0);
+  const canvas = useRef<CanvasHandle | null>(null);
+  /** The turn's drawing as last received whole (a read or the room's snapshot), replayed on (re)mount. */
+  const drawing = useRef<{ gameId: string; turn: number; segments: PictionarySegment[] } | null>(null);
+
+  const store = useCallback(
+    (game: PictionaryGame) => {
+      setClockOffset(Date.parse(game.serverTime) - Date.now());
+      if (game.drawingData && game.status === 'in_progress') {
+        drawing.current = { gameId: game.id, turn: game.turnNumber, segments: [...game.drawingData] };
+        canvas.current?.replace(game.turnNumber, game.drawingData);
+      }
+      qc.setQueryData<PictionaryGame>(gameKey(game.id), (held) => newerGame(held, game));
+    },
+    [qc],
+  );
+
+  const current = useQuery({ queryKey: currentKey, queryFn: api.fetchCurrentGame, gcTime: 0, retry: 1 });
+  useEffect(() => {
+    if (lookedUp || (!current.isSuccess && !current.isError)) return;
+    setLookedUp(true);
+    if (current.data) {
+      store(current.data);
+      setGameId(current.data.id);
+    }
+  }, [lookedUp, current.isSuccess, current.isError, current.data, store]);
+
+  const game = useQuery({
+    queryKey: gameKey(gameId),
+    queryFn: async () => {
+      const fresh = await api.fetchGame(gameId!);
+      store(fresh);
+      return newerGame(qc.getQueryData(gameKey(gameId)), fresh);
+    },
+    enabled: gameId !== null,
+    // Polling only in the lobby (portal-tools §4); the game itself is pushed.
+    refetchInterval: (q) => (q.state.data?.status === 'lobby' ? PICTIONARY_LOBBY_POLL_MS : false),
+    refetchIntervalInBackground: true,
+  });
+
+  const room = gameId ? pictionaryRoom(gameId) : null;
+  const realtime = useRealtimeRoom<unknown>(room, PICTIONARY_EVENTS.state, (payload) => {
+    const push = PictionaryStatePush.safeParse(payload);
+    if (push.success && push.data.game.id === gameId) store(push.data.game);
+  });
+  useSocketEvent<unknown>(PICTIONARY_EVENTS.strokes, room !== null, (payload) => {
+    const push = PictionaryStrokesPush.safeParse(payload);
+    if (!push.success || push.data.gameId !== gameId) return;
+    const held = drawing.current;
+    if (held && held.gameId === gameId && held.turn === push.data.turnNumber)
+      held.segments.push(...push.data.segments);
+    else
+      drawing.current = {
+        gameId: push.data.gameId,
+        turn: push.data.turnNumber,
+        segments: [...push.data.segments],
+      };
+    canvas.current?.draw(push.data.turnNumber, push.data.segments);
+  });
+  useSocketEvent<unknown>(PICTIONARY_EVENTS.clear, room !== null, (payload) => {
+    const push = PictionaryClearPush.safeParse(payload);
+    if (!push.success || push.data.gameId !== gameId) return;
+    drawing.current = { gameId: push.data.gameId, turn: push.data.turnNumber, segments: [] };
+    canvas.current?.replace(push.data.turnNumber, []);
+  });
+
+  const wordBanks = useQuery({
+    queryKey: ['pictionary', 'word-banks'],
+    queryFn: api.fetchWordBanks,
+    staleTime: Infinity,
+  });
+
+  const show = (next: PictionaryGame) => {
+    store(next);
+    setGameId(next.id);
+  };
+
+  const find = useMutation({
+    mutationFn: api.joinGame,
+    onSuccess: show,
+    onError: (e) => toast.error(message(e, T.joinFailed)),
+  });
+
+  const leave = useMutation({
+    mutationFn: async (g: PictionaryGame) => (g.status === 'finished' ? g : api.leaveGame(g.id)),
+    // Leaving clears the local game (portal-tools §4); errors are only logged (§8).
+    onSettled: () => {
+      qc.setQueryData(currentKey, null);
+      drawing.current = null;
+      setGameId(null);
+    },
+    onError: (e) => console.warn('Pictionary: leave failed', e),
+  });
+
+  const saveSettings = useMutation({
+    mutationFn: (body: PictionarySettingsBody) => api.updateSettings(gameId!, body),
+    onSuccess: (next) => {
+      store(next);
+      toast.success('Settings updated');
+    },
+    onError: (e) => toast.error(message(e, T.settingsFailed)),
+  });
+
+  const start = useMutation({
+    mutationFn: () => api.startGame(gameId!),
+    onSuccess: store,
+    onError: (e) => toast.error(message(e, T.startFailed)),
+  });
+
+  const guess = useMutation({
+    mutationFn: (text: string) => api.submitGuess(gameId!, text),
+    onSuccess: (r) => {
+      store(r.game);
+      if (!r.isCorrect && r.message !== T.wrong) toast.info(r.message);
+    },
+    onError: (e) => toast.error(message(e, T.guessFailed)),
+  });
+
+  // Strokes go out in order, one behind the other: over the open socket, else by HTTP (the spec's call).
+  const sending = useRef<Promise<void>>(Promise.resolve());
+  const sendStrokes = useCallback(
+    (strokeData: Parameters<typeof api.sendStrokes>[1]) => {
+      if (!gameId || !token) return;
+      const id = gameId;
+      sending.current = sending.current.then(() =>
+        sendOverSocketOrHttp(token, id, strokeData).catch((e: unknown) =>
+          console.warn('Pictionary: draw failed', e),
+        ),
+      );
+    },
+    [gameId, token],
+  );
+
+  return {
+    isLookingUp: !lookedUp,
+    game: gameId ? (game.data ?? null) : null,
+    realtime,
+    clockOffset,
+    canvas,
+    drawing,
+    wordBanks: wordBanks.data ?? [],
+    isFinding: find.isPending,
+    isSaving: saveSettings.isPending,
+    isStarting: start.isPending,
+    isGuessing: guess.isPending,
+    findGame: () => find.mutate(),
+    leaveGame: () => game.data && leave.mutate(game.data),
+    saveSettings: (body: PictionarySettingsBody) =>
+      saveSettings.mutateAsync(body).then(
+        (g) => g,
+        () => null,
+      ),
+    startGame: () => start.mutate(),
+    submitGuess: (text: string) =>
+      guess.mutateAsync(text).then(
+        () => true,
+        () => false,
+      ),
+    sendStrokes,
+  };
+}
+
+/** One batch over the tab's socket when it is connected (no HTTP request per batch), else POST /:id/draw. */
+async function sendOverSocketOrHttp(
+  token: string,
+  gameId: string,
+  strokeData: Parameters<typeof api.sendStrokes>[1],
+): Promise<void> {
+  const socket = acquireSocket(token);
+  try {
+    if (socket.connected) {
+      const ack = (await socket
+        .timeout(5000)
+        .emitWithAck(PICTIONARY_EVENTS.draw, { gameId, strokeData })) as DrawAck;
+      if (!ack.ok) throw new Error(ack.error);
+      return;
+    }
+  } finally {
+    releaseSocket(socket);
+  }
+  await api.sendStrokes(gameId, strokeData);
+}
