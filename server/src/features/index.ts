@@ -4,6 +4,7 @@ import { adminRoutes } from './admin/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { filesRoutes } from './files/routes.ts';
 import { ticTacToeRoutes } from './games/tictactoe/routes.ts';
+import { osintRoutes } from './osint/index.ts';
 import { usersRoutes } from './users/routes.ts';
 
 /** Every feature's routes, one line each. */
@@ -13,4 +14,5 @@ export async function registerFeatures(app: FastifyInstance, deps: AppDeps): Pro
   await app.register(ticTacToeRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(filesRoutes(deps));
+  await app.register(osintRoutes(deps));
 }

@@ -1,0 +1,2 @@
+/** The OSINT lookup: what the app registers. */
+export { osintRoutes } from './routes.ts';
