@@ -23,6 +23,8 @@ const BODIES: (string | undefined)[] = [
     name: 7,
     discord_id: 'x'.repeat(9999),
   }),
+  JSON.stringify({ type: 'ip', query: { $ne: null } }),
+  JSON.stringify({ type: 'domain', query: '%00' }),
 ];
 const QUERY = '?limit=abc&folderId[]=1&category=%00';
 

@@ -86,7 +86,7 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
   const sockets = new Set<Duplex>();
   const timers = new Set<NodeJS.Timeout>();
 
-  // DNS: answers from ZONE; the rebinding name answers 127.0.0.1 once, then 127.0.0.2.
+  // DNS: answers from ZONE; each rebinding name (rebind.test, rebind-<x>.test) answers 127.0.0.1 once, then 127.0.0.2.
   const dns = dns2.createServer({
     udp: true,
     handle: (request, send) => {
@@ -96,7 +96,7 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
       const name = q.name.toLowerCase();
       const typeName = (Object.keys(RECORD) as (keyof typeof RECORD)[]).find((k) => RECORD[k] === q.type);
       dnsQueries.push(`${typeName ?? q.type} ${name}`);
-      const zone = name === FAKE.rebindName ? { A: [rebindAnswer(name)] } : ZONE[name];
+      const zone = /^rebind(-[a-z0-9]+)?\.test$/.test(name) ? { A: [rebindAnswer(name)] } : ZONE[name];
       if (!zone) {
         response.header.rcode = 3; // NXDOMAIN
         return send(response);

@@ -74,7 +74,8 @@ function ChangeValue({
   action: AuditEntry['action'];
   change: AuditEntry['changes'][number];
 }) {
-  if (action === 'user.create' || action === 'osint.search') return <span className="text-text">{show(change.after)}</span>;
+  if (action === 'user.create' || action === 'osint.search')
+    return <span className="text-text">{show(change.after)}</span>;
   if (action === 'user.delete') return <span className="text-text/80">{show(change.before)}</span>;
   return (
     <>
