@@ -17,6 +17,7 @@ const MinigamesMenu = lazyPage(() => import('./features/games/MinigamesMenu.tsx'
 const TicTacToePage = lazyPage(() => import('./features/games/tictactoe/TicTacToePage.tsx'), 'TicTacToePage');
 const FilesPage = lazyPage(() => import('./features/files/FilesPage.tsx'), 'FilesPage');
 const SharedLinkPage = lazyPage(() => import('./features/files/SharedLinkPage.tsx'), 'SharedLinkPage');
+const OsintPage = lazyPage(() => import('./features/osint/OsintPage.tsx'), 'OsintPage');
 
 /** The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each. */
 export const router = createBrowserRouter([
@@ -56,7 +57,7 @@ export const router = createBrowserRouter([
         path: '/infosec',
         element: (
           <RequireAuth>
-            <ComingSoon title="InfoSec" />
+            <OsintPage />
           </RequireAuth>
         ),
       },

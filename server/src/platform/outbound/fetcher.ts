@@ -127,15 +127,17 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
     keepAliveTimeout: 4000,
-    connections: 8,
+    // No per-origin connection limit: the global limiter bounds what is in flight.
   });
 
-  const fetchOnce = async (url: URL, options: FetchOptions, signal: AbortSignal) => {
+  const fetchOnce = async (url: URL, options: FetchOptions, clock: Clock) => {
     assertFetchableUrl(url);
     // net.connect skips the lookup for a literal address: judge it here instead.
     const literal = canonicalAddress(url.hostname);
     if (literal) assertPermitted(literal, url.hostname);
     return limiter.run(async () => {
+      // The time limit runs from the first slot obtained: waiting for the global cap is not the site's fault.
+      const signal = clock.start();
       const res = await request(url, {
         dispatcher: agent,
         method: options.method ?? 'GET',
@@ -152,14 +154,14 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     resolver: opts.resolver,
     limiter,
     async fetch(rawUrl, options = {}) {
-      const signal = deadline(options.timeoutMs ?? opts.timeoutMs, options.signal);
+      const clock = lazyDeadline(options.timeoutMs ?? opts.timeoutMs, options.signal);
       let url = parseUrl(rawUrl);
       try {
         for (let redirects = 0; ; redirects += 1) {
           const res = await fetchOnce(
             url,
             redirects === 0 ? options : { ...options, method: 'GET', body: undefined },
-            signal,
+            clock,
           );
           const location = res.headers.location;
           const isRedirect = res.status >= 300 && res.status < 400 && location;
@@ -170,7 +172,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
           url = parseUrl(location, url);
         }
       } catch (err) {
-        throw normaliseError(err, signal);
+        throw normaliseError(err, clock.signal());
       }
     },
     async inspectSite(rawUrl, options = {}) {
@@ -178,11 +180,11 @@ export function createOutbound(opts: OutboundOptions): Outbound {
       assertFetchableUrl(url);
       const literal = canonicalAddress(url.hostname);
       if (literal) assertPermitted(literal, url.hostname);
-      const signal = deadline(options.timeoutMs ?? opts.timeoutMs);
+      const clock = lazyDeadline(options.timeoutMs ?? opts.timeoutMs);
       try {
-        return await limiter.run(() => inspect(url, checkedLookup, signal));
+        return await limiter.run(() => inspect(url, checkedLookup, clock.start()));
       } catch (err) {
-        throw normaliseError(err, signal);
+        throw normaliseError(err, clock.signal());
       }
     },
     async close() {
@@ -206,15 +208,27 @@ function assertFetchableUrl(url: URL): void {
   if (url.username || url.password) throw new OutboundRefusedError('Refused: URLs with credentials');
 }
 
-function deadline(timeoutMs: number, outer?: AbortSignal): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return outer ? AbortSignal.any([outer, timeout]) : timeout;
+type Clock = { start(): AbortSignal; signal(): AbortSignal | undefined };
+
+/** A time limit that starts on the first start() and is shared by later calls (redirect hops). */
+function lazyDeadline(timeoutMs: number, outer?: AbortSignal): Clock {
+  let signal: AbortSignal | undefined;
+  return {
+    start() {
+      if (!signal) {
+        const timeout = AbortSignal.timeout(timeoutMs);
+        signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
+      }
+      return signal;
+    },
+    signal: () => signal ?? outer,
+  };
 }
 
-function normaliseError(err: unknown, signal: AbortSignal): Error {
+function normaliseError(err: unknown, signal: AbortSignal | undefined): Error {
   const refusal = findRefusal(err);
   if (refusal) return refusal;
-  if (signal.aborted) return new OutboundTimeoutError();
+  if (signal?.aborted) return new OutboundTimeoutError();
   const code = (err as { code?: string }).code;
   if (
     code === 'UND_ERR_HEADERS_TIMEOUT' ||

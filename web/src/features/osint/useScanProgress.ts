@@ -1,0 +1,43 @@
+import { OSINT_PROGRESS_EVENT, type OsintProgress } from '@guildhall/common';
+import { useEffect, useRef, useState } from 'react';
+import { useAuth } from '../../auth/useAuth.ts';
+import { acquireSocket, releaseSocket } from '../../realtime/socket.ts';
+import { isRealtimeEnabled } from '../../realtime/test-hooks.ts';
+
+export type ScanProgress = { checked: number; total: number; hits: { name: string; url: string }[] };
+
+/**
+ * The progress of the running search `searchId`, pushed to this user's own room on the realtime channel:
+ * sites checked / total and the platforms found so far; null until the first push. The socket is held
+ * for as long as the screen is open, so it is connected before a search starts.
+ */
+export function useScanProgress(searchId: string | null): ScanProgress | null {
+  const { token } = useAuth();
+  const [progress, setProgress] = useState<ScanProgress | null>(null);
+  const current = useRef(searchId);
+  current.current = searchId;
+
+  useEffect(() => {
+    setProgress(null);
+  }, [searchId]);
+
+  useEffect(() => {
+    if (!token || !isRealtimeEnabled()) return;
+    const socket = acquireSocket(token);
+    const onProgress = (p: OsintProgress) => {
+      if (p.searchId !== current.current) return;
+      setProgress((prev) => ({
+        checked: Math.max(prev?.checked ?? 0, p.checked),
+        total: p.total,
+        hits: [...(prev?.hits ?? []), ...p.hits],
+      }));
+    };
+    socket.on(OSINT_PROGRESS_EVENT, onProgress);
+    return () => {
+      socket.off(OSINT_PROGRESS_EVENT, onProgress);
+      releaseSocket(socket);
+    };
+  }, [token]);
+
+  return progress;
+}
