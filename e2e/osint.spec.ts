@@ -44,6 +44,7 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   await expect(page.getByRole('button', { name: 'Searching…' })).toBeDisabled();
   await expect(page.getByTestId('osint-progress-count')).toContainText(/\d+ \/ 40 sites checked/);
   await expect(page.getByTestId('osint-progress-hits')).toContainText('Reddit');
+  await page.screenshot({ path: `${SHOTS}/osint-progress-1280.png` });
   await expect(page.getByTestId('summary-type')).toContainText('Username', { timeout: 15_000 });
   // The fake: found on every third site (14) except block pages (i % 10 === 1): 0,3,6,…,39 minus 21 → 13.
   await expect(page.getByTestId('summary-platforms')).toContainText('13');

@@ -75,7 +75,7 @@ const EnvSchema = z.object({
     .default('info'),
   WEB_DIST_DIR: optionalString,
   // OSINT and the outbound fetcher (docs/osint.md)
-  OUTBOUND_CONCURRENCY: positiveInt('OUTBOUND_CONCURRENCY').default(64),
+  OUTBOUND_CONCURRENCY: positiveInt('OUTBOUND_CONCURRENCY').default(96),
   OUTBOUND_TIMEOUT_MS: positiveInt('OUTBOUND_TIMEOUT_MS').default(8000),
   OUTBOUND_TEST_ALLOW: z
     .string()
@@ -112,7 +112,7 @@ const EnvSchema = z.object({
     })
     .default('https://{domain}/'),
   OSINT_SITES_FILE: optionalString,
-  OSINT_SITE_TIMEOUT_MS: positiveInt('OSINT_SITE_TIMEOUT_MS').default(5000),
+  OSINT_SITE_TIMEOUT_MS: positiveInt('OSINT_SITE_TIMEOUT_MS').default(4000),
   OSINT_SEARCHES_PER_MINUTE: positiveInt('OSINT_SEARCHES_PER_MINUTE').default(10),
 });
 

@@ -17,8 +17,8 @@ export function ResultView({ result }: { result: OsintResult }) {
     <div className="space-y-4" data-testid="osint-result">
       <SummaryCard result={result} />
       <div className="space-y-3">
-        {result.sources.map((s, i) => (
-          <SourceCard key={`${s.name}-${i}`} source={s} />
+        {result.sources.map((s) => (
+          <SourceCard key={s.name} source={s} />
         ))}
       </div>
       {metadata.length > 0 && (
@@ -97,7 +97,7 @@ function SourceCard({ source }: { source: OsintSource }) {
       {isPlatformData(source.data) ? (
         <PlatformList data={source.data} />
       ) : (
-        <DataView value={source.data} depth={0} />
+        <DataTree value={source.data} depth={0} />
       )}
     </Card>
   );
@@ -139,7 +139,7 @@ function PlatformList({ data }: { data: import('@guildhall/common').PlatformData
 }
 
 /** Any other source's data as a readable list: keys labelled, lists as chips, nested objects indented. */
-function DataView({ value, depth }: { value: unknown; depth: number }) {
+function DataTree({ value, depth }: { value: unknown; depth: number }) {
   if (value === null || typeof value !== 'object')
     return <span className="break-all">{formatValue(value)}</span>;
   if (Array.isArray(value)) {
@@ -148,6 +148,7 @@ function DataView({ value, depth }: { value: unknown; depth: number }) {
       return (
         <ul className="flex flex-wrap gap-1.5">
           {value.slice(0, 50).map((v, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: plain values may repeat; the list never reorders
             <li key={`${String(v)}-${i}`} className="rounded-md bg-surface-2 px-2 py-0.5 text-xs break-all">
               {formatValue(v)}
             </li>
@@ -161,7 +162,7 @@ function DataView({ value, depth }: { value: unknown; depth: number }) {
         {value.slice(0, 20).map((v, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a static list of records without ids
           <li key={i} className="rounded-lg border border-border/60 px-3 py-2">
-            <DataView value={v} depth={depth + 1} />
+            <DataTree value={v} depth={depth + 1} />
           </li>
         ))}
       </ul>
@@ -191,7 +192,7 @@ function DataView({ value, depth }: { value: unknown; depth: number }) {
                 {v as string}
               </a>
             ) : (
-              <DataView value={v} depth={depth + 1} />
+              <DataTree value={v} depth={depth + 1} />
             )}
           </dd>
         </div>

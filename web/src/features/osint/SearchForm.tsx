@@ -77,7 +77,7 @@ export function SearchForm({
             placeholder={`Enter ${OSINT_TYPE_LABELS[type].label.toLowerCase()} to search… e.g. ${OSINT_TYPE_LABELS[type].placeholder}`}
             autoComplete="off"
             spellCheck={false}
-            className="h-11 min-w-0 flex-1 rounded-lg border border-border bg-bg/60 px-3 text-sm text-text placeholder:text-muted/70 focus:border-brand/60 focus:outline-none"
+            className="h-11 w-full min-w-0 rounded-lg sm:flex-1 border border-border bg-bg/60 px-3 text-sm text-text placeholder:text-muted/70 focus:border-brand/60 focus:outline-none"
           />
           <Button
             type="submit"

@@ -13,24 +13,26 @@ export type ScanProgress = { checked: number; total: number; hits: { name: strin
  */
 export function useScanProgress(searchId: string | null): ScanProgress | null {
   const { token } = useAuth();
-  const [progress, setProgress] = useState<ScanProgress | null>(null);
+  const [state, setState] = useState<{ id: string; progress: ScanProgress } | null>(null);
   const current = useRef(searchId);
   current.current = searchId;
-
-  useEffect(() => {
-    setProgress(null);
-  }, [searchId]);
 
   useEffect(() => {
     if (!token || !isRealtimeEnabled()) return;
     const socket = acquireSocket(token);
     const onProgress = (p: OsintProgress) => {
       if (p.searchId !== current.current) return;
-      setProgress((prev) => ({
-        checked: Math.max(prev?.checked ?? 0, p.checked),
-        total: p.total,
-        hits: [...(prev?.hits ?? []), ...p.hits],
-      }));
+      setState((prev) => {
+        const before = prev?.id === p.searchId ? prev.progress : null;
+        return {
+          id: p.searchId,
+          progress: {
+            checked: Math.max(before?.checked ?? 0, p.checked),
+            total: p.total,
+            hits: [...(before?.hits ?? []), ...p.hits],
+          },
+        };
+      });
     };
     socket.on(OSINT_PROGRESS_EVENT, onProgress);
     return () => {
@@ -39,5 +41,5 @@ export function useScanProgress(searchId: string | null): ScanProgress | null {
     };
   }, [token]);
 
-  return progress;
+  return state && state.id === searchId ? state.progress : null;
 }
