@@ -8,28 +8,52 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
-import { outboundFromConfig } from '../../platform/outbound/index.ts';
+import type { Outbound } from '../../platform/outbound/index.ts';
 import type { OsintContext } from './context.ts';
-import { createGeoLookup } from './geo.ts';
-import { createRdapClient } from './rdap.ts';
-import { runSearch } from './service.ts';
-import { loadSites } from './sites.ts';
+
+type Loaded = { ctx: OsintContext; outbound: Outbound; runSearch: typeof import('./service.ts').runSearch };
 
 /**
  * POST /api/osint/search (portal-tools §7). Any approved member (viewers too: "a stored login is
- * required"); searches count per user against OSINT_SEARCHES_PER_MINUTE.
+ * required"); searches count per user against OSINT_SEARCHES_PER_MINUTE. The sources, the fetcher and
+ * the site list load on the first search, so they cost nothing at start-up (bench/startup).
  */
 export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    const outbound = outboundFromConfig(deps.config.outbound);
-    app.addHook('onClose', () => outbound.close());
-    const ctx: OsintContext = {
-      outbound,
-      config: deps.config.osint,
-      sites: loadSites(deps.config.osint.sitesFile),
-      rdap: createRdapClient(outbound, deps.config.osint.rdapBootstrapUrl),
-      geo: createGeoLookup(),
+    let loaded: Promise<Loaded> | undefined;
+    const load = () => {
+      loaded ??= (async () => {
+        const [
+          { outboundFromConfig },
+          { createRdapClient },
+          { createGeoLookup },
+          { loadSites },
+          { runSearch },
+        ] = await Promise.all([
+          import('../../platform/outbound/index.ts'),
+          import('./rdap.ts'),
+          import('./geo.ts'),
+          import('./sites.ts'),
+          import('./service.ts'),
+        ]);
+        const outbound = outboundFromConfig(deps.config.outbound);
+        const ctx: OsintContext = {
+          outbound,
+          config: deps.config.osint,
+          sites: loadSites(deps.config.osint.sitesFile),
+          rdap: createRdapClient(outbound, deps.config.osint.rdapBootstrapUrl),
+          geo: createGeoLookup(),
+        };
+        return { ctx, outbound, runSearch };
+      })();
+      loaded.catch(() => {
+        loaded = undefined;
+      });
+      return loaded;
     };
+    app.addHook('onClose', async () => {
+      if (loaded) await (await loaded.catch(() => null))?.outbound.close();
+    });
     if (deps.config.outbound.testAllow.length > 0) {
       app.log.warn(
         { allow: deps.config.outbound.testAllow },
@@ -54,6 +78,7 @@ export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (req) => {
         const user = req.auth!.user;
         const { searchId } = req.body;
+        const { ctx, runSearch } = await load();
         const results = await runSearch(
           ctx,
           deps.db,

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { OsintSource } from '@guildhall/common';
-import disposableDomains from 'disposable-email-domains' with { type: 'json' };
 import { type OsintContext, SOURCE_TIMEOUT_MS } from '../context.ts';
 import { breachRisk, disposableRisk, gravatarRisk } from '../risk.ts';
 import { platformSource, scanSites } from '../scan.ts';
@@ -8,7 +7,14 @@ import { topSites } from '../sites.ts';
 import { runSource, source } from '../source-result.ts';
 import type { SourceSet } from './username.ts';
 
-const DISPOSABLE = new Set<string>(disposableDomains as string[]);
+/** The list (~120 000 domains) is loaded on the first e-mail search, not at start-up. */
+let disposable: Promise<Set<string>> | undefined;
+function disposableDomains(): Promise<Set<string>> {
+  disposable ??= import('disposable-email-domains', { with: { type: 'json' } }).then(
+    (m) => new Set<string>(m.default as string[]),
+  );
+  return disposable;
+}
 
 /** An e-mail address: its domain's MX, disposable domain, Gravatar profile, breaches, the local part on top sites. */
 export async function emailSources(ctx: OsintContext, email: string): Promise<SourceSet> {
@@ -18,7 +24,7 @@ export async function emailSources(ctx: OsintContext, email: string): Promise<So
   const normalized = `${local}@${domain}`;
   const results = await Promise.all([
     runSource('MX Records', SOURCE_TIMEOUT_MS, () => mxSource(ctx, domain)),
-    runSource('Disposable Domain', SOURCE_TIMEOUT_MS, async () => disposableSource(domain)),
+    runSource('Disposable Domain', SOURCE_TIMEOUT_MS, () => disposableSource(domain)),
     runSource('Gravatar', SOURCE_TIMEOUT_MS, (signal) => gravatarSource(ctx, normalized, signal)),
     runSource('Have I Been Pwned', SOURCE_TIMEOUT_MS, (signal) => hibpSource(ctx, normalized, signal)),
     runSource('Username (local part)', SOURCE_TIMEOUT_MS * 2, () => localPartSource(ctx, local)),
@@ -43,8 +49,8 @@ async function mxSource(ctx: OsintContext, domain: string): Promise<OsintSource>
   }
 }
 
-function disposableSource(domain: string): OsintSource {
-  const isDisposable = DISPOSABLE.has(domain);
+async function disposableSource(domain: string): Promise<OsintSource> {
+  const isDisposable = (await disposableDomains()).has(domain);
   return source(
     'Disposable Domain',
     isDisposable ? 'Disposable' : 'Not disposable',

@@ -1,4 +1,3 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { phoneRisk } from '../risk.ts';
 import { source } from '../source-result.ts';
 import type { SourceSet } from './username.ts';
@@ -7,6 +6,8 @@ const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
 
 /** A phone number parsed with libphonenumber's full metadata (PhoneInfoga's first step); no outside call. */
 export async function phoneSources(query: string): Promise<SourceSet> {
+  // The full metadata (a few MB) is loaded on the first phone search, not at start-up.
+  const { parsePhoneNumberFromString } = await import('libphonenumber-js/max');
   const phone = parsePhoneNumberFromString(query);
   if (!phone) {
     return {
