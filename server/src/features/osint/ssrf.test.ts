@@ -163,3 +163,60 @@ describe('SSRF matrix', () => {
     expect(sourceNamed(sources, 'Have I Been Pwned')?.status).toBe('Refused');
   });
 });
+
+describe('a redirect to a private address (with the test allow-list for 127.0.0.1 only)', () => {
+  it('as a site URL and as a service (Gravatar) answer: never followed to 127.0.0.2 or metadata', async () => {
+    let privateHits = 0;
+    const privateServer = http.createServer((_req, res) => res.end('private'));
+    privateServer.on('connection', () => {
+      privateHits += 1;
+    });
+    await new Promise<void>((resolve) => privateServer.listen(0, '127.0.0.2', resolve));
+    const privatePort = (privateServer.address() as AddressInfo).port;
+    const targets = [`http://127.0.0.2:${privatePort}/x`, 'http://169.254.169.254/latest/meta-data/'];
+    let n = 0;
+    const redirector = http.createServer((_req, res) => {
+      res.writeHead(302, { location: targets[n++ % targets.length] }).end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+    const sitesFile = path.join(dir, 'redirect-sites.json');
+    fs.writeFileSync(
+      sitesFile,
+      JSON.stringify({
+        sites: [0, 1].map((i) => ({
+          name: `Redirecting ${i}`,
+          uri_check: `${base}/u${i}/{account}`,
+          e_code: 200,
+          e_string: 'private',
+          m_code: 404,
+          m_string: '',
+          cat: 'social',
+        })),
+      }),
+    );
+    const app = await createTestApp({ ...fake.env, OSINT_SITES_FILE: sitesFile, GRAVATAR_API_URL: base });
+    try {
+      const t = (await app.signIn()).token;
+      const call = (type: string, query: string) =>
+        app.app.inject({
+          method: 'POST',
+          url: '/api/osint/search',
+          headers: bearer(t),
+          payload: { type, query },
+        });
+      const scan = OsintSearchResponse.parse((await call('username', 'probe')).json()).results;
+      expect((scan.sources[0]!.data as PlatformData).summary).toMatchObject({ foundOn: 0, unknown: 2 });
+      for (let i = 0; i < 2; i += 1) {
+        const email = OsintSearchResponse.parse((await call('email', `u${i}@example.test`)).json()).results;
+        expect(sourceNamed(email.sources, 'Gravatar')?.status).toBe('Refused');
+      }
+      expect(privateHits).toBe(0);
+    } finally {
+      await app.close();
+      redirector.closeAllConnections();
+      await new Promise((r) => redirector.close(r));
+      await new Promise((r) => privateServer.close(r));
+    }
+  });
+});
