@@ -8,14 +8,15 @@ import {
 import { ExternalLink, Info, ListChecks } from 'lucide-react';
 import { Badge } from '../../ui/Badge.tsx';
 import { Card, CardTitle } from '../../ui/Card.tsx';
-import { formatValue, isWebUrl, labelOf, RISK_TONE } from './view.ts';
+import { formatValue, isFailedResult, isWebUrl, labelOf, RISK_TONE } from './view.ts';
 
 /** §2: the summary card, the details per source, and the additional-information grid from the metadata. */
 export function ResultView({ result }: { result: OsintResult }) {
   const metadata = Object.entries(result.metadata);
   return (
     <div className="space-y-4" data-testid="osint-result">
-      <SummaryCard result={result} />
+      {/* A failed search is only its Error source (§8): no summary of sources that never ran. */}
+      {!isFailedResult(result) && <SummaryCard result={result} />}
       <div className="space-y-3">
         {result.sources.map((s) => (
           <SourceCard key={s.name} source={s} />
@@ -57,7 +58,7 @@ function SummaryCard({ result }: { result: OsintResult }) {
   return (
     <Card data-testid="osint-summary">
       <CardTitle icon={<ListChecks className="size-4" />}>
-        <span className="min-w-0 break-all">Results for {result.query}</span>
+        <span className="min-w-0 wrap-anywhere">Results for {result.query}</span>
       </CardTitle>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         {stats.map((s) => (
@@ -76,7 +77,7 @@ function SourceCard({ source }: { source: OsintSource }) {
     <Card className="p-4 sm:p-5" data-testid="osint-source" data-source={source.name}>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h3 className="flex min-w-0 items-center gap-2 font-semibold">
-          <span className="break-all">{source.name}</span>
+          <span className="wrap-anywhere">{source.name}</span>
           {isWebUrl(source.url) && (
             <a
               href={source.url}
@@ -141,7 +142,7 @@ function PlatformList({ data }: { data: import('@guildhall/common').PlatformData
 /** Any other source's data as a readable list: keys labelled, lists as chips, nested objects indented. */
 function DataTree({ value, depth }: { value: unknown; depth: number }) {
   if (value === null || typeof value !== 'object')
-    return <span className="break-all">{formatValue(value)}</span>;
+    return <span className="wrap-anywhere">{formatValue(value)}</span>;
   if (Array.isArray(value)) {
     if (value.length === 0) return <span className="text-muted">None</span>;
     if (value.every((v) => v === null || typeof v !== 'object')) {
@@ -149,7 +150,10 @@ function DataTree({ value, depth }: { value: unknown; depth: number }) {
         <ul className="flex flex-wrap gap-1.5">
           {value.slice(0, 50).map((v, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: plain values may repeat; the list never reorders
-            <li key={`${String(v)}-${i}`} className="rounded-md bg-surface-2 px-2 py-0.5 text-xs break-all">
+            <li
+              key={`${String(v)}-${i}`}
+              className="rounded-md bg-surface-2 px-2 py-0.5 text-xs wrap-anywhere"
+            >
               {formatValue(v)}
             </li>
           ))}
@@ -187,7 +191,7 @@ function DataTree({ value, depth }: { value: unknown; depth: number }) {
                 href={v as string}
                 target="_blank"
                 rel="noopener noreferrer nofollow"
-                className="break-all text-[#aab1ff] hover:underline"
+                className="wrap-anywhere text-[#aab1ff] hover:underline"
               >
                 {v as string}
               </a>

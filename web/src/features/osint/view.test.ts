@@ -1,6 +1,6 @@
 import { OSINT_TEXTS, visiblePlatforms } from '@guildhall/common';
 import { describe, expect, it } from 'vitest';
-import { failedResult, formatValue, isWebUrl, labelOf } from './view.ts';
+import { failedResult, formatValue, isFailedResult, isWebUrl, labelOf } from './view.ts';
 
 describe('OSINT view rules', () => {
   it('a failed search becomes an Error source with status Failed (§8)', () => {

@@ -22,6 +22,15 @@ export function failedResult(type: OsintType, query: string, message: string): O
   };
 }
 
+export function isFailedResult(result: OsintResult): boolean {
+  const [only, ...rest] = result.sources;
+  return (
+    rest.length === 0 &&
+    only?.name === OSINT_TEXTS.errorSourceName &&
+    only.status === OSINT_TEXTS.failedStatus
+  );
+}
+
 export const RISK_TONE: Record<
   SourceRisk | 'LOW' | 'MEDIUM' | 'HIGH',
   'success' | 'warning' | 'danger' | 'neutral'
