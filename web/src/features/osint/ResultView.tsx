@@ -146,18 +146,16 @@ function DataTree({ value, depth }: { value: unknown; depth: number }) {
   if (Array.isArray(value)) {
     if (value.length === 0) return <span className="text-muted">None</span>;
     if (value.every((v) => v === null || typeof v !== 'object')) {
+      // Plain values as chips, each shown once.
+      const texts = [...new Set(value.map(formatValue))];
       return (
         <ul className="flex flex-wrap gap-1.5">
-          {value.slice(0, 50).map((v, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: plain values may repeat; the list never reorders
-            <li
-              key={`${String(v)}-${i}`}
-              className="rounded-md bg-surface-2 px-2 py-0.5 text-xs wrap-anywhere"
-            >
-              {formatValue(v)}
+          {texts.slice(0, 50).map((text) => (
+            <li key={text} className="rounded-md bg-surface-2 px-2 py-0.5 text-xs wrap-anywhere">
+              {text}
             </li>
           ))}
-          {value.length > 50 && <li className="px-2 py-0.5 text-xs text-muted">+{value.length - 50} more</li>}
+          {texts.length > 50 && <li className="px-2 py-0.5 text-xs text-muted">+{texts.length - 50} more</li>}
         </ul>
       );
     }
