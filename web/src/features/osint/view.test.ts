@@ -12,6 +12,8 @@ describe('OSINT view rules', () => {
         data: { error: OSINT_TEXTS.searchFailed, detail: 'Enter an e-mail address' },
       }),
     ]);
+    expect(isFailedResult(r)).toBe(true);
+    expect(isFailedResult({ ...r, sources: [...r.sources, { ...r.sources[0]!, name: 'Other' }] })).toBe(false);
   });
   it('lists the first 5 platforms, then "+N more" (§9)', () => {
     expect(visiblePlatforms([1, 2, 3, 4, 5, 6, 7])).toEqual({ shown: [1, 2, 3, 4, 5], more: 2 });
