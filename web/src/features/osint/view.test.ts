@@ -13,7 +13,9 @@ describe('OSINT view rules', () => {
       }),
     ]);
     expect(isFailedResult(r)).toBe(true);
-    expect(isFailedResult({ ...r, sources: [...r.sources, { ...r.sources[0]!, name: 'Other' }] })).toBe(false);
+    expect(isFailedResult({ ...r, sources: [...r.sources, { ...r.sources[0]!, name: 'Other' }] })).toBe(
+      false,
+    );
   });
   it('lists the first 5 platforms, then "+N more" (§9)', () => {
     expect(visiblePlatforms([1, 2, 3, 4, 5, 6, 7])).toEqual({ shown: [1, 2, 3, 4, 5], more: 2 });
