@@ -145,7 +145,13 @@ export const UserDeleteResponse = z.object({
 });
 export type UserDeleteResponse = z.infer<typeof UserDeleteResponse>;
 
-export const AUDIT_ACTIONS = ['user.create', 'user.update', 'user.delete', 'user.sessions_revoke'] as const;
+export const AUDIT_ACTIONS = [
+  'user.create',
+  'user.update',
+  'user.delete',
+  'user.sessions_revoke',
+  'osint.search',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 const AuditValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);

@@ -5,6 +5,7 @@ export * from './files.ts';
 export * from './games/index.ts';
 export * from './levels.ts';
 export * from './ops.ts';
+export * from './osint.ts';
 export * from './texts.ts';
 export * from './timings.ts';
 export * from './user.ts';

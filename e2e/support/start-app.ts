@@ -2,11 +2,16 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.ts';
+import { startFakeOsint } from '../../server/src/test/fake-osint.ts';
 import { ACCESS_CODE, APP_PORT, BASE_URL, BOOTSTRAP_ADMIN_ID, DATA_DIR, DISCORD_BASE, ROOT } from './env.ts';
 
 // Started by Playwright's webServer list: the production server (built web app) on a fresh data dir.
 fs.rmSync(DATA_DIR, { recursive: true, force: true });
 fs.mkdirSync(DATA_DIR, { recursive: true });
+// Loopback fakes of the OSINT sources; the app reaches them through configuration, including the
+// test-harness allow-list OUTBOUND_TEST_ALLOW (never set in production). Site i answers after 100 + 50·i ms,
+// so a username scan's progress is visible for about two seconds.
+const osint = await startFakeOsint({ sites: 40, latencyMs: (i) => 100 + 50 * i });
 // The production bundle (npm run build), with the node flags `npm start` uses.
 const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'server/dist/main.mjs')], {
   stdio: 'inherit',
@@ -26,7 +31,8 @@ const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'se
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     // Every browser of every parallel test connects from loopback.
     REALTIME_HANDSHAKES_PER_ADDRESS: '10000',
+    ...osint.env,
   },
 });
 for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+child.on('exit', (code) => void osint.close().finally(() => process.exit(code ?? 0)));

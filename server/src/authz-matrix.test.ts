@@ -119,6 +119,9 @@ const MATRIX: Record<string, Entry> = {
   'GET /readyz': { access: 'public' },
   'GET /metrics': { access: 'public' },
 
+  // OSINT (portal-tools §6: a stored login; viewers may search). A phone search makes no outside call.
+  'POST /api/osint/search': { access: 'login', body: () => ({ type: 'phone', query: '+14155552671' }) },
+
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },
 };

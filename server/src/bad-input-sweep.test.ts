@@ -30,6 +30,8 @@ const BODIES: (string | undefined)[] = [
     wordBanks: [{}],
     customWords: 'x',
   }),
+  JSON.stringify({ type: 'ip', query: { $ne: null } }),
+  JSON.stringify({ type: 'domain', query: '%00' }),
 ];
 const QUERY = '?limit=abc&folderId[]=1&category=%00';
 

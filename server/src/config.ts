@@ -16,6 +16,13 @@ const httpUrl = (name: string) =>
     })
     .transform((v) => v.replace(/\/+$/, ''));
 
+function positiveInt(name: string) {
+  return z.coerce
+    .number({ error: `${name} must be a number` })
+    .int({ error: `${name} must be an integer` })
+    .positive({ error: `${name} must be positive` });
+}
+
 const EnvSchema = z.object({
   PORT: z.coerce
     .number({ error: 'PORT must be a number' })
@@ -99,6 +106,46 @@ const EnvSchema = z.object({
     .trim()
     .regex(/^[\w:-]{1,64}$/, { error: 'REDIS_PREFIX must be 1–64 letters, digits, _, - or :' })
     .default('guildhall'),
+  // OSINT and the outbound fetcher (docs/osint.md)
+  OUTBOUND_CONCURRENCY: positiveInt('OUTBOUND_CONCURRENCY').default(96),
+  OUTBOUND_TIMEOUT_MS: positiveInt('OUTBOUND_TIMEOUT_MS').default(8000),
+  OUTBOUND_TEST_ALLOW: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every((a) => a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a)), {
+      message:
+        'OUTBOUND_TEST_ALLOW may only list loopback addresses (127.x.x.x, ::1); it is for test harnesses',
+    }),
+  DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  HIBP_API_KEY: optionalString,
+  HIBP_API_URL: httpUrl('HIBP_API_URL').default('https://haveibeenpwned.com/api/v3'),
+  GRAVATAR_API_URL: httpUrl('GRAVATAR_API_URL').default('https://api.gravatar.com/v3'),
+  RDAP_BOOTSTRAP_URL: httpUrl('RDAP_BOOTSTRAP_URL').default('https://data.iana.org/rdap'),
+  CT_SEARCH_URL: httpUrl('CT_SEARCH_URL').default('https://crt.sh'),
+  OSINT_SITE_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\/\{domain\}(:\d+)?\/?$/.test(v), {
+      message: 'OSINT_SITE_URL must look like https://{domain}/ (an optional port allowed)',
+    })
+    .default('https://{domain}/'),
+  OSINT_SITES_FILE: optionalString,
+  OSINT_SITE_TIMEOUT_MS: positiveInt('OSINT_SITE_TIMEOUT_MS').default(4000),
+  OSINT_SEARCHES_PER_MINUTE: positiveInt('OSINT_SEARCHES_PER_MINUTE').default(10),
 });
 
 /**
@@ -136,6 +183,32 @@ export type Config = {
   realtimeHandshakesPerAddress: number;
   /** How long a SIGTERM waits for requests in flight (transfers) before cutting them. */
   shutdownGraceSeconds: number;
+  outbound: OutboundConfig;
+  osint: OsintConfig;
+};
+
+export type OutboundConfig = {
+  /** Most outbound requests in flight at once, over all searches. */
+  concurrency: number;
+  timeoutMs: number;
+  /** Loopback addresses the fetcher may reach: set only by test harnesses; empty in production. */
+  testAllow: string[];
+  /** DNS servers (`ip` or `ip:port`); empty means the system's. */
+  dnsServers: string[];
+};
+
+export type OsintConfig = {
+  hibpApiKey?: string;
+  hibpApiUrl: string;
+  gravatarApiUrl: string;
+  rdapBootstrapUrl: string;
+  ctSearchUrl: string;
+  /** Where a domain's web site is inspected; `{domain}` is replaced. */
+  siteUrl: string;
+  /** A WhatsMyName-format site list replacing the shipped one. */
+  sitesFile?: string;
+  siteTimeoutMs: number;
+  searchesPerMinute: number;
 };
 
 export class ConfigError extends Error {}
@@ -173,6 +246,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisPrefix: e.REDIS_PREFIX,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     realtimeHandshakesPerAddress: e.REALTIME_HANDSHAKES_PER_ADDRESS,
+    outbound: {
+      concurrency: e.OUTBOUND_CONCURRENCY,
+      timeoutMs: e.OUTBOUND_TIMEOUT_MS,
+      testAllow: e.OUTBOUND_TEST_ALLOW,
+      dnsServers: e.DNS_SERVERS,
+    },
+    osint: {
+      hibpApiKey: e.HIBP_API_KEY,
+      hibpApiUrl: e.HIBP_API_URL,
+      gravatarApiUrl: e.GRAVATAR_API_URL,
+      rdapBootstrapUrl: e.RDAP_BOOTSTRAP_URL,
+      ctSearchUrl: e.CT_SEARCH_URL,
+      siteUrl: e.OSINT_SITE_URL,
+      sitesFile: e.OSINT_SITES_FILE,
+      siteTimeoutMs: e.OSINT_SITE_TIMEOUT_MS,
+      searchesPerMinute: e.OSINT_SEARCHES_PER_MINUTE,
+    },
   };
 }
 

@@ -21,6 +21,7 @@ const PictionaryPage = lazyPage(
 const TicTacToePage = lazyPage(() => import('./features/games/tictactoe/TicTacToePage.tsx'), 'TicTacToePage');
 const FilesPage = lazyPage(() => import('./features/files/FilesPage.tsx'), 'FilesPage');
 const SharedLinkPage = lazyPage(() => import('./features/files/SharedLinkPage.tsx'), 'SharedLinkPage');
+const OsintPage = lazyPage(() => import('./features/osint/OsintPage.tsx'), 'OsintPage');
 
 /** The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each. */
 export const router = createBrowserRouter([
@@ -60,7 +61,7 @@ export const router = createBrowserRouter([
         path: '/infosec',
         element: (
           <RequireAuth>
-            <ComingSoon title="InfoSec" />
+            <OsintPage />
           </RequireAuth>
         ),
       },

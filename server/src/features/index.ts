@@ -5,6 +5,7 @@ import { authRoutes } from './auth/index.ts';
 import { filesRoutes } from './files/index.ts';
 import { pictionaryRoutes } from './games/pictionary/index.ts';
 import { ticTacToeRoutes } from './games/tictactoe/index.ts';
+import { osintRoutes } from './osint/index.ts';
 import { usersRoutes } from './users/index.ts';
 
 /** Every feature's routes, one line each (each imported from the feature's index.ts). */
@@ -15,4 +16,5 @@ export async function registerFeatures(app: FastifyInstance, deps: AppDeps): Pro
   await app.register(adminRoutes(deps));
   await app.register(filesRoutes(deps));
   await app.register(pictionaryRoutes(deps));
+  await app.register(osintRoutes(deps));
 }

@@ -6,6 +6,7 @@ export {
   createUser,
   listAudit,
   listUsers,
+  recordActivity,
   removeUser,
   revokeSessions,
   updateUser,

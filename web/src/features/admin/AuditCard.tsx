@@ -7,6 +7,7 @@ const VERBS: Record<AuditEntry['action'], string> = {
   'user.update': 'updated',
   'user.delete': 'removed',
   'user.sessions_revoke': 'signed out',
+  'osint.search': 'ran an OSINT search:',
 };
 
 const FIELD_LABELS: Record<string, string> = {
@@ -16,6 +17,8 @@ const FIELD_LABELS: Record<string, string> = {
   email: 'Email',
   global_name: 'Display name',
   sessions: 'Sessions',
+  type: 'Type',
+  query: 'Query',
 };
 
 function show(value: AuditEntry['changes'][number]['before']): string {
@@ -71,7 +74,8 @@ function ChangeValue({
   action: AuditEntry['action'];
   change: AuditEntry['changes'][number];
 }) {
-  if (action === 'user.create') return <span className="text-text">{show(change.after)}</span>;
+  if (action === 'user.create' || action === 'osint.search')
+    return <span className="text-text">{show(change.after)}</span>;
   if (action === 'user.delete') return <span className="text-text/80">{show(change.before)}</span>;
   return (
     <>

@@ -33,7 +33,6 @@ const BASE_CARDS: DashboardCard[] = [
     title: 'InfoSec',
     description: 'OSINT lookups for authorized security research.',
     to: '/infosec',
-    comingSoon: true,
   },
   {
     key: 'minigames',

@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { OSINT_TEXTS, OSINT_TOOLS } from '@guildhall/common';
+import type { Page } from '@playwright/test';
+import { FAKE } from '../server/src/test/fake-osint.ts';
+import { expect, signedInContext, test } from './support/fixtures.ts';
+
+/**
+ * /infosec against the loopback fakes of every source (started with the app, see support/start-app.ts):
+ * each type searched, the summary, "+N more", the progress of a username scan pushed over the realtime
+ * channel, and screenshots at 1280 and 375 px.
+ */
+
+const SHOTS = path.resolve(import.meta.dirname, '../.tmp/screenshots');
+
+async function searchFor(page: Page, type: string, query: string) {
+  await page.getByTestId(`osint-type-${type}`).click();
+  await page.getByTestId('osint-query').fill(query);
+  await page.getByRole('button', { name: 'Search' }).click();
+}
+
+const source = (page: Page, name: string) =>
+  page.locator(`[data-testid=osint-source][data-source="${name}"]`);
+
+test('[viewer] searches every type against the fakes; a username scan shows its progress and "+N more"', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const { context, page } = await signedInContext(browser, { access_level: 'viewer' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/infosec');
+
+  // The static parts of the screen.
+  await expect(page.getByRole('heading', { name: 'OSINT Tools' })).toBeVisible();
+  await expect(page.getByTestId('osint-disclaimer')).toContainText(OSINT_TEXTS.disclaimer);
+  for (const t of [...OSINT_TOOLS.active, ...OSINT_TOOLS.comingSoon]) {
+    await expect(page.getByTestId('osint-tools')).toContainText(t);
+  }
+  await expect(page.getByTestId('osint-databases')).toContainText('Have I Been Pwned');
+  const search = page.getByRole('button', { name: 'Search' });
+  await expect(search).toBeDisabled();
+
+  // Username: progress streams in (sites checked / total, hits so far), then the result.
+  await searchFor(page, 'username', FAKE.knownUser);
+  await expect(page.getByRole('button', { name: 'Searching…' })).toBeDisabled();
+  await expect(page.getByTestId('osint-progress-count')).toContainText(/\d+ \/ 40 sites checked/);
+  await expect(page.getByTestId('osint-progress-hits')).toContainText('Reddit');
+  await page.screenshot({ path: `${SHOTS}/osint-progress-1280.png` });
+  await expect(page.getByTestId('summary-type')).toContainText('Username', { timeout: 15_000 });
+  // The fake: found on every third site (14) except block pages (i % 10 === 1): 0,3,6,…,39 minus 21 → 13.
+  await expect(page.getByTestId('summary-platforms')).toContainText('13');
+  await expect(page.getByTestId('summary-risk')).toContainText('MEDIUM');
+  await expect(page.getByTestId('platform-list').locator('a')).toHaveCount(5);
+  await expect(page.getByTestId('platform-more')).toHaveText('+8 more');
+  await page.screenshot({ path: `${SHOTS}/osint-username-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(page.getByTestId('platform-more')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/osint-username-375.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Email: breaches through the HIBP fake.
+  await searchFor(page, 'email', FAKE.breachedEmail);
+  await expect(source(page, 'Have I Been Pwned')).toContainText('Breached (2)');
+  await expect(page.getByTestId('summary-risk')).toContainText('HIGH');
+
+  // Phone: parsed offline.
+  await searchFor(page, 'phone', '+44 20 7946 0958');
+  await expect(source(page, 'Phone Number')).toContainText('United Kingdom');
+  await expect(source(page, 'Phone Number')).toContainText('020 7946 0958');
+
+  // Domain: DNS, RDAP, CT and the site's certificate.
+  await searchFor(page, 'domain', FAKE.domain);
+  await expect(source(page, 'RDAP Registration')).toContainText('Example Registrar, Inc.');
+  await expect(source(page, 'Certificate Transparency')).toContainText('www.example.test');
+  await expect(source(page, 'TLS Certificate & Headers')).toContainText('Untrusted certificate');
+  await expect(page.getByTestId('osint-metadata')).toContainText('example.test');
+  await page.screenshot({ path: `${SHOTS}/osint-domain-1280.png`, fullPage: true });
+
+  // IP: reverse DNS, RDAP owner, offline geolocation.
+  await searchFor(page, 'ip', FAKE.publicIp);
+  await expect(source(page, 'RDAP Network')).toContainText('Google LLC');
+  await expect(source(page, 'Geolocation')).toContainText('United States');
+
+  // Person: candidate usernames.
+  await searchFor(page, 'person', 'Alice Smith');
+  await expect(source(page, 'Candidate Usernames')).toContainText('alice.smith');
+
+  // A refused query is shown as the spec's failed search.
+  await searchFor(page, 'domain', '127.0.0.1');
+  await expect(source(page, 'Error')).toContainText('Failed');
+  await expect(source(page, 'Error')).toContainText(OSINT_TEXTS.searchFailed);
+
+  // Phone width: the failed search and the form.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: `${SHOTS}/osint-failed-375.png`, fullPage: true });
+  await context.close();
+});

@@ -1,0 +1,21 @@
+import type { OsintProgress } from '@guildhall/common';
+import type { OsintConfig } from '../../config.ts';
+import type { Outbound } from '../../platform/outbound/index.ts';
+import type { GeoLookup } from './geo.ts';
+import type { RdapClient } from './rdap.ts';
+import type { Site } from './sites.ts';
+
+/** What every source needs: the one outbound fetcher, the configured endpoints, the site list. */
+export type OsintContext = {
+  outbound: Outbound;
+  config: OsintConfig;
+  sites: Site[];
+  rdap: RdapClient;
+  geo: GeoLookup;
+};
+
+/** Reports a username scan's progress (sites checked, hits since the last report). */
+export type ProgressSink = (progress: Omit<OsintProgress, 'searchId'>) => void;
+
+/** Time limits of the sources that are not per-site checks. */
+export const SOURCE_TIMEOUT_MS = 10_000;

@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import shipped from './data/wmn-data.json' with { type: 'json' };
+
+/**
+ * A site of the WhatsMyName list: where an account's page is (`uri_check`, `{account}` replaced) and what
+ * a hit and a miss look like (status code and a string in the body). data/README.md: source and licence.
+ */
+const Site = z.object({
+  name: z.string().min(1),
+  uri_check: z.string(),
+  uri_pretty: z.string().optional(),
+  post_body: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  strip_bad_char: z.string().optional(),
+  e_code: z.number().int(),
+  e_string: z.string(),
+  m_code: z.number().int(),
+  m_string: z.string(),
+  cat: z.string(),
+  valid: z.boolean().optional(),
+});
+export type Site = z.infer<typeof Site>;
+
+/** Categories left out of scans: a members' portal has no business probing adult sites. */
+const EXCLUDED_CATEGORIES = new Set(['xx NSFW xx']);
+
+/** The usable sites of a WhatsMyName-format document: well formed, not marked invalid, not excluded. */
+export function parseSiteList(doc: unknown): Site[] {
+  const sites = z.object({ sites: z.array(z.unknown()) }).parse(doc).sites;
+  const out: Site[] = [];
+  for (const raw of sites) {
+    const parsed = Site.safeParse(raw);
+    if (!parsed.success) continue;
+    const site = parsed.data;
+    if (site.valid === false || EXCLUDED_CATEGORIES.has(site.cat)) continue;
+    if (!site.uri_check.includes('{account}') && !site.post_body?.includes('{account}')) continue;
+    out.push(site);
+  }
+  return out;
+}
+
+/** The shipped list, or the one OSINT_SITES_FILE names (same format). */
+export function loadSites(file?: string): Site[] {
+  return parseSiteList(file ? JSON.parse(fs.readFileSync(file, 'utf8')) : shipped);
+}
+
+/**
+ * The "top sites" an e-mail's local part and a person's candidate usernames are checked on: widely used
+ * platforms where a username is a public handle. Names as the list spells them.
+ */
+export const TOP_SITE_NAMES = [
+  'Reddit',
+  'Instagram',
+  'TikTok',
+  'Twitch',
+  'X',
+  'Pinterest',
+  'Medium',
+  'GitLab',
+  'Steam',
+  'SoundCloud',
+  'Telegram',
+  'Keybase',
+  'Patreon',
+  'Vimeo',
+  'Flickr',
+  'tumblr',
+  'Hacker News',
+  'npm',
+  'Replit',
+  'Linktree',
+  'Behance',
+  'Dribbble',
+  'Chess.com',
+  'Duolingo',
+  'Letterboxd',
+  'Codewars',
+  'LeetCode',
+  'HackerOne',
+  'Kaggle',
+  'Spotify',
+] as const;
+
+export function topSites(sites: Site[]): Site[] {
+  const wanted = new Set<string>(TOP_SITE_NAMES);
+  return sites.filter((s) => wanted.has(s.name));
+}
+
+export type SiteOutcome = 'found' | 'not_found' | 'unknown';
+
+/** The account's address on a site: the public profile page when the list gives one. */
+export function siteUrls(site: Site, account: string): { check: string; profile: string } {
+  let value = account;
+  for (const ch of site.strip_bad_char ?? '') value = value.replaceAll(ch, '');
+  const encoded = encodeURIComponent(value);
+  const check = site.uri_check.replaceAll('{account}', encoded);
+  return { check, profile: site.uri_pretty ? site.uri_pretty.replaceAll('{account}', encoded) : check };
+}
+
+/**
+ * WhatsMyName's rule: found when the status is e_code and the body holds e_string; not found when the
+ * status is m_code and the body holds m_string (an empty m_string matches any body); anything else —
+ * a block page, a captcha, a rate limit, an error — is unknown and never counts as found.
+ */
+export function judgeResponse(site: Site, status: number, body: string): SiteOutcome {
+  if (status === site.e_code && body.includes(site.e_string)) return 'found';
+  if (status === site.m_code && (site.m_string === '' || body.includes(site.m_string))) return 'not_found';
+  return 'unknown';
+}

@@ -1,0 +1,204 @@
+import {
+  isPlatformData,
+  OSINT_TYPE_LABELS,
+  type OsintResult,
+  type OsintSource,
+  visiblePlatforms,
+} from '@guildhall/common';
+import { ExternalLink, Info, ListChecks } from 'lucide-react';
+import { Badge } from '../../ui/Badge.tsx';
+import { Card, CardTitle } from '../../ui/Card.tsx';
+import { formatValue, isFailedResult, isWebUrl, labelOf, RISK_TONE } from './view.ts';
+
+/** §2: the summary card, the details per source, and the additional-information grid from the metadata. */
+export function ResultView({ result }: { result: OsintResult }) {
+  const metadata = Object.entries(result.metadata);
+  return (
+    <div className="space-y-4" data-testid="osint-result">
+      {/* A failed search is only its Error source (§8): no summary of sources that never ran. */}
+      {!isFailedResult(result) && <SummaryCard result={result} />}
+      <div className="space-y-3">
+        {result.sources.map((s) => (
+          <SourceCard key={s.name} source={s} />
+        ))}
+      </div>
+      {metadata.length > 0 && (
+        <Card data-testid="osint-metadata">
+          <CardTitle icon={<Info className="size-4" />}>Additional Information</CardTitle>
+          <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+            {metadata.map(([key, value]) => (
+              <div key={key} className="min-w-0 rounded-xl bg-bg/40 px-3 py-2">
+                <dt className="text-xs text-muted">{labelOf(key)}</dt>
+                <dd className="truncate text-sm" title={String(value)}>
+                  {formatValue(value)}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </Card>
+      )}
+    </div>
+  );
+}
+
+function SummaryCard({ result }: { result: OsintResult }) {
+  const { summary } = result;
+  const stats: { label: string; value: React.ReactNode; testId: string }[] = [
+    { label: 'Sources checked', value: summary.totalSources, testId: 'summary-sources' },
+    ...(summary.platformsFound !== undefined
+      ? [{ label: 'Platforms found', value: summary.platformsFound, testId: 'summary-platforms' }]
+      : []),
+    {
+      label: 'Risk level',
+      value: <Badge tone={RISK_TONE[summary.overallRisk]}>{summary.overallRisk}</Badge>,
+      testId: 'summary-risk',
+    },
+    { label: 'Search type', value: OSINT_TYPE_LABELS[result.type].label, testId: 'summary-type' },
+  ];
+  return (
+    <Card data-testid="osint-summary">
+      <CardTitle icon={<ListChecks className="size-4" />}>
+        <span className="min-w-0 wrap-anywhere">Results for {result.query}</span>
+      </CardTitle>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        {stats.map((s) => (
+          <div key={s.label} className="rounded-xl bg-bg/40 px-3 py-2.5" data-testid={s.testId}>
+            <dt className="text-xs text-muted">{s.label}</dt>
+            <dd className="mt-1 text-lg font-semibold">{s.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+function SourceCard({ source }: { source: OsintSource }) {
+  return (
+    <Card className="p-4 sm:p-5" data-testid="osint-source" data-source={source.name}>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h3 className="flex min-w-0 items-center gap-2 font-semibold">
+          <span className="wrap-anywhere">{source.name}</span>
+          {isWebUrl(source.url) && (
+            <a
+              href={source.url}
+              target="_blank"
+              rel="noopener noreferrer nofollow"
+              className="text-muted hover:text-text"
+              aria-label={`Open ${source.name}`}
+            >
+              <ExternalLink className="size-3.5" />
+            </a>
+          )}
+        </h3>
+        <div className="flex items-center gap-2">
+          <Badge tone={source.status === 'Failed' ? 'danger' : 'brand'}>{source.status}</Badge>
+          <Badge tone={RISK_TONE[source.risk]}>Risk: {source.risk}</Badge>
+        </div>
+      </div>
+      {isPlatformData(source.data) ? (
+        <PlatformList data={source.data} />
+      ) : (
+        <DataTree value={source.data} depth={0} />
+      )}
+    </Card>
+  );
+}
+
+/** §2/§9: the first 5 found platforms, then "+N more". */
+function PlatformList({ data }: { data: import('@guildhall/common').PlatformData }) {
+  const { shown, more } = visiblePlatforms(data.sources);
+  return (
+    <div className="text-sm">
+      <p className="mb-2 text-muted">
+        Found on {data.summary.foundOn} of {data.summary.totalPlatforms} platforms
+        {data.summary.unknown > 0 && ` · ${data.summary.unknown} could not be checked`}
+      </p>
+      {shown.length > 0 && (
+        <ul className="flex flex-wrap gap-2" data-testid="platform-list">
+          {shown.map((p) => (
+            <li key={p.url}>
+              <a
+                href={isWebUrl(p.url) ? p.url : undefined}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                className="inline-flex items-center gap-1.5 rounded-lg border border-success/30 bg-success/10 px-2.5 py-1 text-[#6fd08f] hover:bg-success/20"
+              >
+                {p.name}
+                <span className="text-xs opacity-80">{p.status}</span>
+              </a>
+            </li>
+          ))}
+          {more > 0 && (
+            <li className="rounded-lg bg-surface-2 px-2.5 py-1 text-muted" data-testid="platform-more">
+              +{more} more
+            </li>
+          )}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Any other source's data as a readable list: keys labelled, lists as chips, nested objects indented. */
+function DataTree({ value, depth }: { value: unknown; depth: number }) {
+  if (value === null || typeof value !== 'object')
+    return <span className="wrap-anywhere">{formatValue(value)}</span>;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <span className="text-muted">None</span>;
+    if (value.every((v) => v === null || typeof v !== 'object')) {
+      // Plain values as chips, each shown once.
+      const texts = [...new Set(value.map(formatValue))];
+      return (
+        <ul className="flex flex-wrap gap-1.5">
+          {texts.slice(0, 50).map((text) => (
+            <li key={text} className="rounded-md bg-surface-2 px-2 py-0.5 text-xs wrap-anywhere">
+              {text}
+            </li>
+          ))}
+          {texts.length > 50 && <li className="px-2 py-0.5 text-xs text-muted">+{texts.length - 50} more</li>}
+        </ul>
+      );
+    }
+    return (
+      <ul className="space-y-2">
+        {value.slice(0, 20).map((v, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a static list of records without ids
+          <li key={i} className="rounded-lg border border-border/60 px-3 py-2">
+            <DataTree value={v} depth={depth + 1} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return <span className="text-muted">No details</span>;
+  return (
+    <dl
+      className={
+        depth === 0
+          ? 'grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[minmax(8rem,auto)_1fr]'
+          : 'grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[minmax(7rem,auto)_1fr]'
+      }
+    >
+      {entries.map(([key, v]) => (
+        <div key={key} className="contents">
+          <dt className="text-muted">{labelOf(key)}</dt>
+          <dd className="min-w-0">
+            {isWebUrl(typeof v === 'string' ? v : null) ? (
+              <a
+                href={v as string}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                className="wrap-anywhere text-[#aab1ff] hover:underline"
+              >
+                {v as string}
+              </a>
+            ) : (
+              <DataTree value={v} depth={depth + 1} />
+            )}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
