@@ -8,3 +8,4 @@ export * from './texts.ts';
 export * from './timings.ts';
 export * from './user.ts';
 export * from './user-schemas.ts';
+export * from './music.ts';
