@@ -17,6 +17,7 @@ const MinigamesMenu = lazyPage(() => import('./features/games/MinigamesMenu.tsx'
 const TicTacToePage = lazyPage(() => import('./features/games/tictactoe/TicTacToePage.tsx'), 'TicTacToePage');
 const FilesPage = lazyPage(() => import('./features/files/FilesPage.tsx'), 'FilesPage');
 const SharedLinkPage = lazyPage(() => import('./features/files/SharedLinkPage.tsx'), 'SharedLinkPage');
+const MusicPage = lazyPage(() => import('./features/music/MusicPage.tsx'), 'MusicPage');
 
 /** The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each. */
 export const router = createBrowserRouter([
@@ -72,7 +73,7 @@ export const router = createBrowserRouter([
         path: '/music',
         element: (
           <RequireAuth>
-            <ComingSoon title="Music Control" />
+            <MusicPage />
           </RequireAuth>
         ),
       },
