@@ -123,7 +123,7 @@ export function EffectsPanel({
               step={1}
               value={eq[band.key]}
               disabled={disabled}
-              style={{ '--pct': `${((eq[band.key] - MUSIC_EQ_MIN_DB) / SPAN) * 100}%` } as CSSProperties}
+              style={bipolarFill(eq[band.key])}
               onChange={(e) => change({ ...eq, [band.key]: Math.round(Number(e.target.value)) })}
               className={rangeClass()}
             />
@@ -132,6 +132,12 @@ export function EffectsPanel({
       </div>
     </Card>
   );
+}
+
+/** The equalizer's bar fills from its 0 dB middle to the value (left for a cut, right for a boost). */
+function bipolarFill(db: number): CSSProperties {
+  const pct = ((db - MUSIC_EQ_MIN_DB) / SPAN) * 100;
+  return { '--lo': `${Math.min(50, pct)}%`, '--hi': `${Math.max(50, pct)}%` } as CSSProperties;
 }
 
 function hz(value: number): string {

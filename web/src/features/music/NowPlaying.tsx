@@ -54,19 +54,21 @@ export function NowPlaying({
       </CardTitle>
       {song ? (
         <div className="flex gap-4">
-          <SongThumb src={song.thumbnail} className="size-20 sm:size-24" />
+          <SongThumb src={song.thumbnail} className="size-16 sm:size-24" />
           <div className="min-w-0 flex-1 space-y-1.5">
-            <div className="flex items-start justify-between gap-2">
-              <div className="min-w-0">
-                <p data-testid="now-title" className="truncate text-lg font-semibold" title={song.title}>
-                  {song.title}
-                </p>
-                <p data-testid="now-uploader" className="truncate text-sm text-muted">
-                  {song.uploader || 'Unknown artist'}
-                </p>
-              </div>
+            <p
+              data-testid="now-title"
+              className="line-clamp-2 font-semibold break-words sm:text-lg"
+              title={song.title}
+            >
+              {song.title}
+            </p>
+            <p className="flex min-w-0 items-center gap-2 text-sm text-muted">
+              <span data-testid="now-uploader" className="truncate">
+                {song.uploader || 'Unknown artist'}
+              </span>
               <PlatformBadge platform={song.platform} />
-            </div>
+            </p>
             <div className="flex flex-wrap items-center justify-between gap-2">
               <p className="flex min-w-0 items-center gap-2 text-sm text-muted" data-testid="now-requester">
                 <Avatar

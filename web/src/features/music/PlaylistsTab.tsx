@@ -1,7 +1,6 @@
 import { PLAYLIST_NAME_MAX_CHARS, type Playlist, MUSIC_TEXTS as T } from '@guildhall/common';
 import { ChevronDown, Globe, ListPlus, Lock, Play, Plus, Shuffle, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
-import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -139,13 +138,20 @@ function PlaylistRow({
           type="button"
           aria-expanded={isOpen}
           onClick={() => playlists.toggleOpen(p.id)}
-          className="flex min-w-0 flex-1 items-center gap-2 rounded-lg py-1 text-left"
+          className="flex min-w-[min(100%,12rem)] flex-1 items-center gap-2 rounded-lg py-1 text-left"
         >
           <ChevronDown
             className={cn('size-4 shrink-0 text-muted transition-transform', isOpen && 'rotate-180')}
           />
           <span className="min-w-0">
-            <span className="block truncate font-medium">{p.name}</span>
+            <span className="flex items-center gap-1.5 font-medium">
+              {p.is_public ? (
+                <Globe className="size-3.5 shrink-0 text-muted" aria-hidden="true" />
+              ) : (
+                <Lock className="size-3.5 shrink-0 text-muted" aria-hidden="true" />
+              )}
+              <span className="truncate">{p.name}</span>
+            </span>
             <span className="block truncate text-xs text-muted">
               {p.song_count} song{p.song_count === 1 ? '' : 's'}
               {!isMine && (
@@ -157,28 +163,24 @@ function PlaylistRow({
             </span>
           </span>
         </button>
-        {isMine ? (
-          <label className="flex cursor-pointer items-center gap-1.5 text-xs text-muted">
+        {isMine && (
+          <label className="flex cursor-pointer items-center gap-2 text-xs text-muted">
             <input
               type="checkbox"
               data-testid="visibility-toggle"
+              aria-label={`${p.name} is public`}
               checked={p.is_public}
               onChange={() => playlists.toggleVisibility(p)}
-              className="accent-brand"
+              className="peer sr-only"
+            />
+            <span
+              aria-hidden="true"
+              className="relative h-5 w-9 rounded-full bg-border transition-colors peer-checked:bg-brand peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand after:absolute after:top-0.5 after:left-0.5 after:size-4 after:rounded-full after:bg-white after:transition-transform peer-checked:after:translate-x-4"
             />
             Public
           </label>
-        ) : (
-          <Badge tone="neutral">
-            <Globe className="size-3" /> Public
-          </Badge>
         )}
-        {isMine && !p.is_public && (
-          <Badge tone="neutral" className="hidden sm:inline-flex">
-            <Lock className="size-3" /> Private
-          </Badge>
-        )}
-        <div className="flex items-center gap-1">
+        <div className="ml-auto flex items-center gap-1">
           <Button
             size="sm"
             variant="ghost"

@@ -58,7 +58,7 @@ export function Tabs<K extends string>({
                 move(i, d);
               }}
               className={cn(
-                'flex flex-1 items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-medium transition-colors',
+                'flex min-w-0 flex-1 items-center justify-center gap-1.5 rounded-lg px-2 py-2 text-sm font-medium transition-colors sm:gap-2 sm:px-3 [&>svg]:hidden sm:[&>svg]:block',
                 isSelected ? 'bg-surface-2 text-text shadow-sm' : 'text-muted hover:text-text',
               )}
             >

@@ -7,9 +7,10 @@ import { cn } from '../../ui/cn.ts';
  */
 export function rangeClass(extra?: string): string {
   return cn(
+    '[--lo:0%] [--hi:var(--pct)]',
     'h-6 w-full cursor-pointer appearance-none bg-transparent disabled:cursor-not-allowed disabled:opacity-50',
     '[&::-webkit-slider-runnable-track]:h-2 [&::-webkit-slider-runnable-track]:rounded-full',
-    '[&::-webkit-slider-runnable-track]:bg-[linear-gradient(to_right,var(--color-brand)_var(--pct),var(--color-border)_var(--pct))]',
+    '[&::-webkit-slider-runnable-track]:bg-[linear-gradient(to_right,var(--color-border)_var(--lo),var(--color-brand)_var(--lo),var(--color-brand)_var(--hi),var(--color-border)_var(--hi))]',
     '[&::-webkit-slider-thumb]:-mt-1 [&::-webkit-slider-thumb]:size-4 [&::-webkit-slider-thumb]:appearance-none',
     '[&::-webkit-slider-thumb]:rounded-full [&::-webkit-slider-thumb]:bg-white [&::-webkit-slider-thumb]:shadow',
     '[&::-moz-range-track]:h-2 [&::-moz-range-track]:rounded-full [&::-moz-range-track]:bg-border',
