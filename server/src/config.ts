@@ -67,6 +67,17 @@ const EnvSchema = z.object({
     })
     .default('info'),
   WEB_DIST_DIR: optionalString,
+  // Music (docs/music.md)
+  DISCORD_BOT_TOKEN: optionalString,
+  MUSIC_DEFAULT_GUILD_ID: optionalString.refine((v) => v === undefined || /^\d{1,20}$/.test(v), {
+    message: 'MUSIC_DEFAULT_GUILD_ID must be a Discord server id (digits)',
+  }),
+  DISCORD_BOT_API_URL: httpUrl('DISCORD_BOT_API_URL').default('https://discord.com/api'),
+  YOUTUBE_BASE_URL: httpUrl('YOUTUBE_BASE_URL').default('https://www.youtube.com'),
+  SOUNDCLOUD_API_URL: httpUrl('SOUNDCLOUD_API_URL').default('https://api-v2.soundcloud.com'),
+  SOUNDCLOUD_CLIENT_ID: optionalString,
+  FFMPEG_PATH: z.string().trim().min(1, { error: 'FFMPEG_PATH must not be empty' }).default('ffmpeg'),
+  FFPROBE_PATH: z.string().trim().min(1, { error: 'FFPROBE_PATH must not be empty' }).default('ffprobe'),
 });
 
 export type Config = {
@@ -89,6 +100,16 @@ export type Config = {
   trustProxy: boolean;
   logLevel: string;
   webDistDir: string;
+  music: {
+    botToken?: string;
+    defaultGuildId?: string;
+    discordApiUrl: string;
+    youtubeBaseUrl: string;
+    soundcloudApiUrl: string;
+    soundcloudClientId?: string;
+    ffmpegPath: string;
+    ffprobePath: string;
+  };
 };
 
 export class ConfigError extends Error {}
@@ -122,6 +143,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    music: {
+      botToken: e.DISCORD_BOT_TOKEN,
+      defaultGuildId: e.MUSIC_DEFAULT_GUILD_ID,
+      discordApiUrl: e.DISCORD_BOT_API_URL,
+      youtubeBaseUrl: e.YOUTUBE_BASE_URL,
+      soundcloudApiUrl: e.SOUNDCLOUD_API_URL,
+      soundcloudClientId: e.SOUNDCLOUD_CLIENT_ID,
+      ffmpegPath: e.FFMPEG_PATH,
+      ffprobePath: e.FFPROBE_PATH,
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AdminTables } from '../features/admin/tables.ts';
 import type { FilesTables } from '../features/files/tables.ts';
 import type { TicTacToeTables } from '../features/games/tictactoe/tables.ts';
+import type { MusicTables } from '../features/music/tables.ts';
 
 /**
  * Table types. Booleans are stored as integers (0/1) and timestamps as ISO-8601 text so the same
@@ -45,6 +46,6 @@ export type CoreTables = {
 };
 
 // Feature tables join here, one line per feature (keeps features' own types in their folders).
-export type Database = CoreTables & AdminTables & FilesTables & TicTacToeTables;
+export type Database = CoreTables & AdminTables & FilesTables & TicTacToeTables & MusicTables;
 
 export type { Generated };

@@ -3,6 +3,7 @@ import type { AppDeps } from '../app.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { filesRoutes } from './files/routes.ts';
+import { musicFeature } from './music/index.ts';
 import { ticTacToeRoutes } from './games/tictactoe/routes.ts';
 import { usersRoutes } from './users/routes.ts';
 
@@ -13,4 +14,5 @@ export async function registerFeatures(app: FastifyInstance, deps: AppDeps): Pro
   await app.register(ticTacToeRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(filesRoutes(deps));
+  await app.register(musicFeature(deps));
 }

@@ -49,7 +49,7 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /** The bytes [start, end] of a file, read chunk by chunk from the store. The first chunk is opened eagerly. */
-async function streamRange(
+export async function streamRange(
   store: BlobStore,
   chunks: FileChunksTable[],
   start: number,

@@ -1,0 +1,3 @@
+/** What other features may use of the files feature. */
+export { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles } from './library.ts';
+export { filesRoutes } from './routes.ts';

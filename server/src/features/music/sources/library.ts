@@ -1,0 +1,78 @@
+import { LIBRARY_URL_PREFIX, libraryUrl, type SearchResult } from '@guildhall/common';
+import type { Db } from '../../../db/index.ts';
+import type { BlobStore } from '../../../platform/blob-store/index.ts';
+import { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles } from '../../files/index.ts';
+import { probeDuration } from './probe.ts';
+import type { MusicSource } from './types.ts';
+
+/** Audio files the library offers (by extension; ffmpeg decodes all of them). */
+export const AUDIO_EXTENSIONS = [
+  '.mp3',
+  '.wav',
+  '.ogg',
+  '.opus',
+  '.flac',
+  '.m4a',
+  '.aac',
+  '.webm',
+  '.mka',
+  '.oga',
+];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The portal's own shared file system as a music platform: searched by name, played from the blob store. */
+export function librarySource(
+  db: Db,
+  store: BlobStore,
+  ffprobePath: string,
+  ffmpegPath: string,
+): MusicSource {
+  // Durations need a probe of the bytes; a file's content never changes under its id, so cache them.
+  const durations = new Map<string, Promise<number>>();
+  const durationOf = (file: LibraryFile) => {
+    let d = durations.get(file.id);
+    if (!d) {
+      d = probeDuration(ffprobePath, () => openLibraryFile(db, store, file), ffmpegPath).catch(() => 0);
+      durations.set(file.id, d);
+    }
+    return d;
+  };
+  const toResult = async (file: LibraryFile): Promise<SearchResult> => ({
+    id: file.id,
+    youtube_id: file.id,
+    title: file.name.replace(/\.[^.]+$/, ''),
+    uploader: 'Library',
+    duration: await durationOf(file),
+    url: libraryUrl(file.id),
+    thumbnail: null,
+    platform: 'library',
+  });
+  return {
+    platform: 'library',
+    async search(query, maxResults) {
+      const files = await searchLibraryFiles(db, query, AUDIO_EXTENSIONS, maxResults);
+      return Promise.all(files.map(toResult));
+    },
+    owns: (url) => url.startsWith(LIBRARY_URL_PREFIX),
+    async resolve(url) {
+      const id = url.slice(LIBRARY_URL_PREFIX.length);
+      if (!UUID.test(id)) return null;
+      const file = await findLibraryFile(db, id);
+      return file ? toResult(file) : null;
+    },
+    async input(song) {
+      const file = await findLibraryFile(db, song.id);
+      if (!file) throw new Error('The library file is gone');
+      return { kind: 'stream', open: () => openLibraryFile(db, store, file) };
+    },
+    async health() {
+      try {
+        await searchLibraryFiles(db, '', AUDIO_EXTENSIONS, 1);
+        return { available: true, reason: null };
+      } catch (e) {
+        return { available: false, reason: `The file library cannot be read: ${(e as Error).message}` };
+      }
+    },
+  };
+}
