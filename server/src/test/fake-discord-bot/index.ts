@@ -43,7 +43,7 @@ export const FAKE_BOT_TOKEN = 'fake-bot-token.guildhall.tests';
  * Reached by the bot only through DISCORD_BOT_API_URL; the voice endpoint is handed out by the gateway.
  */
 export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promise<FakeDiscordBot> {
-  const botUser: FakeMember = { id: '300000000000000001', username: 'Guildhall Music', bot: true };
+  const botUser: FakeMember = { id: '390000000000000001', username: 'Guildhall Music', bot: true };
   const voice = new FakeVoiceServer();
   await voice.start();
   const log: string[] = [];
@@ -84,7 +84,13 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     mute: false,
   });
   const voiceStateObject = (guildId: string, userId: string, channelId: string | null, sessionId: string) => {
-    const member = guilds.find((g) => g.id === guildId)?.members.find((m) => m.id === userId) ?? botUser;
+    const member =
+      userId === botUser.id
+        ? botUser
+        : (guilds.find((g) => g.id === guildId)?.members.find((m) => m.id === userId) ?? {
+            id: userId,
+            username: `user${userId.slice(-4)}`,
+          });
     return {
       guild_id: guildId,
       channel_id: channelId,
