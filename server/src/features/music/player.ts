@@ -54,6 +54,8 @@ export class GuildPlayer {
   /** Bumped whenever a track is replaced on purpose, so the old one's end is not taken for a finish. */
   private generation = 0;
   private connection: VoiceConnection | null = null;
+  /** A pause asked for while the new track was still buffering: applied once it plays. */
+  private pauseWhenReady = false;
 
   private readonly deps: PlayerDeps;
 
@@ -62,6 +64,11 @@ export class GuildPlayer {
     this.audio = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Play } });
     this.audio.on('error', (err) => deps.log.warn({ err: err.message }, 'music: track failed'));
     this.audio.on('stateChange', (before, after) => {
+      if (after.status === AudioPlayerStatus.Playing && this.pauseWhenReady) {
+        this.pauseWhenReady = false;
+        this.audio.pause(true);
+        return;
+      }
       if (after.status === AudioPlayerStatus.Idle && before.status !== AudioPlayerStatus.Idle) {
         const finished = (before as { resource?: AudioResource }).resource;
         if (finished && finished === this.resource) void this.finishCurrent();
@@ -70,7 +77,9 @@ export class GuildPlayer {
   }
 
   get isPaused(): boolean {
-    return this.current !== null && this.audio.state.status === AudioPlayerStatus.Paused;
+    return (
+      this.current !== null && (this.pauseWhenReady || this.audio.state.status === AudioPlayerStatus.Paused)
+    );
   }
 
   get isPlaying(): boolean {
@@ -117,11 +126,14 @@ export class GuildPlayer {
   }
 
   pause(): void {
-    this.audio.pause(true);
+    // The voice player pauses only while playing; a track still buffering pauses as soon as it plays.
+    if (!this.audio.pause(true) && this.audio.state.status === AudioPlayerStatus.Buffering)
+      this.pauseWhenReady = true;
     this.deps.changed();
   }
 
   async resume(): Promise<void> {
+    this.pauseWhenReady = false;
     if (this.pendingPosition !== null) {
       await this.startTrack(this.pendingPosition);
       return;
@@ -218,6 +230,7 @@ export class GuildPlayer {
     if (!song) return;
     const generation = ++this.generation;
     this.pendingPosition = null;
+    this.pauseWhenReady = false;
     let transcoder: Transcoder;
     try {
       transcoder = await startTranscoder({
