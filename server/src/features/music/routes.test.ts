@@ -24,8 +24,9 @@ import {
   tone,
 } from './test-helpers.ts';
 
-type Ok<T> = { success: true; data: T };
-type Err = { success: false; error: string; code?: string };
+/** A reply read loosely: `data` on success, `error` and `code` on failure. */
+type Ok<T> = { success: boolean; data: T };
+type Err = { error: string; code?: string };
 
 describe('music API without DISCORD_BOT_TOKEN', () => {
   let t: TestContext;
