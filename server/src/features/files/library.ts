@@ -69,9 +69,17 @@ export async function searchLibraryFiles(
     .map(toLibraryFile);
 }
 
-/** Streams a complete file's bytes from the blob store (rejects when it is gone). */
-export async function openLibraryFile(db: Db, store: BlobStore, file: LibraryFile): Promise<Readable> {
+/**
+ * Streams a complete file's bytes from the blob store, or the inclusive byte range of them (rejects when
+ * the file is gone).
+ */
+export async function openLibraryFile(
+  db: Db,
+  store: BlobStore,
+  file: LibraryFile,
+  range: { start: number; end: number } = { start: 0, end: file.size - 1 },
+): Promise<Readable> {
   const chunks = await listChunks(db, file.id);
   if (file.size === 0) throw new Error('empty file');
-  return streamRange(store, chunks, 0, file.size - 1);
+  return streamRange(store, chunks, range.start, range.end);
 }

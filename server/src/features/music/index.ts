@@ -7,6 +7,7 @@ import { musicRoom as musicRoomType } from './room.ts';
 import { musicRoutes } from './routes.ts';
 import { type MusicEngine, MusicService } from './service.ts';
 import { librarySource } from './sources/library.ts';
+import { LibraryLoopback } from './sources/loopback.ts';
 import { soundcloudSource } from './sources/soundcloud.ts';
 import { youtubeSource } from './sources/youtube.ts';
 
@@ -22,6 +23,8 @@ export type MusicOptions = {
 export function musicFeature(deps: AppDeps & { music?: MusicOptions }): FastifyPluginAsyncZod {
   return async (app) => {
     const c = deps.config.music;
+    const store = createBlobStore(deps.config);
+    const loopback = new LibraryLoopback(deps.db, store, app.log);
     const engine: MusicEngine = {
       log: app.log,
       ffmpegPath: c.ffmpegPath,
@@ -29,7 +32,7 @@ export function musicFeature(deps: AppDeps & { music?: MusicOptions }): FastifyP
       sources: [
         youtubeSource(c.youtubeBaseUrl),
         soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
-        librarySource(deps.db, createBlobStore(deps.config), c.ffprobePath, c.ffmpegPath),
+        librarySource(deps.db, store, loopback, c.ffprobePath, c.ffmpegPath),
       ],
       publish: (status) => app.realtime.publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status }),
       defaultGuildId: c.defaultGuildId ?? null,
@@ -61,6 +64,7 @@ export function musicFeature(deps: AppDeps & { music?: MusicOptions }): FastifyP
     app.addHook('onClose', async () => {
       await starting;
       await music.close();
+      await loopback.close();
     });
   };
 }

@@ -39,8 +39,8 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
   readonly packets: ReceivedPacket[] = [];
   readonly identifies: VoiceIdentify[] = [];
   readonly speaking: { speaking: number; at: number }[] = [];
-  private key = randomBytes(32);
-  private ssrc = 0;
+  /** Each voice connection's key, by the SSRC it was given (one bot, many guilds, one UDP socket). */
+  private keys = new Map<number, Buffer>();
   private https = https.createServer({
     key: readFileSync(new URL('key.pem', tlsDir)),
     cert: readFileSync(new URL('cert.pem', tlsDir)),
@@ -52,6 +52,7 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
   async start(): Promise<void> {
     this.wss.on('connection', (ws) => {
       let seq = 0;
+      let ssrc = 0;
       const send = (op: number, d: unknown) => ws.send(JSON.stringify({ op, d, seq: ++seq }));
       send(8, { heartbeat_interval: 13_750 });
       ws.on('message', (raw, isBinary) => {
@@ -61,16 +62,17 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
           const id = msg.d as VoiceIdentify;
           this.identifies.push(id);
           this.emit('identify', id);
-          this.ssrc = this.nextSsrc++;
+          ssrc = this.nextSsrc++;
           send(2, {
-            ssrc: this.ssrc,
+            ssrc,
             ip: '127.0.0.1',
             port: (this.udp.address() as AddressInfo).port,
             modes: [VOICE_MODE],
           });
         } else if (msg.op === 1) {
-          this.key = randomBytes(32);
-          send(4, { mode: VOICE_MODE, secret_key: [...this.key], dave_protocol_version: 0 });
+          const key = randomBytes(32);
+          this.keys.set(ssrc, key);
+          send(4, { mode: VOICE_MODE, secret_key: [...key], dave_protocol_version: 0 });
         } else if (msg.op === 3) {
           send(6, { t: msg.d.t });
         } else if (msg.op === 5) {
@@ -92,8 +94,10 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
         this.udp.send(reply, rinfo.port, rinfo.address);
         return;
       }
-      if (msg.length <= 8) return; // keepalive
-      const packet = decryptRtp(msg, this.key);
+      if (msg.length <= 12) return; // keepalive
+      const key = this.keys.get(msg.readUInt32BE(8));
+      if (!key) return;
+      const packet = decryptRtp(msg, key);
       if (!packet) return;
       const received = { ...packet, receivedAt: performance.now() };
       this.packets.push(received);

@@ -2,6 +2,7 @@ import { LIBRARY_URL_PREFIX, libraryUrl, type SearchResult } from '@guildhall/co
 import type { Db } from '../../../db/index.ts';
 import type { BlobStore } from '../../../platform/blob-store/index.ts';
 import { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles } from '../../files/index.ts';
+import type { LibraryLoopback } from './loopback.ts';
 import { probeDuration } from './probe.ts';
 import type { MusicSource } from './types.ts';
 
@@ -25,6 +26,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function librarySource(
   db: Db,
   store: BlobStore,
+  loopback: LibraryLoopback,
   ffprobePath: string,
   ffmpegPath: string,
 ): MusicSource {
@@ -64,7 +66,8 @@ export function librarySource(
     async input(song) {
       const file = await findLibraryFile(db, song.id);
       if (!file) throw new Error('The library file is gone');
-      return { kind: 'stream', open: () => openLibraryFile(db, store, file) };
+      // Over loopback HTTP with Range, so ffmpeg's -ss seeks instead of decoding up to the position.
+      return { kind: 'url', url: await loopback.urlFor(file) };
     },
     async health() {
       try {
