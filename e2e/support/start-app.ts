@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.ts';
 import { ACCESS_CODE, APP_PORT, BASE_URL, BOOTSTRAP_ADMIN_ID, DATA_DIR, DISCORD_BASE, ROOT } from './env.ts';
+import { musicAppEnv } from './music-env.ts';
 
 // Started by Playwright's webServer list: the production server (built web app) on a fresh data dir.
 fs.rmSync(DATA_DIR, { recursive: true, force: true });
@@ -24,6 +25,7 @@ const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'se
     DISCORD_API_URL: `${DISCORD_BASE}/api`,
     DISCORD_AUTHORIZE_URL: `${DISCORD_BASE}/oauth2/authorize`,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    ...musicAppEnv(),
   },
 });
 for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => child.kill(sig));

@@ -13,7 +13,8 @@ export function BotBadge({ status }: { status: PlaybackStatus | null }) {
       </Badge>
     );
   }
-  const detail = status.idle ? T.idle : `${status.listeners} listener${status.listeners === 1 ? '' : 's'}`;
+  // Not in a voice channel counts as idle too: nobody can be listening.
+  const detail = status.idle || !status.voiceChannel ? T.idle : `${status.listeners} listener${status.listeners === 1 ? '' : 's'}`;
   return (
     <Badge tone="success" className="gap-1.5">
       <span data-testid="bot-badge" data-state="online" className="contents">

@@ -52,6 +52,8 @@ describe('bot badge', () => {
     expect(screen.getByTestId('bot-badge').textContent).toBe('Online · 1 listener');
     rerender(<BotBadge status={status({ idle: true })} />);
     expect(screen.getByTestId('bot-badge').textContent).toBe('Online · Idle');
+    rerender(<BotBadge status={status({ voiceChannel: null, listeners: 0 })} />);
+    expect(screen.getByTestId('bot-badge').textContent).toBe('Online · Idle');
   });
 });
 
