@@ -3,8 +3,8 @@ import type { AppDeps } from '../app.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { filesRoutes } from './files/routes.ts';
-import { musicFeature } from './music/index.ts';
 import { ticTacToeRoutes } from './games/tictactoe/routes.ts';
+import { musicFeature } from './music/index.ts';
 import { usersRoutes } from './users/routes.ts';
 
 /** Every feature's routes, one line each. */

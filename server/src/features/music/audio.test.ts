@@ -144,6 +144,26 @@ describe('music audio through the fake Discord', () => {
     expect(Math.abs((await status(t, t.alice.token)).elapsedTime - paused.elapsedTime)).toBeLessThan(1);
   });
 
+  test('a pause right after an effect change holds (the new track starts paused)', async () => {
+    const stopped = new Promise<number>((resolve) =>
+      t.discord.voice.on('speaking', (e) => {
+        if (e.speaking === 0) resolve(e.at);
+      }),
+    );
+    // Both requests at once: the pause lands while the new ffmpeg is still starting.
+    const [fx, pause] = await Promise.all([post('effects', { effects: ['echo'] }), post('pause')]);
+    expect([fx.status, pause.status]).toEqual([200, 200]);
+    const pausedAt = await stopped;
+    await new Promise((r) => setTimeout(r, 600));
+    const since = performance.now();
+    expect(await status(t, t.alice.token)).toMatchObject({ state: 'paused', activeEffects: ['echo'] });
+    const sneaked = t.discord.voice.packets.filter((p) => p.receivedAt > pausedAt && !isSilenceFrame(p.opus));
+    expect(sneaked).toHaveLength(0);
+    expect((await post('resume')).status).toBe(200);
+    await audioAfter(t.discord, since, 0, 5);
+    expect((await post('effects', { effects: [] })).status).toBe(200);
+  });
+
   test('seeking to 50 % of a song whose pitch changes halfway plays the second pitch', async () => {
     let since = performance.now();
     expect((await post('skip')).status).toBe(200);

@@ -54,8 +54,11 @@ export class GuildPlayer {
   /** Bumped whenever a track is replaced on purpose, so the old one's end is not taken for a finish. */
   private generation = 0;
   private connection: VoiceConnection | null = null;
-  /** A pause asked for while the new track was still buffering: applied once it plays. */
-  private pauseWhenReady = false;
+  /**
+   * The listener's pause, kept here rather than read from the voice player: a pause that lands while a
+   * new ffmpeg is starting, or while its track still buffers, must hold once that track plays.
+   */
+  private wantPaused = false;
 
   private readonly deps: PlayerDeps;
 
@@ -64,8 +67,7 @@ export class GuildPlayer {
     this.audio = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Play } });
     this.audio.on('error', (err) => deps.log.warn({ err: err.message }, 'music: track failed'));
     this.audio.on('stateChange', (before, after) => {
-      if (after.status === AudioPlayerStatus.Playing && this.pauseWhenReady) {
-        this.pauseWhenReady = false;
+      if (after.status === AudioPlayerStatus.Playing && this.wantPaused) {
         this.audio.pause(true);
         return;
       }
@@ -77,9 +79,7 @@ export class GuildPlayer {
   }
 
   get isPaused(): boolean {
-    return (
-      this.current !== null && (this.pauseWhenReady || this.audio.state.status === AudioPlayerStatus.Paused)
-    );
+    return this.current !== null && this.wantPaused;
   }
 
   get isPlaying(): boolean {
@@ -117,6 +117,7 @@ export class GuildPlayer {
       return 'queued';
     }
     this.current = song;
+    this.wantPaused = false;
     await this.startTrack(0);
     return 'playing';
   }
@@ -126,14 +127,14 @@ export class GuildPlayer {
   }
 
   pause(): void {
-    // The voice player pauses only while playing; a track still buffering pauses as soon as it plays.
-    if (!this.audio.pause(true) && this.audio.state.status === AudioPlayerStatus.Buffering)
-      this.pauseWhenReady = true;
+    this.wantPaused = true;
+    // The voice player pauses only while playing; a track still buffering is paused when it starts.
+    this.audio.pause(true);
     this.deps.changed();
   }
 
   async resume(): Promise<void> {
-    this.pauseWhenReady = false;
+    this.wantPaused = false;
     if (this.pendingPosition !== null) {
       await this.startTrack(this.pendingPosition);
       return;
@@ -208,6 +209,7 @@ export class GuildPlayer {
     this.pendingPosition = null;
     const next = this.queue.shift() ?? null;
     this.current = next;
+    this.wantPaused = false; // the next song plays
     if (next) await this.startTrack(0);
     else {
       this.resource = null;
@@ -230,7 +232,6 @@ export class GuildPlayer {
     if (!song) return;
     const generation = ++this.generation;
     this.pendingPosition = null;
-    this.pauseWhenReady = false;
     let transcoder: Transcoder;
     try {
       transcoder = await startTranscoder({
@@ -260,7 +261,7 @@ export class GuildPlayer {
     this.resource = resource;
     this.startedAt = position;
     this.rate = playbackRate(this.effects);
-    this.audio.play(resource);
+    this.audio.play(resource); // starts paused when a pause came meanwhile (see the stateChange handler)
     this.deps.changed();
   }
 }
