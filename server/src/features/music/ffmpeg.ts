@@ -71,15 +71,26 @@ export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath'>): string[] {
             .join(''),
         ]
       : [];
-  const reconnect =
-    o.input.kind === 'url' && /^https?:/.test(o.input.url)
-      ? ['-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_delay_max', '5']
+  // Network inputs: reconnect on drops, and only network protocols (an HLS playlist from a service must
+  // not make ffmpeg open local files).
+  const network =
+    o.input.kind === 'url'
+      ? [
+          '-protocol_whitelist',
+          'http,https,tcp,tls,crypto,hls',
+          '-reconnect',
+          '1',
+          '-reconnect_streamed',
+          '1',
+          '-reconnect_delay_max',
+          '5',
+        ]
       : [];
   return [
     '-hide_banner',
     '-loglevel',
     'error',
-    ...reconnect,
+    ...network,
     ...headers,
     ...(o.startSeconds > 0 ? ['-ss', o.startSeconds.toFixed(3)] : []),
     '-i',
