@@ -12,6 +12,8 @@ import type { FastifyBaseLogger } from 'fastify';
 
 /** How long joining a voice channel may take before the request fails. */
 const JOIN_TIMEOUT_MS = 15_000;
+/** How long a dropped voice connection may take to come back by itself. */
+const RECONNECT_GRACE_MS = 5_000;
 
 export type VoiceStateChange = { guildId: string; userId: string; channelId: string | null };
 
@@ -114,6 +116,17 @@ export async function startMusicBot(o: MusicBotOptions): Promise<MusicBot> {
         connection.destroy();
         throw e;
       }
+      // Dropped by Discord (a region move, a moderator's disconnect): wait briefly for the library to
+      // reconnect by itself; give up otherwise, which the player sees as the connection being destroyed.
+      connection.on('stateChange', (_before, after) => {
+        if (after.status !== VoiceConnectionStatus.Disconnected) return;
+        Promise.race([
+          entersState(connection, VoiceConnectionStatus.Signalling, RECONNECT_GRACE_MS),
+          entersState(connection, VoiceConnectionStatus.Connecting, RECONNECT_GRACE_MS),
+        ]).catch(() => {
+          if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
+        });
+      });
       return connection;
     },
     leave(guildId) {

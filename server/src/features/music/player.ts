@@ -104,6 +104,10 @@ export class GuildPlayer {
     this.channel = channel;
   }
 
+  isAttachedTo(connection: VoiceConnection): boolean {
+    return this.connection === connection;
+  }
+
   detach(): void {
     this.connection = null;
     this.channel = null;

@@ -9,7 +9,7 @@ import {
   type PlaylistWithSongs,
   type SearchResult,
 } from '@guildhall/common';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { connectClient, listen, nextEvent, subscribe } from '../../platform/realtime/testing.ts';
 import { createTestApp, type TestContext } from '../../test/app.ts';
 import {
@@ -423,4 +423,17 @@ describe('music API with the bot online', () => {
       expect((await pl(alice(), 'GET', '/playlist/not-a-uuid')).status).toBe(400);
     });
   });
+  test('when Discord drops the bot from its channel for good, the song stops and status says so', async () => {
+    expect((await play(songs.a)).status).toBe(200);
+    expect((await status(t, alice())).voiceChannel).not.toBeNull();
+    t.discord.setVoiceState(GUILD_ID, t.discord.botUser.id, null); // a moderator disconnects the bot
+    await vi.waitFor(
+      async () => expect(await status(t, alice())).toMatchObject({ voiceChannel: null, currentSong: null }),
+      { timeout: 15_000, interval: 200 },
+    );
+    // Playing again joins again.
+    expect((await play(songs.b)).body.data).toMatchObject({ action: 'playing' });
+    expect((await status(t, alice())).voiceChannel?.name).toBe('Lounge');
+    await control(`/api/music/stop/${GUILD_ID}`);
+  }, 30_000);
 });

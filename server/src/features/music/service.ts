@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { VoiceConnectionStatus } from '@discordjs/voice';
 import {
   type EqSettings,
   MUSIC_IDLE_LEAVE_MS,
@@ -268,7 +269,18 @@ export class MusicService {
     }
     if (!player.channel || (player.channel.id !== channel.id && !player.current)) {
       try {
-        player.attach(await bot.join(guildId, channel.id), channel);
+        const connection = await bot.join(guildId, channel.id);
+        const fresh = !player.isAttachedTo(connection); // a move keeps the same connection
+        player.attach(connection, channel);
+        const p = player;
+        if (fresh)
+          connection.on('stateChange', (_before, after) => {
+            // Gone for good (left, kicked, or no reconnect): the song stops and the status says so.
+            if (after.status !== VoiceConnectionStatus.Destroyed || !p.isAttachedTo(connection)) return;
+            p.stop();
+            p.detach();
+            this.changed(guildId);
+          });
       } catch (err) {
         this.e.log.warn({ err: (err as Error).message, guildId }, 'music: cannot join voice');
         throw httpError(

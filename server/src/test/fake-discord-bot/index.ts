@@ -218,6 +218,7 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
       else states.delete(userId);
       for (const s of sessions)
         s.dispatch('VOICE_STATE_UPDATE', voiceStateObject(guildId, userId, channelId, `session-${userId}`));
+      if (userId === botUser.id && channelId === null) voice.disconnectGuild(guildId);
     },
     botChannel: (guildId) => voiceStates.get(guildId)?.get(botUser.id) ?? null,
     ready: () => readyPromise,

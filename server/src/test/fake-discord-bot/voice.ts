@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { decryptRtp, type ReceivedPacket } from './rtp.ts';
 
 const tlsDir = new URL('./tls/', import.meta.url);
@@ -48,6 +48,7 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
   private wss = new WebSocketServer({ server: this.https });
   private udp = dgram.createSocket('udp4');
   private nextSsrc = 1000;
+  private readonly sessions = new Map<WebSocket, string>();
 
   async start(): Promise<void> {
     this.wss.on('connection', (ws) => {
@@ -61,6 +62,7 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
         if (msg.op === 0) {
           const id = msg.d as VoiceIdentify;
           this.identifies.push(id);
+          this.sessions.set(ws, id.server_id);
           this.emit('identify', id);
           ssrc = this.nextSsrc++;
           send(2, {
@@ -81,7 +83,10 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
           this.emit('speaking', event);
         }
       });
-      ws.on('close', () => this.emit('closed'));
+      ws.on('close', () => {
+        this.sessions.delete(ws);
+        this.emit('closed');
+      });
     });
     this.udp.on('message', (msg, rinfo) => {
       if (msg.length === 74 && msg.readUInt16BE(0) === 1) {
@@ -105,6 +110,14 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
     });
     await new Promise<void>((resolve) => this.udp.bind(0, '127.0.0.1', resolve));
     await new Promise<void>((resolve) => this.https.listen(0, '127.0.0.1', resolve));
+  }
+
+  /**
+   * Closes a guild's voice session the way Discord does when the bot is removed from its channel:
+   * close code 4014 ("Disconnected"), after which the client should not resume.
+   */
+  disconnectGuild(guildId: string): void {
+    for (const [ws, serverId] of this.sessions) if (serverId === guildId) ws.close(4014, 'Disconnected');
   }
 
   /** `host:port` as VOICE_SERVER_UPDATE hands it out (no scheme: the library adds `wss://`). */
