@@ -78,6 +78,11 @@ const EnvSchema = z.object({
   SOUNDCLOUD_CLIENT_ID: optionalString,
   FFMPEG_PATH: z.string().trim().min(1, { error: 'FFMPEG_PATH must not be empty' }).default('ffmpeg'),
   FFPROBE_PATH: z.string().trim().min(1, { error: 'FFPROBE_PATH must not be empty' }).default('ffprobe'),
+  MUSIC_IDLE_LEAVE_SECONDS: z.coerce
+    .number({ error: 'MUSIC_IDLE_LEAVE_SECONDS must be a number' })
+    .int({ error: 'MUSIC_IDLE_LEAVE_SECONDS must be whole seconds' })
+    .min(1, { error: 'MUSIC_IDLE_LEAVE_SECONDS must be at least 1' })
+    .default(300),
 });
 
 export type Config = {
@@ -109,6 +114,8 @@ export type Config = {
     soundcloudClientId?: string;
     ffmpegPath: string;
     ffprobePath: string;
+    /** How long the bot stays in a voice channel alone or with nothing playing. */
+    idleLeaveMs: number;
   };
 };
 
@@ -152,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       soundcloudClientId: e.SOUNDCLOUD_CLIENT_ID,
       ffmpegPath: e.FFMPEG_PATH,
       ffprobePath: e.FFPROBE_PATH,
+      idleLeaveMs: e.MUSIC_IDLE_LEAVE_SECONDS * 1000,
     },
   };
 }

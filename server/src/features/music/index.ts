@@ -11,16 +11,11 @@ import { LibraryLoopback } from './sources/loopback.ts';
 import { soundcloudSource } from './sources/soundcloud.ts';
 import { youtubeSource } from './sources/youtube.ts';
 
-export type MusicOptions = {
-  /** How long the bot stays alone or idle in a channel (tests shorten it). */
-  idleLeaveMs?: number;
-};
-
 /**
  * The music feature: the Discord bot (when DISCORD_BOT_TOKEN is set), the players, the sources and
  * every /api/music route. Without a token, or while the bot logs in, the API answers that it is offline.
  */
-export function musicFeature(deps: AppDeps & { music?: MusicOptions }): FastifyPluginAsyncZod {
+export function musicFeature(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const c = deps.config.music;
     const store = createBlobStore(deps.config);
@@ -36,7 +31,7 @@ export function musicFeature(deps: AppDeps & { music?: MusicOptions }): FastifyP
       ],
       publish: (status) => app.realtime.publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status }),
       defaultGuildId: c.defaultGuildId ?? null,
-      idleLeaveMs: deps.music?.idleLeaveMs,
+      idleLeaveMs: c.idleLeaveMs,
     };
     const music = new MusicService(engine);
     app.realtime.defineRoomType(MUSIC_ROOM_TYPE, musicRoomType(music));

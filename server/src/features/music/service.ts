@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { VoiceConnectionStatus } from '@discordjs/voice';
 import {
   type EqSettings,
-  MUSIC_IDLE_LEAVE_MS,
   MUSIC_PLATFORM_LABELS,
   MUSIC_QUEUE_MAX,
   MUSIC_TEXTS,
@@ -28,8 +27,8 @@ export type MusicEngine = {
   sources: MusicSource[];
   publish: (status: PlaybackStatus) => void;
   defaultGuildId: string | null;
-  /** How long the bot stays in a channel alone or with nothing to play (tests shorten it). */
-  idleLeaveMs?: number;
+  /** How long the bot stays in a channel alone or with nothing to play (MUSIC_IDLE_LEAVE_SECONDS). */
+  idleLeaveMs: number;
 };
 
 /**
@@ -317,7 +316,7 @@ export class MusicService {
       player.detach();
       this.e.bot?.leave(guildId);
       this.changed(guildId);
-    }, this.e.idleLeaveMs ?? MUSIC_IDLE_LEAVE_MS);
+    }, this.e.idleLeaveMs);
     t.unref();
     this.idleTimers.set(guildId, t);
   }
