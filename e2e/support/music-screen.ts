@@ -35,11 +35,12 @@ export async function musicMember(key: MusicMemberKey, dbFile = DB_FILE): Promis
 export async function musicContext(
   browser: Browser,
   member: MusicMember,
-  opts: { baseURL?: string; width?: number } = {},
+  opts: { baseURL?: string; width?: number; hasTouch?: boolean } = {},
 ): Promise<{ context: BrowserContext; screen: MusicScreen }> {
   const context = await browser.newContext({
     baseURL: opts.baseURL ?? BASE_URL,
     viewport: { width: opts.width ?? 1280, height: 900 },
+    hasTouch: opts.hasTouch ?? false,
   });
   await context.addInitScript((m) => {
     if (!localStorage.getItem('authToken')) {
@@ -73,7 +74,7 @@ export type LibrarySong = { title: string; file: string; seconds: number };
 
 /**
  * Three test songs made with ffmpeg: a 440 Hz tone and two others, long enough that nothing ends during
- * a test. Made once per run; their names carry `tag` so a library search finds only them.
+ * a test. Made once and kept in .tmp; their names carry `tag` so a library search finds only them.
  */
 export function makeSongs(tag: string): LibrarySong[] {
   const dir = path.join(ROOT, '.tmp', 'music-e2e');
@@ -85,7 +86,7 @@ export function makeSongs(tag: string): LibrarySong[] {
   ];
   return specs.map((s) => {
     // The library names a song after its file.
-    const file = path.join(dir, `${s.title}.ogg`);
+    const file = path.join(dir, `${s.title}.flac`);
     if (!fs.existsSync(file)) {
       execFileSync('ffmpeg', [
         '-hide_banner',
@@ -96,12 +97,13 @@ export function makeSongs(tag: string): LibrarySong[] {
         'lavfi',
         '-i',
         `${s.source}:duration=${s.seconds}`,
+        // FLAC states its length in its header, so the library learns the duration without decoding.
         '-ac',
-        '2',
+        '1',
         '-c:a',
-        'libopus',
-        '-b:a',
-        '32k',
+        'flac',
+        '-sample_fmt',
+        's16',
         '-metadata',
         `title=${s.title}`,
         '-metadata',
@@ -222,6 +224,39 @@ export class MusicScreen {
     await radio.isChecked();
     await this.page.getByLabel('Search songs').fill(query);
     await this.page.getByLabel('Search songs').press('Enter');
+  }
+
+  /**
+   * Drags with a finger (Chromium touch events through CDP; Playwright's touchscreen only taps): press,
+   * hold past the queue's press delay (so a swipe still scrolls the list), move, lift.
+   */
+  async touchDrag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+    const cdp = await this.page.context().newCDPSession(this.page);
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', p?: { x: number; y: number }) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
+    await touch('touchStart', from);
+    // Part of the gesture, not a wait for a result: the finger rests longer than the sensor's 150 ms delay.
+    await this.page.waitForTimeout(300);
+    const steps = 12;
+    for (let i = 1; i <= steps; i++) {
+      await touch('touchMove', {
+        x: from.x + ((to.x - from.x) * i) / steps,
+        y: from.y + ((to.y - from.y) * i) / steps,
+      });
+    }
+    await touch('touchEnd');
+    await cdp.detach();
+  }
+
+  /** The centre of a queue item's drag handle, and a point in the top quarter of it. */
+  async handlePoints(
+    index: number,
+  ): Promise<{ centre: { x: number; y: number }; top: { x: number; y: number } }> {
+    const box = (await this.page.getByTestId('queue-handle').nth(index).boundingBox())!;
+    return {
+      centre: { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+      top: { x: box.x + box.width / 2, y: box.y + box.height / 4 },
+    };
   }
 
   /** The scrubber's position in seconds (its value). */

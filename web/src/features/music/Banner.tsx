@@ -3,22 +3,28 @@ import { CloseButton } from '../../ui/CloseButton.tsx';
 import { cn } from '../../ui/cn.ts';
 import type { Feedback } from './useFeedback.ts';
 
-/** The panel's banner: errors (5 s) and successes (3 s), dismissible. */
+/**
+ * The panel's banner: errors (5 s) and successes (3 s), dismissible. It floats over the top of the page
+ * instead of pushing the content down, so a message never moves the row the user is about to click.
+ */
 export function Banner({ feedback, onDismiss }: { feedback: Feedback | null; onDismiss: () => void }) {
   // The live regions stay mounted so screen readers announce each new message.
   const isError = feedback?.tone === 'error';
   return (
-    <div className="min-h-0" aria-live={isError ? 'assertive' : 'polite'}>
+    <div
+      className="pointer-events-none fixed inset-x-0 top-20 z-40 mx-auto w-full max-w-xl px-4"
+      aria-live={isError ? 'assertive' : 'polite'}
+    >
       {feedback && (
         <div
           key={feedback.key}
           role={isError ? 'alert' : 'status'}
           data-testid={isError ? 'music-error' : 'music-success'}
           className={cn(
-            'mb-5 flex items-start gap-3 rounded-xl border px-4 py-3 text-sm',
+            'pointer-events-auto flex items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-2xl backdrop-blur',
             isError
-              ? 'border-danger/30 bg-danger/10 text-[#ff7b7e]'
-              : 'border-success/30 bg-success/10 text-[#6fd08f]',
+              ? 'border-danger/40 bg-[#2a1418]/95 text-[#ff7b7e]'
+              : 'border-success/40 bg-[#122419]/95 text-[#6fd08f]',
           )}
         >
           {isError ? (

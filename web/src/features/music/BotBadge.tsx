@@ -14,7 +14,10 @@ export function BotBadge({ status }: { status: PlaybackStatus | null }) {
     );
   }
   // Not in a voice channel counts as idle too: nobody can be listening.
-  const detail = status.idle || !status.voiceChannel ? T.idle : `${status.listeners} listener${status.listeners === 1 ? '' : 's'}`;
+  const detail =
+    status.idle || !status.voiceChannel
+      ? T.idle
+      : `${status.listeners} listener${status.listeners === 1 ? '' : 's'}`;
   return (
     <Badge tone="success" className="gap-1.5">
       <span data-testid="bot-badge" data-state="online" className="contents">

@@ -99,7 +99,7 @@ function QueueRow({ song, index, canReorder }: { song: Song; index: number; canR
       data-title={song.title}
       style={{ transform: CSS.Transform.toString(transform), transition }}
       className={cn(
-        'flex items-center gap-3 rounded-xl border border-border bg-bg/50 p-2 pr-3',
+        'flex items-center gap-2 rounded-xl border border-border bg-bg/50 p-1.5 pr-3 sm:gap-3 sm:p-2',
         isDragging && 'relative z-10 border-brand/60 bg-surface-2 shadow-xl',
       )}
     >
@@ -115,8 +115,10 @@ function QueueRow({ song, index, canReorder }: { song: Song; index: number; canR
       >
         <GripVertical className="size-4" />
       </button>
-      <span className="w-5 shrink-0 text-right text-xs tabular-nums text-muted">{index + 1}</span>
-      <SongThumb src={song.thumbnail} className="size-10" />
+      <span className="hidden w-5 shrink-0 text-right text-xs tabular-nums text-muted sm:inline">
+        {index + 1}
+      </span>
+      <SongThumb src={song.thumbnail} className="size-9 sm:size-10" />
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm font-medium" data-testid="queue-title">
           {song.title}
