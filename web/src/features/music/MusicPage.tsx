@@ -37,8 +37,9 @@ export function MusicPage() {
   const [tab, setTab] = useState<TabKey>('queue');
 
   const status = entry?.status ?? null;
-  // Viewers may watch; users and above control (portal-core §6).
-  const canUse = hasLevel(user?.accessLevel, 'user') && !!status?.connected && !!guild.guildId;
+  // Viewers may watch; users and above search and control (portal-core §6).
+  const isViewer = !hasLevel(user?.accessLevel, 'user');
+  const canUse = !isViewer && !!status?.connected && !!guild.guildId;
   const isSomethingPlaying = !!status?.currentSong;
   const canControl = canUse && isSomethingPlaying;
   const queue = status?.queue ?? [];
@@ -60,6 +61,15 @@ export function MusicPage() {
         </div>
         <BotBadge status={status} />
       </header>
+      {isViewer && (
+        <p
+          data-testid="viewer-note"
+          className="mb-6 rounded-xl border border-border bg-surface-2/60 px-4 py-3 text-sm text-muted"
+        >
+          You can follow what plays. Searching, playing and the controls need the User level: ask an
+          administrator.
+        </p>
+      )}
       <Banner feedback={feedback.feedback} onDismiss={feedback.dismiss} />
 
       {guild.isLoading || (guild.guildId && isLoading) ? (
@@ -91,6 +101,7 @@ export function MusicPage() {
                   queue: <QueueList queue={queue} canReorder={canUse} onReorder={actions.reorder} />,
                   search: (
                     <SearchTab
+                      canSearch={!isViewer}
                       canPlay={canUse}
                       isSomethingPlaying={isSomethingPlaying}
                       onPlay={actions.play}

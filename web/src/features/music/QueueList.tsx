@@ -120,7 +120,7 @@ function QueueRow({ song, index, canReorder }: { song: Song; index: number; canR
       </span>
       <SongThumb src={song.thumbnail} className="size-9 sm:size-10" />
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-medium" data-testid="queue-title">
+        <p className="line-clamp-2 text-sm font-medium break-words sm:truncate" data-testid="queue-title">
           {song.title}
         </p>
         <p className="truncate text-xs text-muted">

@@ -21,12 +21,14 @@ const inputClass =
 
 /** Search a platform (YouTube, SoundCloud or the file library) and play or queue a result. */
 export function SearchTab({
+  canSearch,
   canPlay,
   isSomethingPlaying,
   onPlay,
   playlists,
   showError,
 }: {
+  canSearch: boolean;
   canPlay: boolean;
   isSomethingPlaying: boolean;
   onPlay: (song: SearchResult) => void;
@@ -100,7 +102,7 @@ export function SearchTab({
             />
             <Button
               type="submit"
-              disabled={isSearching}
+              disabled={isSearching || !canSearch}
               icon={isSearching ? <Spinner className="size-4" /> : <Search className="size-4" />}
             >
               <span className="sr-only sm:not-sr-only">Search</span>
@@ -121,11 +123,11 @@ export function SearchTab({
               key={`${r.platform}:${r.id}`}
               data-testid="search-result"
               data-title={r.title}
-              className="flex items-center gap-3 rounded-xl border border-border bg-bg/50 p-2"
+              className="flex items-center gap-2 rounded-xl border border-border bg-bg/50 p-1.5 sm:gap-3 sm:p-2"
             >
-              <SongThumb src={r.thumbnail} className="size-12" />
+              <SongThumb src={r.thumbnail} className="size-10 sm:size-12" />
               <div className="min-w-0 flex-1">
-                <p className="truncate text-sm font-medium" title={r.title}>
+                <p className="line-clamp-2 text-sm font-medium break-words sm:truncate" title={r.title}>
                   {r.title}
                 </p>
                 <p className="flex items-center gap-2 truncate text-xs text-muted">
