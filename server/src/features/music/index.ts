@@ -27,7 +27,7 @@ export function musicFeature(deps: AppDeps): FastifyPluginAsyncZod {
       sources: [
         youtubeSource(c.youtubeBaseUrl),
         soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
-        librarySource(deps.db, store, loopback, c.ffprobePath, c.ffmpegPath),
+        librarySource(deps.db, loopback, c.ffprobePath, c.ffmpegPath),
       ],
       publish: (status) => app.realtime.publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status }),
       defaultGuildId: c.defaultGuildId ?? null,

@@ -21,6 +21,7 @@ import {
   OTHER_GUILD_ID,
   startMusicApp,
   status,
+  synthesize,
   tone,
 } from './test-helpers.ts';
 
@@ -67,6 +68,13 @@ describe('music API with the bot online', () => {
       d: await addToLibrary(t, alice(), 'Delta tune.wav', audio),
     };
     await addToLibrary(t, alice(), 'notes.txt', Buffer.from('not audio'));
+    // Ogg/Opus states no duration in its header: found from the last page through the seekable reader.
+    await addToLibrary(
+      t,
+      alice(),
+      'Echo ogg.ogg',
+      await synthesize('sine=frequency=300:sample_rate=48000', 5, 'ogg'),
+    );
   }, 30_000);
   afterAll(async () => {
     await t?.closeAll();
@@ -115,6 +123,13 @@ describe('music API with the bot online', () => {
   test('POST /search finds library audio by every word of the name, at most maxResults', async () => {
     const search = (body: Record<string, unknown>) =>
       api<Ok<{ results: SearchResult[] }> & Err>(t, alice(), 'POST', '/api/music/search', body);
+    // A search waits at most 1.5 s for durations being probed and goes on; they are cached once known.
+    const durations = async () => {
+      const res = await search({ query: 'o', platform: 'library' });
+      return res.body.data?.results.map((r) => r.duration) ?? res.body.error;
+    };
+    // Searches are rate-limited (60 a minute): poll gently.
+    await expect.poll(durations, { timeout: 15_000, interval: 500 }).toEqual([3, 3, 3, 5]);
     const all = await search({ query: 'song', platform: 'library' });
     expect(all.body.data.results.map((r) => r.title)).toEqual(['Alpha song', 'Bravo song', 'Charlie song']);
     expect(all.body.data.results[0]).toMatchObject({
@@ -128,6 +143,9 @@ describe('music API with the bot online', () => {
       (await search({ query: 'song', platform: 'library', maxResults: 2 })).body.data.results,
     ).toHaveLength(2);
     expect((await search({ query: 'notes', platform: 'library' })).body.data.results).toEqual([]);
+    expect((await search({ query: 'echo', platform: 'library' })).body.data.results[0]).toMatchObject({
+      duration: 5,
+    });
     const tooMany = await search({ query: 'song', platform: 'library', maxResults: 11 });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error).toMatch(/maxResults must be from 1 to 10/);

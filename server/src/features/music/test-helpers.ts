@@ -86,9 +86,9 @@ export async function waitForBot(ctx: TestContext, token: string, timeoutMs = 15
  * Audio made by ffmpeg's lavfi sources (`sine`, `aevalsrc`): a WAV file's bytes, written to a file first so
  * the header carries the real length, as an uploaded file's would.
  */
-export async function synthesize(filterGraph: string, seconds: number): Promise<Buffer> {
+export async function synthesize(filterGraph: string, seconds: number, ext = 'wav'): Promise<Buffer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-audio-'));
-  const out = path.join(dir, 'a.wav');
+  const out = path.join(dir, `a.${ext}`);
   try {
     const child = spawn(
       'ffmpeg',

@@ -1,7 +1,6 @@
 import { LIBRARY_URL_PREFIX, libraryUrl, type SearchResult } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
-import type { BlobStore } from '../../../platform/blob-store/index.ts';
-import { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles } from '../../files/index.ts';
+import { findLibraryFile, type LibraryFile, searchLibraryFiles } from '../../files/index.ts';
 import type { LibraryLoopback } from './loopback.ts';
 import { probeDuration } from './probe.ts';
 import type { MusicSource } from './types.ts';
@@ -20,12 +19,14 @@ export const AUDIO_EXTENSIONS = [
   '.oga',
 ];
 
+const SEARCH_PROBE_WAIT_MS = 1500;
+const PLAY_PROBE_WAIT_MS = 10_000;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The portal's own shared file system as a music platform: searched by name, played from the blob store. */
+/** The portal's own shared file system as a music platform: searched by name, played from the blob store (through the loopback reader). */
 export function librarySource(
   db: Db,
-  store: BlobStore,
   loopback: LibraryLoopback,
   ffprobePath: string,
   ffmpegPath: string,
@@ -35,17 +36,23 @@ export function librarySource(
   const durationOf = (file: LibraryFile) => {
     let d = durations.get(file.id);
     if (!d) {
-      d = probeDuration(ffprobePath, () => openLibraryFile(db, store, file), ffmpegPath).catch(() => 0);
+      d = loopback
+        .urlFor(file)
+        .then((url) => probeDuration(ffprobePath, url, ffmpegPath))
+        .catch(() => 0);
       durations.set(file.id, d);
     }
     return d;
   };
-  const toResult = async (file: LibraryFile): Promise<SearchResult> => ({
+  /** Search does not wait long for a probe (it goes on and fills the cache); playing waits longer. */
+  const durationWithin = (file: LibraryFile, ms: number) =>
+    Promise.race([durationOf(file), new Promise<number>((r) => setTimeout(() => r(0), ms).unref())]);
+  const toResult = async (file: LibraryFile, waitMs: number): Promise<SearchResult> => ({
     id: file.id,
     youtube_id: file.id,
     title: file.name.replace(/\.[^.]+$/, ''),
     uploader: 'Library',
-    duration: await durationOf(file),
+    duration: await durationWithin(file, waitMs),
     url: libraryUrl(file.id),
     thumbnail: null,
     platform: 'library',
@@ -54,14 +61,14 @@ export function librarySource(
     platform: 'library',
     async search(query, maxResults) {
       const files = await searchLibraryFiles(db, query, AUDIO_EXTENSIONS, maxResults);
-      return Promise.all(files.map(toResult));
+      return Promise.all(files.map((f) => toResult(f, SEARCH_PROBE_WAIT_MS)));
     },
     owns: (url) => url.startsWith(LIBRARY_URL_PREFIX),
     async resolve(url) {
       const id = url.slice(LIBRARY_URL_PREFIX.length);
       if (!UUID.test(id)) return null;
       const file = await findLibraryFile(db, id);
-      return file ? toResult(file) : null;
+      return file ? toResult(file, PLAY_PROBE_WAIT_MS) : null;
     },
     async input(song) {
       const file = await findLibraryFile(db, song.id);
