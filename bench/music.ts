@@ -324,6 +324,59 @@ try {
     }
   }
   decoder.delete();
+
+  // Baseline for the latency: a bare ffmpeg started the same way (seek into the same local file, same
+  // filters and encoder), timed from spawn to its first Ogg audio page. No server, no network.
+  const bareStarts: number[] = [];
+  for (let i = 0; i < LATENCY_ROUNDS * 2; i++) {
+    const t0 = performance.now();
+    const child = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-ss',
+        String(duration * (i % 2 ? 0.75 : 0.1)),
+        '-i',
+        audioFile,
+        '-af',
+        filterChain(['nightcore'], { bass: 0, lowMid: 0, mid: 0, highMid: 0, treble: 0 }),
+        '-ac',
+        '2',
+        '-ar',
+        '48000',
+        '-c:a',
+        'libopus',
+        '-b:a',
+        '128k',
+        '-frame_duration',
+        '20',
+        '-page_duration',
+        '20000',
+        '-flush_packets',
+        '1',
+        '-f',
+        'ogg',
+        'pipe:1',
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    let bytes = 0;
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        bytes += d.length;
+        // Past the two header pages (OpusHead, OpusTags): the first audio.
+        if (bytes > 1000 && child.exitCode === null) {
+          bareStarts.push(performance.now() - t0);
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('close', () => resolve());
+    });
+    await sleep(100);
+  }
   await call(tokens[0] ?? '', 'POST', `/api/music/stop/${g0}`);
 
   // ---- 3. Guilds playing at once before packets fall late ----
@@ -394,6 +447,13 @@ try {
       `\n${kind} → first packet carrying it (${ms.length} requests): p50 ${f1(percentile(ms, 50))} ms, p95 ${f1(percentile(ms, 95))} ms, max ${f1(Math.max(...ms))} ms (goal p95 ≤ ${GOALS.p95Ms} ms)`,
     );
   }
+  console.log(
+    `\nbaseline: bare ffmpeg spawn → first Ogg audio page (same seek, filter, encoder; ${bareStarts.length} runs): p50 ${f1(percentile(bareStarts, 50))} ms, p95 ${f1(percentile(bareStarts, 95))} ms`,
+  );
+  const allLat = latencies.map((l) => l.ms);
+  console.log(
+    `  request → first packet over the bare start, p50: ${(percentile(allLat, 50) / percentile(bareStarts, 50)).toFixed(2)}×, p95: ${(percentile(allLat, 95) / percentile(bareStarts, 95)).toFixed(2)}×`,
+  );
   console.log(`\nguilds playing at once (late = > ${LATE_MS} ms behind the 20 ms schedule, 10 s each):`);
   for (const l of lateness) {
     console.log(
