@@ -5,7 +5,7 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { formatTime } from './playback-clock.ts';
+import { formatDuration } from './playback-clock.ts';
 import { SongThumb } from './SongBits.tsx';
 import type { PlaylistsState } from './usePlaylists.ts';
 
@@ -231,7 +231,7 @@ function PlaylistRow({
                     <p className="truncate text-sm">{s.title}</p>
                     <p className="truncate text-xs text-muted">{s.uploader || 'Unknown artist'}</p>
                   </div>
-                  <span className="text-xs tabular-nums text-muted">{formatTime(s.duration)}</span>
+                  <span className="text-xs tabular-nums text-muted">{formatDuration(s.duration)}</span>
                   {isMine && (
                     <button
                       type="button"

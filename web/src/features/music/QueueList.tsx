@@ -19,7 +19,7 @@ import { CSS } from '@dnd-kit/utilities';
 import type { Song } from '@guildhall/common';
 import { GripVertical, ListMusic } from 'lucide-react';
 import { cn } from '../../ui/cn.ts';
-import { formatTime } from './playback-clock.ts';
+import { formatDuration } from './playback-clock.ts';
 import { PlatformBadge, SongThumb } from './SongBits.tsx';
 
 /**
@@ -130,7 +130,7 @@ function QueueRow({ song, index, canReorder }: { song: Song; index: number; canR
       <span className="hidden sm:inline-flex">
         <PlatformBadge platform={song.platform} />
       </span>
-      <span className="shrink-0 text-xs tabular-nums text-muted">{formatTime(song.duration)}</span>
+      <span className="shrink-0 text-xs tabular-nums text-muted">{formatDuration(song.duration)}</span>
     </li>
   );
 }

@@ -1,5 +1,5 @@
 import { type CSSProperties, useEffect, useRef, useState } from 'react';
-import { formatTime, percentOf, seekTimeForPercent } from './playback-clock.ts';
+import { formatDuration, formatTime, percentOf, seekTimeForPercent } from './playback-clock.ts';
 import { rangeClass } from './range.ts';
 
 const SEEK_KEYS = new Set([
@@ -99,7 +99,7 @@ export function Scrubber({
       />
       <div className="flex justify-between text-xs tabular-nums text-muted">
         <span data-testid="elapsed">{formatTime(shown)}</span>
-        <span data-testid="duration">{formatTime(duration)}</span>
+        <span data-testid="duration">{formatDuration(duration)}</span>
       </div>
     </div>
   );

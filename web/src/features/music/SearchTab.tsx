@@ -11,7 +11,7 @@ import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
 import * as api from './api.ts';
-import { formatTime } from './playback-clock.ts';
+import { formatDuration } from './playback-clock.ts';
 import { SaveToPlaylist } from './SaveToPlaylist.tsx';
 import { PlatformBadge, SongThumb } from './SongBits.tsx';
 import { type PlaylistsState, songInfoOf } from './usePlaylists.ts';
@@ -132,7 +132,7 @@ export function SearchTab({
                 </p>
                 <p className="flex items-center gap-2 truncate text-xs text-muted">
                   <span className="truncate">{r.uploader || 'Unknown artist'}</span>
-                  <span className="tabular-nums">{r.duration > 0 ? formatTime(r.duration) : 'Live'}</span>
+                  <span className="tabular-nums">{formatDuration(r.duration)}</span>
                 </p>
               </div>
               <span className="hidden sm:inline-flex">

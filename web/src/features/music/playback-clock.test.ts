@@ -2,6 +2,7 @@ import { FLAT_EQ, type PlaybackStatus } from '@guildhall/common';
 import { describe, expect, it } from 'vitest';
 import {
   anchorFromStatus,
+  formatDuration,
   formatTime,
   newerStatus,
   percentOf,
@@ -94,6 +95,8 @@ describe('time format', () => {
     expect(formatTime(65.9)).toBe('1:05');
     expect(formatTime(3725)).toBe('1:02:05');
     expect(formatTime(-3)).toBe('0:00');
+    expect(formatDuration(0)).toBe('–');
+    expect(formatDuration(61)).toBe('1:01');
   });
 });
 

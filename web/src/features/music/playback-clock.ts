@@ -58,6 +58,11 @@ export function formatTime(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
+/** A song's length for lists: "–" when unknown (0: a live stream, or not measured yet). */
+export function formatDuration(seconds: number): string {
+  return seconds > 0 ? formatTime(seconds) : '–';
+}
+
 /**
  * Keeps the later of two statuses of the same guild (by the server's own clock), so a slow poll that
  * answers after a push cannot move the panel back in time.
