@@ -109,6 +109,14 @@ export class MusicService {
     if (player.queue.length >= MUSIC_QUEUE_MAX) throw httpError(409, MUSIC_TEXTS.queueFull, 'QUEUE_FULL');
     const song: Song = { ...found, entryId: randomUUID(), requestedBy: requesterOf(caller) };
     const action = await player.add(song);
+    if (action === 'playing' && player.current?.entryId !== song.entryId) {
+      // ffmpeg could not start on it (an expired or refused stream): say so rather than "playing".
+      throw httpError(
+        502,
+        `${MUSIC_TEXTS.playFailed}: the platform did not deliver the audio`,
+        'PLAY_FAILED',
+      );
+    }
     return {
       song,
       action,
