@@ -103,6 +103,7 @@ test('[member] plays from the Library, reorders the queue for every open panel, 
   await expect(a.page.getByTestId('platform-badge').first()).toHaveText('Library');
   await expect(a.page.getByTestId('now-requester')).toContainText(MUSIC_MEMBERS.alice.username);
   await expect(a.page.getByTestId('voice-channel-name')).toHaveText(LOUNGE.name);
+  await expect(a.page.getByTestId('duration')).toHaveText('3:00');
   const first = await a.position();
   await expect.poll(() => a.position(), { timeout: 5000 }).toBeGreaterThanOrEqual(first + 2);
 
