@@ -73,6 +73,20 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
       });
     }
     if (url.pathname === '/api/v10/users/@me') return send(200, userObject(botUser));
+    const guildPath = /^\/api\/v10\/guilds\/(\d+)$/.exec(url.pathname);
+    const guild = guildPath && guilds.find((g) => g.id === guildPath[1]);
+    if (guild) {
+      const { channels: _c, members: _m, voice_states: _v, ...rest } = guildCreate(guild);
+      return send(200, rest);
+    }
+    const channelPath = /^\/api\/v10\/channels\/(\d+)$/.exec(url.pathname);
+    for (const g of channelPath ? guilds : []) {
+      const i = g.voiceChannels.findIndex((c) => c.id === channelPath?.[1]);
+      if (i >= 0) return send(200, guildCreate(g).channels[i]);
+    }
+    const userPath = /^\/api\/v10\/users\/(\d+)$/.exec(url.pathname);
+    const member = userPath && guilds.flatMap((g) => g.members).find((m) => m.id === userPath[1]);
+    if (member) return send(200, userObject(member));
     return send(404, { message: '404: Not Found', code: 0 });
   });
 
