@@ -5,6 +5,7 @@
  *   node bench/music.ts
  *   BENCH_MUSIC_WINDOW=60 node bench/music.ts        CPU window in seconds (default 20)
  *   BENCH_MUSIC_GUILDS=1,2,4,8,12 node bench/music.ts guild counts tried for "packets fall late"
+ *   BENCH_MUSIC_FORMAT=wav node bench/music.ts        the library file as WAV instead of 192 kb/s MP3
  *
  * 1. CPU per playing stream over the window, the server's Node process and its ffmpeg separately,
  *    plain and with every effect plus a non-flat equalizer, beside a bare `ffmpeg … -c:a libopus -f ogg`
@@ -116,7 +117,10 @@ fs.mkdirSync(webDir, { recursive: true });
 fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>bench</title>');
 
 // 440 Hz for the first half, 660 Hz for the second: the pitch of each packet tells where it is.
-const audioFile = path.join(tmp, 'split.wav');
+// The library file's format (BENCH_MUSIC_FORMAT): mp3 (192 kb/s, what a library mostly holds) or wav.
+const FORMAT = process.env.BENCH_MUSIC_FORMAT === 'wav' ? 'wav' : 'mp3';
+const audioName = `split.${FORMAT}`;
+const audioFile = path.join(tmp, audioName);
 const half = Math.max(60, WINDOW_S * 2);
 const made = await run('ffmpeg', [
   '-hide_banner',
@@ -126,6 +130,7 @@ const made = await run('ffmpeg', [
   `sine=frequency=440:sample_rate=48000:duration=${half}[a];sine=frequency=660:sample_rate=48000:duration=${half}[b];[a][b]concat=n=2:v=0:a=1`,
   '-ac',
   '2',
+  ...(FORMAT === 'mp3' ? ['-c:a', 'libmp3lame', '-b:a', '192k'] : []),
   audioFile,
 ]);
 if (made.code !== 0) throw new Error('ffmpeg could not make the test file');
@@ -198,7 +203,7 @@ try {
   const boundary = '----benchmusic';
   const form = Buffer.concat([
     Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="split.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${audioName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
@@ -215,7 +220,7 @@ try {
   ).json()) as { fileId: string; totalChunks: number };
   await call(tokens[0] ?? '', 'POST', '/upload/complete', {
     fileId: up.fileId,
-    fileName: 'split.wav',
+    fileName: audioName,
     fileSize: bytes.length,
     totalChunks: up.totalChunks,
   });
@@ -424,7 +429,7 @@ try {
   // ---- report ----
   const f1 = (x: number) => x.toFixed(1);
   console.log(
-    `\nmusic bench (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}), window ${WINDOW_S} s, load average at start ${loadAtStart}, at the end ${os.loadavg()[0]?.toFixed(1)}`,
+    `\nmusic bench (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}), window ${WINDOW_S} s, library file ${FORMAT}, load average at start ${loadAtStart}, at the end ${os.loadavg()[0]?.toFixed(1)}`,
   );
   console.log(`\nserver Node idle (bot online, nothing playing): ${f1(idleNode)} % of a core`);
   console.log();
