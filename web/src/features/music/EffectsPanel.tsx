@@ -40,16 +40,17 @@ export function EffectsPanel({
   const [draft, setDraft] = useState<EqSettings | null>(null);
   const send = useRef(onEqualizer);
   send.current = onEqualizer;
+  // The draft lives only while a change waits for its debounce; once sent, the status shows it (optimistically
+  // at first, then as the server confirms it, or the server's own values if it failed).
   const debouncer = useMemo(
-    () => createDebouncer<EqSettings>(MUSIC_EQ_DEBOUNCE_MS, (eq) => send.current(eq)),
+    () =>
+      createDebouncer<EqSettings>(MUSIC_EQ_DEBOUNCE_MS, (eq) => {
+        send.current(eq);
+        setDraft(null);
+      }),
     [],
   );
   useEffect(() => () => debouncer.cancel(), [debouncer]);
-  // Once sent, the draft gives way to the server's settings as soon as they match it.
-  useEffect(() => {
-    if (draft && !debouncer.isPending() && EQ_BANDS.every((b) => draft[b.key] === serverEq[b.key]))
-      setDraft(null);
-  }, [draft, serverEq, debouncer]);
   const eq = draft ?? serverEq;
   const change = (next: EqSettings) => {
     setDraft(next);

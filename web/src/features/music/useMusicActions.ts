@@ -84,22 +84,24 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
     onError: fail(T.stopFailed),
   });
 
+  /** Shows a change at once (same anchor and server time, so the next real status replaces it). */
+  const optimistic = (change: (s: PlaybackStatus) => Partial<PlaybackStatus>) => {
+    const key = statusKey(guildId);
+    const held = qc.getQueryData<StatusEntry>(key);
+    if (held)
+      qc.setQueryData<StatusEntry>(key, { ...held, status: { ...held.status, ...change(held.status) } });
+  };
+  /** After a failure: the banner, and the server's real state instead of the optimistic one. */
+  const failAndReload = (label: string) => (e: unknown) => {
+    fail(label)(e);
+    void qc.invalidateQueries({ queryKey: statusKey(guildId) });
+  };
+
   const reorder = useMutation({
     mutationFn: ({ from, to }: { from: number; to: number }) => api.reorderQueue(need(), from, to),
-    // The new order shows at once; the answer (or, on failure, a refetch) settles it.
-    onMutate: ({ from, to }) => {
-      const key = statusKey(guildId);
-      const held = qc.getQueryData<StatusEntry>(key);
-      if (held) {
-        const status: PlaybackStatus = { ...held.status, queue: moveItem(held.status.queue, from, to) };
-        qc.setQueryData<StatusEntry>(key, { ...held, status });
-      }
-    },
+    onMutate: ({ from, to }) => optimistic((s) => ({ queue: moveItem(s.queue, from, to) })),
     onSuccess: (res) => storeStatus(qc, res.status),
-    onError: (e) => {
-      fail(T.reorderFailed)(e);
-      void qc.invalidateQueries({ queryKey: statusKey(guildId) });
-    },
+    onError: failAndReload(T.reorderFailed),
   });
 
   const seek = useMutation({
@@ -110,14 +112,16 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
 
   const effects = useMutation({
     mutationFn: (list: MusicEffect[]) => api.setEffects(need(), list),
+    onMutate: (list) => optimistic(() => ({ activeEffects: list })),
     onSuccess: (res) => storeStatus(qc, res.status),
-    onError: fail(T.effectFailed),
+    onError: failAndReload(T.effectFailed),
   });
 
   const equalizer = useMutation({
     mutationFn: (eq: EqSettings) => api.setEqualizer(need(), eq),
+    onMutate: (eq) => optimistic(() => ({ eqSettings: eq })),
     onSuccess: (res) => storeStatus(qc, res.status),
-    onError: fail(T.eqFailed),
+    onError: failAndReload(T.eqFailed),
   });
 
   return {
