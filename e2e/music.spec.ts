@@ -27,6 +27,8 @@ let songs: LibrarySong[];
 let alice: MusicMember;
 let bob: MusicMember;
 const opened: BrowserContext[] = [];
+/** Uncaught errors in any music page: each test ends by checking there were none. */
+const pageErrors: string[] = [];
 
 async function open(
   browser: import('@playwright/test').Browser,
@@ -40,6 +42,7 @@ async function open(
     });
   }
   opened.push(context);
+  screen.page.on('pageerror', (e) => pageErrors.push(`${member.username}: ${e.message}`));
   await screen.open();
   return screen;
 }
@@ -81,6 +84,7 @@ test.beforeAll(async () => {
 
 test.afterEach(async () => {
   for (const c of opened.splice(0)) await c.close();
+  expect(pageErrors.splice(0)).toEqual([]);
 });
 
 test('[member] plays from the Library, reorders the queue for every open panel, seeks, applies effects and EQ, pauses, skips and clears', async ({
@@ -350,6 +354,7 @@ test.describe('bot offline', () => {
     const member = await musicMember('alice', path.join(dataDir, 'guildhall.db'));
     const { context, screen } = await musicContext(browser, member, { baseURL: base });
     opened.push(context);
+    screen.page.on('pageerror', (e) => pageErrors.push(e.message));
     await screen.open();
     await expect(screen.botBadge).toHaveText(T.offline);
     await expect(screen.page.getByTestId('voice-channel')).toContainText('offline');
