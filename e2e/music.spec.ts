@@ -8,13 +8,14 @@ import { APP_PORT, ROOT } from './support/env.ts';
 import { expect, test } from './support/fixtures.ts';
 import { LOUNGE, MUSIC_MEMBERS } from './support/music-env.ts';
 import {
+  ensureLibrary,
   type LibrarySong,
   type MusicMember,
   makeSongs,
   musicContext,
   musicMember,
+  resetPlayback,
   setVoiceChannel,
-  uploadToLibrary,
 } from './support/music-screen.ts';
 
 // One bot, one server: these tests share the guild's playback, so they run in order in one worker.
@@ -77,9 +78,11 @@ test.beforeAll(async () => {
   songs = makeSongs(TAG);
   alice = await musicMember('alice');
   bob = await musicMember('bob');
-  for (const s of songs) await uploadToLibrary(alice.token, s);
   await setVoiceChannel(alice.userId, LOUNGE.id);
   await setVoiceChannel(bob.userId, LOUNGE.id);
+  // Idempotent, so a retry in CI starts from the same state as the first attempt.
+  await ensureLibrary(alice, songs, TAG);
+  await resetPlayback(alice);
 });
 
 test.afterEach(async () => {
@@ -234,7 +237,8 @@ test('[member] playlists: create private, save songs, make public; another membe
 }) => {
   test.setTimeout(90_000);
   const [tone, chord] = songs as [LibrarySong, LibrarySong];
-  const name = 'Evening tones';
+  // Its own name per attempt: a retried run still has the first attempt's playlist.
+  const name = `Evening tones #${test.info().retry + 1}`;
   const a = await open(browser, alice);
   await a.tab('Playlists').click();
   await a.page.getByLabel('New playlist name').fill('   ');

@@ -142,6 +142,53 @@ export async function uploadToLibrary(token: string, song: LibrarySong, baseURL 
   return start.fileId;
 }
 
+type Json = { success: boolean; data?: Record<string, unknown> };
+const musicApi = async (
+  member: MusicMember,
+  method: string,
+  p: string,
+  body?: unknown,
+  baseURL = BASE_URL,
+) => {
+  const res = await fetch(`${baseURL}/api/music${p}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${member.token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as Json;
+};
+
+/**
+ * The test songs in the library, uploading only those not there yet: a retried test run (same portal,
+ * same library) finds them instead of adding copies.
+ */
+export async function ensureLibrary(member: MusicMember, songs: LibrarySong[], tag: string): Promise<void> {
+  const found = await musicApi(member, 'POST', '/search', {
+    query: tag,
+    platform: 'library',
+    maxResults: 10,
+  });
+  const titles = new Set(((found.data?.results ?? []) as { title: string }[]).map((r) => r.title));
+  for (const s of songs) if (!titles.has(s.title)) await uploadToLibrary(member.token, s);
+}
+
+/** Puts the e2e server's playback back to nothing playing, no queue, no effects, flat EQ (for a retried run). */
+export async function resetPlayback(member: MusicMember): Promise<void> {
+  const g = MUSIC_GUILD.id;
+  const status = (await musicApi(member, 'GET', `/status/${g}`)).data as { currentSong: unknown } | undefined;
+  if (status?.currentSong) {
+    await musicApi(member, 'POST', `/effects/${g}`, { effects: [] });
+    await musicApi(member, 'POST', `/equalizer/${g}`, {
+      eq: { bass: 0, lowMid: 0, mid: 0, highMid: 0, treble: 0 },
+    });
+  }
+  await musicApi(member, 'DELETE', `/queue/${g}`);
+  await musicApi(member, 'POST', `/stop/${g}`);
+}
+
 /** Page object for /music. */
 export class MusicScreen {
   readonly page: Page;
