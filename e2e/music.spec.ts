@@ -225,7 +225,11 @@ test('[member] plays from the Library, reorders the queue for every open panel, 
   await expect(b.queueTitles).toHaveCount(0);
   await expect(a.nowTitle).toHaveText(hum.title);
 
-  await a.tab('Search').click();
+  // Tabs work from the keyboard: arrows move between them.
+  await a.tab('Queue').focus();
+  await a.page.keyboard.press('ArrowRight');
+  await expect(a.tab('Search')).toHaveAttribute('aria-selected', 'true');
+  await expect(a.tab('Search')).toBeFocused();
   await expectNoSeriousA11yViolations(a.page);
   await shoot(a.page, 'search');
   await a.control('Stop').click();

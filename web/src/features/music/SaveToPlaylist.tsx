@@ -19,17 +19,23 @@ export function SaveToPlaylist({
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!isOpen) return;
+    // Keyboard users land on the first playlist; Escape returns them to the button.
+    box.current?.querySelector<HTMLButtonElement>(`#${CSS.escape(menuId)} button`)?.focus();
     const onDown = (e: PointerEvent) => {
       if (!box.current?.contains(e.target as Node)) setOpen(false);
     };
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      box.current?.querySelector<HTMLButtonElement>('button')?.focus();
+    };
     window.addEventListener('pointerdown', onDown);
     window.addEventListener('keydown', onKey);
     return () => {
       window.removeEventListener('pointerdown', onDown);
       window.removeEventListener('keydown', onKey);
     };
-  }, [isOpen]);
+  }, [isOpen, menuId]);
 
   const savedSomewhere = playlists.mine.some((p) => playlists.isSaved(p.id, song.url));
   return (
