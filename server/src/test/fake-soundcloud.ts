@@ -21,7 +21,8 @@ export type FakeSoundCloud = {
  * service has served AAC over HLS only since late 2025). Every API call needs `client_id`.
  */
 export async function startFakeSoundCloud(
-  tones: { id: number; title: string; hz: number; seconds: number }[],
+  /** `gone`: the track's stream URL answers 404 (a track taken down after it was listed). */
+  tones: { id: number; title: string; hz: number; seconds: number; gone?: boolean }[],
 ) {
   const clientId = 'fake-soundcloud-client-id';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-soundcloud-'));
@@ -122,7 +123,10 @@ export async function startFakeSoundCloud(
       return t ? json(200, track(t)) : json(404, { error: 'not found' });
     }
     const media = /^\/media\/soundcloud:tracks:(\d+)\/\d+\/stream\/hls$/.exec(url.pathname);
-    if (media) return json(200, { url: `${base}/hls/${media[1]}/playlist.m3u8` });
+    if (media) {
+      if (tones.find((x) => x.id === Number(media[1]))?.gone) return json(404, { error: 'not found' });
+      return json(200, { url: `${base}/hls/${media[1]}/playlist.m3u8` });
+    }
     return json(404, { error: 'not found' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

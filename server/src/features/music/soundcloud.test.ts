@@ -13,6 +13,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('SoundCloud source', () => {
     sc = await startFakeSoundCloud([
       { id: 101, title: 'Sine Tone 523', hz: 523, seconds: 6 },
       { id: 102, title: 'Other track', hz: 300, seconds: 4 },
+      { id: 103, title: 'Gone track', hz: 300, seconds: 2, gone: true },
     ]);
     t = await startMusicApp({ SOUNDCLOUD_API_URL: sc.apiUrl, SOUNDCLOUD_CLIENT_ID: sc.clientId });
   }, 30_000);
@@ -69,5 +70,17 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('SoundCloud source', () => {
     const packets = await audioAfter(t.discord, since, 0, 60);
     expect(Math.abs(dominantFrequency(decodeToMono(packets.slice(10))) - 523)).toBeLessThanOrEqual(5);
     expect(sc.log).toEqual(expect.arrayContaining(['/resolve', '/tracks/101', '/hls/101/playlist.m3u8']));
+  });
+  test('a song whose stream the platform refuses answers "Failed to play song", not "playing"', async () => {
+    await api(t, t.alice.token, 'POST', `/api/music/stop/${GUILD_ID}`);
+    const res = await api<{ error: string; code: string }>(t, t.alice.token, 'POST', '/api/music/play', {
+      guildId: GUILD_ID,
+      url: 'https://soundcloud.com/fixture-artist/gone-track',
+    });
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({
+      code: 'PLAY_FAILED',
+      error: expect.stringMatching(/^Failed to play song/),
+    });
   });
 });
