@@ -394,6 +394,21 @@ export const PlaylistPlayBody = bodyObject(
 ).default({ shuffle: false });
 export type PlaylistPlayBody = z.input<typeof PlaylistPlayBody>;
 
+/** Rename (an addition to the spec's table: only the creator renames). */
+export const PlaylistRenameBody = bodyObject(
+  {
+    name: z
+      .string({ error: MUSIC_TEXTS.playlistNameRequired })
+      .trim()
+      .min(1, { error: MUSIC_TEXTS.playlistNameRequired })
+      .max(PLAYLIST_NAME_MAX_CHARS, {
+        error: `Playlist name must be at most ${PLAYLIST_NAME_MAX_CHARS} characters`,
+      }),
+  },
+  'a name',
+);
+export type PlaylistRenameBody = z.infer<typeof PlaylistRenameBody>;
+
 export const PlaylistVisibilityBody = bodyObject(
   { isPublic: z.boolean({ error: 'isPublic must be true or false' }) },
   'isPublic',

@@ -121,6 +121,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/music/playlist/:id/play/:guildId': { access: 'user', body: () => ({ shuffle: 'x' }) },
   'POST /api/music/playlist/:id/queue/:guildId': { access: 'user', body: () => ({ shuffle: 'x' }) },
   'PUT /api/music/playlist/:id/visibility': { access: 'user', body: () => ({ isPublic: 'x' }) },
+  'PUT /api/music/playlist/:id': { access: 'user', body: () => ({ name: 'Probe' }) },
 
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },

@@ -83,6 +83,12 @@ export async function setVisibility(db: Db, viewerId: string, id: string, isPubl
   return getPlaylist(db, viewerId, id);
 }
 
+export async function renamePlaylist(db: Db, viewerId: string, id: string, name: string) {
+  await ownPlaylist(db, viewerId, id);
+  await repo.updatePlaylist(db, id, { name, updated_at: now() });
+  return getPlaylist(db, viewerId, id);
+}
+
 export async function addSong(ctx: PlaylistContext, viewerId: string, id: string, body: PlaylistAddSongBody) {
   await ownPlaylist(ctx.db, viewerId, id);
   const info = body.songInfo;

@@ -379,6 +379,18 @@ describe('music API with the bot online', () => {
       ).toBe(404);
     });
 
+    test('rename: only the creator, name required and trimmed', async () => {
+      expect((await pl(t.bob.token, 'PUT', `/playlist/${publicId}`, { name: 'Mine now' })).status).toBe(403);
+      expect((await pl(t.bob.token, 'PUT', `/playlist/${privateId}`, { name: 'Mine now' })).status).toBe(404);
+      const blank = await pl(alice(), 'PUT', `/playlist/${publicId}`, { name: ' ' });
+      expect(blank.status).toBe(400);
+      expect(blank.body.error).toBe(MUSIC_TEXTS.playlistNameRequired);
+      const renamed = await pl<{ playlist: Playlist }>(alice(), 'PUT', `/playlist/${publicId}`, {
+        name: ' Party! ',
+      });
+      expect(renamed.body.data.playlist.name).toBe('Party!');
+    });
+
     test('visibility: only the creator changes it', async () => {
       expect(
         (await pl(t.bob.token, 'PUT', `/playlist/${publicId}/visibility`, { isPublic: false })).status,

@@ -18,6 +18,7 @@ import {
   PlaylistIdParams,
   PlaylistPlayBody,
   PlaylistPlayResponse,
+  PlaylistRenameBody,
   PlaylistResponse,
   PlaylistSongParams,
   PlaylistSongResponse,
@@ -238,6 +239,19 @@ export function musicRoutes(db: Db, music: MusicService): FastifyPluginAsyncZod 
           ),
       );
     }
+
+    // Beyond the spec's table: the creator renames a playlist.
+    app.put(
+      `${BASE}/playlist/:id`,
+      {
+        config: CONTROL,
+        schema: { params: PlaylistIdParams, body: PlaylistRenameBody, response: responds(PlaylistResponse) },
+      },
+      async (req) => {
+        const playlist = await playlists.renamePlaylist(db, me(req).discord_id, req.params.id, req.body.name);
+        return ok({ playlist });
+      },
+    );
 
     app.put(
       `${BASE}/playlist/:id/visibility`,
