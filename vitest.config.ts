@@ -1,4 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { testCaBundle } from './server/src/test/fake-discord-bot/ca-env.ts';
+
+// The fake Discord's voice gateway serves TLS with a certificate from a committed test-only CA. Node reads
+// NODE_EXTRA_CA_CERTS only at process start, so it is set here, before the worker processes (forks pool)
+// that run the bot are spawned; they inherit it. Never NODE_TLS_REJECT_UNAUTHORIZED=0.
+process.env.NODE_EXTRA_CA_CERTS = testCaBundle();
 
 const sharedInclude = ['common/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'];
 

@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { APP_PORT, BASE_URL, DISCORD_PORT } from './support/env.ts';
+import { BOT_CONTROL_PORT } from './support/music-env.ts';
 
 export default defineConfig({
   testDir: '.',
@@ -28,6 +29,15 @@ export default defineConfig({
     },
   },
   webServer: [
+    {
+      // The fake Discord the music bot logs in to (must be up before the app starts its bot).
+      command: 'node e2e/support/music-fake-bot.ts',
+      cwd: '..',
+      url: `http://127.0.0.1:${BOT_CONTROL_PORT}/_health`,
+      reuseExistingServer: false,
+      timeout: 20_000,
+      stdout: 'pipe',
+    },
     {
       command: 'node e2e/support/fake-discord-server.ts',
       cwd: '..',

@@ -22,7 +22,19 @@ export async function bundleServer(dist: string): Promise<void> {
     input: SERVER_ENTRIES,
     platform: 'node',
     // Optional native add-ons some dependencies probe for; they are not installed and not needed.
-    external: [/^node:/, 'pg-native', 'bufferutil', 'utf-8-validate'],
+    external: [
+      /^node:/,
+      'pg-native',
+      'bufferutil',
+      'utf-8-validate',
+      // The music bot's Discord libraries load native add-ons (DAVE) and optional codecs by name at run
+      // time; they stay in node_modules.
+      /^@snazzah\/davey/,
+      /^@discordjs\//,
+      'discord.js',
+      'prism-media',
+      'youtubei.js',
+    ],
     logLevel: 'warn',
     output: {
       dir: dist,

@@ -4,6 +4,7 @@ export * from './discord.ts';
 export * from './files.ts';
 export * from './games/index.ts';
 export * from './levels.ts';
+export * from './music.ts';
 export * from './ops.ts';
 export * from './osint.ts';
 export * from './texts.ts';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.ts';
 import { startFakeOsint } from '../../server/src/test/fake-osint.ts';
 import { ACCESS_CODE, APP_PORT, BASE_URL, BOOTSTRAP_ADMIN_ID, DATA_DIR, DISCORD_BASE, ROOT } from './env.ts';
+import { musicAppEnv } from './music-env.ts';
 
 // Started by Playwright's webServer list: the production server (built web app) on a fresh data dir.
 fs.rmSync(DATA_DIR, { recursive: true, force: true });
@@ -32,6 +33,7 @@ const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'se
     // Every browser of every parallel test connects from loopback.
     REALTIME_HANDSHAKES_PER_ADDRESS: '10000',
     ...osint.env,
+    ...musicAppEnv(),
   },
 });
 for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => child.kill(sig));

@@ -90,7 +90,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         scriptSrc: ["'self'"],
         // React's style attributes and the toast library's injected styles need inline styles; scripts stay strict.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https://cdn.discordapp.com', 'https://i.ytimg.com'],
+        imgSrc: [
+          "'self'",
+          'data:',
+          'blob:',
+          'https://cdn.discordapp.com',
+          'https://i.ytimg.com',
+          'https://*.sndcdn.com',
+        ],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

@@ -122,6 +122,35 @@ const MATRIX: Record<string, Entry> = {
   // OSINT (portal-tools §6: a stored login; viewers may search). A phone search makes no outside call.
   'POST /api/osint/search': { access: 'login', body: () => ({ type: 'phone', query: '+14155552671' }) },
 
+  // Music (portal-tools §6, issue 11): viewers read status and playlists; users and above control. The
+  // every-route app runs without a bot, so control probes use an invalid guild id (400 after the access
+  // check) instead of reaching "bot offline" (503); the real behaviour is in features/music.
+  'GET /api/music/guilds': { access: 'login' },
+  'GET /api/music/status/:guildId': { access: 'login' },
+  'GET /api/music/platforms': { access: 'login' },
+  'POST /api/music/search': { access: 'user', body: () => ({ query: 'probe', platform: 'library' }) },
+  'POST /api/music/play': { access: 'user', body: () => ({ guildId: 'x', url: 'library:x' }) },
+  'POST /api/music/pause/:guildId': { access: 'user', url: () => '/api/music/pause/x' },
+  'POST /api/music/resume/:guildId': { access: 'user', url: () => '/api/music/resume/x' },
+  'POST /api/music/skip/:guildId': { access: 'user', url: () => '/api/music/skip/x' },
+  'POST /api/music/stop/:guildId': { access: 'user', url: () => '/api/music/stop/x' },
+  'POST /api/music/restart/:guildId': { access: 'user', url: () => '/api/music/restart/x' },
+  'DELETE /api/music/queue/:guildId': { access: 'user', url: () => '/api/music/queue/x' },
+  'PUT /api/music/queue/:guildId/reorder': { access: 'user', body: () => ({ fromIndex: -1, toIndex: 0 }) },
+  'POST /api/music/seek/:guildId': { access: 'user', body: () => ({ time: 'x' }) },
+  'POST /api/music/effects/:guildId': { access: 'user', body: () => ({ effects: ['x'] }) },
+  'POST /api/music/equalizer/:guildId': { access: 'user', body: () => ({ eq: {} }) },
+  'GET /api/music/playlists/:guildId': { access: 'login' },
+  'POST /api/music/playlists/:guildId': { access: 'user', body: () => ({ name: 'Probe' }) },
+  'GET /api/music/playlist/:id': { access: 'login' },
+  'DELETE /api/music/playlist/:id': { access: 'user' },
+  'POST /api/music/playlist/:id/songs': { access: 'user', body: () => ({ songInfo: {} }) },
+  'DELETE /api/music/playlist/:id/songs/:songId': { access: 'user' },
+  'POST /api/music/playlist/:id/play/:guildId': { access: 'user', body: () => ({ shuffle: 'x' }) },
+  'POST /api/music/playlist/:id/queue/:guildId': { access: 'user', body: () => ({ shuffle: 'x' }) },
+  'PUT /api/music/playlist/:id/visibility': { access: 'user', body: () => ({ isPublic: 'x' }) },
+  'PUT /api/music/playlist/:id': { access: 'user', body: () => ({ name: 'Probe' }) },
+
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },
 };

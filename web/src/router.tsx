@@ -2,7 +2,6 @@ import { TEXTS } from '@guildhall/common';
 import { createBrowserRouter } from 'react-router';
 import { RequireAuth } from './auth/guards.tsx';
 import { CallbackPage } from './features/callback/CallbackPage.tsx';
-import { ComingSoon } from './features/errors/ComingSoon.tsx';
 import { RouteError } from './features/errors/RouteError.tsx';
 import { HomePage } from './features/home/HomePage.tsx';
 import { LoginPage } from './features/login/LoginPage.tsx';
@@ -21,6 +20,7 @@ const PictionaryPage = lazyPage(
 const TicTacToePage = lazyPage(() => import('./features/games/tictactoe/TicTacToePage.tsx'), 'TicTacToePage');
 const FilesPage = lazyPage(() => import('./features/files/FilesPage.tsx'), 'FilesPage');
 const SharedLinkPage = lazyPage(() => import('./features/files/SharedLinkPage.tsx'), 'SharedLinkPage');
+const MusicPage = lazyPage(() => import('./features/music/MusicPage.tsx'), 'MusicPage');
 const OsintPage = lazyPage(() => import('./features/osint/OsintPage.tsx'), 'OsintPage');
 
 /** The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each. */
@@ -77,7 +77,7 @@ export const router = createBrowserRouter([
         path: '/music',
         element: (
           <RequireAuth>
-            <ComingSoon title="Music Control" />
+            <MusicPage />
           </RequireAuth>
         ),
       },

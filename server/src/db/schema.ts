@@ -4,6 +4,7 @@ import type { AuthTables } from '../features/auth/tables.ts';
 import type { FilesTables } from '../features/files/tables.ts';
 import type { PictionaryTables } from '../features/games/pictionary/tables.ts';
 import type { TicTacToeTables } from '../features/games/tictactoe/tables.ts';
+import type { MusicTables } from '../features/music/tables.ts';
 import type { UsersTables } from '../features/users/tables.ts';
 
 /** The users table type lives with its feature; the platform's sessions join it. */
@@ -37,6 +38,7 @@ export type Database = CoreTables &
   AdminTables &
   FilesTables &
   TicTacToeTables &
-  PictionaryTables;
+  PictionaryTables &
+  MusicTables;
 
 export type { Generated };

@@ -5,6 +5,7 @@ import { authRoutes } from './auth/index.ts';
 import { filesRoutes } from './files/index.ts';
 import { pictionaryRoutes } from './games/pictionary/index.ts';
 import { ticTacToeRoutes } from './games/tictactoe/index.ts';
+import { musicFeature } from './music/index.ts';
 import { osintRoutes } from './osint/index.ts';
 import { usersRoutes } from './users/index.ts';
 
@@ -17,4 +18,5 @@ export async function registerFeatures(app: FastifyInstance, deps: AppDeps): Pro
   await app.register(filesRoutes(deps));
   await app.register(pictionaryRoutes(deps));
   await app.register(osintRoutes(deps));
+  await app.register(musicFeature(deps));
 }

@@ -45,7 +45,7 @@ export function etagOf(file: FilesTable): string {
 }
 
 /** The bytes [start, end] of a file, read chunk by chunk from the store. The first chunk is opened eagerly. */
-async function streamRange(
+export async function streamRange(
   store: BlobStore,
   chunks: FileChunksTable[],
   start: number,

@@ -1,0 +1,472 @@
+/**
+ * The music bot's costs, measured through the fake Discord (the real discord.js bot, ffmpeg, and
+ * @discordjs/voice sending encrypted RTP to a UDP socket here):
+ *
+ *   node bench/music.ts
+ *   BENCH_MUSIC_WINDOW=60 node bench/music.ts        CPU window in seconds (default 20)
+ *   BENCH_MUSIC_GUILDS=1,2,4,8,12 node bench/music.ts guild counts tried for "packets fall late"
+ *   BENCH_MUSIC_FORMAT=wav node bench/music.ts        the library file as WAV instead of 192 kb/s MP3
+ *
+ * 1. CPU per playing stream over the window, the server's Node process and its ffmpeg separately,
+ *    plain and with every effect plus a non-flat equalizer, beside a bare `ffmpeg … -c:a libopus -f ogg`
+ *    of the same seconds of the same file (with and without the same filters) in the same run.
+ * 2. Latency from an effect or seek request to the first packet that carries it (p50/p95/max), from
+ *    the pitch of each received packet (a file of 440 Hz then 660 Hz; nightcore makes 440 → 550).
+ * 3. How many guilds play at once before packets fall late (> 60 ms behind their 20 ms schedule).
+ *
+ * The server is started as `node <SERVER_NODE_FLAGS> server/src/main.ts` (the same code `npm start`
+ * bundles) with a temporary data dir, DISCORD_BOT_TOKEN and DISCORD_BOT_API_URL pointing at the fake.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { EQ_BANDS, type EqSettings, MUSIC_EFFECTS } from '@guildhall/common';
+import OpusScript from 'opusscript';
+import { openDb } from '../server/src/db/index.ts';
+import { filterChain } from '../server/src/features/music/ffmpeg.ts';
+import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
+import { buildSignedInUser } from '../server/src/test/factories.ts';
+import { testCaBundle } from '../server/src/test/fake-discord-bot/ca-env.ts';
+import {
+  type FakeGuild,
+  isSilenceFrame,
+  type ReceivedPacket,
+  startFakeDiscordBot,
+} from '../server/src/test/fake-discord-bot/index.ts';
+import { freePort } from './lib/free-port.ts';
+import { waitForHttp } from './lib/wait-for-http.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const WINDOW_S = Number(process.env.BENCH_MUSIC_WINDOW ?? 20);
+const GUILD_STEPS = (process.env.BENCH_MUSIC_GUILDS ?? '1,2,4,8,12,16').split(',').map(Number);
+const LATENCY_ROUNDS = Number(process.env.BENCH_MUSIC_LATENCY_ROUNDS ?? 10);
+const LATE_MS = 60;
+const CLK_TCK = 100; // /proc times are in USER_HZ, 100 on Linux
+const GOALS = { nodePctPerStream: 3, p95Ms: 300 };
+const MAX_GUILDS = Math.max(...GUILD_STEPS);
+const FULL_EQ: EqSettings = { bass: 6, lowMid: -3, mid: 2, highMid: -2, treble: 4 };
+
+const guildId = (i: number) => `${600000000000000000n + BigInt(i + 1)}`;
+const channelId = (i: number) => `${610000000000000000n + BigInt(i + 1)}`;
+const userId = (i: number) => `${620000000000000000n + BigInt(i + 1)}`;
+
+// ---- helpers ----
+
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime + stime
+  } catch {
+    return 0;
+  }
+}
+
+/** The ffmpeg processes the server runs right now. */
+function ffmpegChildren(parent: number): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent && stat.includes('(ffmpeg)')) pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
+
+/** Runs a command to the end; `cpu` is its user + system seconds (bash's `times` for its children). */
+async function run(cmd: string, args: string[]): Promise<{ code: number | null; cpu: number }> {
+  const quoted = [cmd, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const child = spawn('bash', ['-c', `${quoted}; code=$?; times; exit $code`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
+    out += d;
+  });
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  // `times` prints the shell's own times, then its children's: "0m1.234s 0m0.056s".
+  const children = out.trim().split('\n').at(-1) ?? '';
+  const cpu = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+    (sum, m) => sum + Number(m[1]) * 60 + Number(m[2]),
+    0,
+  );
+  return { code, cpu };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---- setup ----
+
+const loadAtStart = os.loadavg()[0]?.toFixed(1);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-bench-music-'));
+const dataDir = path.join(tmp, 'data');
+const webDir = path.join(tmp, 'web');
+fs.mkdirSync(webDir, { recursive: true });
+fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>bench</title>');
+
+// 440 Hz for the first half, 660 Hz for the second: the pitch of each packet tells where it is.
+// The library file's format (BENCH_MUSIC_FORMAT): mp3 (192 kb/s, what a library mostly holds) or wav.
+const FORMAT = process.env.BENCH_MUSIC_FORMAT === 'wav' ? 'wav' : 'mp3';
+const audioName = `split.${FORMAT}`;
+const audioFile = path.join(tmp, audioName);
+const half = Math.max(60, WINDOW_S * 2);
+const made = await run('ffmpeg', [
+  '-hide_banner',
+  '-loglevel',
+  'error',
+  '-filter_complex',
+  `sine=frequency=440:sample_rate=48000:duration=${half}[a];sine=frequency=660:sample_rate=48000:duration=${half}[b];[a][b]concat=n=2:v=0:a=1`,
+  '-ac',
+  '2',
+  ...(FORMAT === 'mp3' ? ['-c:a', 'libmp3lame', '-b:a', '192k'] : []),
+  audioFile,
+]);
+if (made.code !== 0) throw new Error('ffmpeg could not make the test file');
+
+const guilds: FakeGuild[] = Array.from({ length: MAX_GUILDS }, (_, i) => ({
+  id: guildId(i),
+  name: `Bench ${i + 1}`,
+  voiceChannels: [{ id: channelId(i), name: 'Voice' }],
+  members: [{ id: userId(i), username: `listener${i + 1}` }],
+}));
+const discord = await startFakeDiscordBot(guilds);
+for (let i = 0; i < MAX_GUILDS; i++) discord.setVoiceState(guildId(i), userId(i), channelId(i));
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const server: ChildProcess = spawn(
+  process.execPath,
+  [...SERVER_NODE_FLAGS, path.join(ROOT, 'server/src/main.ts')],
+  {
+    cwd: tmp,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIST_DIR: webDir,
+      LOG_LEVEL: 'warn',
+      ACCESS_CODE: 'bench-access-code-1234',
+      DISCORD_BOT_TOKEN: discord.token,
+      DISCORD_BOT_API_URL: discord.apiUrl,
+      NODE_EXTRA_CA_CERTS: testCaBundle(),
+    },
+  },
+);
+const cleanup = async () => {
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('close', r));
+  await discord.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+};
+
+try {
+  await waitForHttp(`${base}/api/config`, server);
+  const db = openDb(`sqlite:${path.join(dataDir, 'guildhall.db')}`);
+  const tokens: string[] = [];
+  for (let i = 0; i < MAX_GUILDS; i++) {
+    tokens.push((await buildSignedInUser(db, { discord_id: userId(i), username: `listener${i + 1}` })).token);
+  }
+  await db.destroy();
+  const call = async (token: string, method: string, url: string, body?: unknown) => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = (await res.json()) as { success: boolean; data?: unknown; error?: string };
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${json.error}`);
+    return json.data;
+  };
+  for (let i = 0; ; i++) {
+    const data = (await call(tokens[0] ?? '', 'GET', '/api/music/guilds')) as { guilds: unknown[] };
+    if (data.guilds.length === MAX_GUILDS) break;
+    if (i > 300) throw new Error('the bot did not come online');
+    await sleep(100);
+  }
+
+  // Upload the file once (the spec's upload protocol).
+  const bytes = fs.readFileSync(audioFile);
+  const boundary = '----benchmusic';
+  const form = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${audioName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const up = (await (
+    await fetch(`${base}/upload`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens[0]}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body: form,
+    })
+  ).json()) as { fileId: string; totalChunks: number };
+  await call(tokens[0] ?? '', 'POST', '/upload/complete', {
+    fileId: up.fileId,
+    fileName: audioName,
+    fileSize: bytes.length,
+    totalChunks: up.totalChunks,
+  });
+  const url = `library:${up.fileId}`;
+
+  // ---- 1. CPU per stream ----
+  const g0 = guildId(0);
+  // The server with the bot online and nothing playing: the baseline a stream adds to.
+  const idleFrom = cpuSeconds(server.pid ?? 0);
+  const idleT0 = performance.now();
+  await sleep(Math.min(WINDOW_S, 10) * 1000);
+  const idleNode = ((cpuSeconds(server.pid ?? 0) - idleFrom) / ((performance.now() - idleT0) / 1000)) * 100;
+  await call(tokens[0] ?? '', 'POST', '/api/music/play', { guildId: g0, url });
+  await sleep(2000); // past start-up (join, first ffmpeg)
+  const measure = async () => {
+    const pids = ffmpegChildren(server.pid ?? 0);
+    const n0 = cpuSeconds(server.pid ?? 0);
+    const f0 = pids.map(cpuSeconds);
+    const t0 = performance.now();
+    await sleep(WINDOW_S * 1000);
+    const wall = (performance.now() - t0) / 1000;
+    const node = (cpuSeconds(server.pid ?? 0) - n0) / wall;
+    const ff = pids.reduce((sum, pid, k) => sum + (cpuSeconds(pid) - (f0[k] ?? 0)), 0) / wall;
+    return { node: node * 100, ffmpeg: ff * 100 };
+  };
+  const plain = await measure();
+  await call(tokens[0] ?? '', 'POST', `/api/music/effects/${g0}`, { effects: [...MUSIC_EFFECTS] });
+  await call(tokens[0] ?? '', 'POST', `/api/music/equalizer/${g0}`, { eq: FULL_EQ });
+  await sleep(1000);
+  const loaded = await measure();
+  await call(tokens[0] ?? '', 'POST', `/api/music/effects/${g0}`, { effects: [] });
+  await call(tokens[0] ?? '', 'POST', `/api/music/equalizer/${g0}`, {
+    eq: Object.fromEntries(EQ_BANDS.map((b) => [b.key, 0])),
+  });
+
+  const bare = async (filters: string | null) => {
+    const args = ['-hide_banner', '-loglevel', 'error', '-t', String(WINDOW_S), '-i', audioFile];
+    if (filters) args.push('-af', filters);
+    args.push('-ac', '2', '-ar', '48000', '-c:a', 'libopus', '-b:a', '128k', '-f', 'ogg', '-y', '/dev/null');
+    const r = await run('ffmpeg', args);
+    return (r.cpu / WINDOW_S) * 100;
+  };
+  const barePlain = await bare(null);
+  const bareLoaded = await bare(filterChain([...MUSIC_EFFECTS], FULL_EQ));
+
+  // ---- 2. Latency: request → first packet carrying the change ----
+  const decoder = new OpusScript(48_000, 2, OpusScript.Application.AUDIO);
+  const ssrcOf = () => discord.voice.packets.at(-1)?.ssrc ?? 0;
+  const candidates = [440, 550, 660, 825, 352, 528];
+  const pitchOf = (p: ReceivedPacket): number => {
+    const pcm = decoder.decode(p.opus);
+    const s = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.byteLength / 2);
+    let best = 0;
+    let bestPower = -1;
+    for (const f of candidates) {
+      const c = 2 * Math.cos((2 * Math.PI * f) / 48_000);
+      let s1 = 0;
+      let s2 = 0;
+      for (let i = 0; i < s.length; i += 2) {
+        const s0 = (s[i] ?? 0) + c * s1 - s2;
+        s2 = s1;
+        s1 = s0;
+      }
+      const power = s1 * s1 + s2 * s2 - c * s1 * s2;
+      if (power > bestPower) {
+        bestPower = power;
+        best = f;
+      }
+    }
+    return best;
+  };
+  const firstCarrying = (since: number, ssrc: number, target: number, timeoutMs = 10_000) =>
+    new Promise<number>((resolve, reject) => {
+      const onPacket = (p: ReceivedPacket) => {
+        if (p.ssrc !== ssrc || isSilenceFrame(p.opus)) return;
+        const pitch = pitchOf(p);
+        if (p.receivedAt >= since && pitch === target) {
+          discord.voice.off('packet', onPacket);
+          clearTimeout(timer);
+          resolve(p.receivedAt - since);
+        }
+      };
+      const timer = setTimeout(() => {
+        discord.voice.off('packet', onPacket);
+        reject(new Error(`no packet at ${target} Hz within ${timeoutMs} ms`));
+      }, timeoutMs);
+      discord.voice.on('packet', onPacket);
+    });
+  const ssrc = ssrcOf();
+  const latencies: { kind: string; ms: number }[] = [];
+  const duration = half * 2;
+  for (let round = 0; round < LATENCY_ROUNDS; round++) {
+    // seek into the 660 Hz half, back into the 440 Hz half, nightcore on (→ 550), off (→ 440)
+    const steps: [string, string, unknown, number][] = [
+      ['seek', `/api/music/seek/${g0}`, { time: duration * 0.75 }, 660],
+      ['seek', `/api/music/seek/${g0}`, { time: duration * 0.1 }, 440],
+      ['effect', `/api/music/effects/${g0}`, { effects: ['nightcore'] }, 550],
+      ['effect', `/api/music/effects/${g0}`, { effects: [] }, 440],
+    ];
+    for (const [kind, path, body, target] of steps) {
+      await sleep(300);
+      const since = performance.now();
+      const carried = firstCarrying(since, ssrc, target).catch(() => Number.POSITIVE_INFINITY);
+      await call(tokens[0] ?? '', 'POST', path, body);
+      latencies.push({ kind, ms: await carried }); // Infinity: not heard within 10 s (counted in p95/max)
+    }
+  }
+  decoder.delete();
+
+  // Baseline for the latency: a bare ffmpeg started the same way (seek into the same local file, same
+  // filters and encoder), timed from spawn to its first Ogg audio page. No server, no network.
+  const bareStarts: number[] = [];
+  for (let i = 0; i < LATENCY_ROUNDS * 2; i++) {
+    const t0 = performance.now();
+    const child = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-ss',
+        String(duration * (i % 2 ? 0.75 : 0.1)),
+        '-i',
+        audioFile,
+        '-af',
+        filterChain(['nightcore'], { bass: 0, lowMid: 0, mid: 0, highMid: 0, treble: 0 }),
+        '-ac',
+        '2',
+        '-ar',
+        '48000',
+        '-c:a',
+        'libopus',
+        '-b:a',
+        '128k',
+        '-frame_duration',
+        '20',
+        '-page_duration',
+        '20000',
+        '-flush_packets',
+        '1',
+        '-f',
+        'ogg',
+        'pipe:1',
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    let bytes = 0;
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        bytes += d.length;
+        // Past the two header pages (OpusHead, OpusTags): the first audio.
+        if (bytes > 1000 && child.exitCode === null) {
+          bareStarts.push(performance.now() - t0);
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('close', () => resolve());
+    });
+    await sleep(100);
+  }
+  await call(tokens[0] ?? '', 'POST', `/api/music/stop/${g0}`);
+
+  // ---- 3. Guilds playing at once before packets fall late ----
+  const lateness: { guilds: number; latePct: number; worstMs: number; nodePct: number }[] = [];
+  for (const n of GUILD_STEPS) {
+    for (let i = 0; i < n; i++)
+      await call(tokens[i] ?? '', 'POST', '/api/music/play', { guildId: guildId(i), url });
+    await sleep(2000);
+    const from = performance.now();
+    const n0 = cpuSeconds(server.pid ?? 0);
+    await sleep(10_000);
+    const to = performance.now();
+    const nodePct = ((cpuSeconds(server.pid ?? 0) - n0) / ((to - from) / 1000)) * 100;
+    const bySsrc = new Map<number, ReceivedPacket[]>();
+    for (const p of discord.voice.packets) {
+      if (p.receivedAt < from || p.receivedAt > to) continue;
+      const list = bySsrc.get(p.ssrc) ?? [];
+      list.push(p);
+      bySsrc.set(p.ssrc, list);
+    }
+    let late = 0;
+    let total = 0;
+    let worst = 0;
+    for (const list of bySsrc.values()) {
+      const first = list[0];
+      if (!first) continue;
+      // Lateness against the 20 ms schedule, relative to the stream's earliest packet in the window.
+      const offsets = list.map(
+        (p) => p.receivedAt - (first.receivedAt + ((p.sequence - first.sequence) & 0xffff) * 20),
+      );
+      const baseline = Math.min(...offsets);
+      for (const o of offsets) {
+        const behind = o - baseline;
+        worst = Math.max(worst, behind);
+        if (behind > LATE_MS) late++;
+        total++;
+      }
+    }
+    lateness.push({ guilds: n, latePct: total ? (late / total) * 100 : 100, worstMs: worst, nodePct });
+    for (let i = 0; i < n; i++) await call(tokens[i] ?? '', 'POST', `/api/music/stop/${guildId(i)}`);
+    discord.voice.packets.length = 0;
+    await sleep(500);
+  }
+
+  // ---- report ----
+  const f1 = (x: number) => x.toFixed(1);
+  console.log(
+    `\nmusic bench (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}), window ${WINDOW_S} s, library file ${FORMAT}, load average at start ${loadAtStart}, at the end ${os.loadavg()[0]?.toFixed(1)}`,
+  );
+  console.log(`\nserver Node idle (bot online, nothing playing): ${f1(idleNode)} % of a core`);
+  console.log();
+  console.log('\nCPU per playing stream (% of one core):');
+  console.log(
+    `  plain:                 Node ${f1(plain.node)} % (${f1(plain.node - idleNode)} % above idle), ffmpeg ${f1(plain.ffmpeg)} %`,
+  );
+  console.log(
+    `  every effect + EQ:     Node ${f1(loaded.node)} % (${f1(loaded.node - idleNode)} % above idle), ffmpeg ${f1(loaded.ffmpeg)} %`,
+  );
+  console.log(
+    `  bare ffmpeg → Ogg/Opus: ${f1(barePlain)} % plain, ${f1(bareLoaded)} % with the same filters`,
+  );
+  console.log(
+    `  ratio bot ffmpeg / bare ffmpeg: ${(plain.ffmpeg / barePlain).toFixed(2)}× plain, ${(loaded.ffmpeg / bareLoaded).toFixed(2)}× filtered; Node goal ≤ ${GOALS.nodePctPerStream} % per stream above idle: ${plain.node - idleNode <= GOALS.nodePctPerStream ? 'met' : 'NOT met'}`,
+  );
+  for (const kind of ['seek', 'effect']) {
+    const ms = latencies.filter((l) => l.kind === kind).map((l) => l.ms);
+    console.log(
+      `\n${kind} → first packet carrying it (${ms.length} requests): p50 ${f1(percentile(ms, 50))} ms, p95 ${f1(percentile(ms, 95))} ms, max ${f1(Math.max(...ms))} ms (goal p95 ≤ ${GOALS.p95Ms} ms)`,
+    );
+  }
+  console.log(
+    `\nbaseline: bare ffmpeg spawn → first Ogg audio page (same seek, filter, encoder; ${bareStarts.length} runs): p50 ${f1(percentile(bareStarts, 50))} ms, p95 ${f1(percentile(bareStarts, 95))} ms`,
+  );
+  const allLat = latencies.map((l) => l.ms);
+  console.log(
+    `  request → first packet over the bare start, p50: ${(percentile(allLat, 50) / percentile(bareStarts, 50)).toFixed(2)}×, p95: ${(percentile(allLat, 95) / percentile(bareStarts, 95)).toFixed(2)}×`,
+  );
+  console.log(`\nguilds playing at once (late = > ${LATE_MS} ms behind the 20 ms schedule, 10 s each):`);
+  for (const l of lateness) {
+    console.log(
+      `  ${String(l.guilds).padStart(3)} guilds: ${f1(l.latePct)} % late, worst ${f1(l.worstMs)} ms, server Node ${f1(l.nodePct)} % (${f1((l.nodePct - idleNode) / l.guilds)} % per stream above idle)`,
+    );
+  }
+  const ok = lateness.filter((l) => l.latePct < 1).map((l) => l.guilds);
+  console.log(`  → ${ok.length ? Math.max(...ok) : 0} guilds played with < 1 % late packets`);
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,33 @@
+import { testCaBundle } from '../../server/src/test/fake-discord-bot/ca-env.ts';
+import { FAKE_BOT_TOKEN } from '../../server/src/test/fake-discord-bot/index.ts';
+
+/** The fake Discord the music bot logs in to during browser tests (its gateway/REST port and control port). */
+export const BOT_PORT = Number(process.env.E2E_BOT_PORT ?? 4312);
+export const BOT_CONTROL_PORT = BOT_PORT + 1;
+export const BOT_CONTROL_URL = `http://127.0.0.1:${BOT_CONTROL_PORT}`;
+
+/** The e2e server the bot is on, its voice channel, and the members the tests sign in as. */
+export const MUSIC_GUILD = { id: '710000000000000001', name: 'Guildhall E2E' } as const;
+export const LOUNGE = { id: '710000000000000011', name: 'Lounge' } as const;
+export const MUSIC_MEMBERS = {
+  alice: { id: '510000000000000001', username: 'alice_e2e' },
+  bob: { id: '510000000000000002', username: 'bob_e2e' },
+  /** Never joins a voice channel. */
+  carol: { id: '510000000000000003', username: 'carol_e2e' },
+} as const;
+export type MusicMemberKey = keyof typeof MUSIC_MEMBERS;
+
+/**
+ * What the portal under test needs to run its bot against the fake: the token, the REST base URL and the
+ * test CA for the fake's TLS voice gateway. `E2E_MUSIC_BOT=off` gives none of it: the bot stays offline.
+ */
+export function musicAppEnv(): Record<string, string> {
+  if (process.env.E2E_MUSIC_BOT === 'off') return {};
+  return {
+    DISCORD_BOT_TOKEN: FAKE_BOT_TOKEN,
+    DISCORD_BOT_API_URL: `http://127.0.0.1:${BOT_PORT}/api`,
+    MUSIC_DEFAULT_GUILD_ID: MUSIC_GUILD.id,
+    // The fake's TLS voice gateway is signed by a test CA; keep any CAs the environment already trusts.
+    NODE_EXTRA_CA_CERTS: testCaBundle(),
+  };
+}

@@ -1,0 +1,154 @@
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { EQ_BANDS, type EqSettings, MUSIC_EFFECTS, type MusicEffect } from '@guildhall/common';
+
+/** The issue's exact filter for each effect. */
+export const EFFECT_FILTERS: Record<MusicEffect, string> = {
+  nightcore: 'aresample=48000,asetrate=48000*1.25',
+  slowed: 'aresample=48000,asetrate=48000*0.8',
+  bassboost: 'bass=g=20:f=110:w=0.3',
+  echo: 'aecho=0.8:0.9:1000:0.3',
+  '8d': 'apulsator=hz=0.09',
+};
+
+/** How fast song time passes per second of audio sent: asetrate changes speed and pitch together. */
+export const EFFECT_RATES: Partial<Record<MusicEffect, number>> = { nightcore: 1.25, slowed: 0.8 };
+
+export function playbackRate(effects: readonly MusicEffect[]): number {
+  return effects.reduce((rate, e) => rate * (EFFECT_RATES[e] ?? 1), 1);
+}
+
+/**
+ * Each equalizer band as a peaking `equalizer` filter centred on the band's geometric middle, as wide
+ * as the band (width type h = Hz). Flat bands add nothing.
+ */
+export function equalizerFilters(eq: EqSettings): string[] {
+  return EQ_BANDS.filter((b) => eq[b.key] !== 0).map((b) => {
+    const centre = Math.round(Math.sqrt(b.fromHz * b.toHz));
+    return `equalizer=f=${centre}:t=h:w=${b.toHz - b.fromHz}:g=${eq[b.key]}`;
+  });
+}
+
+/**
+ * The whole filter graph: effects in a fixed order (whatever order the client listed them), then the
+ * equalizer, then back to 48 kHz for Opus (asetrate relabels the rate).
+ */
+export function filterChain(effects: readonly MusicEffect[], eq: EqSettings): string {
+  const on = MUSIC_EFFECTS.filter((e) => effects.includes(e));
+  return [...on.map((e) => EFFECT_FILTERS[e]), ...equalizerFilters(eq), 'aresample=48000'].join(',');
+}
+
+/** Where ffmpeg reads a track: a URL it opens itself (HTTP, HLS) or bytes we pipe to its stdin. */
+export type TrackInput =
+  | { kind: 'url'; url: string; headers?: Record<string, string> }
+  | { kind: 'stream'; open: () => Promise<Readable> };
+
+export type TranscodeOptions = {
+  ffmpegPath: string;
+  input: TrackInput;
+  startSeconds: number;
+  effects: readonly MusicEffect[];
+  eq: EqSettings;
+};
+
+export type Transcoder = {
+  /** Ogg/Opus pages, ready for `StreamType.OggOpus`. */
+  output: Readable;
+  kill: () => void;
+  /** ffmpeg's stderr (errors only), for the log when a track fails. */
+  stderr: () => string;
+};
+
+/** ffmpeg's arguments: seek, decode, filter, and encode Opus into small Ogg pages (20 ms) so a change is heard at once. */
+export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath'>): string[] {
+  const input = o.input.kind === 'url' ? o.input.url : 'pipe:0';
+  const headers =
+    o.input.kind === 'url' && o.input.headers
+      ? [
+          '-headers',
+          Object.entries(o.input.headers)
+            .map(([k, v]) => `${k}: ${v}\r\n`)
+            .join(''),
+        ]
+      : [];
+  // Network inputs: reconnect on drops, and only network protocols (an HLS playlist from a service must
+  // not make ffmpeg open local files).
+  const network =
+    o.input.kind === 'url'
+      ? [
+          '-protocol_whitelist',
+          'http,https,tcp,tls,crypto,hls',
+          '-reconnect',
+          '1',
+          '-reconnect_streamed',
+          '1',
+          '-reconnect_delay_max',
+          '5',
+        ]
+      : [];
+  return [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    ...network,
+    ...headers,
+    ...(o.startSeconds > 0 ? ['-ss', o.startSeconds.toFixed(3)] : []),
+    '-i',
+    input,
+    '-vn',
+    '-af',
+    filterChain(o.effects, o.eq),
+    '-ac',
+    '2',
+    '-ar',
+    '48000',
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '128k',
+    '-frame_duration',
+    '20',
+    '-application',
+    'audio',
+    '-page_duration',
+    '20000',
+    '-flush_packets',
+    '1',
+    '-f',
+    'ogg',
+    'pipe:1',
+  ];
+}
+
+/** Starts one ffmpeg for one track from one position with one set of filters. */
+export async function startTranscoder(o: TranscodeOptions): Promise<Transcoder> {
+  const source = o.input.kind === 'stream' ? await o.input.open() : null;
+  const child: ChildProcessByStdio<Writable, Readable, Readable> = spawn(o.ffmpegPath, ffmpegArgs(o), {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => {
+    if (err.length < 4000) err += d;
+  });
+  // A killed ffmpeg closes its stdin early: that EPIPE is expected, not a fault.
+  child.stdin.on('error', () => {});
+  child.on('error', (e) => {
+    err += String(e);
+    child.stdout.destroy();
+  });
+  if (source) {
+    source.on('error', () => child.stdin.destroy());
+    source.pipe(child.stdin);
+  } else {
+    child.stdin.end();
+  }
+  return {
+    output: child.stdout,
+    kill: () => {
+      source?.destroy();
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+    stderr: () => err,
+  };
+}

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import {
+  MUSIC_TEXTS,
+  PLAYLIST_MAX_SONGS,
+  type Playlist,
+  type PlaylistAddSongBody,
+  type PlaylistWithSongs,
+  type SearchResult,
+} from '@guildhall/common';
+import type { Db } from '../../db/index.ts';
+import type { UsersTable } from '../../db/schema.ts';
+import { httpError } from '../../platform/errors.ts';
+import { presentPlaylist, presentPlaylistSong } from './present.ts';
+import * as repo from './repo.ts';
+import type { MusicService } from './service.ts';
+
+/**
+ * Playlist rules: per guild; public ones are listed for and playable by everyone, private ones only by
+ * their creator; only the creator renames, deletes, edits songs or changes visibility. A private
+ * playlist of someone else answers 404, so its existence is not revealed.
+ */
+export type PlaylistContext = { db: Db; music: MusicService };
+
+const now = () => new Date().toISOString();
+
+async function visiblePlaylist(db: Db, viewerId: string, id: string): Promise<repo.PlaylistRow> {
+  const row = await repo.findPlaylist(db, id);
+  if (!row || (row.is_public !== 1 && row.created_by !== viewerId)) {
+    throw httpError(404, MUSIC_TEXTS.playlistNotFound, 'PLAYLIST_NOT_FOUND');
+  }
+  return row;
+}
+
+async function ownPlaylist(db: Db, viewerId: string, id: string): Promise<repo.PlaylistRow> {
+  const row = await visiblePlaylist(db, viewerId, id);
+  if (row.created_by !== viewerId)
+    throw httpError(403, MUSIC_TEXTS.notPlaylistCreator, 'NOT_PLAYLIST_CREATOR');
+  return row;
+}
+
+async function withSongs(db: Db, row: repo.PlaylistRow): Promise<PlaylistWithSongs> {
+  const songs = await repo.listPlaylistSongs(db, row.id);
+  return { ...presentPlaylist(row), songs: songs.map(presentPlaylistSong) };
+}
+
+export async function listPlaylists(db: Db, viewerId: string, guildId: string): Promise<Playlist[]> {
+  return (await repo.listVisiblePlaylists(db, guildId, viewerId)).map(presentPlaylist);
+}
+
+export async function createPlaylist(
+  db: Db,
+  creator: UsersTable,
+  guildId: string,
+  name: string,
+  isPublic: boolean,
+): Promise<PlaylistWithSongs> {
+  const id = randomUUID();
+  const at = now();
+  await repo.insertPlaylist(db, {
+    id,
+    guild_id: guildId,
+    name,
+    is_public: isPublic ? 1 : 0,
+    created_by: creator.discord_id,
+    created_at: at,
+    updated_at: at,
+  });
+  return withSongs(db, await visiblePlaylist(db, creator.discord_id, id));
+}
+
+export async function getPlaylist(db: Db, viewerId: string, id: string): Promise<PlaylistWithSongs> {
+  return withSongs(db, await visiblePlaylist(db, viewerId, id));
+}
+
+export async function deletePlaylist(db: Db, viewerId: string, id: string): Promise<void> {
+  await ownPlaylist(db, viewerId, id);
+  await repo.deletePlaylist(db, id);
+}
+
+export async function setVisibility(db: Db, viewerId: string, id: string, isPublic: boolean) {
+  await ownPlaylist(db, viewerId, id);
+  await repo.updatePlaylist(db, id, { is_public: isPublic ? 1 : 0, updated_at: now() });
+  return getPlaylist(db, viewerId, id);
+}
+
+export async function renamePlaylist(db: Db, viewerId: string, id: string, name: string) {
+  await ownPlaylist(db, viewerId, id);
+  await repo.updatePlaylist(db, id, { name, updated_at: now() });
+  return getPlaylist(db, viewerId, id);
+}
+
+export async function addSong(ctx: PlaylistContext, viewerId: string, id: string, body: PlaylistAddSongBody) {
+  await ownPlaylist(ctx.db, viewerId, id);
+  const info = body.songInfo;
+  const platform = ctx.music.platformOf(info.url);
+  if (!platform) throw httpError(400, MUSIC_TEXTS.unsupportedUrl, 'UNSUPPORTED_URL');
+  if ((await repo.countPlaylistSongs(ctx.db, id)) >= PLAYLIST_MAX_SONGS) {
+    throw httpError(409, MUSIC_TEXTS.playlistFull, 'PLAYLIST_FULL');
+  }
+  const row = {
+    id: randomUUID(),
+    playlist_id: id,
+    song_key: info.youtube_id,
+    platform,
+    title: info.title,
+    uploader: info.uploader ?? '',
+    duration: info.duration ?? 0,
+    url: info.url,
+    thumbnail: info.thumbnail ?? null,
+    position: await repo.nextSongPosition(ctx.db, id),
+    added_at: now(),
+  };
+  if (!(await repo.insertPlaylistSong(ctx.db, row))) {
+    throw httpError(409, MUSIC_TEXTS.songAlreadyAdded, 'SONG_ALREADY_ADDED');
+  }
+  await repo.updatePlaylist(ctx.db, id, { updated_at: now() });
+  return {
+    song: presentPlaylistSong(row),
+    playlist: presentPlaylist(await visiblePlaylist(ctx.db, viewerId, id)),
+  };
+}
+
+export async function removeSong(db: Db, viewerId: string, id: string, songId: string) {
+  await ownPlaylist(db, viewerId, id);
+  if (!(await repo.deletePlaylistSong(db, id, songId))) {
+    throw httpError(404, MUSIC_TEXTS.playlistSongNotFound, 'PLAYLIST_SONG_NOT_FOUND');
+  }
+  await repo.updatePlaylist(db, id, { updated_at: now() });
+  return getPlaylist(db, viewerId, id);
+}
+
+/** Plays (clearQueue) or queues a playlist the caller may see, optionally shuffled. */
+export async function playPlaylist(
+  ctx: PlaylistContext,
+  caller: UsersTable,
+  id: string,
+  guildId: string,
+  options: { shuffle: boolean; clearQueue: boolean },
+) {
+  const playlist = await getPlaylist(ctx.db, caller.discord_id, id);
+  if (playlist.songs.length === 0) throw httpError(409, MUSIC_TEXTS.playlistEmpty, 'PLAYLIST_EMPTY');
+  const songs: SearchResult[] = playlist.songs.map((s) => ({
+    id: s.youtube_id,
+    youtube_id: s.youtube_id,
+    title: s.title,
+    uploader: s.uploader,
+    duration: s.duration,
+    url: s.url,
+    thumbnail: s.thumbnail,
+    platform: s.platform,
+  }));
+  if (options.shuffle) shuffleInPlace(songs);
+  const result = await ctx.music.playMany(caller, guildId, songs, options.clearQueue);
+  const verb = options.clearQueue ? 'Playing' : 'Queued';
+  return { ...result, message: `${verb} ${result.added} songs from ${playlist.name}` };
+}
+
+/** Fisher–Yates. */
+function shuffleInPlace<T>(items: T[]): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+}

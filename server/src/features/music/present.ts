@@ -1,0 +1,84 @@
+import { avatarUrl, type PlaybackStatus, type Playlist, type PlaylistSong } from '@guildhall/common';
+import type { UsersTable } from '../../db/schema.ts';
+import type { GuildPlayer } from './player.ts';
+import type { PlaylistRow } from './repo.ts';
+import type { MusicPlaylistSongsTable } from './tables.ts';
+
+/** The status of a guild nobody has played on yet, or when the bot is offline. */
+export function emptyStatus(guildId: string, connected: boolean): PlaybackStatus {
+  return {
+    guildId,
+    connected,
+    isPlaying: false,
+    isPaused: false,
+    state: 'stopped',
+    currentSong: null,
+    queue: [],
+    history: [],
+    activeEffects: [],
+    eqSettings: { bass: 0, lowMid: 0, mid: 0, highMid: 0, treble: 0 },
+    elapsedTime: 0,
+    playbackRate: 1,
+    serverTime: new Date().toISOString(),
+    voiceChannel: null,
+    listeners: 0,
+    idle: false,
+  };
+}
+
+export function presentStatus(guildId: string, player: GuildPlayer, listeners: number): PlaybackStatus {
+  const state = player.isPaused ? 'paused' : player.isPlaying ? 'playing' : 'stopped';
+  return {
+    guildId,
+    connected: true,
+    isPlaying: player.isPlaying,
+    isPaused: player.isPaused,
+    state,
+    currentSong: player.current,
+    queue: [...player.queue],
+    history: [...player.history],
+    activeEffects: [...player.effects],
+    eqSettings: { ...player.eq },
+    elapsedTime: Math.round(player.elapsed() * 1000) / 1000,
+    playbackRate: player.playbackRate(),
+    serverTime: new Date().toISOString(),
+    voiceChannel: player.channel,
+    listeners: player.channel ? listeners : 0,
+    idle: player.channel !== null && (state !== 'playing' || listeners === 0),
+  };
+}
+
+export function presentPlaylist(row: PlaylistRow): Playlist {
+  return {
+    id: row.id,
+    guild_id: row.guild_id,
+    name: row.name,
+    is_public: row.is_public === 1,
+    created_by: row.created_by,
+    creator_name: row.creator_global_name ?? row.creator_username ?? 'Unknown',
+    song_count: Number(row.song_count ?? 0),
+    updated_at: row.updated_at,
+  };
+}
+
+export function presentPlaylistSong(row: MusicPlaylistSongsTable): PlaylistSong {
+  return {
+    id: row.id,
+    youtube_id: row.song_key,
+    title: row.title,
+    uploader: row.uploader,
+    duration: Number(row.duration),
+    url: row.url,
+    thumbnail: row.thumbnail,
+    platform: row.platform,
+    position: Number(row.position),
+  };
+}
+
+/** Who asked for a song, as the Now Playing card shows them. */
+export function requesterOf(user: UsersTable): { avatar: string | null; displayName: string } {
+  return {
+    avatar: avatarUrl({ ...user, id: user.discord_id }),
+    displayName: user.global_name ?? user.username,
+  };
+}

@@ -1,0 +1,108 @@
+import type { Db } from '../../db/index.ts';
+import type { MusicPlaylistSongsTable, MusicPlaylistsTable } from './tables.ts';
+
+/** Kysely queries of the music feature (playlists); the rules are in playlists.ts. */
+
+export type PlaylistRow = MusicPlaylistsTable & {
+  creator_username: string | null;
+  creator_global_name: string | null;
+  song_count: number | string | bigint | null;
+};
+
+function playlistsWithCounts(db: Db) {
+  return db
+    .selectFrom('music_playlists')
+    .leftJoin('users', 'users.discord_id', 'music_playlists.created_by')
+    .selectAll('music_playlists')
+    .select(['users.username as creator_username', 'users.global_name as creator_global_name'])
+    .select((eb) =>
+      eb
+        .selectFrom('music_playlist_songs')
+        .select(eb.fn.countAll().as('n'))
+        .whereRef('music_playlist_songs.playlist_id', '=', 'music_playlists.id')
+        .as('song_count'),
+    );
+}
+
+/** A guild's playlists the viewer may see: public ones and their own, newest change first. */
+export async function listVisiblePlaylists(
+  db: Db,
+  guildId: string,
+  viewerId: string,
+): Promise<PlaylistRow[]> {
+  return playlistsWithCounts(db)
+    .where('music_playlists.guild_id', '=', guildId)
+    .where((eb) =>
+      eb.or([eb('music_playlists.is_public', '=', 1), eb('music_playlists.created_by', '=', viewerId)]),
+    )
+    .orderBy('music_playlists.updated_at', 'desc')
+    .orderBy('music_playlists.id')
+    .execute();
+}
+
+export async function findPlaylist(db: Db, id: string): Promise<PlaylistRow | undefined> {
+  return playlistsWithCounts(db).where('music_playlists.id', '=', id).executeTakeFirst();
+}
+
+export async function insertPlaylist(db: Db, row: MusicPlaylistsTable): Promise<void> {
+  await db.insertInto('music_playlists').values(row).execute();
+}
+
+export async function updatePlaylist(
+  db: Db,
+  id: string,
+  patch: Partial<Pick<MusicPlaylistsTable, 'is_public' | 'name' | 'updated_at'>>,
+): Promise<void> {
+  await db.updateTable('music_playlists').set(patch).where('id', '=', id).execute();
+}
+
+export async function deletePlaylist(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('music_playlists').where('id', '=', id).execute();
+}
+
+export async function listPlaylistSongs(db: Db, playlistId: string): Promise<MusicPlaylistSongsTable[]> {
+  return db
+    .selectFrom('music_playlist_songs')
+    .selectAll()
+    .where('playlist_id', '=', playlistId)
+    .orderBy('position')
+    .orderBy('added_at')
+    .execute();
+}
+
+export async function countPlaylistSongs(db: Db, playlistId: string): Promise<number> {
+  const row = await db
+    .selectFrom('music_playlist_songs')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.max('position').as('last')])
+    .where('playlist_id', '=', playlistId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function nextSongPosition(db: Db, playlistId: string): Promise<number> {
+  const row = await db
+    .selectFrom('music_playlist_songs')
+    .select((eb) => eb.fn.max('position').as('last'))
+    .where('playlist_id', '=', playlistId)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+}
+
+/** Inserts a song; false when the playlist already holds it (the unique index decides, race-free). */
+export async function insertPlaylistSong(db: Db, row: MusicPlaylistSongsTable): Promise<boolean> {
+  const result = await db
+    .insertInto('music_playlist_songs')
+    .values(row)
+    .onConflict((oc) => oc.columns(['playlist_id', 'platform', 'song_key']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function deletePlaylistSong(db: Db, playlistId: string, songId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('music_playlist_songs')
+    .where('playlist_id', '=', playlistId)
+    .where('id', '=', songId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

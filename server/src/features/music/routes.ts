@@ -1,0 +1,277 @@
+import {
+  ApiError,
+  EffectsBody,
+  EqualizerBody,
+  GuildIdParams,
+  MusicControlResponse,
+  MusicGuildsResponse,
+  MusicPlatformsResponse,
+  MusicPlayBody,
+  MusicPlayResponse,
+  MusicSearchBody,
+  MusicSearchResponse,
+  MusicStatusResponse,
+  PlaylistAddSongBody,
+  PlaylistCreateBody,
+  PlaylistDeletedResponse,
+  PlaylistGuildParams,
+  PlaylistIdParams,
+  PlaylistPlayBody,
+  PlaylistPlayResponse,
+  PlaylistRenameBody,
+  PlaylistResponse,
+  PlaylistSongParams,
+  PlaylistSongResponse,
+  PlaylistsResponse,
+  PlaylistVisibilityBody,
+  QueueReorderBody,
+  SeekBody,
+} from '@guildhall/common';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import type { Db } from '../../db/index.ts';
+import * as playlists from './playlists.ts';
+import type { MusicService } from './service.ts';
+
+const BASE = '/api/music';
+
+/** Viewers read; users and above control (portal-tools §6, issue 11). Limits count per user. */
+const READ = {
+  access: 'login',
+  rateLimit: { max: 600, timeWindow: '1 minute', keyGenerator: userKey },
+} as const;
+const CONTROL = {
+  access: 'user',
+  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: userKey },
+} as const;
+/** Searches reach outside services: a tighter limit. */
+const SEARCH = {
+  access: 'user',
+  rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: userKey },
+} as const;
+
+function userKey(req: FastifyRequest): string {
+  return req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`;
+}
+
+const errors = {
+  400: ApiError,
+  401: ApiError,
+  403: ApiError,
+  404: ApiError,
+  409: ApiError,
+  502: ApiError,
+  503: ApiError,
+};
+const responds = <T extends z.ZodType>(ok: T) => ({ 200: ok, ...errors });
+
+export function musicRoutes(db: Db, music: MusicService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const me = (req: FastifyRequest) => req.auth!.user;
+    const ok = <T>(data: T) => ({ success: true as const, data });
+    const ctx = { db, music };
+
+    app.get(
+      `${BASE}/guilds`,
+      { config: READ, schema: { response: responds(MusicGuildsResponse) } },
+      async () => ok(music.guilds()),
+    );
+
+    app.get(
+      `${BASE}/status/:guildId`,
+      { config: READ, schema: { params: GuildIdParams, response: responds(MusicStatusResponse) } },
+      async (req) => ok(music.status(req.params.guildId)),
+    );
+
+    // Beyond the spec's table: the Platforms panel's real health check.
+    app.get(
+      `${BASE}/platforms`,
+      { config: READ, schema: { response: responds(MusicPlatformsResponse) } },
+      async () => ok({ platforms: await music.platforms() }),
+    );
+
+    app.post(
+      `${BASE}/search`,
+      { config: SEARCH, schema: { body: MusicSearchBody, response: responds(MusicSearchResponse) } },
+      async (req) =>
+        ok({ results: await music.search(req.body.query, req.body.maxResults, req.body.platform) }),
+    );
+
+    app.post(
+      `${BASE}/play`,
+      { config: CONTROL, schema: { body: MusicPlayBody, response: responds(MusicPlayResponse) } },
+      async (req) => ok(await music.play(me(req), req.body.guildId, req.body.url, req.body.userId)),
+    );
+
+    for (const action of ['pause', 'resume', 'skip', 'stop', 'restart'] as const) {
+      app.post(
+        `${BASE}/${action}/:guildId`,
+        { config: CONTROL, schema: { params: GuildIdParams, response: responds(MusicControlResponse) } },
+        async (req) => ok(await music.control(req.params.guildId, action)),
+      );
+    }
+
+    app.delete(
+      `${BASE}/queue/:guildId`,
+      { config: CONTROL, schema: { params: GuildIdParams, response: responds(MusicControlResponse) } },
+      async (req) => ok(await music.control(req.params.guildId, 'clearQueue')),
+    );
+
+    app.put(
+      `${BASE}/queue/:guildId/reorder`,
+      {
+        config: CONTROL,
+        schema: { params: GuildIdParams, body: QueueReorderBody, response: responds(MusicControlResponse) },
+      },
+      async (req) => ok(await music.reorder(req.params.guildId, req.body.fromIndex, req.body.toIndex)),
+    );
+
+    app.post(
+      `${BASE}/seek/:guildId`,
+      {
+        config: CONTROL,
+        schema: { params: GuildIdParams, body: SeekBody, response: responds(MusicControlResponse) },
+      },
+      async (req) => ok(await music.seek(req.params.guildId, req.body.time)),
+    );
+
+    app.post(
+      `${BASE}/effects/:guildId`,
+      {
+        config: CONTROL,
+        schema: { params: GuildIdParams, body: EffectsBody, response: responds(MusicControlResponse) },
+      },
+      async (req) => ok(await music.setEffects(req.params.guildId, req.body.effects)),
+    );
+
+    app.post(
+      `${BASE}/equalizer/:guildId`,
+      {
+        config: CONTROL,
+        schema: { params: GuildIdParams, body: EqualizerBody, response: responds(MusicControlResponse) },
+      },
+      async (req) => ok(await music.setEq(req.params.guildId, req.body.eq)),
+    );
+
+    app.get(
+      `${BASE}/playlists/:guildId`,
+      { config: READ, schema: { params: GuildIdParams, response: responds(PlaylistsResponse) } },
+      async (req) =>
+        ok({ playlists: await playlists.listPlaylists(db, me(req).discord_id, req.params.guildId) }),
+    );
+
+    app.post(
+      `${BASE}/playlists/:guildId`,
+      {
+        config: CONTROL,
+        schema: { params: GuildIdParams, body: PlaylistCreateBody, response: responds(PlaylistResponse) },
+      },
+      async (req) => {
+        const playlist = await playlists.createPlaylist(
+          db,
+          me(req),
+          req.params.guildId,
+          req.body.name,
+          req.body.isPublic,
+        );
+        return ok({ playlist });
+      },
+    );
+
+    app.get(
+      `${BASE}/playlist/:id`,
+      { config: READ, schema: { params: PlaylistIdParams, response: responds(PlaylistResponse) } },
+      async (req) => ok({ playlist: await playlists.getPlaylist(db, me(req).discord_id, req.params.id) }),
+    );
+
+    app.delete(
+      `${BASE}/playlist/:id`,
+      { config: CONTROL, schema: { params: PlaylistIdParams, response: responds(PlaylistDeletedResponse) } },
+      async (req) => {
+        await playlists.deletePlaylist(db, me(req).discord_id, req.params.id);
+        return ok({ message: 'Playlist deleted' });
+      },
+    );
+
+    app.post(
+      `${BASE}/playlist/:id/songs`,
+      {
+        config: CONTROL,
+        schema: {
+          params: PlaylistIdParams,
+          body: PlaylistAddSongBody,
+          response: responds(PlaylistSongResponse),
+        },
+      },
+      async (req) => ok(await playlists.addSong(ctx, me(req).discord_id, req.params.id, req.body)),
+    );
+
+    app.delete(
+      `${BASE}/playlist/:id/songs/:songId`,
+      { config: CONTROL, schema: { params: PlaylistSongParams, response: responds(PlaylistResponse) } },
+      async (req) => {
+        const playlist = await playlists.removeSong(db, me(req).discord_id, req.params.id, req.params.songId);
+        return ok({ playlist });
+      },
+    );
+
+    for (const [verb, clearQueue] of [
+      ['play', true],
+      ['queue', false],
+    ] as const) {
+      app.post(
+        `${BASE}/playlist/:id/${verb}/:guildId`,
+        {
+          config: CONTROL,
+          schema: {
+            params: PlaylistGuildParams,
+            body: PlaylistPlayBody,
+            response: responds(PlaylistPlayResponse),
+          },
+        },
+        async (req) =>
+          ok(
+            await playlists.playPlaylist(ctx, me(req), req.params.id, req.params.guildId, {
+              shuffle: req.body.shuffle,
+              clearQueue: req.body.clearQueue ?? clearQueue,
+            }),
+          ),
+      );
+    }
+
+    // Beyond the spec's table: the creator renames a playlist.
+    app.put(
+      `${BASE}/playlist/:id`,
+      {
+        config: CONTROL,
+        schema: { params: PlaylistIdParams, body: PlaylistRenameBody, response: responds(PlaylistResponse) },
+      },
+      async (req) => {
+        const playlist = await playlists.renamePlaylist(db, me(req).discord_id, req.params.id, req.body.name);
+        return ok({ playlist });
+      },
+    );
+
+    app.put(
+      `${BASE}/playlist/:id/visibility`,
+      {
+        config: CONTROL,
+        schema: {
+          params: PlaylistIdParams,
+          body: PlaylistVisibilityBody,
+          response: responds(PlaylistResponse),
+        },
+      },
+      async (req) => {
+        const playlist = await playlists.setVisibility(
+          db,
+          me(req).discord_id,
+          req.params.id,
+          req.body.isPublic,
+        );
+        return ok({ playlist });
+      },
+    );
+  };
+}

@@ -1,0 +1,18 @@
+import type { MusicPlatform, SearchResult } from '@guildhall/common';
+import type { TrackInput } from '../ffmpeg.ts';
+
+export type SourceHealth = { available: boolean; reason: string | null };
+
+/** One place music comes from: search it, recognise and resolve its links, and hand ffmpeg the audio. */
+export type MusicSource = {
+  readonly platform: MusicPlatform;
+  search(query: string, maxResults: number): Promise<SearchResult[]>;
+  /** Whether a song url belongs to this source. */
+  owns(url: string): boolean;
+  /** The song behind a url (title, duration…); null when it does not exist. */
+  resolve(url: string): Promise<SearchResult | null>;
+  /** Where ffmpeg reads the song's audio, looked up at play time (stream URLs expire). */
+  input(song: SearchResult): Promise<TrackInput>;
+  /** A real request to the service (or the store); never a fixed answer. */
+  health(): Promise<SourceHealth>;
+};

@@ -1,0 +1,179 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type FileItem, libraryUrl, type PlaybackStatus } from '@guildhall/common';
+import { vi } from 'vitest';
+import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import {
+  type FakeDiscordBot,
+  type FakeGuild,
+  isSilenceFrame,
+  type ReceivedPacket,
+  startFakeDiscordBot,
+} from '../../test/fake-discord-bot/index.ts';
+import { uploadFile } from '../files/test-helpers.ts';
+
+export const GUILD_ID = '400000000000000001';
+export const VOICE_CHANNEL_ID = '400000000000000010';
+export const OTHER_GUILD_ID = '400000000000000002';
+export const ALICE = { id: '500000000000000001', username: 'alice' };
+export const BOB = { id: '500000000000000002', username: 'bob' };
+
+export type MusicTestContext = TestContext & {
+  discord: FakeDiscordBot;
+  /** Alice: a Discord user (level user) who sits in the voice channel. */
+  alice: { token: string; userId: string };
+  /** Bob: a Discord user (level user) who is in no voice channel. */
+  bob: { token: string; userId: string };
+  closeAll: () => Promise<void>;
+};
+
+export const TEST_GUILDS: FakeGuild[] = [
+  {
+    id: GUILD_ID,
+    name: 'Guildhall',
+    voiceChannels: [
+      { id: VOICE_CHANNEL_ID, name: 'Lounge' },
+      { id: '400000000000000011', name: 'Gaming' },
+    ],
+    members: [ALICE, BOB],
+  },
+  {
+    id: OTHER_GUILD_ID,
+    name: 'Another server',
+    voiceChannels: [{ id: '400000000000000020', name: 'Voice' }],
+    members: [],
+  },
+];
+
+/** The app with its music bot logged in to a fake Discord where Alice sits in the Lounge. */
+export async function startMusicApp(env: Record<string, string> = {}): Promise<MusicTestContext> {
+  const discord = await startFakeDiscordBot(TEST_GUILDS);
+  discord.setVoiceState(GUILD_ID, ALICE.id, VOICE_CHANNEL_ID);
+  const ctx = await createTestApp({
+    DISCORD_BOT_TOKEN: discord.token,
+    DISCORD_BOT_API_URL: discord.apiUrl,
+    MUSIC_DEFAULT_GUILD_ID: GUILD_ID,
+    ...env,
+  });
+  const alice = await ctx.signIn({ discord_id: ALICE.id, username: ALICE.username });
+  const bob = await ctx.signIn({ discord_id: BOB.id, username: BOB.username });
+  await waitForBot(ctx, alice.token);
+  return {
+    ...ctx,
+    discord,
+    alice,
+    bob,
+    async closeAll() {
+      await ctx.close();
+      await discord.close();
+    },
+  };
+}
+
+/** Resolves once GET /guilds lists the bot's servers (the bot logs in after the app is ready). */
+export async function waitForBot(ctx: TestContext, token: string, timeoutMs = 15_000): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/music/guilds', headers: bearer(token) });
+      if ((res.json() as { data: { guilds: unknown[] } }).data.guilds.length === 0) {
+        throw new Error('the music bot did not come online');
+      }
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
+}
+
+/**
+ * Audio made by ffmpeg's lavfi sources (`sine`, `aevalsrc`): a WAV file's bytes, written to a file first so
+ * the header carries the real length, as an uploaded file's would.
+ */
+export async function synthesize(filterGraph: string, seconds: number, ext = 'wav'): Promise<Buffer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-audio-'));
+  const out = path.join(dir, `a.${ext}`);
+  try {
+    const child = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-filter_complex',
+        filterGraph,
+        '-t',
+        String(seconds),
+        '-ac',
+        '1',
+        '-ar',
+        '24000',
+        out,
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    if (code !== 0) throw new Error(`ffmpeg could not synthesize ${filterGraph}`);
+    return fs.readFileSync(out);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const tone = (hz: number, seconds: number) =>
+  synthesize(`sine=frequency=${hz}:sample_rate=24000`, seconds);
+
+/** Uploads audio to the file library and returns its song url (`library:<id>`). */
+export async function addToLibrary(ctx: TestContext, token: string, name: string, audio: Buffer) {
+  const item: FileItem = await uploadFile(ctx.app, token, name, audio);
+  return libraryUrl(item.id);
+}
+
+export async function api<T = unknown>(
+  ctx: TestContext,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: Record<string, unknown> | unknown[] | string,
+): Promise<{ status: number; body: T }> {
+  const res = await ctx.app.inject({
+    method,
+    url,
+    headers: bearer(token),
+    ...(payload === undefined ? {} : { payload }),
+  });
+  return { status: res.statusCode, body: res.json() as T };
+}
+
+export async function status(ctx: TestContext, token: string, guildId = GUILD_ID): Promise<PlaybackStatus> {
+  return (await api<{ data: PlaybackStatus }>(ctx, token, 'GET', `/api/music/status/${guildId}`)).body.data;
+}
+
+/**
+ * Resolves with `frames` audio packets (silence frames skipped) that arrive at least `afterMs` after
+ * `since` (a performance.now() time): the audio heard once a change had `afterMs` to take effect.
+ */
+export function audioAfter(
+  discord: FakeDiscordBot,
+  since: number,
+  afterMs: number,
+  frames: number,
+  timeoutMs = 10_000,
+): Promise<ReceivedPacket[]> {
+  const from = since + afterMs;
+  const picked = () => discord.voice.packets.filter((p) => p.receivedAt >= from && !isSilenceFrame(p.opus));
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const got = picked();
+      if (got.length < frames) return false;
+      discord.voice.off('packet', check);
+      clearTimeout(timer);
+      resolve(got.slice(0, frames));
+      return true;
+    };
+    const timer = setTimeout(() => {
+      discord.voice.off('packet', check);
+      reject(new Error(`only ${picked().length} of ${frames} audio packets arrived`));
+    }, timeoutMs);
+    if (!check()) discord.voice.on('packet', check);
+  });
+}

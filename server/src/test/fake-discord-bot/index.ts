@@ -1,0 +1,261 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { FakeVoiceServer } from './voice.ts';
+
+export { decodeToMono, dominantFrequency, rmsDb } from './audio.ts';
+export { isSilenceFrame, type ReceivedPacket } from './rtp.ts';
+export { FakeVoiceServer, TEST_CA_PATH } from './voice.ts';
+
+export type FakeMember = { id: string; username: string; bot?: boolean; avatar?: string | null };
+export type FakeGuild = {
+  id: string;
+  name: string;
+  voiceChannels: { id: string; name: string }[];
+  members: FakeMember[];
+};
+
+export type FakeDiscordBot = {
+  /** For DISCORD_BOT_API_URL (…/api). */
+  apiUrl: string;
+  token: string;
+  botUser: FakeMember;
+  voice: FakeVoiceServer;
+  /** Every REST route and gateway opcode the bot used, in order (a new library call shows up here). */
+  log: string[];
+  /** Puts a member into a voice channel (or out, with null) and tells the connected bot. */
+  setVoiceState: (guildId: string, userId: string, channelId: string | null) => void;
+  /** The channel the bot itself is in, per guild (from its op 4), or null. */
+  botChannel: (guildId: string) => string | null;
+  /** Resolves once the bot's gateway session is READY and the guilds were sent. */
+  ready: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export const FAKE_BOT_TOKEN = 'fake-bot-token.guildhall.tests';
+
+/**
+ * A fake Discord for a real discord.js bot, written from Discord's developer docs: REST
+ * (`/gateway/bot`, `/users/@me`), Gateway v10 (hello, identify → READY + GUILD_CREATE with voice
+ * channels, members and their voice states, heartbeats, voice state updates answered with
+ * VOICE_STATE_UPDATE + VOICE_SERVER_UPDATE) and the voice side in `FakeVoiceServer`.
+ * Reached by the bot only through DISCORD_BOT_API_URL; the voice endpoint is handed out by the gateway.
+ */
+export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promise<FakeDiscordBot> {
+  const botUser: FakeMember = { id: '390000000000000001', username: 'Guildhall Music', bot: true };
+  const voice = new FakeVoiceServer();
+  await voice.start();
+  const log: string[] = [];
+  /** guild → user → channel */
+  const voiceStates = new Map<string, Map<string, string>>(guilds.map((g) => [g.id, new Map()]));
+  const sessions = new Set<{ ws: WebSocket; dispatch: (t: string, d: unknown) => void }>();
+  let resolveReady: () => void = () => {};
+  let readyPromise = new Promise<void>((r) => {
+    resolveReady = r;
+  });
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    log.push(`${req.method} ${url.pathname}`);
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.headers.authorization !== `Bot ${FAKE_BOT_TOKEN}`) {
+      return send(401, { message: '401: Unauthorized', code: 0 });
+    }
+    if (url.pathname === '/api/v10/gateway/bot') {
+      return send(200, {
+        url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 },
+      });
+    }
+    if (url.pathname === '/api/v10/users/@me') return send(200, userObject(botUser));
+    const guildPath = /^\/api\/v10\/guilds\/(\d+)$/.exec(url.pathname);
+    const guild = guildPath && guilds.find((g) => g.id === guildPath[1]);
+    if (guild) {
+      const { channels: _c, members: _m, voice_states: _v, ...rest } = guildCreate(guild);
+      return send(200, rest);
+    }
+    const channelPath = /^\/api\/v10\/channels\/(\d+)$/.exec(url.pathname);
+    for (const g of channelPath ? guilds : []) {
+      const i = g.voiceChannels.findIndex((c) => c.id === channelPath?.[1]);
+      if (i >= 0) return send(200, guildCreate(g).channels[i]);
+    }
+    const userPath = /^\/api\/v10\/users\/(\d+)$/.exec(url.pathname);
+    const member = userPath && guilds.flatMap((g) => g.members).find((m) => m.id === userPath[1]);
+    if (member) return send(200, userObject(member));
+    return send(404, { message: '404: Not Found', code: 0 });
+  });
+
+  const memberObject = (m: FakeMember) => ({
+    user: userObject(m),
+    roles: [],
+    joined_at: '2025-01-01T00:00:00.000Z',
+    deaf: false,
+    mute: false,
+  });
+  const voiceStateObject = (guildId: string, userId: string, channelId: string | null, sessionId: string) => {
+    const member =
+      userId === botUser.id
+        ? botUser
+        : (guilds.find((g) => g.id === guildId)?.members.find((m) => m.id === userId) ?? {
+            id: userId,
+            username: `user${userId.slice(-4)}`,
+          });
+    return {
+      guild_id: guildId,
+      channel_id: channelId,
+      user_id: userId,
+      member: memberObject(member),
+      session_id: sessionId,
+      deaf: false,
+      mute: false,
+      self_deaf: false,
+      self_mute: false,
+      self_video: false,
+      suppress: false,
+      request_to_speak_timestamp: null,
+    };
+  };
+  const guildCreate = (g: FakeGuild) => ({
+    id: g.id,
+    name: g.name,
+    icon: null,
+    owner_id: g.members[0]?.id ?? botUser.id,
+    member_count: g.members.length + 1,
+    large: false,
+    unavailable: false,
+    joined_at: '2025-01-01T00:00:00.000Z',
+    features: [],
+    emojis: [],
+    stickers: [],
+    presences: [],
+    threads: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    roles: [
+      {
+        id: g.id,
+        name: '@everyone',
+        permissions: '3148800', // View Channel, Connect, Speak
+        position: 0,
+        color: 0,
+        hoist: false,
+        managed: false,
+        mentionable: false,
+        flags: 0,
+      },
+    ],
+    channels: g.voiceChannels.map((c, i) => ({
+      id: c.id,
+      type: 2,
+      name: c.name,
+      guild_id: g.id,
+      position: i,
+      permission_overwrites: [],
+      bitrate: 64000,
+      user_limit: 0,
+      rtc_region: null,
+    })),
+    members: [...g.members, botUser].map(memberObject),
+    voice_states: [...(voiceStates.get(g.id) ?? new Map()).entries()].map(([userId, channelId]) => ({
+      ...voiceStateObject(g.id, userId, channelId, `session-${userId}`),
+      guild_id: undefined,
+    })),
+  });
+
+  const wss = new WebSocketServer({ server });
+  wss.on('connection', (ws) => {
+    let seq = 0;
+    const send = (payload: { op: number; d: unknown; t?: string | null; s?: number | null }) =>
+      ws.send(JSON.stringify({ t: null, s: null, ...payload }));
+    const dispatch = (t: string, d: unknown) => send({ op: 0, t, s: ++seq, d });
+    const session = { ws, dispatch };
+    send({ op: 10, d: { heartbeat_interval: 41_250 } });
+    ws.on('message', (raw) => {
+      const msg = JSON.parse(String(raw)) as { op: number; d: Record<string, unknown> | number | null };
+      log.push(`gateway op ${msg.op}`);
+      if (msg.op === 1) return send({ op: 11, d: null });
+      if (msg.op === 2) {
+        sessions.add(session);
+        dispatch('READY', {
+          v: 10,
+          user: userObject(botUser),
+          guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
+          session_id: randomBytes(16).toString('hex'),
+          resume_gateway_url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          shard: [0, 1],
+          application: { id: botUser.id, flags: 0 },
+        });
+        for (const g of guilds) dispatch('GUILD_CREATE', guildCreate(g));
+        resolveReady();
+        return;
+      }
+      if (msg.op === 4 && msg.d && typeof msg.d === 'object') {
+        const guildId = String(msg.d.guild_id);
+        const channelId = msg.d.channel_id ? String(msg.d.channel_id) : null;
+        const states = voiceStates.get(guildId);
+        if (!states) return;
+        if (channelId) states.set(botUser.id, channelId);
+        else states.delete(botUser.id);
+        const sessionId = randomBytes(16).toString('hex');
+        for (const s of sessions)
+          s.dispatch('VOICE_STATE_UPDATE', voiceStateObject(guildId, botUser.id, channelId, sessionId));
+        if (channelId) {
+          dispatch('VOICE_SERVER_UPDATE', {
+            token: randomBytes(8).toString('hex'),
+            guild_id: guildId,
+            endpoint: voice.endpoint,
+          });
+        }
+      }
+    });
+    ws.on('close', () => sessions.delete(session));
+  });
+
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    apiUrl: `${base}/api`,
+    token: FAKE_BOT_TOKEN,
+    botUser,
+    voice,
+    log,
+    setVoiceState(guildId, userId, channelId) {
+      const states = voiceStates.get(guildId);
+      if (!states) throw new Error(`fake Discord: unknown guild ${guildId}`);
+      if (channelId) states.set(userId, channelId);
+      else states.delete(userId);
+      for (const s of sessions)
+        s.dispatch('VOICE_STATE_UPDATE', voiceStateObject(guildId, userId, channelId, `session-${userId}`));
+      if (userId === botUser.id && channelId === null) voice.disconnectGuild(guildId);
+    },
+    botChannel: (guildId) => voiceStates.get(guildId)?.get(botUser.id) ?? null,
+    ready: () => readyPromise,
+    async close() {
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await voice.close();
+      readyPromise = new Promise<void>((r) => {
+        resolveReady = r;
+      });
+    },
+  };
+}
+
+function userObject(m: FakeMember) {
+  return {
+    id: m.id,
+    username: m.username,
+    discriminator: '0',
+    global_name: m.username,
+    avatar: m.avatar ?? null,
+    bot: m.bot ?? false,
+  };
+}

@@ -1,0 +1,171 @@
+// @vitest-environment jsdom
+import { EQ_BANDS, FLAT_EQ, MUSIC_EQ_DEBOUNCE_MS, type PlaybackStatus } from '@guildhall/common';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BotBadge } from './BotBadge.tsx';
+import { EffectsPanel } from './EffectsPanel.tsx';
+import { Scrubber } from './Scrubber.tsx';
+
+const song = {
+  id: 'f1',
+  youtube_id: 'f1',
+  title: 'Tone',
+  uploader: 'Library',
+  duration: 200,
+  url: 'library:f1',
+  thumbnail: null,
+  platform: 'library' as const,
+  entryId: 'e1',
+  requestedBy: { avatar: null, displayName: 'ann' },
+};
+const status = (over: Partial<PlaybackStatus> = {}): PlaybackStatus => ({
+  guildId: '1',
+  connected: true,
+  isPlaying: true,
+  isPaused: false,
+  state: 'playing',
+  currentSong: song,
+  queue: [],
+  history: [],
+  activeEffects: [],
+  eqSettings: FLAT_EQ,
+  elapsedTime: 10,
+  playbackRate: 1,
+  serverTime: '2026-11-23T18:00:00.000Z',
+  voiceChannel: { id: '9', name: 'Lounge' },
+  listeners: 2,
+  idle: false,
+  ...over,
+});
+
+afterEach(cleanup);
+
+describe('bot badge', () => {
+  it('shows Offline, the listener count, or Idle', () => {
+    const { rerender } = render(<BotBadge status={null} />);
+    expect(screen.getByTestId('bot-badge').textContent).toBe('Offline');
+    rerender(<BotBadge status={status({ connected: false })} />);
+    expect(screen.getByTestId('bot-badge').textContent).toBe('Offline');
+    rerender(<BotBadge status={status()} />);
+    expect(screen.getByTestId('bot-badge').textContent).toBe('Online · 2 listeners');
+    rerender(<BotBadge status={status({ listeners: 1 })} />);
+    expect(screen.getByTestId('bot-badge').textContent).toBe('Online · 1 listener');
+    rerender(<BotBadge status={status({ idle: true })} />);
+    expect(screen.getByTestId('bot-badge').textContent).toBe('Online · Idle');
+    rerender(<BotBadge status={status({ voiceChannel: null, listeners: 0 })} />);
+    expect(screen.getByTestId('bot-badge').textContent).toBe('Online · Idle');
+  });
+});
+
+describe('scrubber', () => {
+  it('says Seeking while dragged and sends one seek, on release, at the released position', () => {
+    const onSeek = vi.fn();
+    const onSeekingChange = vi.fn();
+    render(
+      <Scrubber
+        position={10}
+        duration={200}
+        disabled={false}
+        onSeek={onSeek}
+        onSeekingChange={onSeekingChange}
+        settledKey={1}
+      />,
+    );
+    const bar = screen.getByTestId('scrubber') as HTMLInputElement;
+    fireEvent.pointerDown(bar);
+    expect(onSeekingChange).toHaveBeenLastCalledWith(true);
+    for (const v of [40, 80, 120]) fireEvent.change(bar, { target: { value: String(v) } });
+    expect(onSeek).not.toHaveBeenCalled();
+    expect(screen.getByTestId('elapsed').textContent).toBe('2:00');
+    fireEvent.pointerUp(window);
+    expect(onSeek).toHaveBeenCalledTimes(1);
+    expect(onSeek).toHaveBeenCalledWith(120);
+    expect(onSeekingChange).toHaveBeenLastCalledWith(false);
+  });
+
+  it('with the keyboard, seeks on key up', () => {
+    const onSeek = vi.fn();
+    render(
+      <Scrubber
+        position={10}
+        duration={200}
+        disabled={false}
+        onSeek={onSeek}
+        onSeekingChange={() => {}}
+        settledKey={1}
+      />,
+    );
+    const bar = screen.getByTestId('scrubber');
+    fireEvent.keyDown(bar, { key: 'ArrowRight' });
+    fireEvent.change(bar, { target: { value: '11' } });
+    fireEvent.keyUp(bar, { key: 'ArrowRight' });
+    expect(onSeek).toHaveBeenCalledExactlyOnceWith(11);
+  });
+
+  it('is disabled when nothing plays', () => {
+    render(
+      <Scrubber
+        position={0}
+        duration={0}
+        disabled
+        onSeek={() => {}}
+        onSeekingChange={() => {}}
+        settledKey={1}
+      />,
+    );
+    expect((screen.getByTestId('scrubber') as HTMLInputElement).disabled).toBe(true);
+  });
+});
+
+describe('audio effects panel', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('sends the equalizer once, 300 ms after the last change, with whole dB values', () => {
+    const onEqualizer = vi.fn();
+    render(
+      <EffectsPanel status={status()} disabled={false} onEffects={() => {}} onEqualizer={onEqualizer} />,
+    );
+    const bass = screen.getByTestId('eq-bass');
+    for (const v of ['2', '4', '6']) {
+      fireEvent.change(bass, { target: { value: v } });
+      act(() => vi.advanceTimersByTime(100));
+    }
+    expect(screen.getByTestId('eq-value-bass').textContent).toBe('+6 dB');
+    act(() => vi.advanceTimersByTime(MUSIC_EQ_DEBOUNCE_MS - 101));
+    expect(onEqualizer).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(1));
+    expect(onEqualizer).toHaveBeenCalledExactlyOnceWith({ ...FLAT_EQ, bass: 6 });
+  });
+
+  it('toggles an effect by sending the whole list of effects that should be on', () => {
+    const onEffects = vi.fn();
+    render(
+      <EffectsPanel
+        status={status({ activeEffects: ['echo'] })}
+        disabled={false}
+        onEffects={onEffects}
+        onEqualizer={() => {}}
+      />,
+    );
+    expect(screen.getByTestId('effect-echo').getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(screen.getByTestId('effect-nightcore'));
+    expect(onEffects).toHaveBeenCalledWith(['nightcore', 'echo']);
+    fireEvent.click(screen.getByTestId('effect-echo'));
+    expect(onEffects).toHaveBeenLastCalledWith([]);
+  });
+
+  it('disables effects and equalizer when nothing plays', () => {
+    render(
+      <EffectsPanel
+        status={status({ currentSong: null })}
+        disabled
+        onEffects={() => {}}
+        onEqualizer={() => {}}
+      />,
+    );
+    expect((screen.getByTestId('effect-nightcore') as HTMLButtonElement).disabled).toBe(true);
+    for (const b of EQ_BANDS)
+      expect((screen.getByTestId(`eq-${b.key}`) as HTMLInputElement).disabled).toBe(true);
+  });
+});

@@ -1,0 +1,139 @@
+import {
+  type EqSettings,
+  type MusicEffect,
+  type PlaybackStatus,
+  type SearchResult,
+  MUSIC_TEXTS as T,
+} from '@guildhall/common';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useAuth } from '../../auth/useAuth.ts';
+import * as api from './api.ts';
+import { moveItem } from './queue-order.ts';
+import { type StatusEntry, statusKey, storeStatus } from './useMusicStatus.ts';
+
+type Feedback = { showError: (text: string, detail?: string) => void; showSuccess: (text: string) => void };
+
+/** A Discord user id (snowflake); the access-code identity has none, so it cannot play. */
+const isSnowflake = (id: string | undefined) => !!id && /^\d{5,20}$/.test(id);
+
+/**
+ * Everything the panel asks the bot to do. Each answer carries the new status, which is stored at once
+ * (the realtime push that follows confirms it); each failure shows the spec's message in the banner.
+ */
+export function useMusicActions(guildId: string | null, feedback: Feedback) {
+  const qc = useQueryClient();
+  const { user } = useAuth();
+  const fail = (label: string) => (e: unknown) => feedback.showError(label, api.errorText(e, label));
+  const need = () => {
+    if (!guildId) throw new Error(T.botOffline);
+    return guildId;
+  };
+
+  const play = useMutation({
+    mutationFn: (song: Pick<SearchResult, 'url' | 'title'>) => {
+      if (!isSnowflake(user?.id)) throw new Error(T.discordIdMissing);
+      return api.play(need(), song.url, user!.id);
+    },
+    onSuccess: (res) => {
+      storeStatus(qc, res.status);
+      feedback.showSuccess(
+        res.action === 'playing' ? `Now playing: ${res.song.title}` : `Added to queue: ${res.song.title}`,
+      );
+    },
+    onError: (e) =>
+      e instanceof Error && e.message === T.discordIdMissing
+        ? feedback.showError(T.discordIdMissing)
+        : fail(T.playFailed)(e),
+  });
+
+  const control = useMutation({
+    mutationFn: (action: api.ControlAction) => api.control(action, need()),
+    onSuccess: (res) => storeStatus(qc, res.status),
+    onError: (e, action) =>
+      fail(
+        {
+          pause: T.pauseResumeFailed,
+          resume: T.pauseResumeFailed,
+          skip: T.skipFailed,
+          stop: T.stopFailed,
+          restart: T.restartFailed,
+        }[action],
+      )(e),
+  });
+
+  const clearQueue = useMutation({
+    mutationFn: () => api.clearQueue(need()),
+    onSuccess: (res) => {
+      storeStatus(qc, res.status);
+      feedback.showSuccess('Queue cleared');
+    },
+    onError: fail(T.clearQueueFailed),
+  });
+
+  /** Clear all: empty the queue, then stop what plays. */
+  const clearAll = useMutation({
+    mutationFn: async () => {
+      const g = need();
+      await api.clearQueue(g);
+      return api.control('stop', g);
+    },
+    onSuccess: (res) => {
+      storeStatus(qc, res.status);
+      feedback.showSuccess('Stopped and cleared the queue');
+    },
+    onError: fail(T.stopFailed),
+  });
+
+  /** Shows a change at once (same anchor and server time, so the next real status replaces it). */
+  const optimistic = (change: (s: PlaybackStatus) => Partial<PlaybackStatus>) => {
+    const key = statusKey(guildId);
+    const held = qc.getQueryData<StatusEntry>(key);
+    if (held)
+      qc.setQueryData<StatusEntry>(key, { ...held, status: { ...held.status, ...change(held.status) } });
+  };
+  /** After a failure: the banner, and the server's real state instead of the optimistic one. */
+  const failAndReload = (label: string) => (e: unknown) => {
+    fail(label)(e);
+    void qc.invalidateQueries({ queryKey: statusKey(guildId) });
+  };
+
+  const reorder = useMutation({
+    mutationFn: ({ from, to }: { from: number; to: number }) => api.reorderQueue(need(), from, to),
+    onMutate: ({ from, to }) => optimistic((s) => ({ queue: moveItem(s.queue, from, to) })),
+    onSuccess: (res) => storeStatus(qc, res.status),
+    onError: failAndReload(T.reorderFailed),
+  });
+
+  const seek = useMutation({
+    mutationFn: (time: number) => api.seek(need(), time),
+    onSuccess: (res) => storeStatus(qc, res.status),
+    onError: fail(T.seekFailed),
+  });
+
+  const effects = useMutation({
+    mutationFn: (list: MusicEffect[]) => api.setEffects(need(), list),
+    onMutate: (list) => optimistic(() => ({ activeEffects: list })),
+    onSuccess: (res) => storeStatus(qc, res.status),
+    onError: failAndReload(T.effectFailed),
+  });
+
+  const equalizer = useMutation({
+    mutationFn: (eq: EqSettings) => api.setEqualizer(need(), eq),
+    onMutate: (eq) => optimistic(() => ({ eqSettings: eq })),
+    onSuccess: (res) => storeStatus(qc, res.status),
+    onError: failAndReload(T.eqFailed),
+  });
+
+  return {
+    play: (song: Pick<SearchResult, 'url' | 'title'>) => play.mutate(song),
+    isPlayingSong: play.isPending,
+    control: (action: api.ControlAction) => control.mutate(action),
+    isControlling: control.isPending || clearAll.isPending || clearQueue.isPending,
+    clearQueue: () => clearQueue.mutate(),
+    clearAll: () => clearAll.mutate(),
+    reorder: (from: number, to: number) => reorder.mutate({ from, to }),
+    seek: (time: number) => seek.mutate(time),
+    setEffects: (list: MusicEffect[]) => effects.mutate(list),
+    setEqualizer: (eq: EqSettings) => equalizer.mutate(eq),
+  };
+}
