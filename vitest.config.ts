@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 const sharedInclude = ['common/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'];
+/** The suites that touch stored bytes: they run again on S3 (s3rver) and on the fake Discord. */
+const filesSuites = [
+  'server/src/features/files/{upload,download,http-download,items,crash,bad-input}.test.ts',
+  'server/src/features/shares/**/*.test.ts',
+];
 
 // One Vitest run covers every package (browser specs run under Playwright instead). When
 // TEST_DATABASE_URL is set (CI), the server suite runs a second time on PostgreSQL.
@@ -11,6 +16,11 @@ export default defineConfig({
     hookTimeout: 20000,
     projects: [
       { extends: true, test: { name: 'sqlite', include: sharedInclude } },
+      { extends: true, test: { name: 'files-s3', include: filesSuites, env: { TEST_FILES_STORE: 's3' } } },
+      {
+        extends: true,
+        test: { name: 'files-discord', include: filesSuites, env: { TEST_FILES_STORE: 'discord' } },
+      },
       ...(process.env.TEST_DATABASE_URL
         ? [
             {

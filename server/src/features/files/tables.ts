@@ -21,6 +21,8 @@ export type FilesTable = {
   lease_expires_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The Discord thread holding the chunks (the spec's threadId); null on other stores. Migration 008. */
+  thread_id?: string | null;
 };
 
 export type FileChunksTable = {
@@ -58,10 +60,18 @@ export type DownloadTicketsTable = {
   expires_at: string;
 };
 
+/** Blobs copied by `storage migrate` and not yet switched to (migration 008). */
+export type StorageCopiesTable = {
+  blob_id: string;
+  file_id: string;
+  created_at: string;
+};
+
 export type FilesTables = {
   files: FilesTable;
   file_chunks: FileChunksTable;
   blob_garbage: BlobGarbageTable;
   file_shares: FileSharesTable;
   download_tickets: DownloadTicketsTable;
+  storage_copies: StorageCopiesTable;
 };

@@ -115,8 +115,13 @@ export async function receiveUpload(
       lease = setInterval(() => {
         updateItem(db, id, { lease_expires_at: isoIn(UPLOAD_LEASE_MS) }).catch(() => {});
       }, UPLOAD_LEASE_RENEW_MS);
+      // The Discord store keeps a file's chunks in one thread: its id is recorded before any chunk goes in.
+      const fileStore =
+        store.forFile?.(id, async (thread) => {
+          await updateItem(db, id, { thread_id: thread });
+        }) ?? store;
       stored = await storeInChunks(part.file, {
-        store,
+        store: fileStore,
         buffers: ctx.buffers,
         hashes: ctx.hashes,
         maxBytes: maxUploadBytes,

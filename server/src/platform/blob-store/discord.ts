@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { pipeline, Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { DiscordAPIError, REST } from '@discordjs/rest';
+import { type APIMessage, type APIThreadChannel, ChannelType, Routes } from 'discord-api-types/v10';
+import { verifying } from './s3.ts';
+import type { BlobId, BlobStore, ByteRange, ChunkCheck, FileScopedStore } from './types.ts';
+
+export type DiscordStoreOptions = {
+  /** The text channel whose threads hold the files. */
+  channelId: string;
+  botToken: string;
+  /** Discord's API base (DISCORD_API_URL, `https://discord.com/api`); the store appends /v10. */
+  apiUrl: string;
+};
+
+/** Discord ids are snowflakes: decimal digits. Anything else never reaches a URL. */
+const SNOWFLAKE = /^\d{1,20}$/;
+/** Archive threads after a week without activity (Discord's longest); archived threads stay readable. */
+const AUTO_ARCHIVE_MINUTES = 10080;
+/** Errors Discord answers for a message or channel that is already gone: deleting them is done. */
+const GONE_CODES = new Set([10003, 10008]);
+/** An attachment URL that stopped working (expired signature): ask Discord for a fresh one this often. */
+const URL_RETRIES = 2;
+
+type ChunkRef = { threadId: string; messageId: string; attachmentId: string };
+
+/**
+ * The spec's chat-platform storage: every file is a thread in one channel (FILES_DISCORD_CHANNEL_ID)
+ * and each of its chunks (≤ 8 MiB, under the bot upload limit) a message with one attachment. Blob ids
+ * are `<threadId>/<messageId>/<attachmentId>`; a bare `<threadId>` stands for the whole thread (the
+ * garbage queue deletes a file's thread in one call). CDN URLs are never kept: Discord signs them and
+ * lets them expire, so a read asks for the message (fresh URLs) first, and asks again if the URL has
+ * expired by the time it is fetched. Rate limits (429 `retry_after`, the bucket headers, the global
+ * limit) are handled by `@discordjs/rest`, which queues and retries.
+ */
+export class DiscordBlobStore implements BlobStore {
+  readonly kind = 'discord';
+  /** Each chunk is one upload round trip to Discord: send several at once. */
+  readonly parallelPuts = 4;
+  readonly rest: REST;
+  private readonly channelId: string;
+
+  constructor(opts: DiscordStoreOptions) {
+    if (!SNOWFLAKE.test(opts.channelId)) throw new Error('FILES_DISCORD_CHANNEL_ID must be a channel id');
+    this.channelId = opts.channelId;
+    // An 8 MiB attachment can take far longer than the library's 15 s default on a slow uplink.
+    this.rest = new REST({ api: opts.apiUrl, version: '10', timeout: 120_000, retries: 3 }).setToken(
+      opts.botToken,
+    );
+  }
+
+  forFile(fileId: string, onGroup?: (threadId: string) => Promise<void>): FileScopedStore {
+    let thread: Promise<string> | null = null;
+    let threadId: string | null = null;
+    const ensureThread = () => {
+      thread ??= this.createThread(`file-${fileId}`)
+        .then(async (id) => {
+          threadId = id;
+          await onGroup?.(id);
+          return id;
+        })
+        .catch((e: unknown) => {
+          thread = null; // the next chunk tries again
+          throw e;
+        });
+      return thread;
+    };
+    const scoped: FileScopedStore = {
+      kind: this.kind,
+      parallelPuts: this.parallelPuts,
+      put: async (body) => this.postChunk(await ensureThread(), body),
+      get: (id, range, check) => this.get(id, range, check),
+      delete: (id) => this.delete(id),
+      deleteMany: (ids) => this.deleteMany(ids),
+      group: () => threadId,
+    };
+    return scoped;
+  }
+
+  /** A chunk outside any file gets a thread of its own. */
+  async put(body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<BlobId> {
+    return this.postChunk(await this.createThread(`blob-${randomUUID()}`), body);
+  }
+
+  async get(id: BlobId, range?: ByteRange, check?: ChunkCheck): Promise<Readable> {
+    const ref = parseChunkId(id);
+    let lastStatus = 0;
+    for (let attempt = 0; attempt <= URL_RETRIES; attempt++) {
+      const url = await this.freshUrl(ref);
+      // With a check the whole chunk is read (it can only be verified whole) and the range cut from it;
+      // without one, the CDN serves the range itself.
+      const headers: Record<string, string> =
+        range && !check ? { range: `bytes=${range.start}-${range.end}` } : {};
+      const res = await fetch(url, { headers });
+      if (res.ok && res.body) {
+        const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
+        if (check) return pipeline(body, verifying(check, id, range), () => {});
+        return body;
+      }
+      lastStatus = res.status;
+      await res.body?.cancel();
+      // 404/403/410 from the CDN: the signature expired between asking and fetching; ask again.
+      if (![403, 404, 410].includes(res.status)) break;
+    }
+    throw new Error(`Discord CDN answered ${lastStatus} for chunk ${id}`);
+  }
+
+  async delete(id: BlobId): Promise<void> {
+    if (SNOWFLAKE.test(id)) return this.ignoreGone(this.rest.delete(Routes.channel(id)));
+    const ref = parseChunkId(id);
+    await this.ignoreGone(this.rest.delete(Routes.channelMessage(ref.threadId, ref.messageId)));
+  }
+
+  /** Whole threads first (one call each); chunks of a thread deleted with it need no call of their own. */
+  async deleteMany(ids: BlobId[]): Promise<BlobId[]> {
+    const threads = ids.filter((id) => SNOWFLAKE.test(id));
+    const done: BlobId[] = [];
+    const goneThreads = new Set<string>();
+    for (const t of threads) {
+      try {
+        await this.delete(t);
+        goneThreads.add(t);
+        done.push(t);
+      } catch {
+        // stays queued
+      }
+    }
+    for (const id of ids) {
+      if (SNOWFLAKE.test(id)) continue;
+      try {
+        if (!goneThreads.has(parseChunkId(id).threadId)) await this.delete(id);
+        done.push(id);
+      } catch {
+        // stays queued
+      }
+    }
+    return done;
+  }
+
+  async close(): Promise<void> {
+    this.rest.clearHashSweeper();
+    this.rest.clearHandlerSweeper();
+  }
+
+  private async createThread(name: string): Promise<string> {
+    const thread = (await this.rest.post(Routes.threads(this.channelId), {
+      body: { name, type: ChannelType.PublicThread, auto_archive_duration: AUTO_ARCHIVE_MINUTES },
+    })) as APIThreadChannel;
+    return thread.id;
+  }
+
+  private async postChunk(
+    threadId: string,
+    body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
+  ): Promise<BlobId> {
+    // A copy: the caller reuses its buffer once put settles, and a rate-limited request is sent again.
+    const parts: Uint8Array[] = [];
+    for await (const piece of body) parts.push(piece);
+    const data = Buffer.concat(parts);
+    const message = (await this.rest.post(Routes.channelMessages(threadId), {
+      files: [{ name: 'chunk.bin', data, contentType: 'application/octet-stream' }],
+      body: { attachments: [{ id: 0, filename: 'chunk.bin' }] },
+    })) as APIMessage;
+    const attachment = message.attachments[0];
+    if (!attachment || attachment.size !== data.length) {
+      // Discord accepted something else than what was sent: remove it and fail the chunk.
+      await this.ignoreGone(this.rest.delete(Routes.channelMessage(threadId, message.id))).catch(() => {});
+      throw new Error(`Discord stored ${attachment?.size ?? 'no'} bytes of a ${data.length}-byte chunk`);
+    }
+    return `${threadId}/${message.id}/${attachment.id}`;
+  }
+
+  /** Asks Discord for the message: its attachment URLs are freshly signed. */
+  private async freshUrl(ref: ChunkRef): Promise<string> {
+    const message = (await this.rest.get(Routes.channelMessage(ref.threadId, ref.messageId))) as APIMessage;
+    const attachment = message.attachments.find((a) => a.id === ref.attachmentId);
+    if (!attachment) throw new Error(`Attachment ${ref.attachmentId} is missing from Discord`);
+    return attachment.url;
+  }
+
+  private async ignoreGone(request: Promise<unknown>): Promise<void> {
+    try {
+      await request;
+    } catch (e) {
+      if (e instanceof DiscordAPIError && (e.status === 404 || GONE_CODES.has(Number(e.code)))) return;
+      throw e;
+    }
+  }
+}
+
+function parseChunkId(id: BlobId): ChunkRef {
+  const [threadId = '', messageId = '', attachmentId = '', extra] = id.split('/');
+  if (extra !== undefined || ![threadId, messageId, attachmentId].every((s) => SNOWFLAKE.test(s))) {
+    throw new Error(`Not a Discord chunk id: ${JSON.stringify(id.slice(0, 80))}`);
+  }
+  return { threadId, messageId, attachmentId };
+}
