@@ -19,6 +19,8 @@ export type FakeDiscordFilesOptions = {
   urlTtlMs?: number;
   /** retry_after of the injected 429s, in seconds. */
   retryAfterSeconds?: number;
+  /** After this many stored chunk messages, further ones are refused (400), as a failing upload. */
+  failUploadsAfter?: number;
 };
 
 export type LoggedRequest = { method: string; path: string; status: number; range?: string };
@@ -45,6 +47,10 @@ export type FakeDiscordFiles = {
   /** Every chunk still stored under a channel's threads, as the store's ids (thread/message/attachment). */
   blobIdsOf(channelId: string): string[];
   set(options: Partial<FakeDiscordFilesOptions>): void;
+  /** Moves the fake's clock on (URLs handed out before then expire as time passes). */
+  advanceClock(ms: number): void;
+  /** The next n attachment URLs handed out are expired by the time they are used. */
+  expireNextUrls(n: number): void;
   log: LoggedRequest[];
   stats: { rateLimited: number; expiredUrls: number; uploads: number; cdnBytes: number };
   close(): Promise<void>;
@@ -58,7 +64,13 @@ export async function startFakeDiscordFiles(opts: FakeDiscordFilesOptions = {}):
     rateLimitEvery: opts.rateLimitEvery ?? 0,
     urlTtlMs: opts.urlTtlMs ?? 24 * 60 * 60_000,
     retryAfterSeconds: opts.retryAfterSeconds ?? 0.05,
+    failUploadsAfter: opts.failUploadsAfter ?? Number.POSITIVE_INFINITY,
   };
+  /** Added to the fake's clock: moving it on expires the URLs already handed out. */
+  let clockOffsetMs = 0;
+  /** URLs still to hand out already expired (as if the client waited too long before using them). */
+  let expiredToIssue = 0;
+  const now = () => Date.now() + clockOffsetMs;
   const signingKey = randomBytes(32);
   const channels = new Map<string, Channel>();
   const attachmentsById = new Map<string, { channelId: string; attachment: Attachment }>();
@@ -73,9 +85,13 @@ export async function startFakeDiscordFiles(opts: FakeDiscordFilesOptions = {}):
     createHmac('sha256', signingKey).update(`${path}|${ex}|${is}`).digest('hex');
   const attachmentUrl = (channelId: string, a: Attachment) => {
     const path = `/attachments/${channelId}/${a.id}/${a.filename}`;
-    const is = Math.floor(Date.now() / 1000);
+    const is = Math.floor(now() / 1000);
     // Discord's ex and is are hex Unix seconds; ex here is hex milliseconds, so short test lifetimes are exact.
-    const exMs = Date.now() + settings.urlTtlMs;
+    let exMs = now() + settings.urlTtlMs;
+    if (expiredToIssue > 0) {
+      expiredToIssue -= 1;
+      exMs = now() - 1;
+    }
     const ex = exMs.toString(16);
     return `${base}${path}?ex=${ex}&is=${is.toString(16)}&hm=${sign(path, exMs, is)}&`;
   };
@@ -99,14 +115,17 @@ export async function startFakeDiscordFiles(opts: FakeDiscordFilesOptions = {}):
       bot: true,
       avatar: null,
     },
-    attachments: m.attachments.map((a) => ({
-      id: a.id,
-      filename: a.filename,
-      size: a.data.length,
-      content_type: 'application/octet-stream',
-      url: attachmentUrl(m.channelId, a),
-      proxy_url: attachmentUrl(m.channelId, a).replace('/attachments/', '/proxy/attachments/'),
-    })),
+    attachments: m.attachments.map((a) => {
+      const url = attachmentUrl(m.channelId, a);
+      return {
+        id: a.id,
+        filename: a.filename,
+        size: a.data.length,
+        content_type: 'application/octet-stream',
+        url,
+        proxy_url: url.replace('/attachments/', '/proxy/attachments/'),
+      };
+    }),
   });
   const presentChannel = (c: Channel) => ({
     id: c.id,
@@ -230,6 +249,7 @@ export async function startFakeDiscordFiles(opts: FakeDiscordFilesOptions = {}):
         });
       }
       if (attachments.length === 0) return error(400, 50006, 'Cannot send an empty message');
+      if (stats.uploads >= settings.failUploadsAfter) return error(400, 50035, 'Invalid Form Body');
       const message: Message = {
         id: snowflake(),
         channelId: c.id,
@@ -273,7 +293,7 @@ export async function startFakeDiscordFiles(opts: FakeDiscordFilesOptions = {}):
     const expected = sign(url.pathname, ex, is);
     if (!r || hm.length !== expected.length || !timingSafeEqual(Buffer.from(hm), Buffer.from(expected)))
       return notAvailable();
-    if (Date.now() > ex) {
+    if (now() > ex) {
       stats.expiredUrls += 1;
       return notAvailable();
     }
@@ -339,6 +359,12 @@ export async function startFakeDiscordFiles(opts: FakeDiscordFilesOptions = {}):
     },
     set(options) {
       Object.assign(settings, options);
+    },
+    advanceClock(ms) {
+      clockOffsetMs += ms;
+    },
+    expireNextUrls(n) {
+      expiredToIssue += n;
     },
     log,
     stats,
