@@ -4,6 +4,7 @@ const sharedInclude = ['common/src/**/*.test.ts', 'server/src/**/*.test.ts', 'we
 /** The suites that touch stored bytes: they run again on S3 (s3rver) and on the fake Discord. */
 const filesSuites = [
   'server/src/features/files/{upload,download,http-download,items,crash,bad-input}.test.ts',
+  'server/src/features/files/resumable/*.test.ts',
   'server/src/features/shares/**/*.test.ts',
 ];
 

@@ -4,6 +4,7 @@ export * from './discord.ts';
 export * from './files.ts';
 export * from './games/index.ts';
 export * from './levels.ts';
+export * from './resumable.ts';
 export * from './texts.ts';
 export * from './timings.ts';
 export * from './user.ts';

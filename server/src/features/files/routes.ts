@@ -17,6 +17,7 @@ import { ChunkBufferPool } from './hashing/buffer-pool.ts';
 import { hashPool } from './hashing/hash-pool.ts';
 import { startMaintenance } from './maintenance.ts';
 import { presentItem } from './present.ts';
+import { resumableRoutes } from './resumable/routes.ts';
 import {
   breadcrumbs,
   categories,
@@ -65,6 +66,7 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     await app.register(itemRoutes(ctx));
     await app.register(uploadRoutes(ctx));
+    await app.register(resumableRoutes(ctx));
     await app.register(downloadRoutes(ctx));
     await app.register(sharesRoutes(ctx, deps.config));
   };

@@ -23,6 +23,8 @@ export type FilesTable = {
   updated_at: string;
   /** The Discord thread holding the chunks (the spec's threadId); null on other stores. Migration 008. */
   thread_id?: string | null;
+  /** A resumable (tus) upload in progress: the running SHA-256 state (hash-wasm, base64). Migration 008. */
+  upload_hash_state?: string | null;
 };
 
 export type FileChunksTable = {

@@ -44,7 +44,7 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 type Target = { parentId: string | null; category: string };
 
 /** folderId and category from the form fields; a bad value is a 400, an unknown folder a 404. */
-async function resolveTarget(db: Db, fields: Record<string, string>): Promise<Target> {
+export async function resolveTarget(db: Db, fields: Record<string, string>): Promise<Target> {
   const folderId = fields.folderId?.trim() || null;
   if (folderId !== null) {
     if (!ID.test(folderId)) throw httpError(400, 'folderId is not a valid id', 'VALIDATION');
