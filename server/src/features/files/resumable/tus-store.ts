@@ -75,12 +75,7 @@ export class ChunkTusStore extends DataStore {
 
   override async getUpload(id: string): Promise<Upload> {
     const row = await findItem(this.ctx.db, id);
-    if (
-      !row ||
-      row.type !== 'file' ||
-      row.upload_hash_state === undefined ||
-      row.upload_hash_state === null
-    ) {
+    if (row?.type !== 'file' || row.upload_hash_state === undefined || row.upload_hash_state === null) {
       if (row?.status === 'stored' || row?.status === 'complete') {
         return new Upload({
           id,
@@ -100,7 +95,7 @@ export class ChunkTusStore extends DataStore {
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
     const { db, store } = this.ctx;
     const row = await findItem(db, id);
-    if (!row || row.status !== 'uploading' || !row.upload_hash_state) throw ERRORS.FILE_NOT_FOUND;
+    if (row?.status !== 'uploading' || !row.upload_hash_state) throw ERRORS.FILE_NOT_FOUND;
     const size = Number(row.size);
     const hasher = await createSHA256();
     hasher.load(Buffer.from(row.upload_hash_state, 'base64'));
