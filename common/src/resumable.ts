@@ -12,7 +12,7 @@ export const TUS_VERSION = '1.0.0';
 /** The browser sends one chunk per request, so a dropped connection costs at most one chunk. */
 export { CHUNK_SIZE_BYTES as RESUMABLE_REQUEST_BYTES } from './files.ts';
 /** Waits before each retry after a dropped connection (ms); the upload card says "Reconnecting…" meanwhile. */
-export const RESUMABLE_RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10000, 20000, 30000] as const;
+export const RESUMABLE_RETRY_DELAYS_MS = [1000, 3000, 5000, 10000, 20000, 30000] as const;
 export const RECONNECTING_TEXT = 'Reconnecting…';
 
 export const ResumableUploadParams = UploadIdParams;
