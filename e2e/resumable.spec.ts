@@ -23,8 +23,15 @@ test('[user] a 60 MiB upload whose connection drops half way says Reconnectingâ€
   // Every chunk request the page sends (its Upload-Offset); the one for chunk 3 is cut off once.
   const sent: { offset: number; bytes: number; aborted: boolean }[] = [];
   let cut = false;
+  // SHOT_DIR=dir: the reconnect is held until the card is photographed at 1280 and 375 px.
+  const shots = process.env.SHOT_DIR;
+  let photographed: () => void = () => {};
+  const held = new Promise<void>((r) => {
+    photographed = r;
+  });
   await page.route(`**${RESUMABLE_UPLOAD_PATH}/**`, async (route) => {
     const req = route.request();
+    if (req.method() === 'HEAD' && cut && shots) await held;
     if (req.method() !== 'PATCH') return route.continue();
     const offset = Number(req.headers()['upload-offset']);
     const bytes = req.postDataBuffer()?.length ?? 0;
@@ -41,6 +48,13 @@ test('[user] a 60 MiB upload whose connection drops half way says Reconnectingâ€
   await screen.uploadInput.setInputFiles(file);
   const card = screen.uploadCard('sixty.bin');
   await expect(card).toContainText(RECONNECTING_TEXT, { timeout: 60_000 });
+  if (shots) {
+    await page.screenshot({ path: path.join(shots, 'reconnecting-1280.png') });
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.screenshot({ path: path.join(shots, 'reconnecting-375.png') });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    photographed();
+  }
   await expect(card).toHaveAttribute('data-state', 'completed', { timeout: 60_000 });
   await expect(card).toContainText('Upload complete');
 
