@@ -1,3 +1,4 @@
+/// <reference path="./s3rver.d.ts" />
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
