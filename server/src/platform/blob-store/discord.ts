@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { DiscordAPIError, REST } from '@discordjs/rest';
+import { DiscordAPIError, REST, type RESTOptions, type ResponseLike } from '@discordjs/rest';
+import { makeRequest as undiciMakeRequest } from '@discordjs/rest/undiciRequest';
 import { type APIMessage, type APIThreadChannel, ChannelType, Routes } from 'discord-api-types/v10';
+import { Headers, request } from 'undici';
 import { verifying } from './s3.ts';
 import type { BlobId, BlobStore, ByteRange, ChunkCheck, FileScopedStore } from './types.ts';
 
@@ -37,7 +40,7 @@ type ChunkRef = { threadId: string; messageId: string; attachmentId: string };
 export class DiscordBlobStore implements BlobStore {
   readonly kind = 'discord';
   /** Each chunk is one upload round trip to Discord: send several at once. */
-  readonly parallelPuts = 4;
+  readonly parallelPuts = 3;
   readonly rest: REST;
   private readonly channelId: string;
 
@@ -45,9 +48,13 @@ export class DiscordBlobStore implements BlobStore {
     if (!SNOWFLAKE.test(opts.channelId)) throw new Error('FILES_DISCORD_CHANNEL_ID must be a channel id');
     this.channelId = opts.channelId;
     // An 8 MiB attachment can take far longer than the library's 15 s default on a slow uplink.
-    this.rest = new REST({ api: opts.apiUrl, version: '10', timeout: 120_000, retries: 3 }).setToken(
-      opts.botToken,
-    );
+    this.rest = new REST({
+      api: opts.apiUrl,
+      version: '10',
+      timeout: 120_000,
+      retries: 3,
+      makeRequest,
+    }).setToken(opts.botToken);
   }
 
   forFile(fileId: string, onGroup?: (threadId: string) => Promise<void>): FileScopedStore {
@@ -154,19 +161,31 @@ export class DiscordBlobStore implements BlobStore {
     threadId: string,
     body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
   ): Promise<BlobId> {
-    // A copy: the caller reuses its buffer once put settles, and a rate-limited request is sent again.
     const parts: Uint8Array[] = [];
     for await (const piece of body) parts.push(piece);
-    const data = Buffer.concat(parts);
+    const size = parts.reduce((n, p) => n + p.length, 0);
+    const boundary = `guildhall-${randomUUID()}`;
+    const payload = JSON.stringify({ attachments: [{ id: 0, filename: 'chunk.bin' }] });
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n${payload}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="chunk.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const message = (await this.rest.post(Routes.channelMessages(threadId), {
-      files: [{ name: 'chunk.bin', data, contentType: 'application/octet-stream' }],
-      body: { attachments: [{ id: 0, filename: 'chunk.bin' }] },
+      body: new PiecewiseBody([head, ...parts, tail]),
+      passThroughBody: true,
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
     })) as APIMessage;
+    return this.confirm(threadId, message, size);
+  }
+
+  /** The chunk is stored only if Discord answers with an attachment of exactly the bytes sent. */
+  private async confirm(threadId: string, message: APIMessage, size: number): Promise<BlobId> {
     const attachment = message.attachments[0];
-    if (!attachment || attachment.size !== data.length) {
+    if (!attachment || attachment.size !== size) {
       // Discord accepted something else than what was sent: remove it and fail the chunk.
       await this.ignoreGone(this.rest.delete(Routes.channelMessage(threadId, message.id))).catch(() => {});
-      throw new Error(`Discord stored ${attachment?.size ?? 'no'} bytes of a ${data.length}-byte chunk`);
+      throw new Error(`Discord stored ${attachment?.size ?? 'no'} bytes of a ${size}-byte chunk`);
     }
     return `${threadId}/${message.id}/${attachment.id}`;
   }
@@ -196,3 +215,44 @@ function parseChunkId(id: BlobId): ChunkRef {
   }
   return { threadId, messageId, attachmentId };
 }
+
+/**
+ * A multipart body kept as its pieces (framing, the caller's chunk, framing) and sent without joining
+ * them: a fresh stream over the same pieces for every attempt (a 429 sends it again). The library's
+ * FormData path copies each chunk into a new Blob whose native memory the garbage collector does not
+ * count, and the server's RSS grew by 200 MiB over 32 chunks that way; this path copies nothing.
+ */
+class PiecewiseBody {
+  readonly pieces: Uint8Array[];
+  readonly length: number;
+  constructor(pieces: Uint8Array[]) {
+    this.pieces = pieces;
+    this.length = pieces.reduce((n, p) => n + p.length, 0);
+  }
+}
+
+/** @discordjs/rest's request strategy, except that a PiecewiseBody streams instead of being joined. */
+const makeRequest: RESTOptions['makeRequest'] = async (url, init) => {
+  const body = init.body as unknown;
+  if (!(body instanceof PiecewiseBody))
+    return undiciMakeRequest(url, init as Parameters<typeof undiciMakeRequest>[1]);
+  const res = await request(url, {
+    method: (init.method ?? 'POST') as 'POST',
+    headers: { ...(init.headers as Record<string, string>), 'content-length': String(body.length) },
+    body: Readable.from(body.pieces, { objectMode: false }),
+    signal: init.signal ?? undefined,
+  });
+  return {
+    body: res.body,
+    arrayBuffer: () => res.body.arrayBuffer(),
+    json: () => res.body.json(),
+    text: () => res.body.text(),
+    get bodyUsed() {
+      return res.body.bodyUsed;
+    },
+    headers: new Headers(res.headers as Record<string, string>),
+    status: res.statusCode,
+    statusText: STATUS_CODES[res.statusCode] ?? '',
+    ok: res.statusCode >= 200 && res.statusCode < 300,
+  } as unknown as ResponseLike;
+};
