@@ -65,7 +65,9 @@ test('[user] a 60 MiB upload whose connection drops half way says Reconnectingâ€
 
   await expect(screen.card('sixty.bin')).toBeVisible();
   const items = (await (
-    await fetch(`${BASE_URL}/api/files?folderId=${home.id}`, { headers: { authorization: `Bearer ${member.token}` } })
+    await fetch(`${BASE_URL}/api/files?folderId=${home.id}`, {
+      headers: { authorization: `Bearer ${member.token}` },
+    })
   ).json()) as { data: { id: string; name: string; sha256: string }[] };
   const item = items.data.find((i) => i.name === 'sixty.bin')!;
   expect(item.sha256).toBe(sha(content));

@@ -28,7 +28,11 @@ describe.each(['s3', 'discord'] as const)('two instances on one %s store', (stor
     expect(sha256(res.rawPayload)).toBe(sha256(content));
     expect(await storedBlobIds(b.config)).toHaveLength(2);
 
-    const del = await b.app.inject({ method: 'DELETE', url: `/api/files/${item.id}`, headers: bearer(token) });
+    const del = await b.app.inject({
+      method: 'DELETE',
+      url: `/api/files/${item.id}`,
+      headers: bearer(token),
+    });
     expect(del.statusCode).toBe(200);
     await vi.waitFor(async () => expect(await storedBlobIds(a.config)).toEqual([]), { timeout: 10_000 });
   });

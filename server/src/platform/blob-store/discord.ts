@@ -39,8 +39,8 @@ type ChunkRef = { threadId: string; messageId: string; attachmentId: string };
  */
 export class DiscordBlobStore implements BlobStore {
   readonly kind = 'discord';
-  /** Each chunk is one upload round trip to Discord: send several at once. */
-  readonly parallelPuts = 3;
+  /** Two chunks of an upload at once (docs/files.md: more cost memory, and Discord's rate limits cap it). */
+  readonly parallelPuts = 2;
   readonly rest: REST;
   private readonly channelId: string;
 
