@@ -26,10 +26,7 @@ export function sharedS3Server(): Promise<S3TestServer> {
 }
 
 export function sharedFakeDiscordFiles(): Promise<FakeDiscordFiles> {
-  discord ??= startFakeDiscordFiles().then((fake) => {
-    // The fake is only a test double: never let it keep a worker alive.
-    return fake;
-  });
+  discord ??= startFakeDiscordFiles();
   return discord;
 }
 

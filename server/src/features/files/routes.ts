@@ -62,6 +62,7 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.addHook('onClose', async () => {
       await maintenance?.stop();
       await ctx.garbage.idle();
+      await store.close(); // the S3 client's sockets, the Discord client's timers
     });
 
     await app.register(itemRoutes(ctx));

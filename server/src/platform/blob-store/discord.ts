@@ -57,9 +57,13 @@ export class DiscordBlobStore implements BlobStore {
     }).setToken(opts.botToken);
   }
 
-  forFile(fileId: string, onGroup?: (threadId: string) => Promise<void>): FileScopedStore {
-    let thread: Promise<string> | null = null;
-    let threadId: string | null = null;
+  forFile(
+    fileId: string,
+    onGroup?: (threadId: string) => Promise<void>,
+    existing?: string | null,
+  ): FileScopedStore {
+    let threadId: string | null = existing && SNOWFLAKE.test(existing) ? existing : null;
+    let thread: Promise<string> | null = threadId ? Promise.resolve(threadId) : null;
     const ensureThread = () => {
       thread ??= this.createThread(`file-${fileId}`)
         .then(async (id) => {

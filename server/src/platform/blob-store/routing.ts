@@ -85,11 +85,13 @@ export class RoutingBlobStore implements BlobStore {
     return done;
   }
 
-  forFile(fileId: string, onGroup?: (group: string) => Promise<void>): FileScopedStore {
-    const primary = this.primary() as BlobStore & {
-      forFile?: (fileId: string, onGroup?: (group: string) => Promise<void>) => FileScopedStore;
-    };
-    const inner = primary.forFile?.(fileId, onGroup);
+  forFile(
+    fileId: string,
+    onGroup?: (group: string) => Promise<void>,
+    group?: string | null,
+  ): FileScopedStore {
+    const primary = this.primary();
+    const inner = primary.forFile?.(fileId, onGroup, group);
     const prefix = PREFIX[this.kind];
     return {
       kind: this.kind,

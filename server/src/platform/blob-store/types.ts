@@ -46,9 +46,14 @@ export type BlobStore = {
   /**
    * A view of the store whose puts belong to one file. Optional: the Discord store keeps each file's
    * chunks in one thread; `onGroup` is awaited once it exists, before any chunk goes into it, and
-   * `group()` then names it (the spec's `threadId`).
+   * `group()` then names it (the spec's `threadId`). `group` continues a file whose container exists
+   * (a resumable upload's next request).
    */
-  forFile?(fileId: string, onGroup?: (group: string) => Promise<void>): FileScopedStore;
+  forFile?(
+    fileId: string,
+    onGroup?: (group: string) => Promise<void>,
+    group?: string | null,
+  ): FileScopedStore;
   /**
    * Every stored blob with its creation time, for the orphan sweep. Optional: stores that cannot
    * enumerate (a chat channel) rely on the database's garbage queue alone.

@@ -80,6 +80,14 @@ describe('resumable uploads (tus) on the chunk store', () => {
     expect(done.json().data).toMatchObject({ name: 'resumed.bin', size: content.length, chunks: 3 });
     expect(done.json().data.sha256).toBe(sha256(content));
     expect(await downloadSha(id)).toBe(sha256(content));
+    // On a store that groups a file's chunks (a Discord thread), every request added to the same group.
+    const threadId = done.json().data.threadId as string | null;
+    const chunks = await ctx.db
+      .selectFrom('file_chunks')
+      .select('blob_id')
+      .where('file_id', '=', id)
+      .execute();
+    if (threadId) expect(chunks.every((c) => c.blob_id.startsWith(`discord:${threadId}/`))).toBe(true);
   });
 
   test('a connection dropped mid-chunk resumes from the last stored chunk; stored chunks are never sent again', async () => {

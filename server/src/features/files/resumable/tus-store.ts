@@ -102,9 +102,14 @@ export class ChunkTusStore extends DataStore {
     let idx = Math.floor(offset / CHUNK_SIZE_BYTES);
     if (offset % CHUNK_SIZE_BYTES !== 0) throw ERRORS.INVALID_OFFSET; // offsets are always chunk boundaries
     const fileStore =
-      store.forFile?.(id, async (thread) => {
-        await updateItem(db, id, { thread_id: thread });
-      }) ?? store;
+      // A file's chunks stay together (one Discord thread) across its requests.
+      store.forFile?.(
+        id,
+        async (thread) => {
+          await updateItem(db, id, { thread_id: thread });
+        },
+        row.thread_id,
+      ) ?? store;
     let stored = offset;
     let buffer = Buffer.allocUnsafe(Math.min(CHUNK_SIZE_BYTES, size - stored));
     let filled = 0;
