@@ -8,6 +8,7 @@ import {
   type UploadCompleteBody,
 } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
+import { StoreUnavailableError } from '../../platform/blob-store/index.ts';
 import { httpError } from '../../platform/errors.ts';
 import { isoIn, nowIso } from '../../platform/time.ts';
 import { storeInChunks, TooLargeError } from './chunker.ts';
@@ -38,6 +39,9 @@ export const tooLarge = (maxBytes: number) =>
     `File is too large: the limit is ${formatFileSize(maxBytes)} (${maxBytes} bytes)`,
     'FILE_TOO_LARGE',
   );
+
+export const storageUnavailable = () =>
+  httpError(503, 'File storage is unavailable right now; try again in a moment', 'STORAGE_UNAVAILABLE');
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -157,6 +161,10 @@ export async function receiveUpload(
       ctx.garbage.kick();
     }
     if (e instanceof TooLargeError) throw tooLarge(maxUploadBytes);
+    if (e instanceof StoreUnavailableError) {
+      ctx.log.error({ err: e }, 'file storage failed during an upload');
+      throw storageUnavailable();
+    }
     throw e;
   } finally {
     clearInterval(lease);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { CHUNK_SIZE_BYTES } from '@guildhall/common';
+import { CHUNK_SIZE_BYTES, RESUMABLE_UPLOAD_PATH, TUS_VERSION } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { multipart, uploadFile } from '../../features/files/test-helpers.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
@@ -102,9 +102,36 @@ describe('Discord-channel store', () => {
       headers: { ...bearer(token), ...body.headers },
     });
     fake.set({ failUploadsAfter: Number.POSITIVE_INFINITY });
-    expect(res.statusCode).toBe(500);
+    expect(res.statusCode).toBe(503);
+    expect(res.json().error).toBe('File storage is unavailable right now; try again in a moment');
     await vi.waitFor(() => expect(fake.threadsOf(channelId)).toEqual([]), { timeout: 10_000 });
     expect(await ctx.db.selectFrom('files').select('id').execute()).toEqual([]);
+  });
+
+  test('a resumable upload whose chunk Discord refuses answers 503 (the page retries), then continues', async () => {
+    const headers = { ...bearer(token), 'tus-resumable': TUS_VERSION };
+    const content = randomBytes(1000);
+    const create = await fetch(`${base}${RESUMABLE_UPLOAD_PATH}`, {
+      method: 'POST',
+      headers: { ...headers, 'upload-length': String(content.length) },
+    });
+    const url = `${base}${create.headers.get('location')}`;
+    const patch = () =>
+      fetch(url, {
+        method: 'PATCH',
+        headers: { ...headers, 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' },
+        body: content,
+      });
+    fake.set({ failUploadsAfter: fake.stats.uploads });
+    const refused = await patch();
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { error: string }).error).toBe(
+      'File storage is unavailable right now; try again in a moment',
+    );
+    fake.set({ failUploadsAfter: Number.POSITIVE_INFINITY });
+    const again = await patch();
+    expect(again.status).toBe(204);
+    expect(again.headers.get('upload-offset')).toBe('1000');
   });
 
   test('a corrupted chunk fails the read instead of passing as the file', async () => {

@@ -6,6 +6,7 @@ import { DiscordAPIError, REST, type RESTOptions, type ResponseLike } from '@dis
 import { makeRequest as undiciMakeRequest } from '@discordjs/rest/undiciRequest';
 import { type APIMessage, type APIThreadChannel, ChannelType, Routes } from 'discord-api-types/v10';
 import { Headers, request } from 'undici';
+import { remote, StoreUnavailableError } from './errors.ts';
 import { verifying } from './s3.ts';
 import type { BlobId, BlobStore, ByteRange, ChunkCheck, FileScopedStore } from './types.ts';
 
@@ -80,7 +81,7 @@ export class DiscordBlobStore implements BlobStore {
     const scoped: FileScopedStore = {
       kind: this.kind,
       parallelPuts: this.parallelPuts,
-      put: async (body) => this.postChunk(await ensureThread(), body),
+      put: (body) => remote('Discord upload', async () => this.postChunk(await ensureThread(), body)),
       get: (id, range, check) => this.get(id, range, check),
       delete: (id) => this.delete(id),
       deleteMany: (ids) => this.deleteMany(ids),
@@ -91,19 +92,21 @@ export class DiscordBlobStore implements BlobStore {
 
   /** A chunk outside any file gets a thread of its own. */
   async put(body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<BlobId> {
-    return this.postChunk(await this.createThread(`blob-${randomUUID()}`), body);
+    return remote('Discord upload', async () =>
+      this.postChunk(await this.createThread(`blob-${randomUUID()}`), body),
+    );
   }
 
   async get(id: BlobId, range?: ByteRange, check?: ChunkCheck): Promise<Readable> {
     const ref = parseChunkId(id);
     let lastStatus = 0;
     for (let attempt = 0; attempt <= URL_RETRIES; attempt++) {
-      const url = await this.freshUrl(ref);
+      const url = await remote('Discord message lookup', () => this.freshUrl(ref));
       // With a check the whole chunk is read (it can only be verified whole) and the range cut from it;
       // without one, the CDN serves the range itself.
       const headers: Record<string, string> =
         range && !check ? { range: `bytes=${range.start}-${range.end}` } : {};
-      const res = await fetch(url, { headers });
+      const res = await remote('Discord CDN', () => fetch(url, { headers }));
       if (res.ok && res.body) {
         const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
         if (check) return pipeline(body, verifying(check, id, range), () => {});
@@ -114,7 +117,7 @@ export class DiscordBlobStore implements BlobStore {
       // 404/403/410 from the CDN: the signature expired between asking and fetching; ask again.
       if (![403, 404, 410].includes(res.status)) break;
     }
-    throw new Error(`Discord CDN answered ${lastStatus} for chunk ${id}`);
+    throw new StoreUnavailableError(`Discord CDN answered ${lastStatus} for chunk ${id}`);
   }
 
   async delete(id: BlobId): Promise<void> {

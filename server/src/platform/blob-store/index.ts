@@ -7,6 +7,7 @@ import { S3BlobStore } from './s3.ts';
 import type { BlobStore } from './types.ts';
 
 export { DiscordBlobStore } from './discord.ts';
+export { StoreUnavailableError } from './errors.ts';
 export { LocalBlobStore } from './local.ts';
 export { kindOf, RoutingBlobStore, type StoreKind, threadGarbageId } from './routing.ts';
 export { S3BlobStore } from './s3.ts';

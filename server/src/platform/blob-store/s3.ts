@@ -9,6 +9,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { StoreUnavailableError } from './errors.ts';
 import type { BlobId, BlobStore, ByteRange, ChunkCheck, StoredBlobInfo } from './types.ts';
 
 export type S3StoreOptions = {
@@ -85,7 +86,7 @@ export class S3BlobStore implements BlobStore {
     } catch (e) {
       // A single PutObject that failed midway stores nothing; make sure of it.
       await this.delete(id).catch(() => {});
-      throw e;
+      throw new StoreUnavailableError(`S3 upload: ${e instanceof Error ? e.message : String(e)}`, e);
     }
     return id;
   }
@@ -109,7 +110,7 @@ export class S3BlobStore implements BlobStore {
       if (e instanceof NoSuchKey || (e instanceof S3ServiceException && e.$metadata.httpStatusCode === 404)) {
         throw new Error(`Blob ${id} is missing from bucket ${this.bucket}`);
       }
-      throw e;
+      throw new StoreUnavailableError(`S3 download: ${e instanceof Error ? e.message : String(e)}`, e);
     }
   }
 

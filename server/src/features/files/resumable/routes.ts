@@ -9,9 +9,11 @@ import {
 import { Server } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
 import { httpError } from '../../../platform/errors.ts';
 import type { FilesContext } from '../context.ts';
 import { findItem } from '../repo.ts';
+import { storageUnavailable } from '../upload.ts';
 import { ChunkTusStore } from './tus-store.ts';
 
 const write = { access: 'user' } as const;
@@ -40,6 +42,11 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
     },
     // tus's own refusals (offset conflicts, size) in the API's envelope, as every other route answers.
     onResponseError: (_req, err) => {
+      if (err instanceof StoreUnavailableError) {
+        ctx.log.error({ err }, 'file storage failed during a resumable upload');
+        const { message } = storageUnavailable();
+        return { status_code: 503, body: JSON.stringify({ success: false, error: message }) };
+      }
       if (err instanceof Error && 'statusCode' in err) {
         const status = Number((err as { statusCode: number }).statusCode);
         return { status_code: status, body: JSON.stringify({ success: false, error: err.message }) };

@@ -113,6 +113,7 @@ export class ChunkTusStore extends DataStore {
     let stored = offset;
     let buffer = Buffer.allocUnsafe(Math.min(CHUNK_SIZE_BYTES, size - stored));
     let filled = 0;
+    let storeFailure = false;
     const flush = async () => {
       const bytes = buffer.subarray(0, filled);
       const blobId = await fileStore.put([bytes], bytes.length);
@@ -149,13 +150,21 @@ export class ChunkTusStore extends DataStore {
           piece.copy(buffer, filled, at, at + n);
           filled += n;
           at += n;
-          if (filled === buffer.length) await flush();
+          if (filled === buffer.length) {
+            try {
+              await flush();
+            } catch (e) {
+              storeFailure = true;
+              throw e;
+            }
+          }
         }
       }
     } catch (e) {
       // A dropped connection: what was stored stays; the partial chunk is dropped and sent again.
       this.counters.bytesDiscarded += filled;
-      if (e && typeof e === 'object' && 'status_code' in e) throw e;
+      // A refusal (too many bytes) or a store failure is the answer; only a lost body is not.
+      if (storeFailure || (e && typeof e === 'object' && 'status_code' in e)) throw e;
       return stored;
     }
     this.counters.bytesDiscarded += filled;
