@@ -7,6 +7,12 @@ import { testCaBundle } from './server/src/test/fake-discord-bot/ca-env.ts';
 process.env.NODE_EXTRA_CA_CERTS = testCaBundle();
 
 const sharedInclude = ['common/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'];
+/** The suites that touch stored bytes: they run again on S3 (s3rver) and on the fake Discord. */
+const filesSuites = [
+  'server/src/features/files/{upload,download,http-download,items,crash,bad-input}.test.ts',
+  'server/src/features/files/resumable/*.test.ts',
+  'server/src/features/files/shares/**/*.test.ts',
+];
 
 // One Vitest run covers every package (browser specs run under Playwright instead). When
 // TEST_DATABASE_URL is set (CI), the server suite runs a second time on PostgreSQL.
@@ -17,6 +23,11 @@ export default defineConfig({
     hookTimeout: 20000,
     projects: [
       { extends: true, test: { name: 'sqlite', include: sharedInclude } },
+      { extends: true, test: { name: 'files-s3', include: filesSuites, env: { TEST_FILES_STORE: 's3' } } },
+      {
+        extends: true,
+        test: { name: 'files-discord', include: filesSuites, env: { TEST_FILES_STORE: 'discord' } },
+      },
       ...(process.env.TEST_DATABASE_URL
         ? [
             {

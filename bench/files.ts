@@ -6,6 +6,11 @@
  *   BENCH_FILES_BYTES=268435456 node bench/files.ts
  *   BENCH_FILES_ROUNDS=1 node bench/files.ts
  *   BENCH_SERVER_NODE_ARGS="--cpu-prof" node bench/files.ts   (extra node flags for the server)
+ *   BENCH_FILES_STORES=s3,discord node bench/files.ts   (the other stores measured too; default both, '' for none)
+ *
+ * After the local-disk rounds, the same file goes through a server on each other store: S3 (s3rver on
+ * loopback, a process of its own) and Discord (the test fake's REST API and CDN, a process of its own),
+ * each reported beside the bare baseline of the same run, with the server's RSS growth.
  *
  * The Guildhall server is what `npm start` runs: the server bundle (rebuilt first, so it is current),
  * started as `node <SERVER_NODE_FLAGS> server/dist/main.mjs` on a temporary data dir; the bare
@@ -20,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
 import { freePort } from './lib/free-port.ts';
+import { type StoreBackend, startDiscordBackend, startS3Backend } from './lib/store-backends.ts';
 import { waitForHttp } from './lib/wait-for-http.ts';
 
 const BYTES = Number(process.env.BENCH_FILES_BYTES ?? 1024 ** 3);
@@ -370,10 +376,94 @@ async function main(): Promise<void> {
     console.log(
       `server peak RSS growth during upload: ${rssMiB.toFixed(1)} MiB (goal < ${GOALS.rssMiB}: ${verdict(rssMiB < GOALS.rssMiB)}); bare server: ${(bareRssGrowth / 1024 ** 2).toFixed(1)} MiB`,
     );
+
+    const stores = (process.env.BENCH_FILES_STORES ?? 's3,discord')
+      .split(',')
+      .filter((k): k is 's3' | 'discord' => k === 's3' || k === 'discord');
+    for (const kind of stores) {
+      const backend = kind === 's3' ? await startS3Backend() : await startDiscordBackend();
+      try {
+        const r = await benchStore(backend, source, sourceSha, tmp, children);
+        const up = median(r.up);
+        const down = median(r.down);
+        console.log(
+          `${kind.padEnd(9)} upload ${fmt(up)} (${(up / median(results.bareUp)).toFixed(2)} of bare), ` +
+            `download ${fmt(down)} (${(down / median(results.bareDown)).toFixed(2)} of bare), ` +
+            `server peak RSS growth ${(r.rssGrowth / 1024 ** 2).toFixed(1)} MiB (goal < ${GOALS.rssMiB}: ${verdict(r.rssGrowth / 1024 ** 2 < GOALS.rssMiB)})`,
+        );
+      } finally {
+        await backend.close();
+      }
+    }
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** ROUNDS uploads and downloads of the source through a Guildhall server on another store. */
+async function benchStore(
+  backend: StoreBackend,
+  source: string,
+  sourceSha: string,
+  tmp: string,
+  children: ChildProcess[],
+): Promise<{ up: number[]; down: number[]; rssGrowth: number }> {
+  const port = await freePort();
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'server/dist/main.mjs')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...backend.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(tmp, `data-${backend.kind}`),
+      ACCESS_CODE,
+      LOG_LEVEL: 'warn',
+      MAX_UPLOAD_BYTES: String(Math.max(BYTES * 2, 4 * 1024 ** 3)),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push(server);
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/api/config`, server);
+    const token = (await postJson(port, '/api/auth/access-code', { code: ACCESS_CODE })).token as string;
+    const out = { up: [] as number[], down: [] as number[], rssGrowth: 0 };
+    for (let round = 1; round <= ROUNDS; round++) {
+      const before = rssBytes(server.pid!);
+      const rss = watchRss(server.pid!);
+      const up = await upload(port, '/upload', source, token);
+      out.rssGrowth = Math.max(out.rssGrowth, rss.stop() - before);
+      const fileId = up.body.fileId as string;
+      const done = await postJson(
+        port,
+        '/upload/complete',
+        {
+          fileId,
+          fileName: `bench-${backend.kind}-${round}.bin`,
+          fileSize: BYTES,
+          totalChunks: up.body.totalChunks,
+        },
+        token,
+      );
+      if ((done.data as { sha256: string }).sha256 !== sourceSha)
+        throw new Error(`${backend.kind}: SHA-256 differs`);
+      const down = await download(port, `/download/${fileId}`, BYTES, token);
+      out.up.push(up.timing.mbps);
+      out.down.push(down.mbps);
+      console.log(
+        `${backend.kind} round ${round}: upload ${fmt(up.timing.mbps)}, download ${fmt(down.mbps)}`,
+      );
+      await fetch(`http://127.0.0.1:${port}/api/files/${fileId}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    }
+    return out;
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
   }
 }
 

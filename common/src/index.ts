@@ -7,6 +7,7 @@ export * from './levels.ts';
 export * from './music.ts';
 export * from './ops.ts';
 export * from './osint.ts';
+export * from './resumable.ts';
 export * from './texts.ts';
 export * from './timings.ts';
 export * from './user.ts';

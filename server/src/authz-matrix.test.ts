@@ -94,6 +94,10 @@ const MATRIX: Record<string, Entry> = {
   'PUT /api/files/:id/rename': { access: 'user', body: () => ({ newName: 'probe.txt' }) },
   'PUT /api/files/:id/categorize': { access: 'user', body: () => ({ category: 'documents' }) },
   'POST /upload': { access: 'user' },
+  // Resumable uploads (tus): the caller's own uploads only (HEAD is left out of the list, as for every route).
+  'POST /upload/resumable': { access: 'user' },
+  'PATCH /upload/resumable/:fileId': { access: 'user' },
+  'DELETE /upload/resumable/:fileId': { access: 'user' },
   'GET /upload/status/:fileId': { access: 'user' },
   'POST /upload/complete': {
     access: 'user',

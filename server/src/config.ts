@@ -162,6 +162,30 @@ const EnvSchema = z.object({
     .int({ error: 'MUSIC_IDLE_LEAVE_SECONDS must be whole seconds' })
     .min(1, { error: 'MUSIC_IDLE_LEAVE_SECONDS must be at least 1' })
     .default(300),
+  // File storage beyond one disk (docs/files.md, "Stores").
+  FILES_STORE: z
+    .enum(['local', 's3', 'discord', ''], { error: 'FILES_STORE must be local, s3 or discord' })
+    .default('local')
+    .transform((v) => (v === '' ? 'local' : v)),
+  S3_ENDPOINT: httpUrl('S3_ENDPOINT').optional(),
+  S3_BUCKET: optionalString,
+  S3_REGION: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', ''], { error: 'S3_FORCE_PATH_STYLE must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
+  S3_PREFIX: z
+    .string()
+    .trim()
+    .default('')
+    .refine((v) => /^[A-Za-z0-9/_.-]{0,200}$/.test(v), {
+      message: 'S3_PREFIX may contain letters, digits, /, _, . and - (at most 200)',
+    }),
+  FILES_DISCORD_CHANNEL_ID: optionalString.refine((v) => v === undefined || /^\d{17,20}$/.test(v), {
+    message: 'FILES_DISCORD_CHANNEL_ID must be a Discord channel id (17–20 digits)',
+  }),
 });
 
 /**
@@ -211,6 +235,7 @@ export type Config = {
     /** How long the bot stays in a voice channel alone or with nothing playing. */
     idleLeaveMs: number;
   };
+  files: FilesStoreConfig;
   outbound: OutboundConfig;
   osint: OsintConfig;
 };
@@ -238,6 +263,58 @@ export type OsintConfig = {
   siteTimeoutMs: number;
   searchesPerMinute: number;
 };
+
+/**
+ * Where file chunks live (FILES_STORE and its variables). New chunks go to `store`; the other stores
+ * whose variables are set stay readable, so files keep working during and after a migration.
+ */
+export type FilesStoreConfig = {
+  store: 'local' | 's3' | 'discord';
+  s3?: {
+    endpoint?: string;
+    bucket: string;
+    region: string;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+    forcePathStyle: boolean;
+    prefix: string;
+  };
+  discord?: { channelId: string; botToken: string; apiUrl: string };
+};
+
+function filesStoreConfig(e: z.infer<typeof EnvSchema>): FilesStoreConfig {
+  const problems: string[] = [];
+  if (e.FILES_STORE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when FILES_STORE=s3');
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_ACCESS_KEY_ID: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither');
+  }
+  if (e.FILES_STORE === 'discord') {
+    if (!e.FILES_DISCORD_CHANNEL_ID)
+      problems.push('FILES_DISCORD_CHANNEL_ID: required when FILES_STORE=discord');
+    if (!e.DISCORD_BOT_TOKEN) problems.push('DISCORD_BOT_TOKEN: required when FILES_STORE=discord');
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+  return {
+    store: e.FILES_STORE as FilesStoreConfig['store'],
+    s3: e.S3_BUCKET
+      ? {
+          endpoint: e.S3_ENDPOINT,
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION ?? 'us-east-1',
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          prefix: e.S3_PREFIX,
+        }
+      : undefined,
+    discord:
+      e.FILES_DISCORD_CHANNEL_ID && e.DISCORD_BOT_TOKEN
+        ? { channelId: e.FILES_DISCORD_CHANNEL_ID, botToken: e.DISCORD_BOT_TOKEN, apiUrl: e.DISCORD_API_URL }
+        : undefined,
+  };
+}
 
 export class ConfigError extends Error {}
 
@@ -302,6 +379,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ffprobePath: e.FFPROBE_PATH,
       idleLeaveMs: e.MUSIC_IDLE_LEAVE_SECONDS * 1000,
     },
+    files: filesStoreConfig(e),
   };
 }
 

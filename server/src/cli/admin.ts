@@ -1,5 +1,6 @@
 import { openConfigured } from '../open-configured.ts';
 import { runAdminCommand } from './admin-commands.ts';
+import { runStorageCommand } from './storage-commands.ts';
 
 /**
  * `npm run admin -- <command>`: the host's command line. It reads the configuration exactly as the
@@ -9,11 +10,11 @@ async function main(): Promise<number> {
   const opened = await openConfigured();
   if (!opened) return 1;
   const { db } = opened;
+  const argv = process.argv.slice(2);
+  const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
   try {
-    return await runAdminCommand(db, process.argv.slice(2), {
-      out: (line) => console.log(line),
-      err: (line) => console.error(line),
-    });
+    if (argv[0] === 'storage') return await runStorageCommand(db, opened.config, argv.slice(1), io);
+    return await runAdminCommand(db, argv, io);
   } finally {
     await db.destroy();
   }

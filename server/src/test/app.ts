@@ -9,6 +9,7 @@ import { type Config, loadConfig } from '../config.ts';
 import { type Db, migrateToLatest, openDb } from '../db/index.ts';
 import { bootstrapUsers } from '../features/users/index.ts';
 import { buildSignedInUser, buildUser, type UserOverrides } from './factories.ts';
+import { filesStoreEnv } from './files-store.ts';
 
 export const TEST_ACCESS_CODE = 'test-access-code-123';
 
@@ -58,6 +59,7 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(await filesStoreEnv()), // TEST_FILES_STORE: the files suites run on every store
     ...env,
   });
   const db = openDb(config.databaseUrl);

@@ -5,6 +5,7 @@ import * as m003 from './003_files.ts';
 import * as m004 from './004_tictactoe.ts';
 import * as m005 from './005_pictionary.ts';
 import * as m006 from './006_music.ts';
+import * as m008 from './008_storage.ts';
 import * as m009 from './009_settings.ts';
 import * as m010 from './010_ticket_sessions.ts';
 
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '004_tictactoe': m004,
   '005_pictionary': m005,
   '006_music': m006,
+  '008_storage': m008,
   '009_settings': m009,
   '010_ticket_sessions': m010,
 };

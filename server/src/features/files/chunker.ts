@@ -12,7 +12,7 @@ export class TooLargeError extends Error {}
  * in flight, so with two the next chunk fills while the previous one is still being written (and its
  * last slice hashed), and an upload holds at most two buffers.
  */
-const IN_FLIGHT_PER_UPLOAD = 2;
+const IN_FLIGHT_PER_UPLOAD = 2; // at least; remote stores ask for more (BlobStore.parallelPuts)
 /**
  * Bytes handed to the hash threads at a time as a chunk fills: small enough that hashing keeps pace
  * with receiving (and reads bytes still in cache), large enough that messages cost nothing.
@@ -51,6 +51,7 @@ export async function storeInChunks(
   opts: ChunkerOptions,
 ): Promise<ChunkedResult> {
   const { store, buffers, hashes, maxBytes } = opts;
+  const parallel = Math.max(IN_FLIGHT_PER_UPLOAD, store.parallelPuts ?? 0);
   const chunkSize = buffers.bufferBytes;
   const fileHash = hashes.openFileHash();
   const inFlight = new Set<Promise<void>>();
@@ -105,7 +106,7 @@ export async function storeInChunks(
       while (offset < data.length) {
         if (failure) throw failure;
         if (!current) {
-          while (inFlight.size >= IN_FLIGHT_PER_UPLOAD) await Promise.race(inFlight);
+          while (inFlight.size >= parallel) await Promise.race(inFlight);
           const buffer = await buffers.acquire();
           current = {
             buffer,

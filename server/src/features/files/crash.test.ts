@@ -4,9 +4,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { type Config, loadConfig } from '../../config.ts';
 import { openDb } from '../../db/index.ts';
-import { LocalBlobStore } from '../../platform/blob-store/index.ts';
+import { createBlobStore } from '../../platform/blob-store/index.ts';
+import { filesStoreEnv, storedBlobIds, temporaryBlobs } from '../../test/files-store.ts';
 import { runMaintenance } from './maintenance.ts';
 import { multipart } from './test-helpers.ts';
 
@@ -14,6 +16,13 @@ const MAIN = path.resolve(import.meta.dirname, '../../main.ts');
 const ACCESS_CODE = 'crash-test-access-code';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-crash-'));
 const children: ChildProcess[] = [];
+// The store TEST_FILES_STORE names (local disk by default), shared by both server processes.
+let storeEnv: Record<string, string> = {};
+let config: Config;
+beforeAll(async () => {
+  storeEnv = await filesStoreEnv();
+  config = loadConfig({ DATA_DIR: dataDir, ...storeEnv });
+});
 afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -38,6 +47,7 @@ async function startServer(): Promise<{ child: ChildProcess; base: string }> {
       DATA_DIR: dataDir,
       ACCESS_CODE,
       LOG_LEVEL: 'silent',
+      ...storeEnv,
     },
     stdio: 'ignore',
   });
@@ -52,11 +62,7 @@ async function startServer(): Promise<{ child: ChildProcess; base: string }> {
   return { child, base };
 }
 
-const committedBlobs = () =>
-  fs
-    .readdirSync(path.join(dataDir, 'blobs'), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && !e.parentPath.endsWith(`${path.sep}tmp`))
-    .map((e) => e.name);
+const committedBlobs = () => storedBlobIds(config);
 
 test('a server killed mid-upload leaves nothing listed, and the sweep removes every stored chunk', async () => {
   const { child, base } = await startServer();
@@ -88,12 +94,12 @@ test('a server killed mid-upload leaves nothing listed, and the sweep removes ev
   socket.destroy();
 
   // What the crash left: an unlisted 'uploading' row with stored chunks.
-  const store = new LocalBlobStore(path.join(dataDir, 'blobs'));
+  const store = createBlobStore(config);
   try {
     const rows = await db.selectFrom('files').select(['id', 'status']).execute();
     expect(rows).toEqual([{ id: expect.any(String), status: 'uploading' }]);
     expect(await recordedChunks()).toBeGreaterThan(0);
-    expect(committedBlobs().length).toBeGreaterThan(0);
+    expect((await committedBlobs()).length).toBeGreaterThan(0);
 
     // Right after a restart the lease may still belong to a live process elsewhere: nothing is touched.
     await runMaintenance(db, store, new Date(), { orphans: true });
@@ -104,10 +110,11 @@ test('a server killed mid-upload leaves nothing listed, and the sweep removes ev
     expect(await db.selectFrom('files').select('id').execute()).toEqual([]);
     expect(await db.selectFrom('file_chunks').select('blob_id').execute()).toEqual([]);
     expect(await db.selectFrom('blob_garbage').select('blob_id').execute()).toEqual([]);
-    expect(committedBlobs()).toEqual([]);
-    expect(fs.readdirSync(store.tmpDir)).toEqual([]);
+    expect(await committedBlobs()).toEqual([]);
+    expect(temporaryBlobs(config)).toEqual([]);
   } finally {
     await db.destroy();
+    await store.close();
   }
 
   // The restarted server starts cleanly and lists nothing.

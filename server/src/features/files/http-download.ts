@@ -2,7 +2,7 @@ import { PassThrough, pipeline, Readable, Transform } from 'node:stream';
 import { create as createContentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import type { BlobStore } from '../../platform/blob-store/index.ts';
+import type { BlobStore, ChunkCheck } from '../../platform/blob-store/index.ts';
 import type { FileChunksTable, FilesTable } from './tables.ts';
 
 /** A byte range to send, the whole file (null), or a range no byte of the file satisfies. */
@@ -51,7 +51,7 @@ export async function streamRange(
   start: number,
   end: number,
 ): Promise<Readable> {
-  const parts: { blobId: string; start: number; end: number }[] = [];
+  const parts: { blobId: string; start: number; end: number; check: ChunkCheck }[] = [];
   let offset = 0;
   for (const c of chunks) {
     const cStart = offset;
@@ -62,17 +62,18 @@ export async function streamRange(
       blobId: c.blob_id,
       start: Math.max(start, cStart) - cStart,
       end: Math.min(end, cEnd) - cStart,
+      check: { sha256: c.sha256, size: c.size },
     });
   }
   const [head, ...rest] = parts;
   if (!head) return Readable.from([]);
   // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
-  const first = await store.get(head.blobId, head);
+  const first = await store.get(head.blobId, head, head.check);
   if (rest.length === 0) return first;
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
   (async () => {
     await pump(first, out);
-    for (const p of rest) await pump(await store.get(p.blobId, p), out);
+    for (const p of rest) await pump(await store.get(p.blobId, p, p.check), out);
     out.end();
   })().catch((e: unknown) => out.destroy(e instanceof Error ? e : new Error(String(e))));
   return out;

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { FILES_TEXTS, type FileItem, MAX_FOLDER_DEPTH } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { storedBlobIds } from '../../test/files-store.ts';
 import { createFolder, listFolder, uploadFile } from './test-helpers.ts';
 
 let ctx: TestContext;
@@ -16,13 +15,8 @@ afterAll(() => ctx.close());
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, as = token) =>
   ctx.app.inject({ method, url, headers: bearer(as), payload: payload as object | undefined });
 
-const blobFiles = () => {
-  const dir = path.join(ctx.dataDir, 'blobs');
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => e.name);
-};
+// On whichever store TEST_FILES_STORE names (local disk, S3, Discord).
+const blobFiles = () => storedBlobIds(ctx.config);
 
 describe('folders', () => {
   test('nested folders list folders first, with item counts, and breadcrumbs lead back to the root', async () => {
@@ -112,7 +106,7 @@ describe('folders', () => {
     await uploadFile(ctx.app, token, 'two.bin', Buffer.alloc(2000, 2), { folderId: sub.id });
     const share = await call('POST', `/api/files/${f1.id}/share`, { accessLevel: 'public' });
     const shareToken = share.json().data.token as string;
-    const blobsBefore = blobFiles().length;
+    const blobsBefore = (await blobFiles()).length;
 
     const contents = await call('GET', `/api/folders/${root.id}/contents`);
     expect(contents.json().data).toEqual({ files: 2, folders: 1, bytes: 3000 });
@@ -125,7 +119,7 @@ describe('folders', () => {
     expect((await ctx.app.inject({ url: `/api/files/shared/${shareToken}` })).statusCode).toBe(404);
 
     // The collector deletes the blobs in the background, soon after the rows are gone.
-    await vi.waitFor(() => expect(blobFiles().length).toBe(blobsBefore - 2));
+    await vi.waitFor(async () => expect((await blobFiles()).length).toBe(blobsBefore - 2));
     expect((await call('DELETE', `/api/folders/${root.id}`)).statusCode).toBe(404);
   });
 

@@ -29,8 +29,8 @@ export async function collectGarbage(db: Db, store: BlobStore): Promise<number> 
   for (;;) {
     const batch = await listGarbage(db, 100);
     if (batch.length === 0) return deleted;
-    const done: string[] = [];
-    for (const id of batch) {
+    const done: string[] = store.deleteMany ? await store.deleteMany(batch) : [];
+    for (const id of store.deleteMany ? [] : batch) {
       try {
         await store.delete(id);
         done.push(id);

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.ts';
+import { threadGarbageId } from '../../platform/blob-store/index.ts';
 import type { DownloadTicketsTable, FileChunksTable, FilesTable } from './tables.ts';
 
 /** Kysely queries of the files feature; no rules here (see service.ts). */
@@ -141,6 +142,17 @@ export async function queueChunksAsGarbage(db: Executor, fileIds: string[], now:
     await queueGarbage(
       db,
       rows.map((r) => r.blob_id),
+      now,
+    );
+    const threads = await db
+      .selectFrom('files')
+      .select('thread_id')
+      .where('id', 'in', fileIds.slice(i, i + BATCH))
+      .where('thread_id', 'is not', null)
+      .execute();
+    await queueGarbage(
+      db,
+      threads.map((r) => threadGarbageId(r.thread_id!)),
       now,
     );
   }

@@ -24,6 +24,7 @@ import { ChunkBufferPool } from './hashing/buffer-pool.ts';
 import { hashPool } from './hashing/hash-pool.ts';
 import { startMaintenance } from './maintenance.ts';
 import { presentItem } from './present.ts';
+import { resumableRoutes } from './resumable/routes.ts';
 import {
   breadcrumbs,
   categories,
@@ -51,7 +52,7 @@ const MAX_CHUNK_BUFFERS = 12;
 export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const store = createBlobStore(deps.config);
-    if (store.check) app.readiness.add('fileStore', () => store.check!());
+    app.readiness.add('fileStore', () => store.check());
     const ctx: FilesContext = {
       db: deps.db,
       store,
@@ -70,10 +71,12 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.addHook('onClose', async () => {
       await maintenance?.stop();
       await ctx.garbage.idle();
+      await store.close(); // the S3 client's sockets, the Discord client's timers
     });
 
     await app.register(itemRoutes(ctx));
     await app.register(uploadRoutes(ctx));
+    await app.register(resumableRoutes(ctx));
     await app.register(downloadRoutes(ctx));
     await app.register(sharesRoutes(ctx, deps.config));
   };

@@ -21,6 +21,10 @@ export type FilesTable = {
   lease_expires_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The Discord thread holding the chunks (the spec's threadId); null on other stores. Migration 008. */
+  thread_id?: string | null;
+  /** A resumable (tus) upload in progress: the running SHA-256 state (hash-wasm, base64). Migration 008. */
+  upload_hash_state?: string | null;
 };
 
 export type FileChunksTable = {
@@ -60,10 +64,18 @@ export type DownloadTicketsTable = {
   session_hash: string | null;
 };
 
+/** Blobs copied by `storage migrate` and not yet switched to (migration 008). */
+export type StorageCopiesTable = {
+  blob_id: string;
+  file_id: string;
+  created_at: string;
+};
+
 export type FilesTables = {
   files: FilesTable;
   file_chunks: FileChunksTable;
   blob_garbage: BlobGarbageTable;
   file_shares: FileSharesTable;
   download_tickets: DownloadTicketsTable;
+  storage_copies: StorageCopiesTable;
 };

@@ -8,6 +8,7 @@ import { CHUNK_SIZE_BYTES, type FileItem } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { LocalBlobStore } from '../../platform/blob-store/index.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { storedBlobIds, temporaryBlobs } from '../../test/files-store.ts';
 import { runMaintenance } from './maintenance.ts';
 import { createFolder, listFolder, multipart, startUpload, uploadFile } from './test-helpers.ts';
 
@@ -23,11 +24,8 @@ afterAll(() => ctx.close());
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const complete = (body: Record<string, unknown>, as = token) =>
   ctx.app.inject({ method: 'POST', url: '/upload/complete', headers: bearer(as), payload: body });
-const storedBlobs = () =>
-  fs
-    .readdirSync(path.join(ctx.dataDir, 'blobs'), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => e.name);
+// On whichever store TEST_FILES_STORE names (local disk, S3, Discord): committed and half-written blobs.
+const storedBlobs = async () => [...(await storedBlobIds(ctx.config)), ...temporaryBlobs(ctx.config)];
 const allRows = async () => (await ctx.db.selectFrom('files').select('id').execute()).length;
 const uploadingRows = () =>
   ctx.db.selectFrom('files').select('id').where('status', '=', 'uploading').execute();
@@ -293,7 +291,7 @@ describe('over real HTTP (streaming)', () => {
   });
 
   test('the limit is enforced while streaming (no Content-Length): 413, and no row or chunk remains', async () => {
-    const blobsBefore = new Set(storedBlobs());
+    const blobsBefore = new Set(await storedBlobs());
     const rowsBefore = await allRows();
     const body = multipart({}, { name: 'endless.bin', content: Buffer.alloc(0) });
     const boundary = body.headers['content-type']!;
@@ -330,7 +328,7 @@ describe('over real HTTP (streaming)', () => {
     expect(answer.status).toBe(413);
     // Nothing new remains: the rows are as before and every blob on disk was there before.
     await eventually(
-      async () => (await allRows()) === rowsBefore && storedBlobs().every((b) => blobsBefore.has(b)),
+      async () => (await allRows()) === rowsBefore && (await storedBlobs()).every((b) => blobsBefore.has(b)),
       'cleanup',
     );
   });
@@ -362,7 +360,7 @@ describe('over real HTTP (streaming)', () => {
       chunkBlobs = rows.map((r) => r.blob_id);
       return chunkBlobs.length > 0;
     }, 'a stored chunk');
-    expect(storedBlobs()).toEqual(expect.arrayContaining(chunkBlobs));
+    expect(await storedBlobs()).toEqual(expect.arrayContaining(chunkBlobs));
     socket.destroy();
 
     await eventually(
@@ -370,15 +368,15 @@ describe('over real HTTP (streaming)', () => {
         !(await ctx.db.selectFrom('files').select('id').where('id', '=', uploadId).executeTakeFirst()),
       'the upload row to go',
     );
-    await eventually(() => !storedBlobs().some((b) => chunkBlobs.includes(b)), 'its chunks to be deleted');
+    await eventually(
+      async () => !(await storedBlobs()).some((b) => chunkBlobs.includes(b)),
+      'its chunks to be deleted',
+    );
     expect(
       await ctx.db.selectFrom('file_chunks').select('blob_id').where('file_id', '=', uploadId).execute(),
     ).toEqual([]);
     expect((await listFolder(ctx.app, token)).length).toBe(listedBefore);
-    await eventually(
-      () => fs.readdirSync(path.join(ctx.dataDir, 'blobs', 'tmp')).length === 0,
-      'no half-written chunk',
-    );
+    await eventually(() => temporaryBlobs(ctx.config).length === 0, 'no half-written chunk');
   });
 });
 

@@ -8,6 +8,7 @@ import {
   type UploadCompleteBody,
 } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
+import { StoreUnavailableError } from '../../platform/blob-store/index.ts';
 import { httpError } from '../../platform/errors.ts';
 import { isoIn, nowIso } from '../../platform/time.ts';
 import { storeInChunks, TooLargeError } from './chunker.ts';
@@ -40,12 +41,15 @@ export const tooLarge = (maxBytes: number) =>
     'FILE_TOO_LARGE',
   );
 
+export const storageUnavailable = () =>
+  httpError(503, 'File storage is unavailable right now; try again in a moment', 'STORAGE_UNAVAILABLE');
+
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 type Target = { parentId: string | null; category: string };
 
 /** folderId and category from the form fields; a bad value is a 400, an unknown folder a 404. */
-async function resolveTarget(db: Db, fields: Record<string, string>): Promise<Target> {
+export async function resolveTarget(db: Db, fields: Record<string, string>): Promise<Target> {
   const folderId = fields.folderId?.trim() || null;
   if (folderId !== null) {
     if (!ID.test(folderId)) throw httpError(400, 'folderId is not a valid id', 'VALIDATION');
@@ -116,8 +120,13 @@ export async function receiveUpload(
       lease = setInterval(() => {
         updateItem(db, id, { lease_expires_at: isoIn(UPLOAD_LEASE_MS) }).catch(() => {});
       }, UPLOAD_LEASE_RENEW_MS);
+      // The Discord store keeps a file's chunks in one thread: its id is recorded before any chunk goes in.
+      const fileStore =
+        store.forFile?.(id, async (thread) => {
+          await updateItem(db, id, { thread_id: thread });
+        }) ?? store;
       stored = await storeInChunks(part.file, {
-        store,
+        store: fileStore,
         buffers: ctx.buffers,
         hashes: ctx.hashes,
         maxBytes: maxUploadBytes,
@@ -153,6 +162,10 @@ export async function receiveUpload(
       ctx.garbage.kick();
     }
     if (e instanceof TooLargeError) throw tooLarge(maxUploadBytes);
+    if (e instanceof StoreUnavailableError) {
+      ctx.log.error({ err: e }, 'file storage failed during an upload');
+      throw storageUnavailable();
+    }
     throw e;
   } finally {
     clearInterval(lease);

@@ -1,11 +1,29 @@
 import path from 'node:path';
+import type { FilesStoreConfig } from '../../config.ts';
+import { DiscordBlobStore } from './discord.ts';
 import { LocalBlobStore } from './local.ts';
+import { RoutingBlobStore, type StoreKind } from './routing.ts';
+import { S3BlobStore } from './s3.ts';
 import type { BlobStore } from './types.ts';
 
+export { DiscordBlobStore } from './discord.ts';
+export { StoreUnavailableError } from './errors.ts';
 export { LocalBlobStore } from './local.ts';
-export type { BlobId, BlobStore, ByteRange, StoredBlobInfo } from './types.ts';
+export { kindOf, RoutingBlobStore, type StoreKind, threadGarbageId } from './routing.ts';
+export { S3BlobStore } from './s3.ts';
+export type { BlobId, BlobStore, ByteRange, ChunkCheck, FileScopedStore, StoredBlobInfo } from './types.ts';
 
-/** The configured store. Local disk under DATA_DIR/blobs today; S3 and chat-channel stores plug in here. */
-export function createBlobStore(config: { dataDir: string }): BlobStore {
-  return new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+/**
+ * The configured stores (FILES_STORE picks where new chunks go): local disk under DATA_DIR/blobs
+ * always, an S3 bucket when S3_BUCKET is set, a Discord channel when FILES_DISCORD_CHANNEL_ID and
+ * DISCORD_BOT_TOKEN are set. Each stored chunk is read from the store its id names.
+ */
+export function createBlobStore(config: { dataDir: string; files?: FilesStoreConfig }): RoutingBlobStore {
+  const files = config.files ?? { store: 'local' };
+  const stores: Partial<Record<StoreKind, BlobStore>> = {
+    local: new LocalBlobStore(path.join(config.dataDir, 'blobs')),
+  };
+  if (files.s3) stores.s3 = new S3BlobStore(files.s3);
+  if (files.discord) stores.discord = new DiscordBlobStore(files.discord);
+  return new RoutingBlobStore(files.store, stores);
 }

@@ -8,24 +8,52 @@ export type ByteRange = { start: number; end: number };
 
 export type StoredBlobInfo = { id: BlobId; createdAt: Date };
 
+/** What the database knows of a chunk: stores that fetch it over a network check the bytes against it. */
+export type ChunkCheck = { sha256: string; size: number };
+
 /**
- * Where file chunks live. Implementations: local disk (default), later S3-compatible object storage
- * and a chat-channel store. Callers address blobs only by the ids `put` returns, never by paths or
+ * Where file chunks live. Implementations: local disk (default), S3-compatible object storage and a
+ * Discord-channel store. Callers address blobs only by the ids `put` returns, never by paths or
  * names derived from user input, so any store that hands out ids fits.
  */
 export type BlobStore = {
   /** A short name for logs and docs ("local", "s3", "discord"). */
   readonly kind: string;
   /**
+   * How many chunks of one upload may be sent at once. Remote stores gain from more (each put waits
+   * for a round trip); the default is 2.
+   */
+  readonly parallelPuts?: number;
+  /**
    * Stores the bytes of `body` (consumed exactly once, in order) and resolves with the new blob's id.
    * If `body` throws or the store fails, nothing is left behind and the promise rejects. The caller
    * may reuse the bytes' memory once the promise settles, so a store must not keep references to it.
    */
   put(body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>, size?: number): Promise<BlobId>;
-  /** Streams the blob, or the inclusive range of it. Rejects when the blob does not exist. */
-  get(id: BlobId, range?: ByteRange): Promise<Readable>;
+  /**
+   * Streams the blob, or the inclusive range of it. Rejects when the blob does not exist. With
+   * `check`, a store that reads over a network verifies the chunk's SHA-256 as it arrives and fails
+   * the stream on a mismatch.
+   */
+  get(id: BlobId, range?: ByteRange, check?: ChunkCheck): Promise<Readable>;
   /** Deletes a blob; deleting a missing blob is not an error. */
   delete(id: BlobId): Promise<void>;
+  /**
+   * Deletes many blobs at once (the garbage collector's batches), resolving with those deleted.
+   * Optional: stores that can delete a whole file's chunks in one call (a Discord thread) use it.
+   */
+  deleteMany?(ids: BlobId[]): Promise<BlobId[]>;
+  /**
+   * A view of the store whose puts belong to one file. Optional: the Discord store keeps each file's
+   * chunks in one thread; `onGroup` is awaited once it exists, before any chunk goes into it, and
+   * `group()` then names it (the spec's `threadId`). `group` continues a file whose container exists
+   * (a resumable upload's next request).
+   */
+  forFile?(
+    fileId: string,
+    onGroup?: (group: string) => Promise<void>,
+    group?: string | null,
+  ): FileScopedStore;
   /**
    * Every stored blob with its creation time, for the orphan sweep. Optional: stores that cannot
    * enumerate (a chat channel) rely on the database's garbage queue alone.
@@ -35,4 +63,11 @@ export type BlobStore = {
   check?(): Promise<void>;
   /** Removes half-written data left by a crash (temporary files older than `olderThan`). */
   removeIncomplete?(olderThan: Date): Promise<number>;
+  /** Releases connections and timers (the CLI's migration opens stores and closes them). */
+  close?(): Promise<void>;
+};
+
+export type FileScopedStore = BlobStore & {
+  /** The container the file's chunks went into (a Discord thread id), once the first put began. */
+  group(): string | null;
 };

@@ -1,4 +1,4 @@
-import { formatFileSize, uploadStageText } from '@guildhall/common';
+import { formatFileSize, RECONNECTING_TEXT, uploadStageText } from '@guildhall/common';
 import { CircleCheck, CircleX, Download, Upload } from 'lucide-react';
 import { CloseButton } from '../../ui/CloseButton.tsx';
 import { cn } from '../../ui/cn.ts';
@@ -36,7 +36,9 @@ function Card({ card, onDismiss }: { card: ProgressCard; onDismiss: () => void }
           ? 'Upload complete'
           : 'Download started'
         : isUpload
-          ? uploadStageText(card.progress)
+          ? card.reconnecting
+            ? RECONNECTING_TEXT
+            : uploadStageText(card.progress)
           : 'Downloading...';
   return (
     <div

@@ -9,6 +9,8 @@ export type ProgressCard = {
   sentBytes?: number;
   totalBytes?: number;
   state: 'active' | 'completed' | 'error';
+  /** A resumable upload lost its connection and is about to continue ("Reconnecting…"). */
+  reconnecting?: boolean;
   message?: string;
 };
 

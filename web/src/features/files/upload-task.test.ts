@@ -48,6 +48,38 @@ describe('runUpload', () => {
     });
   });
 
+  test('a resumable send that loses its connection reports "reconnecting" at its progress, then goes on', async () => {
+    const seen: { progress: number; reconnecting?: boolean }[] = [];
+    await runUpload(
+      file,
+      { folderId: null, category: null },
+      {
+        token: 't',
+        maxUploadBytes: null,
+        onProgress: (p) => seen.push({ progress: p.progress, reconnecting: p.reconnecting }),
+      },
+      deps({
+        sendResumable: async (_file, target, token, onSent, onReconnecting) => {
+          expect(target).toEqual({ folderId: null, category: null });
+          expect(token).toBe('t');
+          onSent(5, 10);
+          onReconnecting(true);
+          onReconnecting(false);
+          onSent(10, 10);
+          return { status: 200, statusText: 'OK', body: '{"success":true,"fileId":"f1","totalChunks":1}' };
+        },
+      }),
+    );
+    expect(seen.slice(0, 5)).toEqual([
+      { progress: 15, reconnecting: undefined },
+      { progress: 25, reconnecting: undefined },
+      { progress: 25, reconnecting: true },
+      { progress: 25, reconnecting: false },
+      { progress: 34, reconnecting: undefined },
+    ]);
+    expect(seen.at(-1)).toEqual({ progress: 100, reconnecting: undefined });
+  });
+
   test('sends the folder and category fields before the file', async () => {
     let fields: string[] = [];
     await runUpload(

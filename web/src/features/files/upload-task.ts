@@ -12,11 +12,13 @@ import {
   uploadFailedText,
 } from '@guildhall/common';
 import { completeUpload, uploadStatus } from './api.ts';
+import { sendResumable } from './resumable-send.ts';
 
 /** An upload failure whose message is the card's text (portal-tools §8). */
 export class UploadError extends Error {}
 
-export type UploadProgress = { progress: number; sentBytes: number };
+/** `reconnecting`: a resumable upload lost its connection and is about to continue. */
+export type UploadProgress = { progress: number; sentBytes: number; reconnecting?: boolean };
 
 export type UploadTarget = { folderId: string | null; category: string | null };
 
@@ -26,6 +28,8 @@ export type UploadDeps = {
     token: string | null,
     onSent: (loaded: number, total: number) => void,
   ) => Promise<SendResult>;
+  /** When present, the file goes by the resumable protocol instead of `send` (the page's default). */
+  sendResumable?: typeof sendResumable;
   status: typeof uploadStatus;
   complete: typeof completeUpload;
   sleep: (ms: number) => Promise<void>;
@@ -56,13 +60,20 @@ export async function runUpload(
 
   const { sent, accepted } = UPLOAD_PROGRESS;
   opts.onProgress({ progress: sent, sentBytes: 0 });
-  const res = await deps.send(form, opts.token, (loaded, total) => {
+  let last: UploadProgress = { progress: sent, sentBytes: 0 };
+  const onSent = (loaded: number, total: number) => {
     const share = total > 0 ? Math.min(1, loaded / total) : 1;
-    opts.onProgress({
+    last = {
       progress: Math.round(sent + share * (accepted - sent - 1)),
       sentBytes: Math.min(loaded, file.size),
-    });
-  });
+    };
+    opts.onProgress(last);
+  };
+  const res = deps.sendResumable
+    ? await deps.sendResumable(file, target, opts.token, onSent, (reconnecting) =>
+        opts.onProgress({ ...last, reconnecting }),
+      )
+    : await deps.send(form, opts.token, onSent);
   if (res.status < 200 || res.status >= 300) throw new UploadError(uploadFailedText(failureText(res)));
   const start = UploadStartResponse.safeParse(safeJson(res.body));
   if (!start.success) throw new UploadError(uploadFailedText(TEXTS.unexpectedError));
@@ -131,6 +142,7 @@ function sendWithXhr(
 
 const defaultDeps: UploadDeps = {
   send: sendWithXhr,
+  sendResumable,
   status: uploadStatus,
   complete: completeUpload,
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),

@@ -44,7 +44,12 @@ export function useUploads(
       runUpload(job.file, job.target, {
         token: t,
         maxUploadBytes: o.maxUploadBytes,
-        onProgress: (p) => cards.update(job.id, { progress: p.progress, sentBytes: p.sentBytes }),
+        onProgress: (p) =>
+          cards.update(job.id, {
+            progress: p.progress,
+            sentBytes: p.sentBytes,
+            reconnecting: p.reconnecting,
+          }),
       })
         .then((item) => {
           cards.update(job.id, { state: 'completed', progress: 100 });

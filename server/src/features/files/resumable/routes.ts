@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import {
+  RESUMABLE_UPLOAD_PATH,
+  ResumableResponses,
+  ResumableUploadParams,
+  TUS_VERSION,
+} from '@guildhall/common';
+import { Server } from '@tus/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
+import { httpError } from '../../../platform/errors.ts';
+import type { FilesContext } from '../context.ts';
+import { findItem } from '../repo.ts';
+import { storageUnavailable } from '../upload.ts';
+import { ChunkTusStore } from './tus-store.ts';
+
+const write = { access: 'user' } as const;
+const OCTETS = 'application/offset+octet-stream';
+
+/**
+ * tus 1.0.0 at /upload/resumable (creation, creation-with-upload, termination), served by `@tus/server`
+ * on the portal's chunk store. Fastify checks the session and the caller's ownership of the upload and
+ * the protocol headers (answering in the API's error envelope), then hands the raw request to tus.
+ */
+export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { store: ChunkTusStore } {
+  const datastore = new ChunkTusStore(ctx);
+  const callers = new WeakMap<IncomingMessage, string>();
+  const tus = new Server({
+    path: RESUMABLE_UPLOAD_PATH,
+    datastore,
+    maxSize: ctx.maxUploadBytes,
+    relativeLocation: true,
+    namingFunction: (req) => {
+      const raw = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+      const owner = raw ? callers.get(raw) : undefined;
+      if (!owner) throw { status_code: 401, body: 'Sign in first' };
+      const id = randomUUID();
+      datastore.owners.set(id, owner);
+      return id;
+    },
+    // tus's own refusals (offset conflicts, size) in the API's envelope, as every other route answers.
+    onResponseError: (_req, err) => {
+      if (err instanceof StoreUnavailableError) {
+        ctx.log.error({ err }, 'file storage failed during a resumable upload');
+        const { message } = storageUnavailable();
+        return { status_code: 503, body: JSON.stringify({ success: false, error: message }) };
+      }
+      if (err instanceof Error && 'statusCode' in err) {
+        const status = Number((err as { statusCode: number }).statusCode);
+        return { status_code: status, body: JSON.stringify({ success: false, error: err.message }) };
+      }
+      if (!(err instanceof Error)) {
+        return {
+          status_code: err.status_code,
+          body: JSON.stringify({ success: false, error: err.body.trim() || 'Upload refused' }),
+        };
+      }
+      return undefined;
+    },
+  });
+
+  /** Checks what tus would refuse in plain text, so bad input gets the API's envelope. */
+  const precheck = (req: FastifyRequest) => {
+    if (req.headers['tus-resumable'] !== TUS_VERSION) {
+      throw httpError(412, `Send the header Tus-Resumable: ${TUS_VERSION}`, 'TUS_VERSION');
+    }
+    if (req.method === 'PATCH') {
+      if (req.headers['content-type'] !== OCTETS)
+        throw httpError(415, `PATCH bodies must be ${OCTETS}`, 'UNSUPPORTED_MEDIA_TYPE');
+      if (!/^\d{1,16}$/.test(String(req.headers['upload-offset'] ?? '')))
+        throw httpError(400, 'Upload-Offset must be a byte count', 'VALIDATION');
+    }
+    if (req.method === 'POST' && !/^\d{1,16}$/.test(String(req.headers['upload-length'] ?? ''))) {
+      throw httpError(400, 'Upload-Length must be a byte count', 'VALIDATION');
+    }
+  };
+  const ownUpload = async (req: FastifyRequest, id: string) => {
+    const row = await findItem(ctx.db, id);
+    if (row?.type !== 'file' || row.owner_id !== req.auth!.user.discord_id || row.status === 'complete') {
+      throw httpError(404, 'Upload not found or expired', 'NOT_FOUND');
+    }
+  };
+  const handOver = async (req: FastifyRequest, reply: FastifyReply) => {
+    callers.set(req.raw, req.auth!.user.discord_id);
+    reply.hijack();
+    await tus.handle(req.raw, reply.raw);
+  };
+
+  const plugin: FastifyPluginAsyncZod = async (app) => {
+    // tus bodies are read by tus itself, as a stream: Fastify must leave them alone.
+    app.addContentTypeParser(OCTETS, (_req, _payload, done) => done(null));
+    const byId = { config: write, schema: { params: ResumableUploadParams, response: ResumableResponses } };
+
+    app.post(
+      RESUMABLE_UPLOAD_PATH,
+      { config: write, schema: { response: ResumableResponses } },
+      async (req, reply) => {
+        precheck(req);
+        await handOver(req, reply);
+      },
+    );
+    app.head(`${RESUMABLE_UPLOAD_PATH}/:fileId`, byId, async (req, reply) => {
+      precheck(req);
+      await ownUpload(req, req.params.fileId);
+      await handOver(req, reply);
+    });
+    app.patch(`${RESUMABLE_UPLOAD_PATH}/:fileId`, byId, async (req, reply) => {
+      precheck(req);
+      await ownUpload(req, req.params.fileId);
+      await handOver(req, reply);
+    });
+    app.delete(`${RESUMABLE_UPLOAD_PATH}/:fileId`, byId, async (req, reply) => {
+      precheck(req);
+      await ownUpload(req, req.params.fileId);
+      await handOver(req, reply);
+    });
+  };
+  return Object.assign(plugin, { store: datastore });
+}

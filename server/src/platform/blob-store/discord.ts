@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { pipeline, Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { DiscordAPIError, REST, type RESTOptions, type ResponseLike } from '@discordjs/rest';
+import { makeRequest as undiciMakeRequest } from '@discordjs/rest/undiciRequest';
+import { type APIMessage, type APIThreadChannel, ChannelType, Routes } from 'discord-api-types/v10';
+import { Headers, request } from 'undici';
+import { remote, StoreUnavailableError } from './errors.ts';
+import { verifying } from './s3.ts';
+import type { BlobId, BlobStore, ByteRange, ChunkCheck, FileScopedStore } from './types.ts';
+
+export type DiscordStoreOptions = {
+  /** The text channel whose threads hold the files. */
+  channelId: string;
+  botToken: string;
+  /** Discord's API base (DISCORD_API_URL, `https://discord.com/api`); the store appends /v10. */
+  apiUrl: string;
+};
+
+/** Discord ids are snowflakes: decimal digits. Anything else never reaches a URL. */
+const SNOWFLAKE = /^\d{1,20}$/;
+/** Archive threads after a week without activity (Discord's longest); archived threads stay readable. */
+const AUTO_ARCHIVE_MINUTES = 10080;
+/** Errors Discord answers for a message or channel that is already gone: deleting them is done. */
+const GONE_CODES = new Set([10003, 10008]);
+/** An attachment URL that stopped working (expired signature): ask Discord for a fresh one this often. */
+const URL_RETRIES = 2;
+
+type ChunkRef = { threadId: string; messageId: string; attachmentId: string };
+
+/**
+ * The spec's chat-platform storage: every file is a thread in one channel (FILES_DISCORD_CHANNEL_ID)
+ * and each of its chunks (≤ 8 MiB, under the bot upload limit) a message with one attachment. Blob ids
+ * are `<threadId>/<messageId>/<attachmentId>`; a bare `<threadId>` stands for the whole thread (the
+ * garbage queue deletes a file's thread in one call). CDN URLs are never kept: Discord signs them and
+ * lets them expire, so a read asks for the message (fresh URLs) first, and asks again if the URL has
+ * expired by the time it is fetched. Rate limits (429 `retry_after`, the bucket headers, the global
+ * limit) are handled by `@discordjs/rest`, which queues and retries.
+ */
+export class DiscordBlobStore implements BlobStore {
+  readonly kind = 'discord';
+  /** Two chunks of an upload at once (docs/files.md: more cost memory, and Discord's rate limits cap it). */
+  readonly parallelPuts = 2;
+  readonly rest: REST;
+  private readonly channelId: string;
+
+  constructor(opts: DiscordStoreOptions) {
+    if (!SNOWFLAKE.test(opts.channelId)) throw new Error('FILES_DISCORD_CHANNEL_ID must be a channel id');
+    this.channelId = opts.channelId;
+    // An 8 MiB attachment can take far longer than the library's 15 s default on a slow uplink.
+    this.rest = new REST({
+      api: opts.apiUrl,
+      version: '10',
+      timeout: 120_000,
+      retries: 3,
+      makeRequest,
+    }).setToken(opts.botToken);
+  }
+
+  forFile(
+    fileId: string,
+    onGroup?: (threadId: string) => Promise<void>,
+    existing?: string | null,
+  ): FileScopedStore {
+    let threadId: string | null = existing && SNOWFLAKE.test(existing) ? existing : null;
+    let thread: Promise<string> | null = threadId ? Promise.resolve(threadId) : null;
+    const ensureThread = () => {
+      thread ??= this.createThread(`file-${fileId}`)
+        .then(async (id) => {
+          threadId = id;
+          await onGroup?.(id);
+          return id;
+        })
+        .catch((e: unknown) => {
+          thread = null; // the next chunk tries again
+          throw e;
+        });
+      return thread;
+    };
+    const scoped: FileScopedStore = {
+      kind: this.kind,
+      parallelPuts: this.parallelPuts,
+      put: (body) => remote('Discord upload', async () => this.postChunk(await ensureThread(), body)),
+      get: (id, range, check) => this.get(id, range, check),
+      delete: (id) => this.delete(id),
+      deleteMany: (ids) => this.deleteMany(ids),
+      group: () => threadId,
+    };
+    return scoped;
+  }
+
+  /** A chunk outside any file gets a thread of its own. */
+  async put(body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<BlobId> {
+    return remote('Discord upload', async () =>
+      this.postChunk(await this.createThread(`blob-${randomUUID()}`), body),
+    );
+  }
+
+  async get(id: BlobId, range?: ByteRange, check?: ChunkCheck): Promise<Readable> {
+    const ref = parseChunkId(id);
+    let lastStatus = 0;
+    for (let attempt = 0; attempt <= URL_RETRIES; attempt++) {
+      const url = await remote('Discord message lookup', () => this.freshUrl(ref));
+      // With a check the whole chunk is read (it can only be verified whole) and the range cut from it;
+      // without one, the CDN serves the range itself.
+      const headers: Record<string, string> =
+        range && !check ? { range: `bytes=${range.start}-${range.end}` } : {};
+      const res = await remote('Discord CDN', () => fetch(url, { headers }));
+      if (res.ok && res.body) {
+        const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
+        if (check) return pipeline(body, verifying(check, id, range), () => {});
+        return body;
+      }
+      lastStatus = res.status;
+      await res.body?.cancel();
+      // 404/403/410 from the CDN: the signature expired between asking and fetching; ask again.
+      if (![403, 404, 410].includes(res.status)) break;
+    }
+    throw new StoreUnavailableError(`Discord CDN answered ${lastStatus} for chunk ${id}`);
+  }
+
+  async delete(id: BlobId): Promise<void> {
+    if (SNOWFLAKE.test(id)) return this.ignoreGone(this.rest.delete(Routes.channel(id)));
+    const ref = parseChunkId(id);
+    await this.ignoreGone(this.rest.delete(Routes.channelMessage(ref.threadId, ref.messageId)));
+  }
+
+  /** Whole threads first (one call each); chunks of a thread deleted with it need no call of their own. */
+  async deleteMany(ids: BlobId[]): Promise<BlobId[]> {
+    const threads = ids.filter((id) => SNOWFLAKE.test(id));
+    const done: BlobId[] = [];
+    const goneThreads = new Set<string>();
+    for (const t of threads) {
+      try {
+        await this.delete(t);
+        goneThreads.add(t);
+        done.push(t);
+      } catch {
+        // stays queued
+      }
+    }
+    for (const id of ids) {
+      if (SNOWFLAKE.test(id)) continue;
+      try {
+        if (!goneThreads.has(parseChunkId(id).threadId)) await this.delete(id);
+        done.push(id);
+      } catch {
+        // stays queued
+      }
+    }
+    return done;
+  }
+
+  async close(): Promise<void> {
+    this.rest.clearHashSweeper();
+    this.rest.clearHandlerSweeper();
+  }
+
+  /** The files channel answers the bot (token valid, channel visible). */
+  async check(): Promise<void> {
+    await this.rest.get(Routes.channel(this.channelId));
+  }
+
+  private async createThread(name: string): Promise<string> {
+    const thread = (await this.rest.post(Routes.threads(this.channelId), {
+      body: { name, type: ChannelType.PublicThread, auto_archive_duration: AUTO_ARCHIVE_MINUTES },
+    })) as APIThreadChannel;
+    return thread.id;
+  }
+
+  private async postChunk(
+    threadId: string,
+    body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
+  ): Promise<BlobId> {
+    const parts: Uint8Array[] = [];
+    for await (const piece of body) parts.push(piece);
+    const size = parts.reduce((n, p) => n + p.length, 0);
+    const boundary = `guildhall-${randomUUID()}`;
+    const payload = JSON.stringify({ attachments: [{ id: 0, filename: 'chunk.bin' }] });
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n${payload}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="chunk.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const message = (await this.rest.post(Routes.channelMessages(threadId), {
+      body: new PiecewiseBody([head, ...parts, tail]),
+      passThroughBody: true,
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    })) as APIMessage;
+    return this.confirm(threadId, message, size);
+  }
+
+  /** The chunk is stored only if Discord answers with an attachment of exactly the bytes sent. */
+  private async confirm(threadId: string, message: APIMessage, size: number): Promise<BlobId> {
+    const attachment = message.attachments[0];
+    if (!attachment || attachment.size !== size) {
+      // Discord accepted something else than what was sent: remove it and fail the chunk.
+      await this.ignoreGone(this.rest.delete(Routes.channelMessage(threadId, message.id))).catch(() => {});
+      throw new Error(`Discord stored ${attachment?.size ?? 'no'} bytes of a ${size}-byte chunk`);
+    }
+    return `${threadId}/${message.id}/${attachment.id}`;
+  }
+
+  /** Asks Discord for the message: its attachment URLs are freshly signed. */
+  private async freshUrl(ref: ChunkRef): Promise<string> {
+    const message = (await this.rest.get(Routes.channelMessage(ref.threadId, ref.messageId))) as APIMessage;
+    const attachment = message.attachments.find((a) => a.id === ref.attachmentId);
+    if (!attachment) throw new Error(`Attachment ${ref.attachmentId} is missing from Discord`);
+    return attachment.url;
+  }
+
+  private async ignoreGone(request: Promise<unknown>): Promise<void> {
+    try {
+      await request;
+    } catch (e) {
+      if (e instanceof DiscordAPIError && (e.status === 404 || GONE_CODES.has(Number(e.code)))) return;
+      throw e;
+    }
+  }
+}
+
+function parseChunkId(id: BlobId): ChunkRef {
+  const [threadId = '', messageId = '', attachmentId = '', extra] = id.split('/');
+  if (extra !== undefined || ![threadId, messageId, attachmentId].every((s) => SNOWFLAKE.test(s))) {
+    throw new Error(`Not a Discord chunk id: ${JSON.stringify(id.slice(0, 80))}`);
+  }
+  return { threadId, messageId, attachmentId };
+}
+
+/**
+ * A multipart body kept as its pieces (framing, the caller's chunk, framing) and sent without joining
+ * them: a fresh stream over the same pieces for every attempt (a 429 sends it again). The library's
+ * FormData path copies each chunk into a new Blob whose native memory the garbage collector does not
+ * count, and the server's RSS grew by 200 MiB over 32 chunks that way; this path copies nothing.
+ */
+class PiecewiseBody {
+  readonly pieces: Uint8Array[];
+  readonly length: number;
+  constructor(pieces: Uint8Array[]) {
+    this.pieces = pieces;
+    this.length = pieces.reduce((n, p) => n + p.length, 0);
+  }
+}
+
+/** @discordjs/rest's request strategy, except that a PiecewiseBody streams instead of being joined. */
+const makeRequest: RESTOptions['makeRequest'] = async (url, init) => {
+  const body = init.body as unknown;
+  if (!(body instanceof PiecewiseBody))
+    return undiciMakeRequest(url, init as Parameters<typeof undiciMakeRequest>[1]);
+  const res = await request(url, {
+    method: (init.method ?? 'POST') as 'POST',
+    headers: { ...(init.headers as Record<string, string>), 'content-length': String(body.length) },
+    body: Readable.from(body.pieces, { objectMode: false }),
+    signal: init.signal ?? undefined,
+  });
+  return {
+    body: res.body,
+    arrayBuffer: () => res.body.arrayBuffer(),
+    json: () => res.body.json(),
+    text: () => res.body.text(),
+    get bodyUsed() {
+      return res.body.bodyUsed;
+    },
+    headers: new Headers(res.headers as Record<string, string>),
+    status: res.statusCode,
+    statusText: STATUS_CODES[res.statusCode] ?? '',
+    ok: res.statusCode >= 200 && res.statusCode < 300,
+  } as unknown as ResponseLike;
+};
