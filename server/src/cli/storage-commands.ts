@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { formatFileSize } from '@guildhall/common';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { migrateStorage, verifyStorage } from '../features/files/storage-migration.ts';
+import { migrateStorage, verifyStorage } from '../features/files/index.ts';
 import { createBlobStore, type StoreKind } from '../platform/blob-store/index.ts';
 import type { Output } from './admin-commands.ts';
 

@@ -2,4 +2,5 @@
 export { parseRange } from './http-download.ts';
 export { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles } from './library.ts';
 export { filesRoutes } from './routes.ts';
+export { migrateStorage, verifyStorage } from './storage-migration.ts';
 export type { FilesTables } from './tables.ts';

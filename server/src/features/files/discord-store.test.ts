@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CHUNK_SIZE_BYTES, RESUMABLE_UPLOAD_PATH, TUS_VERSION } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { multipart, uploadFile } from '../../features/files/test-helpers.ts';
+import { DiscordBlobStore } from '../../platform/blob-store/discord.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { type FakeDiscordFiles, startFakeDiscordFiles } from '../../test/fake-discord-files/server.ts';
-import { DiscordBlobStore } from './discord.ts';
+import { multipart, uploadFile } from './test-helpers.ts';
 
 let fake: FakeDiscordFiles;
 let ctx: TestContext;
