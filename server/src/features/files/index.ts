@@ -3,3 +3,4 @@ export { parseRange } from './http-download.ts';
 export { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles } from './library.ts';
 export { filesRoutes } from './routes.ts';
 export type { FilesTables } from './tables.ts';
+export { collectGarbage } from './maintenance.ts';
