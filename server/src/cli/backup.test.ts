@@ -241,6 +241,39 @@ describe('backup and restore', () => {
     expect(report.chunks).toBe(manifest.files.reduce((n, f) => n + f.chunks.length, 0) - 1);
   });
 
+  test.runIf(process.env.TEST_DATABASE_URL)(
+    'a backup restores into the other database (SQLite ↔ PostgreSQL)',
+    async () => {
+      const content = randomBytes(40_000);
+      const file = await uploadFile(ctx.app, bob.token, 'moving.bin', content);
+      const dir = tempDir('guildhall-backup-');
+      const store = createBlobStore(ctx.config);
+      await runBackup(ctx.db, ctx.config.databaseUrl, store, dir);
+      await store.close();
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-restore-'));
+      cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+      const env: Record<string, string> = { DATA_DIR: dataDir, ...(await filesStoreEnv()) };
+      if (defaultTestDatabase() === 'sqlite') {
+        const schema = await createPgSchema();
+        cleanups.push(schema.drop);
+        env.DATABASE_URL = schema.url;
+      }
+      const target = loadConfig(env);
+      expect(target.databaseUrl.startsWith('postgres')).toBe(defaultTestDatabase() === 'sqlite');
+      expect((await runRestore(target, dir)).problems).toEqual([]);
+      const restored = openDb(target.databaseUrl);
+      const restoredStore = createBlobStore(target);
+      try {
+        expect((await fileHashes(restored, restoredStore)).get(file.id)?.read).toBe(sha(content));
+        const users = await restored.selectFrom('users').select('discord_id').execute();
+        expect(users.map((u) => u.discord_id)).toEqual(expect.arrayContaining([alice.userId, bob.userId]));
+      } finally {
+        await restoredStore.close();
+        await restored.destroy();
+      }
+    },
+  );
+
   test('the command line refuses a directory that is not a backup', async () => {
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
