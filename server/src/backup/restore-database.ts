@@ -30,11 +30,28 @@ export async function clearTargetDatabase(url: string): Promise<void> {
     for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
     return;
   }
+  const ours = await guildhallTables();
   const db = openDb(url);
   try {
-    for (const t of await pgTables(db)) await sql`DROP TABLE IF EXISTS ${sql.table(t)} CASCADE`.execute(db);
+    for (const t of await pgTables(db)) {
+      // Only Guildhall's own tables: a database shared with something else keeps the rest.
+      if (ours.has(t)) await sql`DROP TABLE IF EXISTS ${sql.table(t)} CASCADE`.execute(db);
+    }
   } finally {
     await db.destroy();
+  }
+}
+
+/** The tables this build's migrations create (and the migrator's own), found on a scratch database. */
+async function guildhallTables(): Promise<Set<string>> {
+  const scratch = openDb('sqlite::memory:');
+  try {
+    await migrate(scratch, null, 'sqlite');
+    const r = await sql<{ name: string }>`SELECT name FROM sqlite_master
+      WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(scratch);
+    return new Set(r.rows.map((x) => x.name));
+  } finally {
+    await scratch.destroy();
   }
 }
 

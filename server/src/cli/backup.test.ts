@@ -213,6 +213,13 @@ describe('backup and restore', () => {
 
     // The target now holds data: a second restore refuses it.
     await expect(runRestore(target, dir)).rejects.toBeInstanceOf(RestoreRefused);
+    // --force replaces it.
+    const again = await runRestore(target, dir, { force: true });
+    expect(again).toMatchObject({
+      problems: [],
+      files: manifest.files.length,
+      databaseRows: report.databaseRows,
+    });
   });
 
   test('restore reports a damaged blob and does not store it', async () => {
