@@ -77,6 +77,8 @@ export async function runRestore(
     // Blobs queued for deletion or copied by a migration belong to the old store, not to this one.
     await db.deleteFrom('blob_garbage').execute();
     await db.deleteFrom('storage_copies').execute();
+    // A Discord thread of the old store is not this store's: deleting a file would queue the old thread.
+    await db.updateTable('files').set({ thread_id: null }).execute();
     for (const file of manifest.files) {
       const scoped = store.forFile(file.id, async (group) => {
         await db.updateTable('files').set({ thread_id: group }).where('id', '=', file.id).execute();

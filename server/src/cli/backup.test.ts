@@ -13,7 +13,7 @@ import { collectGarbage } from '../features/files/index.ts';
 import { multipart, uploadFile } from '../features/files/test-helpers.ts';
 import { type BlobStore, createBlobStore } from '../platform/blob-store/index.ts';
 import { bearer, createPgSchema, createTestApp, defaultTestDatabase, type TestContext } from '../test/app.ts';
-import { filesStoreEnv } from '../test/files-store.ts';
+import { filesStoreEnv, testFilesStore } from '../test/files-store.ts';
 import { runRestoreCommand } from './backup-commands.ts';
 
 const TTT = '/api/games/tic-tac-toe';
@@ -206,6 +206,13 @@ describe('backup and restore', () => {
         .executeTakeFirstOrThrow();
       expect(g.board.slice(0, 2)).toBe('XO'); // at least the two moves made before the backup
       expect(await restored.selectFrom('blob_garbage').selectAll().execute()).toEqual([]);
+      // Chunks live where the target store put them: a Discord thread per file there, none elsewhere.
+      const threads = await restored
+        .selectFrom('files')
+        .select('thread_id')
+        .where('status', '=', 'complete')
+        .execute();
+      for (const t of threads) expect(t.thread_id != null).toBe(testFilesStore() === 'discord');
     } finally {
       await restoredStore.close();
       await restored.destroy();
