@@ -9,6 +9,8 @@ import { clearTargetDatabase, restoreDatabase, targetDatabaseInUse } from './res
 
 export type RestoreProblem = ManifestMissing;
 
+const PARALLEL_FILES = 4;
+
 export type RestoreReport = {
   databaseRows: number;
   files: number;
@@ -79,7 +81,7 @@ export async function runRestore(
     await db.deleteFrom('storage_copies').execute();
     // A Discord thread of the old store is not this store's: deleting a file would queue the old thread.
     await db.updateTable('files').set({ thread_id: null }).execute();
-    for (const file of manifest.files) {
+    const restoreFile = async (file: Manifest['files'][number]) => {
       const scoped = store.forFile(file.id, async (group) => {
         await db.updateTable('files').set({ thread_id: group }).where('id', '=', file.id).execute();
       });
@@ -106,7 +108,13 @@ export async function runRestore(
         done += 1;
         opts.onProgress?.({ done, total, bytes });
       }
-    }
+    };
+    // A few files at once (remote stores wait on round trips); each file's chunks in order.
+    let next = 0;
+    const worker = async () => {
+      while (next < manifest.files.length) await restoreFile(manifest.files[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_FILES, manifest.files.length) }, worker));
   } finally {
     await store.close();
     await db.destroy();

@@ -210,6 +210,7 @@ describe('backup and restore', () => {
       const threads = await restored
         .selectFrom('files')
         .select('thread_id')
+        .where('type', '=', 'file')
         .where('status', '=', 'complete')
         .execute();
       for (const t of threads) expect(t.thread_id != null).toBe(testFilesStore() === 'discord');
