@@ -10,7 +10,7 @@ import { RestoreRefused, runRestore } from '../backup/restore.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Db, openDb } from '../db/index.ts';
 import { collectGarbage } from '../features/files/index.ts';
-import { multipart, uploadFile } from '../features/files/test-helpers.ts';
+import { createFolder, multipart, uploadFile } from '../features/files/test-helpers.ts';
 import { type BlobStore, createBlobStore } from '../platform/blob-store/index.ts';
 import { bearer, createPgSchema, createTestApp, defaultTestDatabase, type TestContext } from '../test/app.ts';
 import { filesStoreEnv, testFilesStore } from '../test/files-store.ts';
@@ -82,6 +82,7 @@ async function fileHashes(
   const files = await db
     .selectFrom('files')
     .select(['id', 'sha256'])
+    .where('type', '=', 'file')
     .where('status', '=', 'complete')
     .execute();
   const out = new Map<string, { stored: string | null; read: string }>();
@@ -118,9 +119,13 @@ describe('backup and restore', () => {
   test('a backup taken while uploads and a game run restores with every file, user, share and game', async () => {
     // Before the backup: files (one of two chunks), a folder, a share, and a game two moves in.
     const big = randomBytes(8 * 1024 * 1024 + 4096);
+    const outer = await createFolder(ctx.app, alice.token, 'Guild');
+    const inner = await createFolder(ctx.app, alice.token, 'Maps', outer.id);
     const before = [
       await uploadFile(ctx.app, alice.token, 'two-chunks.bin', big),
-      await uploadFile(ctx.app, alice.token, 'notes.txt', Buffer.from('the guild notes')),
+      await uploadFile(ctx.app, alice.token, 'notes.txt', Buffer.from('the guild notes'), {
+        folderId: inner.id,
+      }),
       await uploadFile(ctx.app, bob.token, 'doomed.bin', randomBytes(50_000)),
     ];
     const share = (
@@ -169,6 +174,7 @@ describe('backup and restore', () => {
     const dir = tempDir('guildhall-backup-');
     const manifest = await runBackup(ctx.db, ctx.config.databaseUrl, watched, dir);
     await Promise.all(running);
+    cleanups.push(() => store.close());
     expect(collectedDuring).toBe(0);
     expect(await collectGarbage(ctx.db, store)).toBeGreaterThan(0); // the hold ended with the backup
     expect(manifest.missing).toEqual([]);
@@ -197,6 +203,17 @@ describe('backup and restore', () => {
 
       const users = await restored.selectFrom('users').select('discord_id').execute();
       expect(users.map((u) => u.discord_id)).toEqual(expect.arrayContaining([alice.userId, bob.userId]));
+      const folders = await restored
+        .selectFrom('files')
+        .select(['id', 'parent_id'])
+        .where('type', '=', 'folder')
+        .execute();
+      expect(folders).toEqual(
+        expect.arrayContaining([
+          { id: outer.id, parent_id: null },
+          { id: inner.id, parent_id: outer.id },
+        ]),
+      );
       const shares = await restored.selectFrom('file_shares').select('id').execute();
       expect(shares.map((s) => s.id)).toContain(share.id);
       const g = await restored
