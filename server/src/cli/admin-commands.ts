@@ -20,6 +20,7 @@ import {
 } from '../features/admin/index.ts';
 import { isSetupMode } from '../features/users/index.ts';
 import { HttpError } from '../platform/errors.ts';
+import { BACKUP_USAGE } from './backup-commands.ts';
 import { STORAGE_USAGE } from './storage-commands.ts';
 
 export const USAGE = `Guildhall admin — manage users on the server's database (same DATA_DIR / DATABASE_URL / .env).
@@ -35,6 +36,7 @@ Usage: npm run admin -- <command> [arguments]
   revoke-sessions <discord_id>                sign a user out everywhere
   audit [--limit N]                           recent admin changes, newest first (default ${AUDIT_PAGE_DEFAULT})
 ${STORAGE_USAGE}
+${BACKUP_USAGE}
   help                                        this text
 
 Levels: ${ACCESS_LEVELS.join(', ')}. Changes are recorded in the audit trail with actor "cli".

@@ -1,5 +1,6 @@
 import { openConfigured } from '../open-configured.ts';
 import { runAdminCommand } from './admin-commands.ts';
+import { runBackupCommand, runRestoreCommand } from './backup-commands.ts';
 import { runStorageCommand } from './storage-commands.ts';
 
 /**
@@ -7,12 +8,15 @@ import { runStorageCommand } from './storage-commands.ts';
  * server does (.env, DATA_DIR, DATABASE_URL), so it works on the same database, running or not.
  */
 async function main(): Promise<number> {
+  const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+  // Restore must find the target empty, so it runs before the database is opened (and created).
+  if (process.argv[2] === 'restore') return await runRestoreCommand(process.argv.slice(3), io);
   const opened = await openConfigured();
   if (!opened) return 1;
   const { db } = opened;
   const argv = process.argv.slice(2);
-  const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
   try {
+    if (argv[0] === 'backup') return await runBackupCommand(db, opened.config, argv.slice(1), io);
     if (argv[0] === 'storage') return await runStorageCommand(db, opened.config, argv.slice(1), io);
     return await runAdminCommand(db, argv, io);
   } finally {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
+import { garbageHeld } from '../../platform/garbage-hold.ts';
 import {
   deleteExpiredTickets,
   deleteItemRow,
@@ -23,12 +24,16 @@ export const ORPHAN_BLOB_MIN_AGE_MS = 60 * 60_000;
 export const SWEEP_INTERVAL_MS = 60_000;
 const ORPHAN_SWEEP_EVERY = 60; // sweeps, i.e. hourly
 
-/** Deletes queued blobs from the store, then their queue rows. A blob that fails stays queued. */
+/**
+ * Deletes queued blobs from the store, then their queue rows. A blob that fails stays queued. While a
+ * backup holds the collector nothing is deleted; the hold is read after the batch, so every blob of a
+ * batch was queued before the hold began, hence before the backup's snapshot (docs/operations.md).
+ */
 export async function collectGarbage(db: Db, store: BlobStore): Promise<number> {
   let deleted = 0;
   for (;;) {
     const batch = await listGarbage(db, 100);
-    if (batch.length === 0) return deleted;
+    if (batch.length === 0 || (await garbageHeld(db))) return deleted;
     const done: string[] = store.deleteMany ? await store.deleteMany(batch) : [];
     for (const id of store.deleteMany ? [] : batch) {
       try {

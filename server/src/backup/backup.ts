@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../db/index.ts';
+import type { BlobStore } from '../platform/blob-store/index.ts';
+import { holdGarbage, releaseGarbage } from '../platform/garbage-hold.ts';
+import { type SnapshotChunk, snapshotDatabase } from './database.ts';
+import { hashFile, writeHashed } from './hashing.ts';
+import {
+  blobPath,
+  MANIFEST_FILE,
+  MANIFEST_FORMAT,
+  type Manifest,
+  type ManifestBlob,
+  type ManifestFile,
+  type ManifestMissing,
+} from './manifest.ts';
+
+/** How long one renewal of the garbage hold lasts; renewed every HOLD_RENEW_MS while copying. */
+export const HOLD_LEASE_MS = 10 * 60_000;
+const HOLD_RENEW_MS = 60_000;
+/** Blobs read at once (remote stores gain from a few requests in flight). */
+const PARALLEL_READS = 4;
+
+export type BackupProgress = { done: number; total: number; bytes: number };
+export type BackupOptions = { onProgress?: (p: BackupProgress) => void };
+
+/**
+ * Backs up the database and the blobs it references into `dir` (absent or empty): holds the garbage
+ * collector, snapshots the database, copies every referenced chunk once (by content) through the blob
+ * store, verifying each SHA-256 against the snapshot, and writes the manifest last.
+ */
+export async function runBackup(
+  db: Db,
+  databaseUrl: string,
+  store: BlobStore,
+  dir: string,
+  opts: BackupOptions = {},
+): Promise<Manifest> {
+  const root = path.resolve(dir);
+  if (fs.existsSync(root) && fs.readdirSync(root).length > 0) {
+    throw new Error(`${root} is not empty; back up into a new directory`);
+  }
+  fs.mkdirSync(root, { recursive: true });
+  const startedAt = new Date();
+  let holdUntil = new Date(Date.now() + HOLD_LEASE_MS);
+  // The hold is in force before the snapshot, so no blob the snapshot references can be collected.
+  await holdGarbage(db, holdUntil);
+  const renew = setInterval(() => {
+    holdUntil = new Date(Date.now() + HOLD_LEASE_MS);
+    holdGarbage(db, holdUntil).catch(() => {
+      // The next renewal tries again; the lease still has minutes to run.
+    });
+  }, HOLD_RENEW_MS);
+  renew.unref();
+  try {
+    const snapshot = await snapshotDatabase(db, databaseUrl, root);
+    const { blobs, missing } = await copyBlobs(store, root, snapshot.chunks, opts);
+    const dbFile = await hashFile(path.join(root, snapshot.file));
+    const byFile = new Map<string, ManifestFile>(
+      snapshot.files.map((f) => [f.id, { ...f, chunks: [] as ManifestFile['chunks'] }]),
+    );
+    for (const c of snapshot.chunks) {
+      byFile.get(c.file_id)?.chunks.push({ idx: c.idx, sha256: c.sha256, size: c.size });
+    }
+    const manifest: Manifest = {
+      format: MANIFEST_FORMAT,
+      version: 1,
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      database: { kind: snapshot.kind, file: snapshot.file, ...dbFile, migrations: snapshot.migrations },
+      files: [...byFile.values()],
+      blobs,
+      missing,
+    };
+    const tmp = path.join(root, `${MANIFEST_FILE}.tmp`);
+    fs.writeFileSync(tmp, `${JSON.stringify(manifest, null, 1)}\n`);
+    fs.renameSync(tmp, path.join(root, MANIFEST_FILE));
+    return manifest;
+  } finally {
+    clearInterval(renew);
+    await releaseGarbage(db, holdUntil);
+  }
+}
+
+async function copyBlobs(
+  store: BlobStore,
+  root: string,
+  chunks: SnapshotChunk[],
+  opts: BackupOptions,
+): Promise<{ blobs: ManifestBlob[]; missing: ManifestMissing[] }> {
+  // One copy per distinct content; the chunks sharing it are all missing if it cannot be read.
+  const bySha = new Map<string, SnapshotChunk[]>();
+  for (const c of chunks) bySha.set(c.sha256, [...(bySha.get(c.sha256) ?? []), c]);
+  const todo = [...bySha.values()];
+  const blobs: ManifestBlob[] = [];
+  const missing: ManifestMissing[] = [];
+  let done = 0;
+  let bytes = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const group = todo[next++]!;
+      const c = group[0]!;
+      const rel = blobPath(c.sha256);
+      const file = path.join(root, rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      let problem: string | null = null;
+      try {
+        const got = await writeHashed(await store.get(c.blob_id, undefined, c), file);
+        if (got.sha256 !== c.sha256 || got.size !== c.size) {
+          problem = `corrupt in the store (SHA-256 ${got.sha256.slice(0, 12)}…, ${got.size} bytes)`;
+        }
+      } catch (e) {
+        problem = `not readable from the store: ${e instanceof Error ? e.message : String(e)}`;
+      }
+      if (problem) {
+        fs.rmSync(file, { force: true });
+        for (const m of group) missing.push({ fileId: m.file_id, name: m.name, idx: m.idx, problem });
+      } else {
+        blobs.push({ sha256: c.sha256, size: c.size, path: rel });
+        bytes += c.size;
+      }
+      done += 1;
+      opts.onProgress?.({ done, total: todo.length, bytes });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, todo.length) }, worker));
+  blobs.sort((a, b) => a.sha256.localeCompare(b.sha256));
+  return { blobs, missing };
+}
