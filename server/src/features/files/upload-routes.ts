@@ -10,7 +10,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError, httpError } from '../../platform/errors.ts';
 import type { FilesContext } from './context.ts';
+import { watchBody } from './fair-uploads.ts';
 import { presentItem } from './present.ts';
+import { diskFull, quotaExceeded, roomFor, usageOf } from './storage-limits/service.ts';
 import { completeUpload, receiveUpload, tooLarge, type UploadPart, uploadStatus } from './upload.ts';
 
 const write = { access: 'user' } as const;
@@ -58,9 +60,26 @@ export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
         if (Number.isFinite(declared) && declared > ctx.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
           throw tooLarge(ctx.maxUploadBytes);
         }
-        const parts = guardParts(req.parts() as AsyncIterable<UploadPart>);
-        const result = await receiveUpload(ctx, req.auth!.user.discord_id, parts);
-        return { success: true as const, ...result };
+        const userId = req.auth!.user.discord_id;
+        const release = ctx.uploadSlots.take(userId);
+        try {
+          // Quota and disk reserve: refused before the body is read when the declared size cannot fit,
+          // and enforced exactly while streaming otherwise.
+          const estimate = Number.isFinite(declared) ? Math.max(0, declared - MULTIPART_OVERHEAD_BYTES) : 0;
+          const { room, reason } = await roomFor(ctx.db, ctx.limits, userId, estimate);
+          const quota = (await usageOf(ctx.db, ctx.limits, userId)).quotaBytes;
+          const parts = guardParts(req.parts() as AsyncIterable<UploadPart>);
+          // A body that stalls or trickles is cut off; receiveUpload's cleanup then removes what it stored.
+          const cut = () => req.raw.socket?.destroy();
+          const watched = watchParts(parts, (file) => watchBody(file, ctx.fairness, cut));
+          const result = await receiveUpload(ctx, userId, watched, {
+            bytes: room,
+            refusal: () => (reason === 'quota' && quota !== null ? quotaExceeded(quota) : diskFull()),
+          });
+          return { success: true as const, ...result };
+        } finally {
+          release();
+        }
       },
     );
 
@@ -134,4 +153,12 @@ async function* guardParts(parts: AsyncIterable<UploadPart>): AsyncGenerator<Upl
   } catch (e) {
     throw asClientError(e);
   }
+}
+
+/** Times each file part's bytes (the fields are small and bounded by the multipart limits). */
+async function* watchParts(
+  parts: AsyncIterable<UploadPart>,
+  watch: (file: AsyncIterable<Uint8Array>) => AsyncIterable<Uint8Array>,
+): AsyncGenerator<UploadPart> {
+  for await (const part of parts) yield part.type === 'file' ? { ...part, file: watch(part.file) } : part;
 }

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import { type AdminStorageEntry, formatFileSize, type StorageUsage, securityTexts } from '@guildhall/common';
+import type { Db } from '../../../db/index.ts';
+import { HttpError } from '../../../platform/errors.ts';
+import { nowIso } from '../../../platform/time.ts';
+import { customQuota, setCustomQuota, storageByUser, usedBytes, userExists } from './repo.ts';
+
+/** STORAGE_QUOTA_BYTES and STORAGE_RESERVE_BYTES, and where the local store keeps its blobs. */
+export type StorageLimits = {
+  defaultQuotaBytes: number | null;
+  reserveBytes: number;
+  /** The local store's directory (the reserve is kept on its disk); null when blobs are remote. */
+  localBlobDir: string | null;
+};
+
+export const quotaExceeded = (quota: number) =>
+  new HttpError(507, securityTexts.quotaExceeded(formatFileSize(quota)), 'QUOTA_EXCEEDED');
+export const diskFull = () => new HttpError(507, securityTexts.diskFull, 'STORAGE_FULL');
+
+/** Free bytes on the local store's disk (what an unprivileged process may use). */
+export async function freeBytes(dir: string): Promise<number> {
+  await fs.promises.mkdir(dir, { recursive: true });
+  const s = await fs.promises.statfs(dir);
+  return s.bavail * s.bsize;
+}
+
+export async function usageOf(db: Db, limits: StorageLimits, userId: string): Promise<StorageUsage> {
+  const [used, custom] = await Promise.all([usedBytes(db, userId), customQuota(db, userId)]);
+  return { usedBytes: used, quotaBytes: custom ?? limits.defaultQuotaBytes };
+}
+
+/**
+ * Checks an upload of `declared` bytes (Upload-Length, or the body's Content-Length) before a byte of it
+ * is stored: 507 when it would take the member over their quota or the disk under the reserve. Returns
+ * how many bytes may still arrive (for bodies of unknown length, enforced while streaming).
+ */
+export async function roomFor(
+  db: Db,
+  limits: StorageLimits,
+  userId: string,
+  declared: number,
+): Promise<{ room: number; reason: 'quota' | 'disk' | null }> {
+  let room = Number.POSITIVE_INFINITY;
+  let reason: 'quota' | 'disk' | null = null;
+  const { quotaBytes, usedBytes: used } = await usageOf(db, limits, userId);
+  if (quotaBytes !== null) {
+    room = Math.max(0, quotaBytes - used);
+    reason = 'quota';
+    if (declared > room) throw quotaExceeded(quotaBytes);
+  }
+  if (limits.localBlobDir && limits.reserveBytes > 0) {
+    const diskRoom = Math.max(0, (await freeBytes(limits.localBlobDir)) - limits.reserveBytes);
+    if (declared > diskRoom || diskRoom === 0) throw diskFull();
+    if (diskRoom < room) {
+      room = diskRoom;
+      reason = 'disk';
+    }
+  }
+  return { room, reason };
+}
+
+export async function adminStorageList(db: Db, limits: StorageLimits): Promise<AdminStorageEntry[]> {
+  const rows = await storageByUser(db);
+  return rows.map((r) => ({
+    userId: r.userId,
+    username: r.username,
+    usedBytes: r.usedBytes,
+    quotaBytes: r.customQuota ?? limits.defaultQuotaBytes,
+    customQuota: r.customQuota !== null,
+  }));
+}
+
+export async function setQuota(
+  db: Db,
+  limits: StorageLimits,
+  userId: string,
+  quotaBytes: number | null,
+): Promise<AdminStorageEntry> {
+  const user = await userExists(db, userId);
+  if (!user) throw new HttpError(404, 'User not found', 'NOT_FOUND');
+  await setCustomQuota(db, userId, quotaBytes, nowIso());
+  const usage = await usageOf(db, limits, userId);
+  return { userId, username: user.username, ...usage, customQuota: quotaBytes !== null };
+}
