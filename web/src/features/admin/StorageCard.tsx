@@ -65,15 +65,18 @@ function StorageRow({ entry, disabled }: { entry: AdminStorageEntry; disabled: b
           if (valid) save.mutate(Math.round(value * MB));
         }}
       >
-        <TextInput
-          aria-label={`Quota of ${entry.username} in MB`}
-          inputMode="decimal"
-          placeholder="MB"
-          className="w-24"
-          value={megabytes}
-          onChange={(e) => setMegabytes(e.target.value)}
-          disabled={disabled || save.isPending}
-        />
+        {/* inputClass is w-full (cn does not merge classes): the wrapper sets the width. */}
+        <div className="w-28">
+          <TextInput
+            aria-label={`Quota of ${entry.username} in MB`}
+            inputMode="decimal"
+            placeholder="Quota, MB"
+            className="h-8"
+            value={megabytes}
+            onChange={(e) => setMegabytes(e.target.value)}
+            disabled={disabled || save.isPending}
+          />
+        </div>
         <Button type="submit" size="sm" variant="secondary" disabled={disabled || !valid || save.isPending}>
           Set
         </Button>
