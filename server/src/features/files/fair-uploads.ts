@@ -101,8 +101,10 @@ export async function* watchBody<T extends Uint8Array>(
       }
       clientMs += Date.now() - started;
       if (result.done) return;
+      // One sample per 1/60 of the window at most, so a fast upload's pieces do not pile up; the
+      // check then counts up to one bucket more than the window (lenient, never harsher).
+      if (clientMs - samples.at(-1)!.at >= rateWindowMs / 60) samples.push({ at: clientMs, bytes });
       bytes += result.value.length;
-      samples.push({ at: clientMs, bytes });
       if (tooSlowAt(clientMs)) {
         onStall();
         throw new UploadTooSlowError('upload body too slow');
