@@ -365,14 +365,8 @@ function UsageLine({ usedBytes, quotaBytes }: { usedBytes: number; quotaBytes: n
         {quotaBytes ? ` of ${formatFileSize(quotaBytes)}` : ''}
       </span>
       {quotaBytes ? (
-        <span
-          role="meter"
-          aria-label="Your storage used"
-          aria-valuemin={0}
-          aria-valuemax={quotaBytes}
-          aria-valuenow={usedBytes}
-          className="h-1.5 w-20 overflow-hidden rounded-full bg-surface-2"
-        >
+        // The text beside it says the same; the bar is decoration for screen readers.
+        <span aria-hidden="true" className="h-1.5 w-20 overflow-hidden rounded-full bg-surface-2">
           <span
             className={`block h-full ${share >= 0.9 ? 'bg-danger' : 'bg-brand'}`}
             style={{ width: `${Math.round(share * 100)}%` }}
