@@ -42,10 +42,13 @@ export function storageLimitRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        const entry = await setQuota(ctx.db, ctx.limits, req.params.userId, req.body.quotaBytes);
-        req.log.info(
-          { admin: req.auth!.user.discord_id, userId: req.params.userId, quotaBytes: req.body.quotaBytes },
-          'storage quota set',
+        const { discord_id: id, username } = req.auth!.user;
+        const entry = await setQuota(
+          ctx.db,
+          ctx.limits,
+          { id, username },
+          req.params.userId,
+          req.body.quotaBytes,
         );
         return { success: true as const, data: entry };
       },

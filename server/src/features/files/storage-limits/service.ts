@@ -3,6 +3,7 @@ import { type AdminStorageEntry, formatFileSize, type StorageUsage, securityText
 import type { Db } from '../../../db/index.ts';
 import { HttpError } from '../../../platform/errors.ts';
 import { nowIso } from '../../../platform/time.ts';
+import { recordActivity } from '../../admin/index.ts';
 import { customQuota, setCustomQuota, storageByUser, usedBytes, userExists } from './repo.ts';
 
 /** STORAGE_QUOTA_BYTES and STORAGE_RESERVE_BYTES, and where the local store keeps its blobs. */
@@ -70,15 +71,26 @@ export async function adminStorageList(db: Db, limits: StorageLimits): Promise<A
   }));
 }
 
+/** Sets (or with null, removes) a member's own quota; the admin audit trail records it. */
 export async function setQuota(
   db: Db,
   limits: StorageLimits,
+  actor: { id: string; username: string },
   userId: string,
   quotaBytes: number | null,
 ): Promise<AdminStorageEntry> {
   const user = await userExists(db, userId);
   if (!user) throw new HttpError(404, 'User not found', 'NOT_FOUND');
   await setCustomQuota(db, userId, quotaBytes, nowIso());
+  const shown = quotaBytes ?? limits.defaultQuotaBytes;
+  await recordActivity(db, {
+    actor,
+    action: 'storage.quota',
+    target: { id: userId, name: user.username },
+    details: {
+      quota: `${shown === null ? 'none' : formatFileSize(shown)}${quotaBytes === null ? ' (default)' : ''}`,
+    },
+  });
   const usage = await usageOf(db, limits, userId);
   return { userId, username: user.username, ...usage, customQuota: quotaBytes !== null };
 }

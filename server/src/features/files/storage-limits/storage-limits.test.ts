@@ -73,6 +73,18 @@ describe('quotas', () => {
       payload: { quotaBytes: null },
     });
     expect(reset.json().data).toMatchObject({ quotaBytes: 100 * KiB, customQuota: false });
+    // Both changes are in the admin audit trail.
+    const audit = await ctx.app.inject({ url: '/api/admin/audit', headers: bearer(admin.token) });
+    const quotaEntries = audit
+      .json()
+      .data.filter(
+        (e: { action: string; target_id: string }) =>
+          e.action === 'storage.quota' && e.target_id === member.userId,
+      );
+    expect(quotaEntries.map((e: { changes: { after: unknown }[] }) => e.changes[0]?.after)).toEqual([
+      '100 KB (default)',
+      '12 KB',
+    ]);
     expect((await startUpload(ctx.app, member.token, Buffer.alloc(4 * KiB))).statusCode).toBe(200);
   });
 
