@@ -111,9 +111,15 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
       { config: write, schema: { response: ResumableResponses } },
       async (req, reply) => {
         precheck(req);
-        // Quota and disk reserve against the declared Upload-Length, before any byte is sent.
-        await roomFor(ctx.db, ctx.limits, req.auth!.user.discord_id, Number(req.headers['upload-length']));
-        await handOver(req, reply);
+        // Quota and disk reserve against the declared Upload-Length, before any byte is sent; held until
+        // the upload's row (which counts that length) exists.
+        const userId = req.auth!.user.discord_id;
+        const { release } = await roomFor(ctx.db, ctx.limits, userId, Number(req.headers['upload-length']));
+        try {
+          await handOver(req, reply);
+        } finally {
+          release();
+        }
       },
     );
     app.head(`${RESUMABLE_UPLOAD_PATH}/:fileId`, byId, async (req, reply) => {

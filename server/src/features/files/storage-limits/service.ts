@@ -12,7 +12,36 @@ export type StorageLimits = {
   reserveBytes: number;
   /** The local store's directory (the reserve is kept on its disk); null when blobs are remote. */
   localBlobDir: string | null;
+  /** Declared bytes of uploads under way on this instance, not yet counted by the database or the disk. */
+  inFlight: InFlightBytes;
 };
+
+/**
+ * Bytes that uploads under way have declared, per member and in all. Checked and taken in one step
+ * (no await between), so a member's concurrent uploads cannot each fit the same remaining room.
+ */
+export class InFlightBytes {
+  private readonly byUser = new Map<string, number>();
+  total = 0;
+
+  of(userId: string): number {
+    return this.byUser.get(userId) ?? 0;
+  }
+
+  take(userId: string, bytes: number): () => void {
+    this.byUser.set(userId, this.of(userId) + bytes);
+    this.total += bytes;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = this.of(userId) - bytes;
+      if (left <= 0) this.byUser.delete(userId);
+      else this.byUser.set(userId, left);
+      this.total -= bytes;
+    };
+  }
+}
 
 export const quotaExceeded = (quota: number) =>
   new HttpError(507, securityTexts.quotaExceeded(formatFileSize(quota)), 'QUOTA_EXCEEDED');
@@ -32,32 +61,39 @@ export async function usageOf(db: Db, limits: StorageLimits, userId: string): Pr
 
 /**
  * Checks an upload of `declared` bytes (Upload-Length, or the body's Content-Length) before a byte of it
- * is stored: 507 when it would take the member over their quota or the disk under the reserve. Returns
- * how many bytes may still arrive (for bodies of unknown length, enforced while streaming).
+ * is stored: 507 when it would take the member over their quota or the disk under the reserve, counting
+ * the other uploads under way. Holds `declared` bytes for this upload until `release()`. Returns how many
+ * bytes may arrive in all (a body of unknown length is held to it while streaming).
  */
 export async function roomFor(
   db: Db,
   limits: StorageLimits,
   userId: string,
   declared: number,
-): Promise<{ room: number; reason: 'quota' | 'disk' | null }> {
+): Promise<{ room: number; refusal: () => HttpError; release: () => void }> {
+  const checkDisk = limits.localBlobDir !== null && limits.reserveBytes > 0;
+  const [{ quotaBytes, usedBytes: used }, free] = await Promise.all([
+    usageOf(db, limits, userId),
+    checkDisk ? freeBytes(limits.localBlobDir!) : Promise.resolve(Number.POSITIVE_INFINITY),
+  ]);
+  // From here to take(): no await, so concurrent uploads see each other's holds.
   let room = Number.POSITIVE_INFINITY;
   let reason: 'quota' | 'disk' | null = null;
-  const { quotaBytes, usedBytes: used } = await usageOf(db, limits, userId);
   if (quotaBytes !== null) {
-    room = Math.max(0, quotaBytes - used);
+    room = Math.max(0, quotaBytes - used - limits.inFlight.of(userId));
     reason = 'quota';
     if (declared > room) throw quotaExceeded(quotaBytes);
   }
-  if (limits.localBlobDir && limits.reserveBytes > 0) {
-    const diskRoom = Math.max(0, (await freeBytes(limits.localBlobDir)) - limits.reserveBytes);
+  if (checkDisk) {
+    const diskRoom = Math.max(0, free - limits.reserveBytes - limits.inFlight.total);
     if (declared > diskRoom || diskRoom === 0) throw diskFull();
     if (diskRoom < room) {
       room = diskRoom;
       reason = 'disk';
     }
   }
-  return { room, reason };
+  const refusal = () => (reason === 'quota' && quotaBytes !== null ? quotaExceeded(quotaBytes) : diskFull());
+  return { room, refusal, release: limits.inFlight.take(userId, declared) };
 }
 
 export async function adminStorageList(db: Db, limits: StorageLimits): Promise<AdminStorageEntry[]> {

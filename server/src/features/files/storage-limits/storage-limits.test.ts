@@ -46,6 +46,16 @@ describe('quotas', () => {
     await uploadFile(ctx.app, token, 'b.bin', Buffer.alloc(30 * KiB));
   });
 
+  test("a member's concurrent uploads cannot each take the same remaining room", async () => {
+    const { token } = await ctx.signIn();
+    // 100 KiB of quota: each 90 KiB upload fits alone, not both.
+    const fits = await Promise.all([
+      startUpload(ctx.app, token, Buffer.alloc(90 * KiB)),
+      startUpload(ctx.app, token, Buffer.alloc(90 * KiB)),
+    ]);
+    expect(fits.map((a) => a.statusCode).sort()).toEqual([200, 507]);
+  });
+
   test('an admin sets a member quota and sees usage; null goes back to the default', async () => {
     const admin = await ctx.signIn({ access_level: 'admin' });
     const member = await ctx.signIn();
