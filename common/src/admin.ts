@@ -151,6 +151,7 @@ export const AUDIT_ACTIONS = [
   'user.delete',
   'user.sessions_revoke',
   'osint.search',
+  'storage.quota',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -115,6 +115,11 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/files/shared/:token/ticket': { access: 'public' },
   'GET /api/files/shared/:token/download': { access: 'public' },
 
+  // Storage limits (issue 15): a member's own usage; quotas are managed by admins
+  'GET /api/files/usage': { access: 'login' },
+  'GET /api/admin/storage': { access: 'admin' },
+  'PUT /api/admin/storage/:userId': { access: 'admin', body: () => ({ quotaBytes: 1024 * 1024 }) },
+
   // The OpenAPI document generated from the routes (docs/api.md)
   'GET /api/openapi.json': { access: 'admin' },
 

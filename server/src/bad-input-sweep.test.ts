@@ -32,6 +32,7 @@ const BODIES: (string | undefined)[] = [
   }),
   JSON.stringify({ type: 'ip', query: { $ne: null } }),
   JSON.stringify({ type: 'domain', query: '%00' }),
+  JSON.stringify({ quotaBytes: -1, accessLevel: 'x' }),
 ];
 const QUERY = '?limit=abc&folderId[]=1&category=%00';
 

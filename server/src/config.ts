@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SECURITY_DEFAULTS } from '@guildhall/common';
 import { z } from 'zod';
 
 const optionalString = z
@@ -186,6 +187,24 @@ const EnvSchema = z.object({
   FILES_DISCORD_CHANNEL_ID: optionalString.refine((v) => v === undefined || /^\d{17,20}$/.test(v), {
     message: 'FILES_DISCORD_CHANNEL_ID must be a Discord channel id (17–20 digits)',
   }),
+  // Security hardening (docs/security.md).
+  UPLOADS_PER_USER: positiveInt('UPLOADS_PER_USER').default(SECURITY_DEFAULTS.uploadsPerUser),
+  UPLOAD_IDLE_TIMEOUT_MS: positiveInt('UPLOAD_IDLE_TIMEOUT_MS').default(
+    SECURITY_DEFAULTS.uploadIdleTimeoutMs,
+  ),
+  UPLOAD_MIN_BYTES_PER_SECOND: z.coerce
+    .number({ error: 'UPLOAD_MIN_BYTES_PER_SECOND must be a number' })
+    .int({ error: 'UPLOAD_MIN_BYTES_PER_SECOND must be an integer' })
+    .min(0, { error: 'UPLOAD_MIN_BYTES_PER_SECOND must be 0 or more' })
+    .default(SECURITY_DEFAULTS.uploadMinBytesPerSecond),
+  UPLOAD_RATE_WINDOW_MS: positiveInt('UPLOAD_RATE_WINDOW_MS').default(SECURITY_DEFAULTS.uploadRateWindowMs),
+  UPLOAD_BUFFER_WAIT_MS: positiveInt('UPLOAD_BUFFER_WAIT_MS').default(SECURITY_DEFAULTS.uploadBufferWaitMs),
+  STORAGE_QUOTA_BYTES: positiveInt('STORAGE_QUOTA_BYTES').optional(),
+  STORAGE_RESERVE_BYTES: z.coerce
+    .number({ error: 'STORAGE_RESERVE_BYTES must be a number' })
+    .int({ error: 'STORAGE_RESERVE_BYTES must be an integer' })
+    .min(0, { error: 'STORAGE_RESERVE_BYTES must be 0 or more' })
+    .default(SECURITY_DEFAULTS.storageReserveBytes),
 });
 
 /**
@@ -236,6 +255,16 @@ export type Config = {
     idleLeaveMs: number;
   };
   files: FilesStoreConfig;
+  /** Fair uploads: per-member concurrency and body timing (docs/security.md). */
+  uploads: {
+    uploadsPerUser: number;
+    idleTimeoutMs: number;
+    minBytesPerSecond: number;
+    rateWindowMs: number;
+    bufferWaitMs: number;
+  };
+  /** Per-member quota (default for members without their own) and the free space kept on the blob disk. */
+  storage: { quotaBytes?: number; reserveBytes: number };
   outbound: OutboundConfig;
   osint: OsintConfig;
 };
@@ -380,6 +409,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       idleLeaveMs: e.MUSIC_IDLE_LEAVE_SECONDS * 1000,
     },
     files: filesStoreConfig(e),
+    uploads: {
+      uploadsPerUser: e.UPLOADS_PER_USER,
+      idleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
+      minBytesPerSecond: e.UPLOAD_MIN_BYTES_PER_SECOND,
+      rateWindowMs: e.UPLOAD_RATE_WINDOW_MS,
+      bufferWaitMs: e.UPLOAD_BUFFER_WAIT_MS,
+    },
+    storage: { quotaBytes: e.STORAGE_QUOTA_BYTES, reserveBytes: e.STORAGE_RESERVE_BYTES },
   };
 }
 

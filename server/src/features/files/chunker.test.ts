@@ -1,8 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
-import { HASH_SLICE_BYTES, type StoredChunk, storeInChunks, TooLargeError } from './chunker.ts';
-import { ChunkBufferPool } from './hashing/buffer-pool.ts';
+import {
+  HASH_SLICE_BYTES,
+  STAGING_BYTES,
+  type StoredChunk,
+  storeInChunks,
+  TooLargeError,
+} from './chunker.ts';
+import { BufferWaitTimeout, ChunkBufferPool } from './hashing/buffer-pool.ts';
 import { HashPool } from './hashing/hash-pool.ts';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -189,5 +195,70 @@ describe('storeInChunks', () => {
     expect(written).toHaveLength(1);
     expect(deleted).toEqual(written);
     expect(blobs.size).toBe(0);
+  });
+});
+
+describe('staging and the shared pool (issue 15: small uploads never wait behind slow ones)', () => {
+  const CHUNK = 4 * STAGING_BYTES;
+
+  test('a file that fits the staging buffer is stored while every pooled buffer is taken', async () => {
+    const pool = new ChunkBufferPool(CHUNK, 1);
+    const held = await pool.acquire();
+    const data = randomBytes(STAGING_BYTES);
+    const { store, blobs } = memoryStore();
+    const chunks: StoredChunk[] = [];
+    const result = await storeInChunks(pieces(data, 64 * 1024), {
+      store,
+      buffers: pool,
+      hashes,
+      maxBytes: CHUNK * 4,
+      bufferWaitMs: 10_000,
+      onChunk: async (c) => {
+        chunks.push(c);
+      },
+    });
+    expect(result).toEqual({ size: data.length, sha256: sha(data), chunks: 1 });
+    expect(blobs.get(chunks[0]!.blobId)!.equals(data)).toBe(true);
+    pool.release(held);
+  });
+
+  test('a chunk that outgrows the staging buffer moves to a pooled one with its bytes and hashes intact', async () => {
+    const data = randomBytes(CHUNK + STAGING_BYTES / 2 + 7);
+    const { store, blobs } = memoryStore();
+    const chunks: StoredChunk[] = [];
+    const result = await storeInChunks(pieces(data, 100_003), {
+      store,
+      buffers: new ChunkBufferPool(CHUNK, 4),
+      hashes,
+      maxBytes: CHUNK * 4,
+      onChunk: async (c) => {
+        chunks.push(c);
+      },
+    });
+    expect(result).toEqual({ size: data.length, sha256: sha(data), chunks: 2 });
+    chunks.sort((a, b) => a.idx - b.idx);
+    expect(chunks.map((c) => c.sha256)).toEqual([sha(data.subarray(0, CHUNK)), sha(data.subarray(CHUNK))]);
+    expect(Buffer.concat(chunks.map((c) => blobs.get(c.blobId)!)).equals(data)).toBe(true);
+  });
+
+  test('no pooled buffer within bufferWaitMs: BufferWaitTimeout, not a hang, and the pool is left as it was', async () => {
+    const pool = new ChunkBufferPool(CHUNK, 1);
+    const held = await pool.acquire();
+    const { store, blobs } = memoryStore();
+    const run = storeInChunks(pieces(randomBytes(2 * STAGING_BYTES), 64 * 1024), {
+      store,
+      buffers: pool,
+      hashes,
+      maxBytes: CHUNK * 4,
+      bufferWaitMs: 50,
+      onChunk: async () => {},
+    });
+    await expect(run).rejects.toBeInstanceOf(BufferWaitTimeout);
+    expect(blobs.size).toBe(0);
+    expect(pool.inUse).toBe(1);
+    // A later waiter still gets the buffer when it is given back (the timed-out one left the queue).
+    const next = pool.acquire(1000);
+    pool.release(held);
+    expect(await next).toBe(held);
   });
 });

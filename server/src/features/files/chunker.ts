@@ -26,7 +26,16 @@ export type ChunkerOptions = {
   maxBytes: number;
   /** Records a stored chunk; if it fails, the blob is deleted again. */
   onChunk: (chunk: StoredChunk) => Promise<void>;
+  /** How long to wait for a pooled buffer before failing with BufferWaitTimeout (none: wait). */
+  bufferWaitMs?: number;
 };
+
+/**
+ * The first bytes of an upload go into a small buffer of its own, not a pooled one: a file that fits
+ * (most files) never waits for the pool, and a body that trickles in holds no shared 8 MiB buffer until
+ * it has sent this much. So uploads that hold every pooled buffer cannot starve small uploads.
+ */
+export const STAGING_BYTES = 1024 * 1024;
 
 /** The chunk being filled: its buffer, how much of it holds data, how much went to the hashers. */
 type Filling = {
@@ -37,6 +46,8 @@ type Filling = {
   hash: HashStream;
   /** Acknowledgements of the slices sent; the buffer is reused only after all of them. */
   slices: Promise<void>[];
+  /** From the pool (given back after the chunk is stored), or the upload's own staging buffer. */
+  pooled: boolean;
 };
 
 /**
@@ -93,7 +104,7 @@ export async function storeInChunks(
       } finally {
         // The hashers may still be reading the buffer if the write failed first.
         await Promise.allSettled(c.slices);
-        buffers.release(buffer);
+        if (c.pooled) buffers.release(buffer);
       }
     })();
     inFlight.add(job);
@@ -107,7 +118,11 @@ export async function storeInChunks(
         if (failure) throw failure;
         if (!current) {
           while (inFlight.size >= parallel) await Promise.race(inFlight);
-          const buffer = await buffers.acquire();
+          // The first chunk starts in the upload's own staging buffer (see STAGING_BYTES).
+          const staged = idx === 0 && STAGING_BYTES < chunkSize;
+          const buffer = staged
+            ? new SharedArrayBuffer(STAGING_BYTES)
+            : await buffers.acquire(opts.bufferWaitMs);
           current = {
             buffer,
             view: new Uint8Array(buffer),
@@ -115,10 +130,19 @@ export async function storeInChunks(
             hashed: 0,
             hash: hashes.openChunkHash(),
             slices: [],
+            pooled: !staged,
           };
+        } else if (!current.pooled && current.filled === current.buffer.byteLength) {
+          // The staging buffer is full and more is coming: move to a pooled one. Slices already sent
+          // keep reading the staging buffer, which is never reused.
+          const staging: Filling = current;
+          const buffer = await buffers.acquire(opts.bufferWaitMs);
+          const view = new Uint8Array(buffer);
+          view.set(staging.view.subarray(0, staging.filled));
+          current = { ...staging, buffer, view, pooled: true };
         }
         const c: Filling = current;
-        const n = Math.min(data.length - offset, chunkSize - c.filled);
+        const n = Math.min(data.length - offset, c.buffer.byteLength - c.filled);
         total += n;
         if (total > maxBytes) throw new TooLargeError(`more than ${maxBytes} bytes`);
         c.view.set(n === data.length ? data : data.subarray(offset, offset + n), c.filled);
@@ -146,9 +170,9 @@ export async function storeInChunks(
   } finally {
     if (current) {
       current.hash.drop();
-      const { buffer, slices } = current;
+      const { buffer, slices, pooled } = current;
       await Promise.allSettled(slices);
-      buffers.release(buffer);
+      if (pooled) buffers.release(buffer);
     }
   }
 }

@@ -1,9 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
+import type { UploadFairness, UploadSlots } from './fair-uploads.ts';
 import type { ChunkBufferPool } from './hashing/buffer-pool.ts';
 import type { HashPool } from './hashing/hash-pool.ts';
 import { collectGarbage } from './maintenance.ts';
+import type { StorageLimits } from './storage-limits/service.ts';
 
 /** What the files services need: the database, the blob store, limits, buffers, hashing and cleanup. */
 export type FilesContext = {
@@ -15,6 +17,11 @@ export type FilesContext = {
   /** Chunk buffers shared by all uploads (bounds upload memory). */
   buffers: ChunkBufferPool;
   hashes: HashPool;
+  /** Per-member upload slots and the body timing limits (docs/security.md). */
+  fairness: UploadFairness;
+  uploadSlots: UploadSlots;
+  /** Quotas and the disk reserve (docs/security.md). */
+  limits: StorageLimits;
 };
 
 export type GarbageCollector = {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   BreadcrumbsResponse,
   CategoriesResponse,
@@ -20,6 +21,7 @@ import type { AppDeps } from '../../app.ts';
 import { createBlobStore } from '../../platform/blob-store/index.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
 import { downloadRoutes } from './download-routes.ts';
+import { UploadSlots } from './fair-uploads.ts';
 import { ChunkBufferPool } from './hashing/buffer-pool.ts';
 import { hashPool } from './hashing/hash-pool.ts';
 import { startMaintenance } from './maintenance.ts';
@@ -38,6 +40,8 @@ import {
   searchFiles,
 } from './service.ts';
 import { sharesRoutes } from './shares/routes.ts';
+import { storageLimitRoutes } from './storage-limits/routes.ts';
+import { InFlightBytes } from './storage-limits/service.ts';
 import { uploadRoutes } from './upload-routes.ts';
 
 const read = { access: 'login' } as const;
@@ -62,6 +66,15 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       // Three kept free: what one upload cycles through, so a steady upload never reallocates.
       buffers: new ChunkBufferPool(CHUNK_SIZE_BYTES, MAX_CHUNK_BUFFERS, 3),
       hashes: hashPool(),
+      fairness: deps.config.uploads,
+      uploadSlots: new UploadSlots(deps.config.uploads.uploadsPerUser),
+      limits: {
+        defaultQuotaBytes: deps.config.storage.quotaBytes ?? null,
+        reserveBytes: deps.config.storage.reserveBytes,
+        // The reserve guards the disk the local store writes to; remote stores have their own limits.
+        localBlobDir: deps.config.files.store === 'local' ? path.join(deps.config.dataDir, 'blobs') : null,
+        inFlight: new InFlightBytes(),
+      },
     };
     let maintenance: ReturnType<typeof startMaintenance> | null = null;
     app.addHook('onReady', async () => {
@@ -78,6 +91,7 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     await app.register(uploadRoutes(ctx));
     await app.register(resumableRoutes(ctx));
     await app.register(downloadRoutes(ctx));
+    await app.register(storageLimitRoutes(ctx));
     await app.register(sharesRoutes(ctx, deps.config));
   };
 }

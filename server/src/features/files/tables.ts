@@ -78,4 +78,12 @@ export type FilesTables = {
   file_shares: FileSharesTable;
   download_tickets: DownloadTicketsTable;
   storage_copies: StorageCopiesTable;
+  storage_quotas: StorageQuotasTable;
+};
+
+/** An admin-set storage quota for one member (migration 011). */
+export type StorageQuotasTable = {
+  user_id: string;
+  quota_bytes: number | string;
+  updated_at: string;
 };

@@ -10,12 +10,19 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError, httpError } from '../../platform/errors.ts';
 import type { FilesContext } from './context.ts';
+import { watchBody } from './fair-uploads.ts';
 import { presentItem } from './present.ts';
+import { roomFor } from './storage-limits/service.ts';
 import { completeUpload, receiveUpload, tooLarge, type UploadPart, uploadStatus } from './upload.ts';
 
 const write = { access: 'user' } as const;
 /** Room for the multipart boundaries and small fields around the file in a Content-Length. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+/**
+ * What a Content-Length carries besides the file in practice (boundaries, headers, the short folderId and
+ * category fields): the file's size for the quota check is the Content-Length less this.
+ */
+const MULTIPART_USUAL_OVERHEAD_BYTES = 8 * 1024;
 
 /**
  * The spec's upload protocol. Multipart is registered in this scope only, and bodies stream: the
@@ -58,9 +65,27 @@ export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
         if (Number.isFinite(declared) && declared > ctx.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
           throw tooLarge(ctx.maxUploadBytes);
         }
-        const parts = guardParts(req.parts() as AsyncIterable<UploadPart>);
-        const result = await receiveUpload(ctx, req.auth!.user.discord_id, parts);
-        return { success: true as const, ...result };
+        const userId = req.auth!.user.discord_id;
+        const release = ctx.uploadSlots.take(userId);
+        let unhold = () => {};
+        try {
+          // Quota and disk reserve: refused before the body is read when the declared size cannot fit,
+          // and held to the room left while streaming otherwise.
+          const estimate = Number.isFinite(declared)
+            ? Math.max(0, declared - MULTIPART_USUAL_OVERHEAD_BYTES)
+            : 0;
+          const { room, refusal, release: releaseHold } = await roomFor(ctx.db, ctx.limits, userId, estimate);
+          unhold = releaseHold;
+          const parts = guardParts(req.parts() as AsyncIterable<UploadPart>);
+          // A body that stalls or trickles is cut off; receiveUpload's cleanup then removes what it stored.
+          const cut = () => req.raw.socket?.destroy();
+          const watched = watchParts(parts, (file) => watchBody(file, ctx.fairness, cut));
+          const result = await receiveUpload(ctx, userId, watched, { bytes: room, refusal });
+          return { success: true as const, ...result };
+        } finally {
+          unhold();
+          release();
+        }
       },
     );
 
@@ -134,4 +159,12 @@ async function* guardParts(parts: AsyncIterable<UploadPart>): AsyncGenerator<Upl
   } catch (e) {
     throw asClientError(e);
   }
+}
+
+/** Times each file part's bytes (the fields are small and bounded by the multipart limits). */
+async function* watchParts(
+  parts: AsyncIterable<UploadPart>,
+  watch: (file: AsyncIterable<Uint8Array>) => AsyncIterable<Uint8Array>,
+): AsyncGenerator<UploadPart> {
+  for await (const part of parts) yield part.type === 'file' ? { ...part, file: watch(part.file) } : part;
 }

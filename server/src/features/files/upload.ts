@@ -13,6 +13,8 @@ import { httpError } from '../../platform/errors.ts';
 import { isoIn, nowIso } from '../../platform/time.ts';
 import { storeInChunks, TooLargeError } from './chunker.ts';
 import type { FilesContext } from './context.ts';
+import { UploadTooSlowError, uploadBusy, uploadTooSlow } from './fair-uploads.ts';
+import { BufferWaitTimeout } from './hashing/buffer-pool.ts';
 import { discardItems, UPLOAD_LEASE_MS, UPLOAD_LEASE_RENEW_MS } from './maintenance.ts';
 import { isUniqueViolation, nameKey, numberedName, parentKeyOf } from './names.ts';
 import {
@@ -74,8 +76,14 @@ export async function receiveUpload(
   ctx: FilesContext,
   ownerId: string,
   parts: AsyncIterable<UploadPart>,
+  /** Room left under the member's quota or the disk reserve, and the 507 to answer past it. */
+  room: { bytes: number; refusal: () => Error } = {
+    bytes: Number.POSITIVE_INFINITY,
+    refusal: () => tooLarge(0),
+  },
 ): Promise<{ fileId: string; totalChunks: number }> {
-  const { db, store, maxUploadBytes } = ctx;
+  const { db, store } = ctx;
+  const maxUploadBytes = Math.min(ctx.maxUploadBytes, room.bytes);
   const fields: Record<string, string> = {};
   let fileId: string | null = null;
   let stored: { size: number; sha256: string; chunks: number } | null = null;
@@ -130,6 +138,7 @@ export async function receiveUpload(
         buffers: ctx.buffers,
         hashes: ctx.hashes,
         maxBytes: maxUploadBytes,
+        bufferWaitMs: ctx.fairness.bufferWaitMs,
         onChunk: (c) =>
           insertChunk(db, { file_id: id, idx: c.idx, blob_id: c.blobId, size: c.size, sha256: c.sha256 }),
       });
@@ -161,7 +170,10 @@ export async function receiveUpload(
       );
       ctx.garbage.kick();
     }
-    if (e instanceof TooLargeError) throw tooLarge(maxUploadBytes);
+    if (e instanceof TooLargeError)
+      throw room.bytes < ctx.maxUploadBytes ? room.refusal() : tooLarge(maxUploadBytes);
+    if (e instanceof BufferWaitTimeout) throw uploadBusy();
+    if (e instanceof UploadTooSlowError) throw uploadTooSlow();
     if (e instanceof StoreUnavailableError) {
       ctx.log.error({ err: e }, 'file storage failed during an upload');
       throw storageUnavailable();

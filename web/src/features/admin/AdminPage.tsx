@@ -13,6 +13,7 @@ import { ErrorBanner } from './ErrorBanner.tsx';
 import { PendingList } from './PendingList.tsx';
 import { userStats } from './rules.ts';
 import { StatCards } from './StatCards.tsx';
+import { StorageCard } from './StorageCard.tsx';
 import { useAdminUsers } from './useAdminUsers.ts';
 
 /** Admin panel - User Management (portal-core §2). The route guard already requires admin. */
@@ -78,6 +79,7 @@ export function AdminPage() {
         disabled={disabled}
         perform={admin.perform}
       />
+      {isOnline && <StorageCard disabled={disabled} />}
       {isOnline && <AuditCard entries={admin.audit} />}
     </Page>
   );

@@ -8,6 +8,7 @@ const VERBS: Record<AuditEntry['action'], string> = {
   'user.delete': 'removed',
   'user.sessions_revoke': 'signed out',
   'osint.search': 'ran an OSINT search:',
+  'storage.quota': 'set the storage quota of',
 };
 
 const FIELD_LABELS: Record<string, string> = {
@@ -19,6 +20,7 @@ const FIELD_LABELS: Record<string, string> = {
   sessions: 'Sessions',
   type: 'Type',
   query: 'Query',
+  quota: 'Quota',
 };
 
 function show(value: AuditEntry['changes'][number]['before']): string {
@@ -74,7 +76,7 @@ function ChangeValue({
   action: AuditEntry['action'];
   change: AuditEntry['changes'][number];
 }) {
-  if (action === 'user.create' || action === 'osint.search')
+  if (action === 'user.create' || action === 'osint.search' || action === 'storage.quota')
     return <span className="text-text">{show(change.after)}</span>;
   if (action === 'user.delete') return <span className="text-text/80">{show(change.before)}</span>;
   return (

@@ -1,8 +1,10 @@
 import {
+  AdminStorageResponse,
   type AuditEntry,
   AuditListResponse,
   type ClientUser,
   type ServerUserBody,
+  StorageQuotaResponse,
   toClientUser,
   UserListResponse,
   UserResponse,
@@ -33,4 +35,18 @@ export const AUDIT_PANEL_SIZE = 20;
 
 export async function fetchAudit(): Promise<AuditEntry[]> {
   return AuditListResponse.parse(await apiFetch(`/api/admin/audit?limit=${AUDIT_PANEL_SIZE}`)).data;
+}
+
+/** Every member's storage use and quota (issue 15). */
+export async function fetchStorage() {
+  return AdminStorageResponse.parse(await apiFetch('/api/admin/storage'));
+}
+
+/** Sets a member's quota in bytes, or null for the default (STORAGE_QUOTA_BYTES). */
+export async function setStorageQuota(userId: string, quotaBytes: number | null) {
+  const res = await apiFetch(`/api/admin/storage/${encodeURIComponent(userId)}`, {
+    method: 'PUT',
+    body: { quotaBytes },
+  });
+  return StorageQuotaResponse.parse(res).data;
 }

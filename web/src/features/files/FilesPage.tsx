@@ -159,12 +159,15 @@ export function FilesPage() {
           <p className="text-sm text-muted">Chat-platform based storage</p>
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Shared File System</h1>
         </div>
-        <p data-testid="files-count" className="flex items-center gap-2 text-sm text-muted">
-          <HardDrive className="size-4" />
-          {view.stats
-            ? `${view.stats.files} file${view.stats.files === 1 ? '' : 's'} stored · ${formatFileSize(view.stats.bytes)}`
-            : '…'}
-        </p>
+        <div className="flex flex-col items-start gap-1 sm:items-end">
+          <p data-testid="files-count" className="flex items-center gap-2 text-sm text-muted">
+            <HardDrive className="size-4" />
+            {view.stats
+              ? `${view.stats.files} file${view.stats.files === 1 ? '' : 's'} stored · ${formatFileSize(view.stats.bytes)}`
+              : '…'}
+          </p>
+          {view.usage && <UsageLine usedBytes={view.usage.usedBytes} quotaBytes={view.usage.quotaBytes} />}
+        </div>
       </header>
 
       <Card className="space-y-4 p-4 sm:p-5">
@@ -350,4 +353,26 @@ export function FilesPage() {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** The member's own storage: used, and of how much when an admin or the host set a quota. */
+function UsageLine({ usedBytes, quotaBytes }: { usedBytes: number; quotaBytes: number | null }) {
+  const share = quotaBytes ? Math.min(1, usedBytes / quotaBytes) : 0;
+  return (
+    <div data-testid="files-usage" className="flex items-center gap-2 text-xs text-muted">
+      <span>
+        You use {formatFileSize(usedBytes)}
+        {quotaBytes ? ` of ${formatFileSize(quotaBytes)}` : ''}
+      </span>
+      {quotaBytes ? (
+        // The text beside it says the same; the bar is decoration for screen readers.
+        <span aria-hidden="true" className="h-1.5 w-20 overflow-hidden rounded-full bg-surface-2">
+          <span
+            className={`block h-full ${share >= 0.9 ? 'bg-danger' : 'bg-brand'}`}
+            style={{ width: `${Math.round(share * 100)}%` }}
+          />
+        </span>
+      ) : null}
+    </div>
+  );
 }

@@ -12,6 +12,7 @@ import {
   type ShareAccessLevel,
   ShareResponse,
   SharesListResponse,
+  StorageUsageResponse,
   UploadStatusResponse,
 } from '@guildhall/common';
 import { apiFetch } from '../../api/client.ts';
@@ -41,6 +42,11 @@ export async function fetchCategories() {
 
 export async function fetchLimits() {
   return FilesLimitsResponse.parse(await apiFetch('/api/files/limits')).data;
+}
+
+/** What the signed-in member's files use, and their quota (null: no limit). */
+export async function fetchUsage() {
+  return StorageUsageResponse.parse(await apiFetch('/api/files/usage')).data;
 }
 
 export async function createFolder(name: string, parentId: string | null): Promise<FileItem> {

@@ -1,7 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-import { fetchBreadcrumbs, fetchCategories, fetchFolder, fetchLimits, searchByCategory } from './api.ts';
+import {
+  fetchBreadcrumbs,
+  fetchCategories,
+  fetchFolder,
+  fetchLimits,
+  fetchUsage,
+  searchByCategory,
+} from './api.ts';
 
 export const FILES_KEY = ['files'] as const;
 
@@ -32,6 +39,9 @@ export function useFilesView() {
     staleTime: Number.POSITIVE_INFINITY,
   });
 
+  // Under FILES_KEY, so it refreshes with the listing after uploads and deletions.
+  const usage = useQuery({ queryKey: [...FILES_KEY, 'usage'], queryFn: fetchUsage });
+
   const openFolder = useCallback((id: string | null) => setParams(id ? { folder: id } : {}), [setParams]);
   const showCategory = useCallback(
     (name: string | null) => setParams(name ? { category: name } : folderId ? { folder: folderId } : {}),
@@ -51,6 +61,7 @@ export function useFilesView() {
     crumbs: crumbs.data ?? [],
     categories: categories.data ?? [],
     maxUploadBytes: limits.data?.maxUploadBytes ?? null,
+    usage: usage.data ?? null,
     openFolder,
     showCategory,
     refresh,

@@ -18,14 +18,37 @@ export class ChunkBufferPool {
     this.keepFree = keepFree;
   }
 
-  async acquire(): Promise<SharedArrayBuffer> {
+  /**
+   * A buffer, once one is free. With `timeoutMs`, waiting longer rejects with BufferWaitTimeout, so
+   * a caller answers "busy, retry" instead of hanging behind uploads that hold every buffer.
+   */
+  async acquire(timeoutMs?: number): Promise<SharedArrayBuffer> {
     const reused = this.free.pop();
     if (reused) return reused;
     if (this.allocated < this.maxBuffers) {
       this.allocated += 1;
       return new SharedArrayBuffer(this.bufferBytes);
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve, reject) => {
+      const take = (b: SharedArrayBuffer) => {
+        clearTimeout(timer);
+        resolve(b);
+      };
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              const at = this.waiting.indexOf(take);
+              if (at >= 0) this.waiting.splice(at, 1);
+              reject(new BufferWaitTimeout(`no chunk buffer freed within ${timeoutMs} ms`));
+            }, timeoutMs);
+      this.waiting.push(take);
+    });
+  }
+
+  /** Buffers lent out now (tests and metrics). */
+  get inUse(): number {
+    return this.allocated - this.free.length;
   }
 
   release(buffer: SharedArrayBuffer): void {
@@ -38,3 +61,6 @@ export class ChunkBufferPool {
     else this.allocated -= 1; // dropped: the garbage collector frees it
   }
 }
+
+/** No chunk buffer freed in time (every one is held by other uploads). */
+export class BufferWaitTimeout extends Error {}

@@ -13,6 +13,7 @@ import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
 import { httpError } from '../../../platform/errors.ts';
 import type { FilesContext } from '../context.ts';
 import { findItem } from '../repo.ts';
+import { roomFor } from '../storage-limits/service.ts';
 import { storageUnavailable } from '../upload.ts';
 import { ChunkTusStore } from './tus-store.ts';
 
@@ -38,6 +39,7 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
       if (!owner) throw { status_code: 401, body: 'Sign in first' };
       const id = randomUUID();
       datastore.owners.set(id, owner);
+      datastore.connections.set(id, raw!);
       return id;
     },
     // tus's own refusals (offset conflicts, size) in the API's envelope, as every other route answers.
@@ -82,10 +84,21 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
       throw httpError(404, 'Upload not found or expired', 'NOT_FOUND');
     }
   };
-  const handOver = async (req: FastifyRequest, reply: FastifyReply) => {
-    callers.set(req.raw, req.auth!.user.discord_id);
+  /** Hands the request to tus; a body (POST, PATCH) takes one of the member's upload slots meanwhile. */
+  const handOver = async (req: FastifyRequest, reply: FastifyReply, fileId?: string) => {
+    const userId = req.auth!.user.discord_id;
+    const hasBody = req.method === 'PATCH' || req.method === 'POST';
+    const release = hasBody ? ctx.uploadSlots.take(userId) : () => {};
+    callers.set(req.raw, userId);
+    // write() times the body and cuts this connection if it stalls.
+    if (fileId) datastore.connections.set(fileId, req.raw);
     reply.hijack();
-    await tus.handle(req.raw, reply.raw);
+    try {
+      await tus.handle(req.raw, reply.raw);
+    } finally {
+      release();
+      if (fileId && datastore.connections.get(fileId) === req.raw) datastore.connections.delete(fileId);
+    }
   };
 
   const plugin: FastifyPluginAsyncZod = async (app) => {
@@ -98,7 +111,15 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
       { config: write, schema: { response: ResumableResponses } },
       async (req, reply) => {
         precheck(req);
-        await handOver(req, reply);
+        // Quota and disk reserve against the declared Upload-Length, before any byte is sent; held until
+        // the upload's row (which counts that length) exists.
+        const userId = req.auth!.user.discord_id;
+        const { release } = await roomFor(ctx.db, ctx.limits, userId, Number(req.headers['upload-length']));
+        try {
+          await handOver(req, reply);
+        } finally {
+          release();
+        }
       },
     );
     app.head(`${RESUMABLE_UPLOAD_PATH}/:fileId`, byId, async (req, reply) => {
@@ -109,7 +130,7 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
     app.patch(`${RESUMABLE_UPLOAD_PATH}/:fileId`, byId, async (req, reply) => {
       precheck(req);
       await ownUpload(req, req.params.fileId);
-      await handOver(req, reply);
+      await handOver(req, reply, req.params.fileId);
     });
     app.delete(`${RESUMABLE_UPLOAD_PATH}/:fileId`, byId, async (req, reply) => {
       precheck(req);

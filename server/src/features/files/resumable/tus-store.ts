@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { CHUNK_SIZE_BYTES, nameProblem } from '@guildhall/common';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
 import { createSHA256 } from 'hash-wasm';
 import { isoIn, nowIso } from '../../../platform/time.ts';
 import type { FilesContext } from '../context.ts';
+import { watchBody } from '../fair-uploads.ts';
 import { discardItems } from '../maintenance.ts';
 import { parentKeyOf } from '../names.ts';
 import { findItem, insertChunk, insertItem, listChunks, updateItem } from '../repo.ts';
@@ -26,6 +28,8 @@ export type ResumableCounters = { chunksStored: number; bytesReceived: number; b
 export class ChunkTusStore extends DataStore {
   /** Who is creating which upload (set by the route from the request's session, read by create()). */
   readonly owners = new Map<string, string>();
+  /** The connection carrying each upload's body now, cut by write() if the body stalls. */
+  readonly connections = new Map<string, IncomingMessage>();
   readonly counters: ResumableCounters = { chunksStored: 0, bytesReceived: 0, bytesDiscarded: 0 };
 
   private readonly ctx: FilesContext;
@@ -141,7 +145,12 @@ export class ChunkTusStore extends DataStore {
       if (stored < size) buffer = Buffer.allocUnsafe(Math.min(CHUNK_SIZE_BYTES, size - stored));
     };
     try {
-      for await (const piece of stream as AsyncIterable<Buffer>) {
+      const connection = this.connections.get(id);
+      this.connections.delete(id);
+      const body = watchBody(stream as AsyncIterable<Buffer>, this.ctx.fairness, () =>
+        connection?.socket?.destroy(),
+      );
+      for await (const piece of body) {
         this.counters.bytesReceived += piece.length;
         let at = 0;
         while (at < piece.length) {

@@ -17,6 +17,7 @@ import { FILE_RESPONSES, TicketQuery, ticketExpired } from '../download-routes.t
 import { sendStoredFile } from '../http-download.ts';
 import { listChunks } from '../repo.ts';
 import { issueTicket, isTicketValid } from '../tickets.ts';
+import { publicUrlWarning, shareBaseUrl } from './base-url.ts';
 import { presentShare, presentSharedInfo } from './present.ts';
 import { incrementDownloadCount } from './repo.ts';
 import {
@@ -37,9 +38,11 @@ const open = { access: 'public' } as const;
  */
 export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAsyncZod {
   const { db, store } = ctx;
-  const baseUrl = (req: FastifyRequest) => config.publicUrl ?? `${req.protocol}://${req.host}`;
+  const baseUrl = (req: FastifyRequest) => shareBaseUrl(config, req);
 
   return async (app) => {
+    const warning = publicUrlWarning(config);
+    if (warning) app.log.warn(warning);
     app.post(
       '/api/files/:id/share',
       {
