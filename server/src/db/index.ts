@@ -16,7 +16,14 @@ export function openDb(databaseUrl: string): Db {
 
 function dialectFor(url: string): Dialect {
   if (url.startsWith('postgres')) {
-    return new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) });
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // A connection cut by a database restart emits 'error' (on the pool when idle, on the client while
+    // checked out); unhandled, either would end the process. Queries on it fail, the pool opens a new
+    // connection for the next one, and /readyz reports the outage meanwhile.
+    const lost = (err: Error) => console.warn(`database: connection lost (${err.message})`);
+    pool.on('error', lost);
+    pool.on('connect', (client) => client.on('error', lost));
+    return new PostgresDialect({ pool });
   }
   const file = url.replace(/^sqlite:/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

@@ -4,7 +4,8 @@ import { PassThrough } from 'node:stream';
 import { ReadinessResponse } from '@guildhall/common';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { createTestApp, TEST_ACCESS_CODE, type TestContext } from '../../test/app.ts';
+import { uploadFile } from '../../features/files/test-helpers.ts';
+import { createPgSchema, createTestApp, TEST_ACCESS_CODE, type TestContext } from '../../test/app.ts';
 import { startRedisProxy } from '../rate-limit/testing.ts';
 import { createReadinessChecks } from './readiness.ts';
 import { redactUrl } from './redact.ts';
@@ -178,5 +179,64 @@ describe('logs (issue 16: tickets and tokens never written)', () => {
       await app.close();
       await base.close();
     }
+  });
+});
+
+describe.runIf(process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_URL)(
+  'readiness follows PostgreSQL',
+  () => {
+    it('answers 503 within 2 s of the database going away and 200 again once it is back', async () => {
+      const schema = await createPgSchema();
+      const target = new URL(schema.url);
+      // A TCP proxy in front of PostgreSQL, so the test can cut this app's database off alone.
+      const proxy = await startRedisProxy(`redis://${target.hostname}:${target.port || 5432}`);
+      const viaProxy = new URL(schema.url);
+      viaProxy.port = new URL(proxy.url).port;
+      try {
+        ctx = await createTestApp({ DATABASE_URL: viaProxy.toString() }, 'sqlite');
+        expect((await ctx.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+        proxy.cut();
+        const cutAt = Date.now();
+        const down = await ctx.app.inject({ url: '/readyz' });
+        expect(down.statusCode).toBe(503);
+        expect(ReadinessResponse.parse(down.json()).checks.database?.ok).toBe(false);
+        expect(Date.now() - cutAt).toBeLessThan(2000);
+        proxy.restore();
+        await expect
+          .poll(async () => (await ctx!.app.inject({ url: '/readyz' })).statusCode, { timeout: 10_000 })
+          .toBe(200);
+      } finally {
+        await ctx?.close();
+        ctx = undefined;
+        await proxy.close();
+        await schema.drop();
+      }
+    });
+  },
+);
+
+describe('metrics during file transfers (issue 16)', () => {
+  it('upload and download bytes and request counts move', async () => {
+    ctx = await createTestApp({ METRICS_TOKEN });
+    const { token } = await ctx.signIn({ access_level: 'user' });
+    const scrape = async () =>
+      (await ctx!.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } }))
+        .body;
+    const bytes = (text: string, name: string, route: string) =>
+      Number(
+        new RegExp(`^${name}\\{route="${route.replaceAll('/', '\\/')}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0,
+      );
+    const before = await scrape();
+    const file = await uploadFile(ctx.app, token, 'metered.bin', Buffer.alloc(300_000, 1));
+    await ctx.app.inject({ url: `/download/${file.id}`, headers: { authorization: `Bearer ${token}` } });
+    const after = await scrape();
+    expect(
+      bytes(after, 'http_request_bytes_total', '/upload') -
+        bytes(before, 'http_request_bytes_total', '/upload'),
+    ).toBeGreaterThan(300_000);
+    expect(
+      bytes(after, 'http_response_bytes_total', '/download/:id') -
+        bytes(before, 'http_response_bytes_total', '/download/:id'),
+    ).toBe(300_000);
   });
 });
