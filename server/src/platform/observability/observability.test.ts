@@ -4,7 +4,6 @@ import { PassThrough } from 'node:stream';
 import { ReadinessResponse } from '@guildhall/common';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { uploadFile } from '../../features/files/test-helpers.ts';
 import { createPgSchema, createTestApp, TEST_ACCESS_CODE, type TestContext } from '../../test/app.ts';
 import { startRedisProxy } from '../rate-limit/testing.ts';
 import { createReadinessChecks } from './readiness.ts';
@@ -214,29 +213,3 @@ describe.runIf(process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_U
     });
   },
 );
-
-describe('metrics during file transfers (issue 16)', () => {
-  it('upload and download bytes and request counts move', async () => {
-    ctx = await createTestApp({ METRICS_TOKEN });
-    const { token } = await ctx.signIn({ access_level: 'user' });
-    const scrape = async () =>
-      (await ctx!.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } }))
-        .body;
-    const bytes = (text: string, name: string, route: string) =>
-      Number(
-        new RegExp(`^${name}\\{route="${route.replaceAll('/', '\\/')}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0,
-      );
-    const before = await scrape();
-    const file = await uploadFile(ctx.app, token, 'metered.bin', Buffer.alloc(300_000, 1));
-    await ctx.app.inject({ url: `/download/${file.id}`, headers: { authorization: `Bearer ${token}` } });
-    const after = await scrape();
-    expect(
-      bytes(after, 'http_request_bytes_total', '/upload') -
-        bytes(before, 'http_request_bytes_total', '/upload'),
-    ).toBeGreaterThan(300_000);
-    expect(
-      bytes(after, 'http_response_bytes_total', '/download/:id') -
-        bytes(before, 'http_response_bytes_total', '/download/:id'),
-    ).toBe(300_000);
-  });
-});
