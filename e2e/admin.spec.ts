@@ -72,25 +72,33 @@ test.describe('admin panel', () => {
     const username = shortName('newcomer');
     await setDiscordUser(page.context(), { id, username });
 
-    // 1. The newcomer tries first and is told they are not approved (recorded as pending).
+    // 1. The newcomer tries first and is told their request waits for an admin (recorded as pending).
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue with Discord' }).click();
     await expect(page.getByRole('alert')).toHaveText(TEXTS.notApproved);
+    await expect(page.getByRole('heading', { name: 'Your request is waiting for an admin' })).toBeVisible();
 
-    // 2. The admin approves them and, inline, gives them User level.
-    const { context, panel } = await openAsAdmin(browser);
+    // 2. The admin sees the pending count in the navbar and approves them at the offered level (User).
+    const { context, page: adminPage, panel } = await openAsAdmin(browser);
+    await expect(adminPage.getByTestId('nav-pending')).toBeVisible();
+    const pendingBefore = Number(
+      await adminPage
+        .getByTestId('nav-pending')
+        .innerText()
+        .then((t) => t.match(/\d+/)?.[0]),
+    );
     await expect(panel.pendingRow(id)).toContainText(username);
+    await expect(panel.pendingRow(id).getByLabel(`Level for ${username}`)).toHaveValue('user');
     await panel
       .pendingRow(id)
       .getByRole('button', { name: /^Approve/ })
       .click();
     await expect(panel.pendingRow(id)).toHaveCount(0);
-    await expect(panel.userRow(id)).toContainText('Viewer');
-    await panel.userRow(id).getByRole('button', { name: /^Edit/ }).click();
-    await panel.userRow(id).getByLabel('Access Level').selectOption({ label: 'User' });
-    await panel.userRow(id).getByRole('button', { name: 'Save' }).click();
     await expect(panel.userRow(id)).toContainText('User');
     await expect(panel.audit).toContainText(`Approved: no → yes`);
+    if (pendingBefore > 1)
+      await expect(adminPage.getByTestId('nav-pending')).toContainText(String(pendingBefore - 1));
+    else await expect(adminPage.getByTestId('nav-pending')).toHaveCount(0);
     await context.close();
 
     // 3. Their next sign-in succeeds and lands on the dashboard.

@@ -2,6 +2,7 @@ import { TEXTS } from '@guildhall/common';
 import { createBrowserRouter } from 'react-router';
 import { RequireAuth } from './auth/guards.tsx';
 import { CallbackPage } from './features/callback/CallbackPage.tsx';
+import { NotFoundPage } from './features/errors/NotFoundPage.tsx';
 import { RouteError } from './features/errors/RouteError.tsx';
 import { HomePage } from './features/home/HomePage.tsx';
 import { LoginPage } from './features/login/LoginPage.tsx';
@@ -105,6 +106,8 @@ export const router = createBrowserRouter([
           </RequireAuth>
         ),
       },
+      // An unknown address is a page inside the layout; RouteError stays for real routing failures.
+      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ]);

@@ -1,10 +1,12 @@
 import { Outlet } from 'react-router';
 import { NavBar } from './NavBar.tsx';
+import { SetupBanner } from './SetupBanner.tsx';
 
 export function RootLayout() {
   return (
     <div className="flex min-h-screen flex-col">
       <NavBar />
+      <SetupBanner />
       <div className="flex-1">
         <Outlet />
       </div>

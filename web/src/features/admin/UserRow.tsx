@@ -1,11 +1,19 @@
-import { type AccessLevel, ADMIN_TEXTS, type ClientUser, changedUserFields, TEXTS } from '@guildhall/common';
+import {
+  type AccessLevel,
+  ADMIN_TEXTS,
+  type ClientUser,
+  changedUserFields,
+  DEMO_USER_ID,
+  TEXTS,
+} from '@guildhall/common';
 import { Check, Pencil, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { usePublicConfig } from '../../auth/public-config.ts';
+import { ActingLevel } from '../../ui/ActingLevel.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { cn } from '../../ui/cn.ts';
-import { LevelBadge } from '../../ui/LevelBadge.tsx';
 import { removeUser, updateUser } from './api.ts';
 import { LevelSelect, TextInput } from './fields.tsx';
 import { checkEdit } from './rules.ts';
@@ -25,6 +33,8 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
   const [draft, setDraft] = useState<{ username: string; email: string; accessLevel: AccessLevel } | null>(
     null,
   );
+  const config = usePublicConfig();
+  const isSetupIdentity = Boolean(config?.setupMode) && user.id === DEMO_USER_ID;
 
   async function save() {
     if (!draft) return;
@@ -122,7 +132,7 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
         {user.email ?? (isCached ? null : <span className="text-muted/60">No email</span>)}
       </div>
       <div className="justify-self-end md:justify-self-start">
-        <LevelBadge level={user.accessLevel} />
+        <ActingLevel level={user.accessLevel} setupMode={isSetupIdentity} />
       </div>
       <div className="col-span-2 flex justify-end gap-2 md:col-span-1">
         <Button

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expectNoSeriousA11y } from './support/a11y.ts';
+import { ACCESS_CODE, BASE_URL, ROOT } from './support/env.ts';
+import { expect, signedInContext, test } from './support/fixtures.ts';
+
+// First-run and member journeys of issue 17: each ends somewhere useful, never in a loop or a dead end.
+
+const SHOTS = process.env.E2E_SHOTS ? path.join(ROOT, '.tmp', 'shots-journeys') : null;
+
+/** Saves a screenshot when E2E_SHOTS is set (for looking at, not for comparing). */
+async function shot(page: Page, name: string) {
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Answers /api/config in this page as a server in the given state would (the shared server has Discord on). */
+async function serveConfig(page: Page, config: { oauthConfigured: boolean; setupMode: boolean }) {
+  await page.route('**/api/config', (route) => route.fulfill({ json: config }));
+}
+
+test.describe('journeys', () => {
+  test('[viewer] the access-denied page leads Home and says how to get upgraded', async ({ browser }) => {
+    const { context, page } = await signedInContext(browser, { access_level: 'viewer' });
+    await page.goto('/dashboard');
+    const denied = page.getByTestId('access-denied');
+    await expect(denied).toContainText('To get upgraded, ask an admin');
+    await expect(denied.getByRole('link', { name: 'Back to Dashboard' })).toHaveCount(0);
+    await expectNoSeriousA11y(page);
+    await shot(page, 'denied-viewer');
+    await denied.getByRole('link', { name: 'Home' }).click();
+    await expect(page).toHaveURL(`${BASE_URL}/`);
+    await expect(page.getByText('Your account has viewer access.')).toBeVisible();
+    await context.close();
+  });
+
+  test('[setup mode] the access-code identity sees the banner with the next step and one acting level', async ({
+    page,
+  }) => {
+    await serveConfig(page, { oauthConfigured: true, setupMode: true });
+    await page.goto('/login');
+    await page.getByLabel('Access Code').fill(ACCESS_CODE);
+    await page.getByRole('button', { name: 'Access Utilities' }).click();
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`);
+    const banner = page.getByRole('region', { name: 'Setup mode' });
+    await expect(banner).toContainText('acts as Admin');
+    await expect(banner).toContainText('Next step: add your Discord account as an Admin');
+    await expect(banner.getByRole('link', { name: 'Open the Admin Panel' })).toHaveAttribute(
+      'href',
+      '/admin',
+    );
+    await expectNoSeriousA11y(page);
+    await shot(page, 'setup-banner');
+  });
+
+  test('[not found] a typo’d address stays inside the layout', async ({ page }) => {
+    await page.goto('/filesystm');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expectNoSeriousA11y(page);
+    await shot(page, 'not-found');
+  });
+
+  test('[login] without Discord configured the button is disabled with a hint for members', async ({
+    page,
+  }) => {
+    await serveConfig(page, { oauthConfigured: false, setupMode: false });
+    await page.goto('/login');
+    const button = page.getByRole('button', { name: 'Continue with Discord' });
+    await expect(button).toBeDisabled();
+    await expect(page.getByTestId('discord-off-hint')).toHaveText(/not set up on this portal yet/);
+    await expect(page.getByText('environment variables')).toHaveCount(0);
+    await expectNoSeriousA11y(page);
+    await shot(page, 'login-discord-off');
+  });
+});
