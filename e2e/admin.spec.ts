@@ -84,8 +84,8 @@ test.describe('admin panel', () => {
     const pendingBefore = Number(
       await adminPage
         .getByTestId('nav-pending')
-        .innerText()
-        .then((t) => t.match(/\d+/)?.[0]),
+        .textContent()
+        .then((t) => t?.match(/\d+/)?.[0]),
     );
     await expect(panel.pendingRow(id)).toContainText(username);
     await expect(panel.pendingRow(id).getByLabel(`Level for ${username}`)).toHaveValue('user');

@@ -7,11 +7,10 @@ let pending: Promise<PublicConfig | null> | null = null;
 
 export function loadPublicConfig(): Promise<PublicConfig | null> {
   // Not parsed with the zod schema: this runs on /login, which must not ship zod (issue 17, < 100 KB).
-  pending ??= apiFetch<PublicConfig>('/api/config', { token: null })
-    .catch(() => {
-      pending = null; // a failed read is retried by the next caller
-      return null;
-    });
+  pending ??= apiFetch<PublicConfig>('/api/config', { token: null }).catch(() => {
+    pending = null; // a failed read is retried by the next caller
+    return null;
+  });
   return pending;
 }
 
