@@ -13,7 +13,15 @@ createRoot(root).render(
   <StrictMode>
     <AuthProvider>
       <RouterProvider router={router} />
-      <Toaster position="top-right" theme="dark" richColors closeButton />
+      {/* Below the 56 px navbar so a toast never covers Logout. */}
+      <Toaster
+        position="top-right"
+        theme="dark"
+        richColors
+        closeButton
+        offset={{ top: 72 }}
+        mobileOffset={{ top: 64 }}
+      />
     </AuthProvider>
   </StrictMode>,
 );

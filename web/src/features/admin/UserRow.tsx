@@ -13,6 +13,7 @@ import { usePublicConfig } from '../../auth/public-config.ts';
 import { ActingLevel } from '../../ui/ActingLevel.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { cn } from '../../ui/cn.ts';
 import { removeUser, updateUser } from './api.ts';
 import { LevelSelect, TextInput } from './fields.tsx';
@@ -33,16 +34,17 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
   const [draft, setDraft] = useState<{ username: string; email: string; accessLevel: AccessLevel } | null>(
     null,
   );
+  // In-app dialogs and inline errors instead of window.alert/confirm, with the spec's texts.
+  const [problem, setProblem] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<'confirm-remove' | 'cannot-remove-self' | null>(null);
   const config = usePublicConfig();
   const isSetupIdentity = Boolean(config?.setupMode) && user.id === DEMO_USER_ID;
 
   async function save() {
     if (!draft) return;
     const problem = checkEdit(draft);
-    if (problem) {
-      window.alert(problem);
-      return;
-    }
+    setProblem(problem);
+    if (problem) return;
     const changes = changedUserFields(user, draft);
     if (Object.keys(changes).length === 0) {
       setDraft(null);
@@ -55,12 +57,11 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
     }
   }
 
+  function askRemove() {
+    setDialog(isSelf ? 'cannot-remove-self' : 'confirm-remove');
+  }
+
   async function remove() {
-    if (isSelf) {
-      window.alert(TEXTS.cannotRemoveSelf);
-      return;
-    }
-    if (!window.confirm(TEXTS.confirmRemove)) return;
     const ok = await perform(() => removeUser(user.id), ADMIN_TEXTS.removeFailed);
     if (ok) toast.success(`Removed ${user.username}`);
   }
@@ -104,10 +105,23 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
           >
             Save
           </Button>
-          <Button variant="ghost" size="sm" icon={<X className="size-4" />} onClick={() => setDraft(null)}>
+          <Button
+            variant="ghost"
+            size="sm"
+            icon={<X className="size-4" />}
+            onClick={() => {
+              setDraft(null);
+              setProblem(null);
+            }}
+          >
             Cancel
           </Button>
         </div>
+        {problem && (
+          <p role="alert" className="text-sm text-[#ff7b7e] md:col-span-4">
+            {problem}
+          </p>
+        )}
       </li>
     );
   }
@@ -154,12 +168,28 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
             icon={<Trash2 className="size-4" />}
             disabled={disabled}
             aria-label={`Remove ${user.username}`}
-            onClick={remove}
+            onClick={askRemove}
           >
             Remove
           </Button>
         )}
       </div>
+      {dialog === 'confirm-remove' && (
+        <ConfirmDialog
+          title="Remove user"
+          confirmLabel="Remove"
+          danger
+          onConfirm={remove}
+          onClose={() => setDialog(null)}
+        >
+          {TEXTS.confirmRemove}
+        </ConfirmDialog>
+      )}
+      {dialog === 'cannot-remove-self' && (
+        <ConfirmDialog title="Remove user" onClose={() => setDialog(null)}>
+          {TEXTS.cannotRemoveSelf}
+        </ConfirmDialog>
+      )}
     </li>
   );
 }

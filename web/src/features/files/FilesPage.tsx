@@ -156,14 +156,16 @@ export function FilesPage() {
       </div>
       <header className="mb-6 flex flex-wrap items-end justify-between gap-3">
         <div>
-          <p className="text-sm text-muted">Chat-platform based storage</p>
+          <p className="text-sm text-muted">Files shared by the community</p>
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Shared File System</h1>
         </div>
         <p data-testid="files-count" className="flex items-center gap-2 text-sm text-muted">
           <HardDrive className="size-4" />
           {view.stats
             ? `${view.stats.files} file${view.stats.files === 1 ? '' : 's'} stored · ${formatFileSize(view.stats.bytes)}`
-            : '…'}
+            : view.isError
+              ? 'Storage figures unavailable'
+              : '…'}
         </p>
       </header>
 

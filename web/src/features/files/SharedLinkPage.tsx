@@ -98,6 +98,16 @@ function FailureCard({ failure }: { failure: Failure }) {
       <p className="max-w-sm text-sm text-muted">
         {isNotFound ? FILES_TEXTS.fileNotFoundBody : failure.message}
       </p>
+      {isNotFound && (
+        <>
+          <p className="max-w-sm text-sm text-muted">
+            The link may have expired or been removed. Ask the person who shared it for a new link.
+          </p>
+          <Link to="/" className={buttonClass('secondary', 'md')}>
+            Go to Guildhall
+          </Link>
+        </>
+      )}
     </Card>
   );
 }

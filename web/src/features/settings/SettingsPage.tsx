@@ -59,7 +59,7 @@ export function SettingsPage() {
           <p className="text-muted">{tag}</p>
           <p className="mt-1 text-sm text-muted">{user.email ?? 'No email on file'}</p>
           <div className="mt-3 flex flex-wrap justify-center gap-2 sm:justify-start">
-            <Badge tone="neutral">{isDiscord ? 'discord' : 'access_code'}</Badge>
+            <Badge tone="neutral">{isDiscord ? 'Discord' : 'Access code'}</Badge>
             <Badge tone={isDiscord ? 'brand' : 'warning'}>
               {isDiscord ? 'Discord Connected' : 'Access Code Login'}
             </Badge>
