@@ -2,15 +2,21 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11y } from './support/a11y.ts';
 import { ACCESS_CODE, BASE_URL, ROOT } from './support/env.ts';
-import { expect, signedInContext, test } from './support/fixtures.ts';
+import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
 
 // First-run and member journeys of issue 17: each ends somewhere useful, never in a loop or a dead end.
 
 const SHOTS = process.env.E2E_SHOTS ? path.join(ROOT, '.tmp', 'shots-journeys') : null;
 
-/** Saves a screenshot when E2E_SHOTS is set (for looking at, not for comparing). */
+/** Saves screenshots at 1280 and 375 px when E2E_SHOTS is set (for looking at, not for comparing). */
 async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  if (!SHOTS) return;
+  const before = page.viewportSize();
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+  if (before) await page.setViewportSize(before);
 }
 
 /** Answers /api/config in this page as a server in the given state would (the shared server has Discord on). */
@@ -72,4 +78,27 @@ test.describe('journeys', () => {
     await expectNoSeriousA11y(page);
     await shot(page, 'login-discord-off');
   });
+});
+
+test('[admin] the navbar counts pending accounts; Approve offers the level (screens)', async ({
+  browser,
+}) => {
+  const id = randomDiscordId();
+  const newcomer = await browser.newContext({ baseURL: BASE_URL });
+  await setDiscordUser(newcomer, { id, username: `waiting_${id.slice(-6)}` });
+  const waiting = await newcomer.newPage();
+  await waiting.goto('/login');
+  await waiting.getByRole('button', { name: 'Continue with Discord' }).click();
+  await expect(waiting.getByRole('heading', { name: 'Your request is waiting for an admin' })).toBeVisible();
+  await expectNoSeriousA11y(waiting);
+  await shot(waiting, 'pending-callback');
+  await newcomer.close();
+
+  const { context, page } = await signedInContext(browser, { access_level: 'admin' });
+  await page.goto('/admin');
+  await expect(page.getByTestId('nav-pending')).toBeVisible();
+  await expect(page.getByLabel(`Level for waiting_${id.slice(-6)}`)).toHaveValue('user');
+  await expectNoSeriousA11y(page);
+  await shot(page, 'admin-pending');
+  await context.close();
 });

@@ -47,11 +47,11 @@ export function NavBar() {
                   to="/admin"
                   data-testid="nav-pending"
                   className="inline-flex items-center gap-1.5 rounded-lg border border-warning/40 bg-warning/10 px-2 py-1 text-xs font-semibold text-[#f4c453] hover:bg-warning/20"
-                  aria-label={`${pendingCount} pending approval${pendingCount === 1 ? '' : 's'}`}
                 >
                   <UserPlus className="size-3.5" aria-hidden />
                   {pendingCount}
-                  <span className="hidden sm:inline">pending</span>
+                  <span className="sr-only sm:not-sr-only">pending</span>
+                  <span className="sr-only"> approval{pendingCount === 1 ? '' : 's'}</span>
                 </Link>
               )}
               <Link

@@ -18,14 +18,13 @@ export function SetupBanner() {
       data-testid="setup-banner"
       className="border-b border-warning/40 bg-warning/15 px-3 py-2.5 text-sm text-[#f4c453] sm:px-6"
     >
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-1">
-        <Wrench className="size-4 shrink-0" aria-hidden />
-        <strong>Setup mode:</strong>
-        <span className="min-w-0 flex-1">
-          no admin exists yet, so this access-code identity acts as Admin. Next step: add your Discord account
-          as an Admin, then sign in with Discord.
-        </span>
-        <Link to="/admin" className="font-semibold underline underline-offset-2">
+      <div className="mx-auto flex max-w-7xl flex-col gap-1.5 sm:flex-row sm:items-center sm:gap-4">
+        <p className="min-w-0 flex-1">
+          <Wrench className="mr-1.5 inline size-4 align-[-2px]" aria-hidden />
+          <strong>Setup mode:</strong> no admin exists yet, so this access-code identity acts as Admin. Next
+          step: add your Discord account as an Admin, then sign in with Discord.
+        </p>
+        <Link to="/admin" className="shrink-0 font-semibold underline underline-offset-2">
           Open the Admin Panel
         </Link>
       </div>

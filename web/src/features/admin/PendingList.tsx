@@ -60,23 +60,25 @@ export function PendingList({ pending, disabled, isOffline, perform }: Props) {
                 <div className="truncate font-mono text-xs text-muted">{user.id}</div>
               </div>
               {user.email && <div className="hidden truncate text-sm text-muted md:block">{user.email}</div>}
-              <LevelSelect
-                value={levelOf(user.id)}
-                onChange={(level) => setLevels((all) => ({ ...all, [user.id]: level }))}
-                disabled={disabled}
-                className="h-8 w-auto"
-                aria-label={`Level for ${user.username}`}
-              />
-              <Button
-                variant="success"
-                size="sm"
-                icon={<Check className="size-4" />}
-                disabled={disabled}
-                onClick={() => approve(user)}
-                aria-label={`Approve ${user.username}`}
-              >
-                Approve
-              </Button>
+              <div className="flex w-full items-center gap-2 sm:w-auto">
+                <LevelSelect
+                  value={levelOf(user.id)}
+                  onChange={(level) => setLevels((all) => ({ ...all, [user.id]: level }))}
+                  disabled={disabled}
+                  className="h-8 flex-1 sm:w-32 sm:flex-none"
+                  aria-label={`Level for ${user.username}`}
+                />
+                <Button
+                  variant="success"
+                  size="sm"
+                  icon={<Check className="size-4" />}
+                  disabled={disabled}
+                  onClick={() => approve(user)}
+                  aria-label={`Approve ${user.username}`}
+                >
+                  Approve
+                </Button>
+              </div>
             </li>
           ))}
         </ul>

@@ -9,6 +9,7 @@ import {
 import { FolderOpen, HardDrive, RefreshCw, TriangleExclamationPoint, Upload } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { ApiError } from '../../api/client.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -350,6 +351,11 @@ export function FilesPage() {
   );
 }
 
+/** What the member reads: the server's own words for a 4xx, a friendly line for a fault or no network. */
 function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  if (e instanceof ApiError && (e.status === 0 || e.status >= 500)) {
+    return 'The server could not answer just now. Try again in a moment.';
+  }
+  if (e instanceof ApiError) return e.message;
+  return 'Something went wrong. Try again in a moment.';
 }
