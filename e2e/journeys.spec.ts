@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expectNoSeriousA11y } from './support/a11y.ts';
+import { expectNoSeriousA11y, setTheme, THEMES } from './support/a11y.ts';
 import { ACCESS_CODE, BASE_URL, ROOT } from './support/env.ts';
 import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
 
@@ -8,14 +8,18 @@ import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from '
 
 const SHOTS = process.env.E2E_SHOTS ? path.join(ROOT, '.tmp', 'shots-journeys') : null;
 
-/** Saves screenshots at 1280 and 375 px when E2E_SHOTS is set (for looking at, not for comparing). */
+/** Saves screenshots at 1280 and 375 px in both themes when E2E_SHOTS is set (for looking at, not for comparing). */
 async function shot(page: Page, name: string) {
   if (!SHOTS) return;
   const before = page.viewportSize();
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 800 });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+  for (const theme of THEMES) {
+    await setTheme(page, theme);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: path.join(SHOTS, `${name}-${theme}-${width}.png`), fullPage: true });
+    }
   }
+  await setTheme(page, 'dark');
   if (before) await page.setViewportSize(before);
 }
 
@@ -100,5 +104,21 @@ test('[admin] the navbar counts pending accounts; Approve offers the level (scre
   await expect(page.getByLabel(`Level for waiting_${id.slice(-6)}`)).toHaveValue('user');
   await expectNoSeriousA11y(page);
   await shot(page, 'admin-pending');
+  await context.close();
+});
+
+test('[settings] the theme follows the system and a choice in settings overrides it', async ({ browser }) => {
+  const { context, page } = await signedInContext(browser);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/settings');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await expect(page.getByRole('radio', { name: 'System' })).toBeChecked();
+  await page.getByText('Dark', { exact: true }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.getByRole('radio', { name: 'Dark' })).toBeChecked();
+  await expectNoSeriousA11y(page);
+  await shot(page, 'settings');
   await context.close();
 });

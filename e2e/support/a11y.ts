@@ -1,9 +1,25 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
-/** Fails on any serious or critical axe-core violation on the page as it is now. */
+export const THEMES = ['dark', 'light'] as const;
+
+/** Switches the page's theme the way the app does (<html data-theme>), without reloading. */
+export async function setTheme(page: Page, theme: (typeof THEMES)[number]): Promise<void> {
+  await page.evaluate((t) => {
+    document.documentElement.dataset.theme = t;
+  }, theme);
+}
+
+/** Fails on any serious or critical axe-core violation on the page as it is now, in both themes. */
 export async function expectNoSeriousA11y(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  const original = await page.evaluate(() => document.documentElement.dataset.theme ?? 'dark');
+  for (const theme of THEMES) {
+    await setTheme(page, theme);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(
+      serious.map((v) => `${theme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
+  }
+  await setTheme(page, original === 'light' ? 'light' : 'dark');
 }

@@ -10,7 +10,7 @@ export function LazyToaster() {
     <Suspense fallback={null}>
       <Toaster
         position="top-right"
-        theme="dark"
+        theme="system"
         richColors
         closeButton
         offset={{ top: 72 }}

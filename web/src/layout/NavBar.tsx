@@ -46,7 +46,7 @@ export function NavBar() {
                 <Link
                   to="/admin"
                   data-testid="nav-pending"
-                  className="inline-flex items-center gap-1.5 rounded-lg border border-warning/40 bg-warning/10 px-2 py-1 text-xs font-semibold text-[#f4c453] hover:bg-warning/20"
+                  className="inline-flex items-center gap-1.5 rounded-lg border border-warning/40 bg-warning/10 px-2 py-1 text-xs font-semibold text-warning-text hover:bg-warning/20"
                 >
                   <UserPlus className="size-3.5" aria-hidden />
                   {pendingCount}

@@ -1,8 +1,10 @@
 import { Outlet } from 'react-router';
+import { useFollowSystemTheme } from '../ui/theme.ts';
 import { NavBar } from './NavBar.tsx';
 import { SetupBanner } from './SetupBanner.tsx';
 
 export function RootLayout() {
+  useFollowSystemTheme();
   return (
     <div className="flex min-h-screen flex-col">
       <NavBar />

@@ -16,7 +16,7 @@ export function SetupBanner() {
     <section
       aria-label="Setup mode"
       data-testid="setup-banner"
-      className="border-b border-warning/40 bg-warning/15 px-3 py-2.5 text-sm text-[#f4c453] sm:px-6"
+      className="border-b border-warning/40 bg-warning/15 px-3 py-2.5 text-sm text-warning-text sm:px-6"
     >
       <div className="mx-auto flex max-w-7xl flex-col gap-1.5 sm:flex-row sm:items-center sm:gap-4">
         <p className="min-w-0 flex-1">

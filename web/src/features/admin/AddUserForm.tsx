@@ -106,7 +106,7 @@ export function AddUserForm({ approved, disabled, perform }: Props) {
             <p
               role="alert"
               data-testid="add-user-problem"
-              className="rounded-lg border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-[#ff7b7e] sm:col-span-2 lg:col-span-4"
+              className="rounded-lg border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger-text sm:col-span-2 lg:col-span-4"
             >
               {problem}
             </p>

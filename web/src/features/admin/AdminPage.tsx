@@ -58,11 +58,11 @@ export function AdminPage() {
         <p
           role="status"
           data-testid="offline-notice"
-          className="mb-6 flex items-center gap-2 rounded-xl border border-warning/30 bg-warning/10 px-4 py-3 text-sm text-[#f4c453]"
+          className="mb-6 flex items-center gap-2 rounded-xl border border-warning/30 bg-warning/10 px-4 py-3 text-sm text-warning-text"
         >
           <CloudOff className="size-4 shrink-0" />
           <span className="flex-1">{TEXTS.backendUnavailable}</span>
-          <span className="text-xs text-[#f4c453]/80">Press Refresh to try again.</span>
+          <span className="text-xs text-warning-text/80">Press Refresh to try again.</span>
         </p>
       )}
 

@@ -118,7 +118,7 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
           </Button>
         </div>
         {problem && (
-          <p role="alert" className="text-sm text-[#ff7b7e] md:col-span-4">
+          <p role="alert" className="text-sm text-danger-text md:col-span-4">
             {problem}
           </p>
         )}

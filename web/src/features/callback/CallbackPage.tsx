@@ -118,7 +118,7 @@ export function CallbackPage() {
           <>
             <XCircle className="mx-auto mb-4 size-12 text-danger" />
             <h1 className="text-xl font-semibold">Authentication Failed</h1>
-            <p role="alert" className="mt-2 text-sm text-[#ff7b7e]">
+            <p role="alert" className="mt-2 text-sm text-danger-text">
               {state.message}
             </p>
             <p className="mt-3 text-xs text-muted">Returning to the login page…</p>

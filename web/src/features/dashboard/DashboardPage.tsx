@@ -60,7 +60,7 @@ function ToolCard({ card }: { card: DashboardCard }) {
         <span
           className={cn(
             'flex size-11 items-center justify-center rounded-xl',
-            card.adminOnly ? 'bg-danger/15 text-[#ff7b7e]' : 'bg-brand/15 text-[#aab1ff]',
+            card.adminOnly ? 'bg-danger/15 text-danger-text' : 'bg-brand/15 text-brand-text',
           )}
         >
           <Icon className="size-5" />

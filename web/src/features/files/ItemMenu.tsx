@@ -54,7 +54,7 @@ export function ItemMenu({
                   'flex w-full cursor-pointer items-center gap-2.5 px-3 py-2 text-left text-sm outline-none transition-colors',
                   'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50',
                   a.danger
-                    ? 'text-[#ff7b7e] data-[highlighted]:bg-danger/15'
+                    ? 'text-danger-text data-[highlighted]:bg-danger/15'
                     : 'text-text data-[highlighted]:bg-surface-2',
                 )}
               >

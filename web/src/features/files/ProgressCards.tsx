@@ -123,7 +123,7 @@ function Card({ card, onDismiss }: { card: ProgressCard; onDismiss: () => void }
         data-testid="card-text"
         className={cn(
           'mt-1.5 flex justify-between gap-2 text-xs',
-          card.state === 'error' ? 'text-[#ff7b7e]' : 'text-muted',
+          card.state === 'error' ? 'text-danger-text' : 'text-muted',
         )}
       >
         <span>{line.text}</span>

@@ -111,7 +111,7 @@ export function LoginPage() {
           {error && (
             <p
               role="alert"
-              className="rounded-lg border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-[#ff7b7e]"
+              className="rounded-lg border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger-text"
             >
               {error}
             </p>

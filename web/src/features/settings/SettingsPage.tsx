@@ -10,6 +10,7 @@ import { Card, CardTitle } from '../../ui/Card.tsx';
 import { LevelBadge } from '../../ui/LevelBadge.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Field } from './Field.tsx';
+import { ThemeCard } from './ThemeCard.tsx';
 
 export function SettingsPage() {
   const { user, logout } = useAuth();
@@ -114,6 +115,7 @@ export function SettingsPage() {
           </dl>
         </Card>
       </div>
+      <ThemeCard />
     </Page>
   );
 }
