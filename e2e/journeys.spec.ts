@@ -1,27 +1,10 @@
-import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expectNoSeriousA11y, setTheme, THEMES } from './support/a11y.ts';
-import { ACCESS_CODE, BASE_URL, ROOT } from './support/env.ts';
+import { expectNoSeriousA11y } from './support/a11y.ts';
+import { ACCESS_CODE, BASE_URL } from './support/env.ts';
 import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
+import { shot } from './support/shots.ts';
 
 // First-run and member journeys of issue 17: each ends somewhere useful, never in a loop or a dead end.
-
-const SHOTS = process.env.E2E_SHOTS ? path.join(ROOT, '.tmp', 'shots-journeys') : null;
-
-/** Saves screenshots at 1280 and 375 px in both themes when E2E_SHOTS is set (for looking at, not for comparing). */
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  const before = page.viewportSize();
-  for (const theme of THEMES) {
-    await setTheme(page, theme);
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 800 });
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${theme}-${width}.png`), fullPage: true });
-    }
-  }
-  await setTheme(page, 'dark');
-  if (before) await page.setViewportSize(before);
-}
 
 /** Answers /api/config in this page as a server in the given state would (the shared server has Discord on). */
 async function serveConfig(page: Page, config: { oauthConfigured: boolean; setupMode: boolean }) {

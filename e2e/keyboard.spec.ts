@@ -4,6 +4,7 @@ import { expectNoSeriousA11y } from './support/a11y.ts';
 import { createMember } from './support/db.ts';
 import { BASE_URL } from './support/env.ts';
 import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
+import { shot } from './support/shots.ts';
 import { TicTacToeScreen } from './support/tictactoe-screen.ts';
 
 // Issue 17: the whole member journey with the keyboard only. The page counts every pointer event; it
@@ -62,6 +63,7 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
   await (await chooser).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from('typed, not clicked') });
   const trigger = page.getByRole('button', { name: `Actions for ${name}` });
   await expect(trigger).toBeAttached({ timeout: 15_000 });
+  await shot(page, 'files-transfer-panel');
 
   // Share through the item menu: focus moves into the menu, arrows move, Escape returns focus.
   await tabTo(page, trigger);
@@ -89,6 +91,7 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
   await page.keyboard.press('Enter');
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('/shared/');
   await expectNoSeriousA11y(page);
+  await shot(page, 'share-dialog');
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
 
@@ -122,6 +125,7 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
   await expect(x.status).toHaveText('Finished');
   await expectFocused(x.cell(2));
   await expectNoSeriousA11y(page);
+  await shot(page, 'tictactoe-won');
 
   expect(await pointerEvents()).toBe(0);
   await o.cleanUp().catch(() => undefined);

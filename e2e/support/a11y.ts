@@ -3,9 +3,18 @@ import { expect, type Page } from '@playwright/test';
 
 export const THEMES = ['dark', 'light'] as const;
 
-/** Switches the page's theme the way the app does (<html data-theme>), without reloading. */
+/**
+ * Switches the page's theme the way the app does (<html data-theme>), without reloading. Colour
+ * transitions are switched off first so axe measures the new colours, not a frame halfway there.
+ */
 export async function setTheme(page: Page, theme: (typeof THEMES)[number]): Promise<void> {
   await page.evaluate((t) => {
+    if (!document.getElementById('e2e-no-transitions')) {
+      const style = document.createElement('style');
+      style.id = 'e2e-no-transitions';
+      style.textContent = '*, *::before, *::after { transition: none !important; }';
+      document.head.append(style);
+    }
     document.documentElement.dataset.theme = t;
   }, theme);
 }
