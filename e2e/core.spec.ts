@@ -86,8 +86,11 @@ test.describe('sign-in', () => {
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue with Discord' }).click();
     await expect(page.getByRole('alert')).toHaveText(TEXTS.notApproved);
+    // Told that the request waits for an admin, and left to read it (no bounce back to /login).
+    await expect(page.getByRole('heading', { name: 'Your request is waiting for an admin' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
-    await expect(page).toHaveURL(`${BASE_URL}/login`, { timeout: 5000 });
+    await page.getByRole('link', { name: 'Back to sign-in' }).click();
+    await expect(page).toHaveURL(`${BASE_URL}/login`);
   });
 
   test('[access code] the right code signs in as the demo identity; a wrong one is refused', async ({
@@ -156,9 +159,13 @@ test.describe('levels and guards', () => {
     await context.close();
   });
 
-  test('an unknown route shows Unexpected Application Error', async ({ page }) => {
+  test('an unknown address shows a not-found page inside the layout, with a way Home', async ({ page }) => {
     await page.goto('/no/such/page');
-    await expect(page.getByRole('heading', { name: TEXTS.unexpectedApplicationError })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: TEXTS.unexpectedApplicationError })).toHaveCount(0);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await page.getByTestId('not-found').getByRole('link', { name: 'Home' }).click();
+    await expect(page).toHaveURL(`${BASE_URL}/`);
   });
 });
 

@@ -299,7 +299,10 @@ test('[user] a failed load shows "Failed to load files" with Retry, and Retry lo
   );
   await screen.open(home.id);
   const alert = page.getByRole('alert').filter({ hasText: FILES_TEXTS.loadFilesFailed });
-  await expect(alert).toContainText('Service unavailable');
+  // A friendly line instead of the server's raw text, and the file count does not stay at "…".
+  await expect(alert).toContainText('The server could not answer just now.');
+  await expect(alert).not.toContainText('Service unavailable');
+  await expect(page.getByTestId('files-count')).toHaveText('Storage figures unavailable');
   isFailing = false;
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(screen.card('after-retry.txt')).toBeVisible();

@@ -1,4 +1,4 @@
-import type { Dialog, Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Page object for the admin panel (/admin). */
 export class AdminPanel {
@@ -60,14 +60,29 @@ export class AdminPanel {
       await form.getByLabel('Access Level').selectOption({ label: fields.level });
   }
 
-  /** Clicks, answering the alert/confirm it opens; resolves to the dialog's text. */
-  async clickExpectingDialog(target: Locator, answer: 'accept' | 'dismiss' = 'accept'): Promise<string> {
-    const dialog = new Promise<Dialog>((resolve) => this.page.once('dialog', resolve));
-    const click = target.click();
-    const d = await dialog;
-    const message = d.message();
-    await (answer === 'accept' ? d.accept() : d.dismiss());
-    await click;
+  /**
+   * Clicks, then answers the in-app confirmation it opens (no native dialog may appear); resolves to
+   * the dialog's text.
+   */
+  async clickExpectingConfirm(target: Locator, answer: 'accept' | 'dismiss' = 'accept'): Promise<string> {
+    this.page.once('dialog', (d) => {
+      throw new Error(`a native ${d.type()} appeared: ${d.message()}`);
+    });
+    await target.click();
+    const dialog = this.page.getByRole('dialog');
+    await dialog.waitFor();
+    const message = (await dialog.getByTestId('confirm-message').textContent()) ?? '';
+    await dialog.getByRole('button', { name: answer === 'accept' ? /^(Remove|OK)$/ : 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
     return message;
+  }
+
+  /** Clicks, and expects `text` as the inline error in `scope` (no native alert may appear). */
+  async clickExpectingInlineError(target: Locator, scope: Locator, text: string): Promise<void> {
+    this.page.once('dialog', (d) => {
+      throw new Error(`a native ${d.type()} appeared: ${d.message()}`);
+    });
+    await target.click();
+    await expect(scope.getByRole('alert')).toHaveText(text);
   }
 }

@@ -1,7 +1,9 @@
 import { buildApp } from './app.ts';
+import { isOAuthConfigured } from './config.ts';
 import { resolveAccessCode } from './features/auth/index.ts';
 import { isSetupMode } from './features/users/index.ts';
 import { openConfigured } from './open-configured.ts';
+import { listenUrl, startupBanner } from './startup-banner.ts';
 
 async function main(): Promise<void> {
   const opened = await openConfigured();
@@ -10,13 +12,33 @@ async function main(): Promise<void> {
   const access = await resolveAccessCode(db, config.accessCode, config.dataDir);
   const app = await buildApp({ config, db, accessCode: access.code });
 
+  const setupMode = await isSetupMode(db);
+  const oauthConfigured = isOAuthConfigured(config);
+  if (process.stdout.isTTY) {
+    // For a person at a terminal; the JSON log lines stay as they are (and are all there is when piped).
+    process.stdout.write(
+      startupBanner({
+        url: listenUrl(config.host, config.port, config.publicUrl),
+        accessCode: access.code,
+        accessCodeFile: access.file,
+        setupMode,
+        oauthConfigured,
+      }),
+    );
+  }
+  if (!oauthConfigured) {
+    // The operator's message; members only see "not set up" on the login page.
+    app.log.warn(
+      'Discord OAuth not configured: the Discord sign-in button is disabled. Set DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and DISCORD_REDIRECT_URI.',
+    );
+  }
   if (access.generated) {
     app.log.warn(`ACCESS_CODE is not set: generated one and saved it in ${access.file}`);
     app.log.warn(`Access code: ${access.code}`);
   } else if (access.file) {
     app.log.info(`Using the access code saved in ${access.file}`);
   }
-  if (await isSetupMode(db)) {
+  if (setupMode) {
     app.log.warn(
       'SETUP MODE: no admin exists, so the access-code demo identity acts as admin. ' +
         'Leave setup mode by setting ADMIN_DISCORD_IDS=<your Discord id> or running `npm run admin -- add <id> <name> --level admin`.',

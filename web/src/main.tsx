@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
 import { AuthProvider } from './auth/AuthContext.tsx';
+import { LazyToaster } from './LazyToaster.tsx';
 import { router } from './router.tsx';
 import './index.css';
 
@@ -13,7 +13,7 @@ createRoot(root).render(
   <StrictMode>
     <AuthProvider>
       <RouterProvider router={router} />
-      <Toaster position="top-right" theme="dark" richColors closeButton />
+      <LazyToaster />
     </AuthProvider>
   </StrictMode>,
 );

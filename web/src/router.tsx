@@ -1,14 +1,15 @@
 import { TEXTS } from '@guildhall/common';
 import { createBrowserRouter } from 'react-router';
 import { RequireAuth } from './auth/guards.tsx';
-import { CallbackPage } from './features/callback/CallbackPage.tsx';
 import { RouteError } from './features/errors/RouteError.tsx';
-import { HomePage } from './features/home/HomePage.tsx';
 import { LoginPage } from './features/login/LoginPage.tsx';
 import { RootLayout } from './layout/RootLayout.tsx';
 import { lazyPage } from './lazy-page.tsx';
 
-// Signed-in pages load lazily so /login ships only what it needs.
+// Every page but /login loads lazily so /login ships only what it needs (< 100 KB gzipped).
+const HomePage = lazyPage(() => import('./features/home/HomePage.tsx'), 'HomePage');
+const CallbackPage = lazyPage(() => import('./features/callback/CallbackPage.tsx'), 'CallbackPage');
+const NotFoundPage = lazyPage(() => import('./features/errors/NotFoundPage.tsx'), 'NotFoundPage');
 const DashboardPage = lazyPage(() => import('./features/dashboard/DashboardPage.tsx'), 'DashboardPage');
 const SettingsPage = lazyPage(() => import('./features/settings/SettingsPage.tsx'), 'SettingsPage');
 const AdminPage = lazyPage(() => import('./features/admin/AdminPage.tsx'), 'AdminPage');
@@ -105,6 +106,8 @@ export const router = createBrowserRouter([
           </RequireAuth>
         ),
       },
+      // An unknown address is a page inside the layout; RouteError stays for real routing failures.
+      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ]);

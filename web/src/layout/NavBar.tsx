@@ -1,10 +1,11 @@
 import { hasLevel } from '@guildhall/common';
-import { LayoutDashboard, LogIn, LogOut } from 'lucide-react';
+import { LayoutDashboard, LogIn, LogOut, UserPlus } from 'lucide-react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useAuth } from '../auth/useAuth.ts';
 import { buttonClass } from '../ui/Button.tsx';
 import { cn } from '../ui/cn.ts';
 import { Logo } from './Logo.tsx';
+import { usePendingCount } from './usePendingCount.ts';
 
 const navLink = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -17,6 +18,7 @@ export function NavBar() {
   const { status, user, logout } = useAuth();
   const navigate = useNavigate();
   const isMember = user ? hasLevel(user.accessLevel, 'user') : false;
+  const pendingCount = usePendingCount();
   const logoTarget = !user ? '/login' : isMember ? '/dashboard' : '/';
 
   return (
@@ -40,6 +42,18 @@ export function NavBar() {
         <div className="ml-auto flex items-center gap-2">
           {status === 'signed-in' && user ? (
             <>
+              {pendingCount > 0 && (
+                <Link
+                  to="/admin"
+                  data-testid="nav-pending"
+                  className="inline-flex items-center gap-1.5 rounded-lg border border-warning/40 bg-warning/10 px-2 py-1 text-xs font-semibold text-warning-text hover:bg-warning/20"
+                >
+                  <UserPlus className="size-3.5" aria-hidden />
+                  {pendingCount}
+                  <span className="sr-only sm:not-sr-only">pending</span>
+                  <span className="sr-only"> approval{pendingCount === 1 ? '' : 's'}</span>
+                </Link>
+              )}
               <Link
                 to="/settings"
                 className="hidden max-w-xs truncate text-sm text-muted hover:text-text sm:inline"

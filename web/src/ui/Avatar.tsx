@@ -9,7 +9,7 @@ export function Avatar({ src, name, className }: { src?: string; name: string; c
     return (
       <span
         aria-hidden="true"
-        className={cn(base, 'flex items-center justify-center bg-brand/25 font-semibold text-[#c9ceff]')}
+        className={cn(base, 'flex items-center justify-center bg-brand/25 font-semibold text-brand-text')}
       >
         {name.slice(0, 1).toUpperCase()}
       </span>

@@ -4,10 +4,10 @@ import { cn } from './cn.ts';
 type Tone = 'neutral' | 'brand' | 'success' | 'warning' | 'danger';
 const TONES: Record<Tone, string> = {
   neutral: 'bg-surface-2 text-muted border-border',
-  brand: 'bg-brand/15 text-[#aab1ff] border-brand/30',
-  success: 'bg-success/15 text-[#6fd08f] border-success/30',
-  warning: 'bg-warning/15 text-[#f4c453] border-warning/30',
-  danger: 'bg-danger/15 text-[#ff7b7e] border-danger/30',
+  brand: 'bg-brand/15 text-brand-text border-brand/30',
+  success: 'bg-success/15 text-success-text border-success/30',
+  warning: 'bg-warning/15 text-warning-text border-warning/30',
+  danger: 'bg-danger/15 text-danger-text border-danger/30',
 };
 
 export function Badge({

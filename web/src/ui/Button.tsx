@@ -6,10 +6,10 @@ type Size = 'sm' | 'md' | 'lg';
 
 const VARIANTS: Record<Variant, string> = {
   primary: 'bg-brand text-white hover:bg-brand-hover shadow-sm shadow-brand/20',
-  secondary: 'bg-surface-2 text-text border border-border hover:border-muted/60 hover:bg-[#20263a]',
+  secondary: 'bg-surface-2 text-text border border-border hover:border-muted/60 hover:bg-border/60',
   ghost: 'text-muted hover:text-text hover:bg-surface-2',
-  danger: 'bg-danger/15 text-danger border border-danger/30 hover:bg-danger/25',
-  success: 'bg-success/15 text-success border border-success/30 hover:bg-success/25',
+  danger: 'bg-danger/15 text-danger-text border border-danger/30 hover:bg-danger/25',
+  success: 'bg-success/15 text-success-text border border-success/30 hover:bg-success/25',
 };
 
 const SIZES: Record<Size, string> = {

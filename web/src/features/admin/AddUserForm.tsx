@@ -20,15 +20,15 @@ const EMPTY = { id: '', username: '', email: '', accessLevel: 'user' as AccessLe
 export function AddUserForm({ approved, disabled, perform }: Props) {
   const [isOpen, setIsOpen] = useState(false);
   const [form, setForm] = useState(EMPTY);
+  // The spec's check texts, shown inline under the form instead of a native alert().
+  const [problem, setProblem] = useState<string | null>(null);
   const ids = useId();
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const problem = checkNewUser(approved, form);
-    if (problem) {
-      window.alert(problem);
-      return;
-    }
+    setProblem(problem);
+    if (problem) return;
     const ok = await perform(() => addUser(toServerUserBody(form)), ADMIN_TEXTS.addFailed);
     if (ok) {
       toast.success(`Added ${form.username.trim()}`);
@@ -102,6 +102,15 @@ export function AddUserForm({ approved, disabled, perform }: Props) {
               disabled={disabled}
             />
           </label>
+          {problem && (
+            <p
+              role="alert"
+              data-testid="add-user-problem"
+              className="rounded-lg border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger-text sm:col-span-2 lg:col-span-4"
+            >
+              {problem}
+            </p>
+          )}
           <div className="flex justify-end gap-2 sm:col-span-2 lg:col-span-4">
             <Button variant="ghost" onClick={() => setIsOpen(false)} disabled={disabled}>
               Cancel

@@ -22,7 +22,7 @@ export function AdminPage() {
   const admin = useAdminUsers();
   const isOnline = admin.status === 'online';
   const isOffline = admin.status === 'offline';
-  // Every admin button is disabled unless the API is online (and while a change is in flight).
+  // Every admin button but Refresh is disabled unless the API is online (and while a change is in flight).
   const disabled = !isOnline || admin.isBusy;
 
   return (
@@ -39,7 +39,8 @@ export function AdminPage() {
             variant="secondary"
             size="sm"
             onClick={admin.refresh}
-            disabled={disabled}
+            // Refresh stays usable offline: it is the way to retry (issue 17).
+            disabled={admin.isBusy || admin.isRefreshing}
             icon={<RefreshCw className={cn('size-4', admin.isRefreshing && 'animate-spin')} />}
           >
             Refresh
@@ -52,15 +53,17 @@ export function AdminPage() {
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">User Management</h1>
       </header>
 
-      {admin.error && <ErrorBanner message={admin.error} onDismiss={admin.dismissError} />}
+      {/* Offline, the offline notice is the one banner: a failed refresh says nothing more. */}
+      {admin.error && !isOffline && <ErrorBanner message={admin.error} onDismiss={admin.dismissError} />}
       {isOffline && (
         <p
           role="status"
           data-testid="offline-notice"
-          className="mb-6 flex items-center gap-2 rounded-xl border border-warning/30 bg-warning/10 px-4 py-3 text-sm text-[#f4c453]"
+          className="mb-6 flex items-center gap-2 rounded-xl border border-warning/30 bg-warning/10 px-4 py-3 text-sm text-warning-text"
         >
           <CloudOff className="size-4 shrink-0" />
-          {TEXTS.backendUnavailable}
+          <span className="flex-1">{TEXTS.backendUnavailable}</span>
+          <span className="text-xs text-warning-text/80">Press Refresh to try again.</span>
         </p>
       )}
 

@@ -7,8 +7,12 @@ const LOOK: Record<ApiStatus, { label: string; tone: string; dot: string }> = {
     tone: 'border-border bg-surface-2 text-muted',
     dot: 'bg-muted animate-pulse',
   },
-  online: { label: 'API Online', tone: 'border-success/30 bg-success/15 text-[#6fd08f]', dot: 'bg-success' },
-  offline: { label: 'API Offline', tone: 'border-danger/30 bg-danger/15 text-[#ff7b7e]', dot: 'bg-danger' },
+  online: {
+    label: 'API Online',
+    tone: 'border-success/30 bg-success/15 text-success-text',
+    dot: 'bg-success',
+  },
+  offline: { label: 'API Offline', tone: 'border-danger/30 bg-danger/15 text-danger-text', dot: 'bg-danger' },
 };
 
 export function ApiStatusBadge({ status }: { status: ApiStatus }) {

@@ -7,7 +7,7 @@ export function ErrorBanner({ message, onDismiss }: { message: string; onDismiss
     <div
       role="alert"
       data-testid="admin-error"
-      className="mb-6 flex items-start gap-3 rounded-xl border border-danger/30 bg-danger/10 px-4 py-3 text-sm text-[#ff7b7e]"
+      className="mb-6 flex items-start gap-3 rounded-xl border border-danger/30 bg-danger/10 px-4 py-3 text-sm text-danger-text"
     >
       <AlertTriangle className="mt-0.5 size-4 shrink-0" />
       <p className="flex-1">{message}</p>
@@ -15,7 +15,7 @@ export function ErrorBanner({ message, onDismiss }: { message: string; onDismiss
         label="Dismiss error"
         onClick={onDismiss}
         size="sm"
-        className="-m-1 text-[#ff7b7e]/80 hover:bg-danger/15 hover:text-[#ff7b7e]"
+        className="-m-1 text-danger-text/80 hover:bg-danger/15 hover:text-danger-text"
       />
     </div>
   );

@@ -1,10 +1,13 @@
-import { type ClientUser, TEXTS } from '@guildhall/common';
+import { type AccessLevel, type ClientUser, LEVEL_LABELS, TEXTS } from '@guildhall/common';
 import { Check, Clock } from 'lucide-react';
+import { useState } from 'react';
 import { toast } from 'sonner';
+import { PENDING_CHANGED_EVENT } from '../../layout/usePendingCount.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Card, CardTitle } from '../../ui/Card.tsx';
 import { updateUser } from './api.ts';
+import { LevelSelect } from './fields.tsx';
 import { UserAvatar } from './UserAvatar.tsx';
 
 type Props = {
@@ -14,14 +17,24 @@ type Props = {
   perform: (op: () => Promise<unknown>, failText: (m: string) => string) => Promise<boolean>;
 };
 
-/** Pending Approval: Discord accounts that tried to sign in; Approve lets them in on their next try. */
+/**
+ * Pending Approval: Discord accounts that tried to sign in; Approve lets them in on their next try at
+ * the level chosen beside it (User by default, so the newcomer can use the tools without a second edit).
+ */
 export function PendingList({ pending, disabled, isOffline, perform }: Props) {
+  const [levels, setLevels] = useState<Record<string, AccessLevel>>({});
+  const levelOf = (id: string): AccessLevel => levels[id] ?? 'user';
+
   async function approve(user: ClientUser) {
+    const level = levelOf(user.id);
     const ok = await perform(
-      () => updateUser(user.id, { is_approved: true }),
+      () => updateUser(user.id, { is_approved: true, access_level: level }),
       () => TEXTS.approveFailed,
     );
-    if (ok) toast.success(`Approved ${user.username}`);
+    if (ok) {
+      window.dispatchEvent(new Event(PENDING_CHANGED_EVENT));
+      toast.success(`Approved ${user.username} as ${LEVEL_LABELS[level]}`);
+    }
   }
 
   return (
@@ -47,16 +60,25 @@ export function PendingList({ pending, disabled, isOffline, perform }: Props) {
                 <div className="truncate font-mono text-xs text-muted">{user.id}</div>
               </div>
               {user.email && <div className="hidden truncate text-sm text-muted md:block">{user.email}</div>}
-              <Button
-                variant="success"
-                size="sm"
-                icon={<Check className="size-4" />}
-                disabled={disabled}
-                onClick={() => approve(user)}
-                aria-label={`Approve ${user.username}`}
-              >
-                Approve
-              </Button>
+              <div className="flex w-full items-center gap-2 sm:w-auto">
+                <LevelSelect
+                  value={levelOf(user.id)}
+                  onChange={(level) => setLevels((all) => ({ ...all, [user.id]: level }))}
+                  disabled={disabled}
+                  className="h-8 flex-1 sm:w-32 sm:flex-none"
+                  aria-label={`Level for ${user.username}`}
+                />
+                <Button
+                  variant="success"
+                  size="sm"
+                  icon={<Check className="size-4" />}
+                  disabled={disabled}
+                  onClick={() => approve(user)}
+                  aria-label={`Approve ${user.username}`}
+                >
+                  Approve
+                </Button>
+              </div>
             </li>
           ))}
         </ul>

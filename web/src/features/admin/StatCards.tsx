@@ -3,10 +3,10 @@ import { cn } from '../../ui/cn.ts';
 import type { UserStats } from './rules.ts';
 
 const CARDS: { key: keyof UserStats; label: string; icon: LucideIcon; tone: string }[] = [
-  { key: 'total', label: 'Total Users', icon: Users, tone: 'bg-brand/15 text-[#aab1ff]' },
-  { key: 'admins', label: 'Admins', icon: Crown, tone: 'bg-danger/15 text-[#ff7b7e]' },
-  { key: 'moderators', label: 'Moderators', icon: Shield, tone: 'bg-warning/15 text-[#f4c453]' },
-  { key: 'regular', label: 'Regular Users', icon: UserRound, tone: 'bg-success/15 text-[#6fd08f]' },
+  { key: 'total', label: 'Total Users', icon: Users, tone: 'bg-brand/15 text-brand-text' },
+  { key: 'admins', label: 'Admins', icon: Crown, tone: 'bg-danger/15 text-danger-text' },
+  { key: 'moderators', label: 'Moderators', icon: Shield, tone: 'bg-warning/15 text-warning-text' },
+  { key: 'regular', label: 'Regular Users', icon: UserRound, tone: 'bg-success/15 text-success-text' },
 ];
 
 export function StatCards({ stats }: { stats: UserStats }) {

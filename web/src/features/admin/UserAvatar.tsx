@@ -1,10 +1,10 @@
 import { cn } from '../../ui/cn.ts';
 
 const TONES = [
-  'bg-brand/20 text-[#aab1ff]',
-  'bg-success/20 text-[#6fd08f]',
-  'bg-warning/20 text-[#f4c453]',
-  'bg-danger/20 text-[#ff7b7e]',
+  'bg-brand/20 text-brand-text',
+  'bg-success/20 text-success-text',
+  'bg-warning/20 text-warning-text',
+  'bg-danger/20 text-danger-text',
 ];
 
 /** An initial in a circle: no external image, so the list looks the same offline. */

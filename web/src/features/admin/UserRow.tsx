@@ -1,11 +1,20 @@
-import { type AccessLevel, ADMIN_TEXTS, type ClientUser, changedUserFields, TEXTS } from '@guildhall/common';
+import {
+  type AccessLevel,
+  ADMIN_TEXTS,
+  type ClientUser,
+  changedUserFields,
+  DEMO_USER_ID,
+  TEXTS,
+} from '@guildhall/common';
 import { Check, Pencil, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { usePublicConfig } from '../../auth/public-config.ts';
+import { ActingLevel } from '../../ui/ActingLevel.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { cn } from '../../ui/cn.ts';
-import { LevelBadge } from '../../ui/LevelBadge.tsx';
 import { removeUser, updateUser } from './api.ts';
 import { LevelSelect, TextInput } from './fields.tsx';
 import { checkEdit } from './rules.ts';
@@ -25,14 +34,17 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
   const [draft, setDraft] = useState<{ username: string; email: string; accessLevel: AccessLevel } | null>(
     null,
   );
+  // In-app dialogs and inline errors instead of window.alert/confirm, with the spec's texts.
+  const [problem, setProblem] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<'confirm-remove' | 'cannot-remove-self' | null>(null);
+  const config = usePublicConfig();
+  const isSetupIdentity = Boolean(config?.setupMode) && user.id === DEMO_USER_ID;
 
   async function save() {
     if (!draft) return;
     const problem = checkEdit(draft);
-    if (problem) {
-      window.alert(problem);
-      return;
-    }
+    setProblem(problem);
+    if (problem) return;
     const changes = changedUserFields(user, draft);
     if (Object.keys(changes).length === 0) {
       setDraft(null);
@@ -45,12 +57,11 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
     }
   }
 
+  function askRemove() {
+    setDialog(isSelf ? 'cannot-remove-self' : 'confirm-remove');
+  }
+
   async function remove() {
-    if (isSelf) {
-      window.alert(TEXTS.cannotRemoveSelf);
-      return;
-    }
-    if (!window.confirm(TEXTS.confirmRemove)) return;
     const ok = await perform(() => removeUser(user.id), ADMIN_TEXTS.removeFailed);
     if (ok) toast.success(`Removed ${user.username}`);
   }
@@ -94,10 +105,23 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
           >
             Save
           </Button>
-          <Button variant="ghost" size="sm" icon={<X className="size-4" />} onClick={() => setDraft(null)}>
+          <Button
+            variant="ghost"
+            size="sm"
+            icon={<X className="size-4" />}
+            onClick={() => {
+              setDraft(null);
+              setProblem(null);
+            }}
+          >
             Cancel
           </Button>
         </div>
+        {problem && (
+          <p role="alert" className="text-sm text-danger-text md:col-span-4">
+            {problem}
+          </p>
+        )}
       </li>
     );
   }
@@ -122,7 +146,7 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
         {user.email ?? (isCached ? null : <span className="text-muted/60">No email</span>)}
       </div>
       <div className="justify-self-end md:justify-self-start">
-        <LevelBadge level={user.accessLevel} />
+        <ActingLevel level={user.accessLevel} setupMode={isSetupIdentity} />
       </div>
       <div className="col-span-2 flex justify-end gap-2 md:col-span-1">
         <Button
@@ -144,12 +168,28 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
             icon={<Trash2 className="size-4" />}
             disabled={disabled}
             aria-label={`Remove ${user.username}`}
-            onClick={remove}
+            onClick={askRemove}
           >
             Remove
           </Button>
         )}
       </div>
+      {dialog === 'confirm-remove' && (
+        <ConfirmDialog
+          title="Remove user"
+          confirmLabel="Remove"
+          danger
+          onConfirm={remove}
+          onClose={() => setDialog(null)}
+        >
+          {TEXTS.confirmRemove}
+        </ConfirmDialog>
+      )}
+      {dialog === 'cannot-remove-self' && (
+        <ConfirmDialog title="Remove user" onClose={() => setDialog(null)}>
+          {TEXTS.cannotRemoveSelf}
+        </ConfirmDialog>
+      )}
     </li>
   );
 }

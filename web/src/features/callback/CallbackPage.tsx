@@ -5,11 +5,12 @@ import {
   STORAGE_KEYS,
   TEXTS,
 } from '@guildhall/common';
-import { CheckCircle2, XCircle } from 'lucide-react';
+import { CheckCircle2, Hourglass, XCircle } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, apiFetch } from '../../api/client.ts';
 import { useAuth } from '../../auth/useAuth.ts';
+import { buttonClass } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -18,7 +19,9 @@ import { claimCode } from './callback-guard.ts';
 type State =
   | { phase: 'processing' }
   | { phase: 'success'; username: string }
-  | { phase: 'error'; message: string };
+  | { phase: 'error'; message: string }
+  /** Signed in at Discord but not approved yet: recorded as pending, waiting for an admin. */
+  | { phase: 'pending'; message: string };
 
 /** Checks the stored state, exchanges the code through the server, then redirects (2 s / 3 s). */
 export function CallbackPage() {
@@ -55,6 +58,9 @@ export function CallbackPage() {
         signIn(res);
         setState({ phase: 'success', username: res.user.username });
       } catch (e) {
+        if (e instanceof ApiError && e.code === 'NOT_APPROVED') {
+          return setState({ phase: 'pending', message: e.message || TEXTS.notApproved });
+        }
         if (e instanceof ApiError) return fail(e.message || TEXTS.authenticationFailed);
         fail(TEXTS.unexpectedError);
       }
@@ -63,7 +69,8 @@ export function CallbackPage() {
   }, [params, signIn]);
 
   useEffect(() => {
-    if (state.phase === 'processing') return;
+    // A pending user stays to read what happens next instead of being bounced back to /login.
+    if (state.phase === 'processing' || state.phase === 'pending') return;
     const [to, ms] =
       state.phase === 'success'
         ? ['/dashboard', CALLBACK_SUCCESS_REDIRECT_MS]
@@ -91,11 +98,27 @@ export function CallbackPage() {
             </p>
           </>
         )}
+        {state.phase === 'pending' && (
+          <>
+            <Hourglass className="mx-auto mb-4 size-12 text-warning" aria-hidden />
+            <h1 className="text-xl font-semibold">Your request is waiting for an admin</h1>
+            <p role="alert" className="mt-2 text-sm text-muted">
+              {state.message}
+            </p>
+            <p className="mt-3 text-sm text-muted">
+              We have recorded your sign-in. Once an admin approves your account, sign in with Discord again
+              to get in.
+            </p>
+            <Link to="/login" className={buttonClass('secondary', 'md', 'mt-6')}>
+              Back to sign-in
+            </Link>
+          </>
+        )}
         {state.phase === 'error' && (
           <>
             <XCircle className="mx-auto mb-4 size-12 text-danger" />
             <h1 className="text-xl font-semibold">Authentication Failed</h1>
-            <p role="alert" className="mt-2 text-sm text-[#ff7b7e]">
+            <p role="alert" className="mt-2 text-sm text-danger-text">
               {state.message}
             </p>
             <p className="mt-3 text-xs text-muted">Returning to the login page…</p>

@@ -1,10 +1,11 @@
-import { hasLevel } from '@guildhall/common';
+import { DEMO_USER_ID, hasLevel } from '@guildhall/common';
 import { FolderOpen, Gamepad2, type LucideIcon, Music, Settings, Shield, ShieldCheck } from 'lucide-react';
 import { Link } from 'react-router';
+import { usePublicConfig } from '../../auth/public-config.ts';
 import { useAuth } from '../../auth/useAuth.ts';
+import { ActingLevel } from '../../ui/ActingLevel.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { cn } from '../../ui/cn.ts';
-import { LevelBadge } from '../../ui/LevelBadge.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { type DashboardCard, dashboardCards, gridColumns } from './cards.ts';
 
@@ -19,6 +20,7 @@ const ICONS: Record<string, LucideIcon> = {
 
 export function DashboardPage() {
   const { user } = useAuth();
+  const config = usePublicConfig();
   if (!user) return null;
   const cards = dashboardCards(hasLevel(user.accessLevel, 'admin'));
   const cols = gridColumns(cards.length);
@@ -30,7 +32,11 @@ export function DashboardPage() {
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Welcome back, {user.username}!</h1>
         </div>
         <div className="flex items-center gap-2 text-sm text-muted">
-          Access level <LevelBadge level={user.accessLevel} />
+          Access level{' '}
+          <ActingLevel
+            level={user.accessLevel}
+            setupMode={Boolean(config?.setupMode) && user.id === DEMO_USER_ID}
+          />
         </div>
       </header>
       <div
@@ -54,7 +60,7 @@ function ToolCard({ card }: { card: DashboardCard }) {
         <span
           className={cn(
             'flex size-11 items-center justify-center rounded-xl',
-            card.adminOnly ? 'bg-danger/15 text-[#ff7b7e]' : 'bg-brand/15 text-[#aab1ff]',
+            card.adminOnly ? 'bg-danger/15 text-danger-text' : 'bg-brand/15 text-brand-text',
           )}
         >
           <Icon className="size-5" />

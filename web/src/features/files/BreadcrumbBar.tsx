@@ -24,7 +24,7 @@ export function BreadcrumbBar({
             aria-current={atRoot ? 'page' : undefined}
             className={cn(
               'inline-flex items-center gap-1.5 rounded-md px-2 py-1 transition-colors',
-              atRoot ? 'text-text' : 'text-[#aab1ff] hover:bg-surface-2',
+              atRoot ? 'text-text' : 'text-brand-text hover:bg-surface-2',
             )}
           >
             <HardDrive className="size-4" />
@@ -55,7 +55,7 @@ export function BreadcrumbBar({
                   aria-current={isLast ? 'page' : undefined}
                   className={cn(
                     'max-w-[14rem] truncate rounded-md px-2 py-1 transition-colors',
-                    isLast ? 'text-text' : 'text-[#aab1ff] hover:bg-surface-2',
+                    isLast ? 'text-text' : 'text-brand-text hover:bg-surface-2',
                   )}
                   title={c.name}
                 >

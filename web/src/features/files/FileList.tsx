@@ -94,7 +94,7 @@ export function FileList(props: ItemViewProps) {
                   </span>
                   <button
                     type="button"
-                    className={cn(iconButton, 'inline-flex hover:text-[#ff7b7e]')}
+                    className={cn(iconButton, 'inline-flex hover:text-danger-text')}
                     aria-label={`Delete ${item.name}`}
                     title="Delete"
                     disabled={!handlers.canWrite}

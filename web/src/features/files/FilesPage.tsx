@@ -9,6 +9,7 @@ import {
 import { FolderOpen, HardDrive, RefreshCw, TriangleExclamationPoint, Upload } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { ApiError } from '../../api/client.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -156,7 +157,7 @@ export function FilesPage() {
       </div>
       <header className="mb-6 flex flex-wrap items-end justify-between gap-3">
         <div>
-          <p className="text-sm text-muted">Chat-platform based storage</p>
+          <p className="text-sm text-muted">Files shared by the community</p>
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Shared File System</h1>
         </div>
         <div className="flex flex-col items-start gap-1 sm:items-end">
@@ -164,7 +165,9 @@ export function FilesPage() {
             <HardDrive className="size-4" />
             {view.stats
               ? `${view.stats.files} file${view.stats.files === 1 ? '' : 's'} stored · ${formatFileSize(view.stats.bytes)}`
-              : '…'}
+              : view.isError
+                ? 'Storage figures unavailable'
+                : '…'}
           </p>
           {view.usage && <UsageLine usedBytes={view.usage.usedBytes} quotaBytes={view.usage.quotaBytes} />}
         </div>
@@ -351,8 +354,13 @@ export function FilesPage() {
   );
 }
 
+/** What the member reads: the server's own words for a 4xx, a friendly line for a fault or no network. */
 function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  if (e instanceof ApiError && (e.status === 0 || e.status >= 500)) {
+    return 'The server could not answer just now. Try again in a moment.';
+  }
+  if (e instanceof ApiError) return e.message;
+  return 'Something went wrong. Try again in a moment.';
 }
 
 /** The member's own storage: used, and of how much when an admin or the host set a quota. */

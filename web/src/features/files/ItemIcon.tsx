@@ -14,14 +14,14 @@ import { cn } from '../../ui/cn.ts';
 import { iconKind } from './display.ts';
 
 const ICONS = {
-  folder: { Icon: Folder, tone: 'text-[#f4c453]' },
-  image: { Icon: FileImage, tone: 'text-[#6fd08f]' },
-  video: { Icon: FileVideoCamera, tone: 'text-[#ff7b7e]' },
+  folder: { Icon: Folder, tone: 'text-warning-text' },
+  image: { Icon: FileImage, tone: 'text-success-text' },
+  video: { Icon: FileVideoCamera, tone: 'text-danger-text' },
   audio: { Icon: FileMusic, tone: 'text-[#c792ea]' },
   archive: { Icon: FileArchive, tone: 'text-[#f4a261]' },
   code: { Icon: FileCode, tone: 'text-[#7fdbff]' },
-  sheet: { Icon: FileSpreadsheet, tone: 'text-[#6fd08f]' },
-  text: { Icon: FileText, tone: 'text-[#aab1ff]' },
+  sheet: { Icon: FileSpreadsheet, tone: 'text-success-text' },
+  text: { Icon: FileText, tone: 'text-brand-text' },
   file: { Icon: File, tone: 'text-muted' },
 } as const;
 

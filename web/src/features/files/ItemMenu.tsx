@@ -1,5 +1,6 @@
+import * as Menu from '@radix-ui/react-dropdown-menu';
 import { EllipsisVertical } from 'lucide-react';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import { cn } from '../../ui/cn.ts';
 
 export type MenuAction = {
@@ -11,7 +12,11 @@ export type MenuAction = {
   hint?: string;
 };
 
-/** The ⋮ menu of a card or row: shown on hover (always on touch screens), closes on outside click. */
+/**
+ * The ⋮ menu of a card or row: shown on hover (always on touch screens). Radix's DropdownMenu gives the
+ * menu pattern: focus moves into the menu, arrow keys/Home/End move between items, Escape or Tab closes
+ * it and returns focus to the trigger, outside clicks close it. It loads with the files page only.
+ */
 export function ItemMenu({
   label,
   actions,
@@ -21,65 +26,45 @@ export function ItemMenu({
   actions: MenuAction[];
   className?: string;
 }) {
-  const [isOpen, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!isOpen) return;
-    const close = (e: Event) => {
-      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !root.current?.contains(e.target as Node))
-        setOpen(false);
-    };
-    document.addEventListener('pointerdown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('pointerdown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [isOpen]);
-
   return (
-    <div ref={root} className={cn('relative', className)}>
-      <button
-        type="button"
-        aria-label={`Actions for ${label}`}
-        aria-haspopup="menu"
-        aria-expanded={isOpen}
-        onClick={(e) => {
-          e.stopPropagation();
-          setOpen((o) => !o);
-        }}
-        className="inline-flex size-8 items-center justify-center rounded-lg text-muted hover:bg-surface-2 hover:text-text"
-      >
-        <EllipsisVertical className="size-4" />
-      </button>
-      {isOpen && (
-        <div
-          role="menu"
-          className="absolute right-0 z-30 mt-1 w-48 overflow-hidden rounded-xl border border-border bg-surface py-1 shadow-2xl"
+    <div className={cn('relative', className)}>
+      <Menu.Root modal={false}>
+        <Menu.Trigger
+          aria-label={`Actions for ${label}`}
+          onClick={(e) => e.stopPropagation()}
+          className="inline-flex size-8 items-center justify-center rounded-lg text-muted outline-none hover:bg-surface-2 hover:text-text focus-visible:ring-2 focus-visible:ring-brand data-[state=open]:bg-surface-2 data-[state=open]:text-text"
         >
-          {actions.map((a) => (
-            <button
-              key={a.label}
-              type="button"
-              role="menuitem"
-              disabled={a.disabled}
-              title={a.hint}
-              onClick={(e) => {
-                e.stopPropagation();
-                setOpen(false);
-                a.onSelect();
-              }}
-              className={cn(
-                'flex w-full items-center gap-2.5 px-3 py-2 text-left text-sm transition-colors disabled:cursor-not-allowed disabled:opacity-50',
-                a.danger ? 'text-[#ff7b7e] hover:bg-danger/10' : 'text-text hover:bg-surface-2',
-              )}
-            >
-              {a.icon}
-              {a.label}
-            </button>
-          ))}
-        </div>
-      )}
+          <EllipsisVertical className="size-4" aria-hidden />
+        </Menu.Trigger>
+        <Menu.Portal>
+          <Menu.Content
+            align="end"
+            sideOffset={4}
+            collisionPadding={8}
+            onClick={(e) => e.stopPropagation()}
+            className="z-50 w-48 overflow-hidden rounded-xl border border-border bg-surface py-1 shadow-2xl"
+          >
+            {actions.map((a) => (
+              <Menu.Item
+                key={a.label}
+                disabled={a.disabled}
+                title={a.hint}
+                onSelect={() => a.onSelect()}
+                className={cn(
+                  'flex w-full cursor-pointer items-center gap-2.5 px-3 py-2 text-left text-sm outline-none transition-colors',
+                  'data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50',
+                  a.danger
+                    ? 'text-danger-text data-[highlighted]:bg-danger/15'
+                    : 'text-text data-[highlighted]:bg-surface-2',
+                )}
+              >
+                {a.icon}
+                {a.label}
+              </Menu.Item>
+            ))}
+          </Menu.Content>
+        </Menu.Portal>
+      </Menu.Root>
     </div>
   );
 }

@@ -78,7 +78,7 @@ export function NameModal({
           )}
         </label>
         {error && (
-          <p role="alert" className="text-sm text-[#ff7b7e]">
+          <p role="alert" className="text-sm text-danger-text">
             {error}
           </p>
         )}

@@ -1,10 +1,13 @@
-import { formatFileSize, RECONNECTING_TEXT, uploadStageText } from '@guildhall/common';
-import { CircleCheck, CircleX, Download, Upload } from 'lucide-react';
+import { ChevronDown, CircleCheck, CircleX, Download, Upload } from 'lucide-react';
+import { useId, useState } from 'react';
 import { CloseButton } from '../../ui/CloseButton.tsx';
 import { cn } from '../../ui/cn.ts';
-import type { ProgressCard } from './progress-cards.ts';
+import { cardLine, type ProgressCard } from './progress-cards.ts';
 
-/** The floating upload and download cards (portal-tools §2, §4), bottom right. */
+/**
+ * The upload and download cards (portal-tools §2, §4) in one collapsible panel, bottom right: a
+ * header with the count and overall state, and a list that scrolls instead of stacking over the grid.
+ */
 export function ProgressCards({
   cards,
   onDismiss,
@@ -12,15 +15,49 @@ export function ProgressCards({
   cards: ProgressCard[];
   onDismiss: (id: string) => void;
 }) {
+  const [isOpen, setOpen] = useState(true);
+  const listId = useId();
   if (cards.length === 0) return null;
+  const active = cards.filter((c) => c.state === 'active').length;
+  const failed = cards.filter((c) => c.state === 'error').length;
+  const summary =
+    active > 0
+      ? `${active} transfer${active === 1 ? '' : 's'} in progress`
+      : failed > 0
+        ? `${failed} transfer${failed === 1 ? '' : 's'} failed`
+        : 'Transfers complete';
   return (
     <section
       aria-label="Transfers"
-      className="fixed inset-x-3 bottom-3 z-40 flex flex-col gap-2 sm:inset-x-auto sm:right-5 sm:bottom-5 sm:w-80"
+      data-testid="transfer-panel"
+      className="fixed inset-x-3 bottom-3 z-40 overflow-hidden rounded-xl border border-border bg-surface/95 shadow-2xl backdrop-blur sm:inset-x-auto sm:right-5 sm:bottom-5 sm:w-80"
     >
-      {cards.map((c) => (
-        <Card key={c.id} card={c} onDismiss={() => onDismiss(c.id)} />
-      ))}
+      <button
+        type="button"
+        aria-expanded={isOpen}
+        aria-controls={listId}
+        onClick={() => setOpen((o) => !o)}
+        className="flex w-full items-center gap-2 px-3 py-2 text-left text-sm font-medium hover:bg-surface-2/60"
+      >
+        <span className="flex-1" data-testid="transfer-summary">
+          {summary}
+        </span>
+        <span className="rounded-full bg-surface-2 px-2 text-xs text-muted tabular-nums">{cards.length}</span>
+        <ChevronDown
+          className={cn('size-4 text-muted transition-transform', !isOpen && 'rotate-180')}
+          aria-hidden
+        />
+        <span className="sr-only">{isOpen ? 'Collapse' : 'Expand'} transfers</span>
+      </button>
+      <div
+        id={listId}
+        hidden={!isOpen}
+        className="max-h-[40vh] space-y-2 overflow-y-auto border-t border-border p-2"
+      >
+        {cards.map((c) => (
+          <Card key={c.id} card={c} onDismiss={() => onDismiss(c.id)} />
+        ))}
+      </div>
     </section>
   );
 }
@@ -28,25 +65,14 @@ export function ProgressCards({
 function Card({ card, onDismiss }: { card: ProgressCard; onDismiss: () => void }) {
   const isUpload = card.kind === 'upload';
   const Icon = isUpload ? Upload : Download;
-  const text =
-    card.state === 'error'
-      ? (card.message ?? 'Failed')
-      : card.state === 'completed'
-        ? isUpload
-          ? 'Upload complete'
-          : 'Download started'
-        : isUpload
-          ? card.reconnecting
-            ? RECONNECTING_TEXT
-            : uploadStageText(card.progress)
-          : 'Downloading...';
+  const line = cardLine(card);
   return (
     <div
       role="status"
       data-testid={`${card.kind}-card`}
       data-state={card.state}
       className={cn(
-        'rounded-xl border bg-surface/95 p-3 shadow-2xl backdrop-blur',
+        'rounded-lg border bg-surface-2/40 p-2.5',
         card.state === 'error'
           ? 'border-danger/40'
           : card.state === 'completed'
@@ -97,15 +123,11 @@ function Card({ card, onDismiss }: { card: ProgressCard; onDismiss: () => void }
         data-testid="card-text"
         className={cn(
           'mt-1.5 flex justify-between gap-2 text-xs',
-          card.state === 'error' ? 'text-[#ff7b7e]' : 'text-muted',
+          card.state === 'error' ? 'text-danger-text' : 'text-muted',
         )}
       >
-        <span>{text}</span>
-        {isUpload && card.state === 'active' && card.totalBytes !== undefined && card.progress < 35 && (
-          <span className="tabular-nums">
-            {formatFileSize(card.sentBytes ?? 0)} / {formatFileSize(card.totalBytes)}
-          </span>
-        )}
+        <span>{line.text}</span>
+        {line.bytes && <span className="tabular-nums">{line.bytes}</span>}
       </p>
     </div>
   );

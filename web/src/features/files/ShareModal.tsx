@@ -131,7 +131,7 @@ function CreateShareForm({ file, onCreated }: { file: FileItem; onCreated: () =>
         <span className="text-sm text-muted">Expires (optional)</span>
         <input
           type="datetime-local"
-          className={cn(inputClass, '[color-scheme:dark]')}
+          className={cn(inputClass)}
           value={expiry}
           min={localInputValue(new Date())}
           onChange={(e) => {
@@ -145,7 +145,7 @@ function CreateShareForm({ file, onCreated }: { file: FileItem; onCreated: () =>
         </span>
       </label>
       {error && (
-        <p role="alert" className="text-sm text-[#ff7b7e]">
+        <p role="alert" className="text-sm text-danger-text">
           {error}
         </p>
       )}
@@ -213,7 +213,7 @@ function ExistingShares({
         return (
           <li key={s.id} data-testid="share-row" className="rounded-xl border border-border bg-bg/40 p-3">
             <div className="flex items-center gap-2">
-              <code className="min-w-0 flex-1 truncate font-mono text-xs text-[#aab1ff]" title={s.url}>
+              <code className="min-w-0 flex-1 truncate font-mono text-xs text-brand-text" title={s.url}>
                 {s.url}
               </code>
               <button
@@ -249,7 +249,7 @@ function ExistingShares({
                     });
                   }
                 }}
-                className="inline-flex size-8 items-center justify-center rounded-lg border border-danger/30 text-[#ff7b7e] hover:bg-danger/15"
+                className="inline-flex size-8 items-center justify-center rounded-lg border border-danger/30 text-danger-text hover:bg-danger/15"
               >
                 <Trash className="size-4" />
               </button>

@@ -73,7 +73,7 @@ function FailureCard({ failure }: { failure: Failure }) {
     return (
       <Card className="flex flex-col items-center gap-4 py-12 text-center">
         <span className="flex size-14 items-center justify-center rounded-2xl bg-warning/15">
-          <Lock className="size-7 text-[#f4c453]" />
+          <Lock className="size-7 text-warning-text" />
         </span>
         <h1 className="text-xl font-semibold">{FILES_TEXTS.loginRequired}</h1>
         <p className="max-w-sm text-sm text-muted">{FILES_TEXTS.loginRequiredBody}</p>
@@ -89,15 +89,25 @@ function FailureCard({ failure }: { failure: Failure }) {
     <Card role="alert" className="flex flex-col items-center gap-4 py-12 text-center">
       <span className="flex size-14 items-center justify-center rounded-2xl bg-danger/15">
         {isNotFound ? (
-          <FileX className="size-7 text-[#ff7b7e]" />
+          <FileX className="size-7 text-danger-text" />
         ) : (
-          <TriangleExclamationPoint className="size-7 text-[#ff7b7e]" />
+          <TriangleExclamationPoint className="size-7 text-danger-text" />
         )}
       </span>
       <h1 className="text-xl font-semibold">{isNotFound ? FILES_TEXTS.fileNotFound : 'Error'}</h1>
       <p className="max-w-sm text-sm text-muted">
         {isNotFound ? FILES_TEXTS.fileNotFoundBody : failure.message}
       </p>
+      {isNotFound && (
+        <>
+          <p className="max-w-sm text-sm text-muted">
+            The link may have expired or been removed. Ask the person who shared it for a new link.
+          </p>
+          <Link to="/" className={buttonClass('secondary', 'md')}>
+            Go to Guildhall
+          </Link>
+        </>
+      )}
     </Card>
   );
 }

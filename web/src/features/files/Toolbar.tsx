@@ -38,7 +38,7 @@ export function Toolbar(props: {
         <select
           value={props.category ?? ''}
           onChange={(e) => props.onCategory(e.target.value || null)}
-          className={cn(inputClass, 'pr-8 [color-scheme:dark]')}
+          className={cn(inputClass, 'pr-8')}
         >
           <option value="">All categories</option>
           {props.categories.map((c) => (

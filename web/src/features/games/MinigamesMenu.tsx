@@ -42,14 +42,14 @@ export function MinigamesMenu() {
             data-testid={`game-card-${g.to.split('/').pop()}`}
             className="group block rounded-2xl border border-border bg-surface/80 p-6 transition hover:-translate-y-0.5 hover:border-brand/50 hover:bg-surface-2"
           >
-            <span className="mb-4 flex size-12 items-center justify-center rounded-xl bg-brand/15 text-[#aab1ff]">
+            <span className="mb-4 flex size-12 items-center justify-center rounded-xl bg-brand/15 text-brand-text">
               <g.icon className="size-6" />
             </span>
             <h2 className="text-lg font-semibold">{g.title}</h2>
             <p className="mt-1 text-sm text-muted">{g.description}</p>
             <p className="mt-4 flex items-center justify-between text-sm">
               <span className="text-muted">{g.players}</span>
-              <span className="flex items-center gap-1 font-medium text-[#aab1ff]">
+              <span className="flex items-center gap-1 font-medium text-brand-text">
                 Play
                 <ArrowRight className="size-4 transition-transform group-hover:translate-x-0.5" />
               </span>

@@ -18,7 +18,7 @@ export function HomePage() {
   return (
     <Page>
       <section className="relative overflow-hidden rounded-3xl border border-border bg-gradient-to-br from-brand/25 via-surface to-surface px-6 py-12 text-center sm:px-12 sm:py-16">
-        <p className="mb-3 text-sm font-medium uppercase tracking-[0.2em] text-[#aab1ff]">Guildhall</p>
+        <p className="mb-3 text-sm font-medium uppercase tracking-[0.2em] text-brand-text">Guildhall</p>
         <h1 className="mx-auto max-w-2xl text-3xl font-bold tracking-tight sm:text-5xl">
           {user ? `Welcome, ${user.username}!` : 'Welcome to the Guildhall'}
         </h1>
@@ -27,7 +27,7 @@ export function HomePage() {
         </p>
         <div className="mt-8 flex flex-col items-center gap-3">
           {status === 'signed-in' && user && !isMember && (
-            <p className="max-w-md rounded-xl border border-warning/30 bg-warning/10 px-4 py-3 text-sm text-[#f4c453]">
+            <p className="max-w-md rounded-xl border border-warning/30 bg-warning/10 px-4 py-3 text-sm text-warning-text">
               Your account has viewer access. Ask an admin to upgrade you to user level to use the tools.
             </p>
           )}

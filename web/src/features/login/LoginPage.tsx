@@ -1,8 +1,9 @@
-import { type PublicConfig, type SignInResponse, TEXTS } from '@guildhall/common';
+import { type SignInResponse, TEXTS } from '@guildhall/common';
 import { KeyRound } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { apiFetch } from '../../api/client.ts';
+import { usePublicConfig } from '../../auth/public-config.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import { Logo } from '../../layout/Logo.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -18,22 +19,15 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [discordBusy, setDiscordBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [config, setConfig] = useState<PublicConfig | null>(null);
-
-  useEffect(() => {
-    apiFetch<PublicConfig>('/api/config', { token: null })
-      .then(setConfig)
-      .catch(() => setConfig(null));
-  }, []);
+  const config = usePublicConfig();
+  // Members get a hint; the operator's fix ("check your environment variables") is in the server log.
+  const discordOff = config !== null && !config.oauthConfigured;
 
   if (status === 'signed-in') return <Navigate to="/dashboard" replace />;
 
   const onDiscord = async () => {
     setError(null);
-    if (config && !config.oauthConfigured) {
-      setError(TEXTS.oauthNotConfigured);
-      return;
-    }
+    if (discordOff) return;
     setDiscordBusy(true);
     try {
       await startDiscordLogin();
@@ -75,11 +69,21 @@ export function LoginPage() {
           size="lg"
           className="w-full bg-[#5865F2]"
           onClick={onDiscord}
-          disabled={discordBusy}
+          disabled={discordBusy || discordOff}
+          aria-describedby={discordOff ? 'discord-off-hint' : undefined}
           icon={<DiscordIcon className="size-5" />}
         >
           {discordBusy ? 'Redirecting to Discord...' : 'Continue with Discord'}
         </Button>
+        {discordOff && (
+          <p
+            id="discord-off-hint"
+            className="mt-2 text-center text-xs text-muted"
+            data-testid="discord-off-hint"
+          >
+            Discord sign-in is not set up on this portal yet. Use an access code, or ask whoever runs it.
+          </p>
+        )}
 
         <div className="my-6 flex items-center gap-3 text-xs uppercase tracking-wider text-muted">
           <span className="h-px flex-1 bg-border" />
@@ -107,7 +111,7 @@ export function LoginPage() {
           {error && (
             <p
               role="alert"
-              className="rounded-lg border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-[#ff7b7e]"
+              className="rounded-lg border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger-text"
             >
               {error}
             </p>

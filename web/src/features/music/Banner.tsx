@@ -23,8 +23,8 @@ export function Banner({ feedback, onDismiss }: { feedback: Feedback | null; onD
           className={cn(
             'pointer-events-auto flex items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-2xl backdrop-blur',
             isError
-              ? 'border-danger/40 bg-[#2a1418]/95 text-[#ff7b7e]'
-              : 'border-success/40 bg-[#122419]/95 text-[#6fd08f]',
+              ? 'border-danger/40 bg-[#2a1418]/95 text-danger-text'
+              : 'border-success/40 bg-[#122419]/95 text-success-text',
           )}
         >
           {isError ? (
@@ -40,7 +40,7 @@ export function Banner({ feedback, onDismiss }: { feedback: Feedback | null; onD
             label="Dismiss message"
             onClick={onDismiss}
             size="sm"
-            className={cn('-m-1', isError ? 'text-[#ff7b7e]/80 hover:bg-danger/15' : 'hover:bg-success/15')}
+            className={cn('-m-1', isError ? 'text-danger-text/80 hover:bg-danger/15' : 'hover:bg-success/15')}
           />
         </div>
       )}

@@ -80,7 +80,7 @@ export function EffectsPanel({
               className={cn(
                 'h-9 rounded-lg border px-2 text-sm font-medium transition-colors disabled:cursor-not-allowed disabled:opacity-50',
                 isOn
-                  ? 'border-brand/60 bg-brand/20 text-[#c9ceff]'
+                  ? 'border-brand/60 bg-brand/20 text-brand-text'
                   : 'border-border bg-surface-2 text-muted hover:text-text',
                 effect === '8d' && 'col-span-2',
               )}

@@ -89,7 +89,7 @@ export function MusicPage() {
                     label: 'Queue',
                     icon: <ListMusic className="size-4" />,
                     badge: queue.length > 0 && (
-                      <span className="rounded-full bg-brand/20 px-1.5 text-xs tabular-nums text-[#c9ceff]">
+                      <span className="rounded-full bg-brand/20 px-1.5 text-xs tabular-nums text-brand-text">
                         {queue.length}
                       </span>
                     ),

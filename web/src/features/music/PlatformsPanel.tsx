@@ -28,7 +28,7 @@ export function PlatformsPanel() {
                 <span
                   className={cn(
                     'flex items-center gap-1.5 text-xs font-medium',
-                    p.available ? 'text-[#6fd08f]' : 'text-[#ff7b7e]',
+                    p.available ? 'text-success-text' : 'text-danger-text',
                   )}
                 >
                   <span className={cn('size-1.5 rounded-full', p.available ? 'bg-success' : 'bg-danger')} />

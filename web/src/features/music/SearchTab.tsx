@@ -72,7 +72,7 @@ export function SearchTab({
                 className={cn(
                   'cursor-pointer rounded-lg border px-3 py-1.5 text-sm font-medium transition-colors has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand',
                   platform === p
-                    ? 'border-brand/50 bg-brand/15 text-[#c9ceff]'
+                    ? 'border-brand/50 bg-brand/15 text-brand-text'
                     : 'border-border text-muted hover:text-text',
                 )}
               >

@@ -121,7 +121,7 @@ function PlatformList({ data }: { data: import('@guildhall/common').PlatformData
                 href={isWebUrl(p.url) ? p.url : undefined}
                 target="_blank"
                 rel="noopener noreferrer nofollow"
-                className="inline-flex items-center gap-1.5 rounded-lg border border-success/30 bg-success/10 px-2.5 py-1 text-[#6fd08f] hover:bg-success/20"
+                className="inline-flex items-center gap-1.5 rounded-lg border border-success/30 bg-success/10 px-2.5 py-1 text-success-text hover:bg-success/20"
               >
                 {p.name}
                 <span className="text-xs opacity-80">{p.status}</span>
@@ -189,7 +189,7 @@ function DataTree({ value, depth }: { value: unknown; depth: number }) {
                 href={v as string}
                 target="_blank"
                 rel="noopener noreferrer nofollow"
-                className="wrap-anywhere text-[#aab1ff] hover:underline"
+                className="wrap-anywhere text-brand-text hover:underline"
               >
                 {v as string}
               </a>

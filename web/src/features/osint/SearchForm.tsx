@@ -54,7 +54,7 @@ export function SearchForm({
                   className={cn(
                     'flex h-16 cursor-pointer flex-col items-center justify-center gap-1 rounded-xl border text-sm font-medium transition-colors',
                     active
-                      ? 'border-brand/60 bg-brand/15 text-[#aab1ff]'
+                      ? 'border-brand/60 bg-brand/15 text-brand-text'
                       : 'border-border bg-surface-2 text-muted hover:border-muted/60 hover:text-text',
                   )}
                 >

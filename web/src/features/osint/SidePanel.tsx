@@ -50,7 +50,7 @@ export function Disclaimer() {
     <div
       role="note"
       data-testid="osint-disclaimer"
-      className="flex gap-3 rounded-2xl border border-warning/30 bg-warning/10 px-4 py-3 text-sm text-[#f4c453]"
+      className="flex gap-3 rounded-2xl border border-warning/30 bg-warning/10 px-4 py-3 text-sm text-warning-text"
     >
       <ShieldAlert className="mt-0.5 size-4 shrink-0" />
       <p>{OSINT_TEXTS.disclaimer}</p>

@@ -10,6 +10,7 @@ import { Card, CardTitle } from '../../ui/Card.tsx';
 import { LevelBadge } from '../../ui/LevelBadge.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Field } from './Field.tsx';
+import { ThemeCard } from './ThemeCard.tsx';
 
 export function SettingsPage() {
   const { user, logout } = useAuth();
@@ -59,7 +60,7 @@ export function SettingsPage() {
           <p className="text-muted">{tag}</p>
           <p className="mt-1 text-sm text-muted">{user.email ?? 'No email on file'}</p>
           <div className="mt-3 flex flex-wrap justify-center gap-2 sm:justify-start">
-            <Badge tone="neutral">{isDiscord ? 'discord' : 'access_code'}</Badge>
+            <Badge tone="neutral">{isDiscord ? 'Discord' : 'Access code'}</Badge>
             <Badge tone={isDiscord ? 'brand' : 'warning'}>
               {isDiscord ? 'Discord Connected' : 'Access Code Login'}
             </Badge>
@@ -114,6 +115,7 @@ export function SettingsPage() {
           </dl>
         </Card>
       </div>
+      <ThemeCard />
     </Page>
   );
 }

@@ -94,7 +94,7 @@ function TurnHeader({ game, isDrawer, offset }: { game: PictionaryGame; isDrawer
           {revealing ? (
             <p className="truncate font-medium" data-testid="drawer-prompt">
               {T.theWordWas}{' '}
-              <span className="font-bold text-[#6fd08f]" data-testid="revealed-word">
+              <span className="font-bold text-success-text" data-testid="revealed-word">
                 {game.currentWord}
               </span>
             </p>
@@ -242,7 +242,7 @@ function GuessPanel({ game, isDrawer, state }: { game: PictionaryGame; isDrawer:
             data-testid="guess"
             className={cn(
               'rounded-lg px-2.5 py-1.5',
-              g.isCorrect ? 'border border-success/40 bg-success/15 text-[#6fd08f]' : 'bg-surface-2',
+              g.isCorrect ? 'border border-success/40 bg-success/15 text-success-text' : 'bg-surface-2',
             )}
           >
             {g.isCorrect && g.guess === null ? (
@@ -299,7 +299,7 @@ function GameComplete({ game, onLeave }: { game: PictionaryGame; onLeave: () => 
   const ranked = ranking(game);
   return (
     <Card className="mx-auto max-w-xl text-center">
-      <Trophy className="mx-auto size-10 text-[#f4c453]" />
+      <Trophy className="mx-auto size-10 text-warning-text" />
       <h2 className="mt-3 text-2xl font-bold">{T.gameComplete}</h2>
       {game.currentWord && (
         <p className="mt-1 text-sm text-muted">

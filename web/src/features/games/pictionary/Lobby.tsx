@@ -44,7 +44,7 @@ export function Lobby({ game, myId, state }: { game: PictionaryGame; myId: strin
               </span>
               {p.id === game.hostId && (
                 <span
-                  className="flex items-center gap-1 text-xs font-medium text-[#f4c453]"
+                  className="flex items-center gap-1 text-xs font-medium text-warning-text"
                   data-testid="host-marker"
                 >
                   <Crown className="size-3.5" />

@@ -3,7 +3,7 @@ import { Circle, X } from 'lucide-react';
 import { cn } from '../../../ui/cn.ts';
 
 /** X and O each have one colour everywhere on the screen, so a glance tells who is who. */
-export const MARK_COLOR: Record<Mark, string> = { X: 'text-[#8b95ff]', O: 'text-[#f4c453]' };
+export const MARK_COLOR: Record<Mark, string> = { X: 'text-brand-text', O: 'text-warning-text' };
 
 export function MarkIcon({ mark, className }: { mark: Mark; className?: string }) {
   const Icon = mark === 'X' ? X : Circle;

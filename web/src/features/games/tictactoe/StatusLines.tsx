@@ -3,10 +3,10 @@ import type { GameView, Tone } from './game-view.ts';
 
 const TONES: Record<Tone, string> = {
   neutral: 'text-text',
-  brand: 'text-[#aab1ff]',
-  success: 'text-[#6fd08f]',
-  danger: 'text-[#ff7b7e]',
-  warning: 'text-[#f4c453]',
+  brand: 'text-brand-text',
+  success: 'text-success-text',
+  danger: 'text-danger-text',
+  warning: 'text-warning-text',
 };
 
 /** The status lines: the turn, the wait or the result, and a short explanation. */

@@ -58,7 +58,7 @@ export function TicTacToePage() {
             {view.canClaim && (
               <p
                 data-testid="opponent-left"
-                className="flex items-center justify-center gap-2 rounded-xl border border-warning/30 bg-warning/10 px-4 py-2.5 text-sm font-medium text-[#f4c453]"
+                className="flex items-center justify-center gap-2 rounded-xl border border-warning/30 bg-warning/10 px-4 py-2.5 text-sm font-medium text-warning-text"
               >
                 <UserX className="size-4" />
                 {T.opponentLeft}
@@ -67,7 +67,7 @@ export function TicTacToePage() {
             {view.rematchOffered && view.opponent && (
               <p
                 data-testid="rematch-offer"
-                className="flex items-center justify-center gap-2 rounded-xl border border-success/30 bg-success/10 px-4 py-2.5 text-sm font-medium text-[#6fd08f]"
+                className="flex items-center justify-center gap-2 rounded-xl border border-success/30 bg-success/10 px-4 py-2.5 text-sm font-medium text-success-text"
               >
                 <RotateCcw className="size-4" />
                 {view.opponent.username} wants a rematch!

@@ -1,0 +1,134 @@
+import { TICTACTOE_TEXTS as T } from '@guildhall/common';
+import type { Locator, Page } from '@playwright/test';
+import { expectNoSeriousA11y } from './support/a11y.ts';
+import { createMember } from './support/db.ts';
+import { BASE_URL } from './support/env.ts';
+import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
+import { shot } from './support/shots.ts';
+import { TicTacToeScreen } from './support/tictactoe-screen.ts';
+
+// Issue 17: the whole member journey with the keyboard only. The page counts every pointer event; it
+// must end at zero. Each stop checks that the focused element shows focus (:focus-visible).
+
+/** Presses Tab until `target` has focus (at most `max` times), then checks its focus is visible. */
+async function tabTo(page: Page, target: Locator, max = 40): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) {
+      expect(await target.evaluate((el) => el.matches(':focus-visible'))).toBe(true);
+      return;
+    }
+  }
+  throw new Error(`Tab never reached ${target}`);
+}
+
+async function expectFocused(target: Locator) {
+  await expect(target).toBeFocused();
+  expect(await target.evaluate((el) => el.matches(':focus-visible'))).toBe(true);
+}
+
+test('keyboard only: sign in, files, upload, share via menu, copy, and a whole tic-tac-toe game', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const id = randomDiscordId();
+  const m = await createMember({ discord_id: id, username: `keys_${id.slice(-6)}` });
+  const context = await browser.newContext({ baseURL: BASE_URL });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
+  await setDiscordUser(context, { id, username: m.username });
+  await context.addInitScript(() => {
+    const w = window as unknown as { pointerEvents: number };
+    w.pointerEvents = 0;
+    for (const type of ['pointerdown', 'mousedown', 'pointerup'])
+      window.addEventListener(type, () => w.pointerEvents++, true);
+  });
+  const page = await context.newPage();
+  const pointerEvents = () =>
+    page.evaluate(() => (window as unknown as { pointerEvents: number }).pointerEvents);
+
+  // Sign in with Discord.
+  await page.goto('/login');
+  await tabTo(page, page.getByRole('button', { name: 'Continue with Discord' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(`${BASE_URL}/dashboard`, { timeout: 8000 });
+
+  // Files: open, upload through the picker with Enter.
+  await tabTo(page, page.getByTestId('card-files'));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(`${BASE_URL}/filesystem`);
+  const name = `keys-${id.slice(-6)}.txt`;
+  await tabTo(page, page.getByRole('button', { name: 'Upload', exact: true }));
+  const chooser = page.waitForEvent('filechooser');
+  await page.keyboard.press('Enter');
+  await (await chooser).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from('typed, not clicked') });
+  const trigger = page.getByRole('button', { name: `Actions for ${name}` });
+  await expect(trigger).toBeAttached({ timeout: 15_000 });
+  await shot(page, 'files-transfer-panel');
+
+  // Share through the item menu: focus moves into the menu, arrows move, Escape returns focus.
+  await tabTo(page, trigger);
+  await page.keyboard.press('Enter');
+  const menu = page.getByRole('menu');
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('menuitem').first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expectFocused(trigger);
+  await page.keyboard.press('Enter');
+  const share = menu.getByRole('menuitem', { name: 'Share' });
+  for (let i = 0; i < 6 && !(await share.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await expect(share).toBeFocused();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await tabTo(page, dialog.getByRole('button', { name: 'Create Share Link' }));
+  await page.keyboard.press('Enter');
+  const copy = dialog.getByRole('button', { name: 'Copy link' }).first();
+  await expect(copy).toBeVisible();
+  await tabTo(page, copy);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('/shared/');
+  await expectNoSeriousA11y(page);
+  await shot(page, 'share-dialog');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+
+  // A whole tic-tac-toe game: this page is X (finds first); the opponent is another member.
+  await page.goto('/minigames/tic-tac-toe');
+  await tabTo(page, page.getByRole('button', { name: T.findGame, exact: true }));
+  await page.keyboard.press('Enter');
+  const x = new TicTacToeScreen(page, '');
+  await expect(x.headline).toHaveText(T.waitingForOpponent);
+  const other = await signedInContext(browser);
+  const o = new TicTacToeScreen(other.page, other.member.token);
+  await o.open();
+  await o.findButton.click();
+  await expect(x.status).toHaveText('In Progress');
+
+  await tabTo(page, x.cell(0));
+  await page.keyboard.press('Enter');
+  await expect(x.cell(0)).toHaveAttribute('data-mark', 'X');
+  await expectFocused(x.cell(0)); // focus stays on the cell just played
+  await o.cell(3).click();
+  await expect(x.cell(3)).toHaveAttribute('data-mark', 'O');
+  await page.keyboard.press('ArrowRight');
+  await expectFocused(x.cell(1));
+  await page.keyboard.press('Enter');
+  await expect(x.cell(1)).toHaveAttribute('data-mark', 'X');
+  await o.cell(4).click();
+  await expect(x.cell(4)).toHaveAttribute('data-mark', 'O');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(x.cell(2)).toHaveAttribute('data-mark', 'X');
+  await expect(x.status).toHaveText('Finished');
+  await expectFocused(x.cell(2));
+  await expectNoSeriousA11y(page);
+  await shot(page, 'tictactoe-won');
+
+  expect(await pointerEvents()).toBe(0);
+  await o.cleanUp().catch(() => undefined);
+  await other.context.close();
+  await context.close();
+});

@@ -1,0 +1,34 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export const THEMES = ['dark', 'light'] as const;
+
+/**
+ * Switches the page's theme the way the app does (<html data-theme>), without reloading. Colour
+ * transitions are switched off first so axe measures the new colours, not a frame halfway there.
+ */
+export async function setTheme(page: Page, theme: (typeof THEMES)[number]): Promise<void> {
+  await page.evaluate((t) => {
+    if (!document.getElementById('e2e-no-transitions')) {
+      const style = document.createElement('style');
+      style.id = 'e2e-no-transitions';
+      style.textContent = '*, *::before, *::after { transition: none !important; }';
+      document.head.append(style);
+    }
+    document.documentElement.dataset.theme = t;
+  }, theme);
+}
+
+/** Fails on any serious or critical axe-core violation on the page as it is now, in both themes. */
+export async function expectNoSeriousA11y(page: Page): Promise<void> {
+  const original = await page.evaluate(() => document.documentElement.dataset.theme ?? 'dark');
+  for (const theme of THEMES) {
+    await setTheme(page, theme);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(
+      serious.map((v) => `${theme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
+  }
+  await setTheme(page, original === 'light' ? 'light' : 'dark');
+}

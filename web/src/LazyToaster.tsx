@@ -1,0 +1,36 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+
+// sonner is about 10 KB gzipped and /login never toasts: it loads after the first paint (issue 17:
+// /login under 100 KB). toast() calls live in lazy pages and share this same module instance.
+const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
+
+/** The app's toaster, below the 56 px navbar so a toast never covers Logout. */
+export function LazyToaster() {
+  const theme = useAppTheme();
+  return (
+    <Suspense fallback={null}>
+      <Toaster
+        position="top-right"
+        theme={theme}
+        richColors
+        closeButton
+        offset={{ top: 72 }}
+        mobileOffset={{ top: 64 }}
+      />
+    </Suspense>
+  );
+}
+
+/** The theme <html data-theme> says (the app's choice, which may differ from the system's). */
+const readTheme = (): 'light' | 'dark' =>
+  document.documentElement.dataset.theme === 'light' ? 'light' : 'dark';
+
+function useAppTheme(): 'light' | 'dark' {
+  const [theme, setTheme] = useState(readTheme);
+  useEffect(() => {
+    const observer = new MutationObserver(() => setTheme(readTheme()));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => observer.disconnect();
+  }, []);
+  return theme;
+}
