@@ -21,6 +21,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
+import { giveUpAfter } from './lib/deadline.ts';
 import { freePort } from './lib/free-port.ts';
 import { waitForHttp } from './lib/wait-for-http.ts';
 
@@ -47,15 +48,7 @@ process.send && process.send('ready');
 `;
 
 const children: ChildProcess[] = [];
-const deadline = setTimeout(
-  () => {
-    console.error('bench/pictionary: took too long, giving up');
-    for (const c of children) c.kill('SIGKILL');
-    process.exit(2);
-  },
-  (SECONDS * 2 + 180) * 1000,
-);
-deadline.unref();
+giveUpAfter('bench/pictionary', (SECONDS * 2 + 180) * 1000, children);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
+import { giveUpAfter } from './lib/deadline.ts';
 import { freePort } from './lib/free-port.ts';
 import { waitForHttp } from './lib/wait-for-http.ts';
 
@@ -56,15 +57,7 @@ function require_path(name: string): string {
 type Samples = number[];
 
 const children: ChildProcess[] = [];
-const deadline = setTimeout(
-  () => {
-    console.error('bench/realtime: took too long, giving up');
-    for (const c of children) c.kill('SIGKILL');
-    process.exit(2);
-  },
-  (SECONDS * 2 + 120) * 1000,
-);
-deadline.unref();
+giveUpAfter('bench/realtime', (SECONDS * 2 + 120) * 1000, children);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const think = () => sleep(THINK_MS * (0.5 + Math.random()));

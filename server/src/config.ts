@@ -17,6 +17,19 @@ const httpUrl = (name: string) =>
     })
     .transform((v) => v.replace(/\/+$/, ''));
 
+/** A comma-separated list, entries trimmed, empty ones dropped (unset = empty list). */
+function commaList() {
+  return z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+}
+
 function positiveInt(name: string) {
   return z.coerce
     .number({ error: `${name} must be a number` })
@@ -40,28 +53,15 @@ const EnvSchema = z.object({
   ACCESS_CODE: optionalString.refine((v) => v === undefined || v.length >= 8, {
     message: 'ACCESS_CODE must be at least 8 characters',
   }),
-  ADMIN_DISCORD_IDS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .refine((ids) => ids.every((id) => /^\d{17,20}$/.test(id)), {
-      message: 'ADMIN_DISCORD_IDS must be a comma-separated list of Discord ids (17–20 digits)',
-    }),
+  ADMIN_DISCORD_IDS: commaList().refine((ids) => ids.every((id) => /^\d{17,20}$/.test(id)), {
+    message: 'ADMIN_DISCORD_IDS must be a comma-separated list of Discord ids (17–20 digits)',
+  }),
   DISCORD_CLIENT_ID: optionalString,
   DISCORD_CLIENT_SECRET: optionalString,
   DISCORD_REDIRECT_URI: httpUrl('DISCORD_REDIRECT_URI').optional(),
   DISCORD_API_URL: httpUrl('DISCORD_API_URL').default('https://discord.com/api'),
   DISCORD_AUTHORIZE_URL: httpUrl('DISCORD_AUTHORIZE_URL').default('https://discord.com/oauth2/authorize'),
-  MAX_UPLOAD_BYTES: z.coerce
-    .number({ error: 'MAX_UPLOAD_BYTES must be a number' })
-    .int({ error: 'MAX_UPLOAD_BYTES must be an integer' })
-    .positive({ error: 'MAX_UPLOAD_BYTES must be positive' })
-    .default(4 * 1024 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: positiveInt('MAX_UPLOAD_BYTES').default(4 * 1024 * 1024 * 1024),
   REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
     message: 'REDIS_URL must start with redis:// or rediss://',
   }),
@@ -97,11 +97,7 @@ const EnvSchema = z.object({
     .min(0, { error: 'SHUTDOWN_GRACE_SECONDS must be between 0 and 3600' })
     .max(3600, { error: 'SHUTDOWN_GRACE_SECONDS must be between 0 and 3600' })
     .default(30),
-  REALTIME_HANDSHAKES_PER_ADDRESS: z.coerce
-    .number({ error: 'REALTIME_HANDSHAKES_PER_ADDRESS must be a number' })
-    .int({ error: 'REALTIME_HANDSHAKES_PER_ADDRESS must be an integer' })
-    .positive({ error: 'REALTIME_HANDSHAKES_PER_ADDRESS must be positive' })
-    .default(30),
+  REALTIME_HANDSHAKES_PER_ADDRESS: positiveInt('REALTIME_HANDSHAKES_PER_ADDRESS').default(30),
   REDIS_PREFIX: z
     .string()
     .trim()
@@ -110,28 +106,14 @@ const EnvSchema = z.object({
   // OSINT and the outbound fetcher (docs/osint.md)
   OUTBOUND_CONCURRENCY: positiveInt('OUTBOUND_CONCURRENCY').default(96),
   OUTBOUND_TIMEOUT_MS: positiveInt('OUTBOUND_TIMEOUT_MS').default(8000),
-  OUTBOUND_TEST_ALLOW: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .refine((list) => list.every((a) => a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a)), {
+  OUTBOUND_TEST_ALLOW: commaList().refine(
+    (list) => list.every((a) => a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a)),
+    {
       message:
         'OUTBOUND_TEST_ALLOW may only list loopback addresses (127.x.x.x, ::1); it is for test harnesses',
-    }),
-  DNS_SERVERS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
+    },
+  ),
+  DNS_SERVERS: commaList(),
   HIBP_API_KEY: optionalString,
   HIBP_API_URL: httpUrl('HIBP_API_URL').default('https://haveibeenpwned.com/api/v3'),
   GRAVATAR_API_URL: httpUrl('GRAVATAR_API_URL').default('https://api.gravatar.com/v3'),
