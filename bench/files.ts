@@ -1,12 +1,17 @@
 /**
  * Upload and download throughput of the shared file system against a bare Node HTTP server, same run,
- * same machine, same bytes.
+ * same machine, same bytes, sent the way a user's client sends them: curl with `-F file=@…` (multipart)
+ * and `Expect: 100-continue`, downloads with curl into /dev/null.
  *
- *   node bench/files.ts                         1 GiB, 3 rounds (median reported)
+ *   node bench/files.ts                         1 GiB, 4 paired rounds, then uploads up to 10 for resting RSS
  *   BENCH_FILES_BYTES=268435456 node bench/files.ts
- *   BENCH_FILES_ROUNDS=1 node bench/files.ts
+ *   BENCH_FILES_ROUNDS=2 BENCH_FILES_REST_UPLOADS=2 node bench/files.ts
  *   BENCH_SERVER_NODE_ARGS="--cpu-prof" node bench/files.ts   (extra node flags for the server)
- *   BENCH_FILES_STORES=s3,discord node bench/files.ts   (the other stores measured too; default both, '' for none)
+ *   BENCH_FILES_STORES=s3,discord node bench/files.ts   (the other stores measured too; default none)
+ *
+ * Every round is a pair (the bare server and Guildhall, in alternating order) and is printed with both
+ * ratios and both servers' CPU seconds per GiB received; the summary gives the median and the range of
+ * the rounds. Resting RSS: the server's RSS 2 s after the first round, against 2 s after the tenth upload.
  *
  * After the local-disk rounds, the same file goes through a server on each other store: S3 (s3rver on
  * loopback, a process of its own) and Discord (the test fake's REST API and CDN, a process of its own),
@@ -20,7 +25,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
@@ -29,10 +33,12 @@ import { type StoreBackend, startDiscordBackend, startS3Backend } from './lib/st
 import { waitForHttp } from './lib/wait-for-http.ts';
 
 const BYTES = Number(process.env.BENCH_FILES_BYTES ?? 1024 ** 3);
-const ROUNDS = Number(process.env.BENCH_FILES_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_FILES_ROUNDS ?? 4);
+/** Uploads in all before the resting RSS is compared with the rest after the first. */
+const REST_UPLOADS = Number(process.env.BENCH_FILES_REST_UPLOADS ?? 10);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ACCESS_CODE = 'bench-access-code-1234';
-const GOALS = { upload: 0.8, download: 0.9, rssMiB: 64 };
+const GOALS = { upload: 0.9, uploadFloor: 0.8, download: 1.0, rssMiB: 48, restMiB: 32, cpuPerGiB: 4 };
 
 const BARE_SERVER = `
 const http = require('node:http');
@@ -72,79 +78,76 @@ async function makeSource(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-function multipartFrame(name: string) {
-  const boundary = `----bench${randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
-      'Content-Type: application/octet-stream\r\n\r\n',
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { boundary, head, tail, length: head.length + BYTES + tail.length };
+/** What curl reports about one transfer. */
+type CurlResult = { status: number; seconds: number; uploaded: number; downloaded: number; body: string };
+
+/**
+ * One transfer with curl, the way a user's client sends: `-F file=@…` builds the multipart body and
+ * `Expect: 100-continue` makes curl wait for the server's go-ahead before sending it (curl adds it on
+ * its own for bodies over 1 MiB; it is set explicitly so both servers see the same exchange).
+ */
+async function curl(args: string[]): Promise<CurlResult> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(
+      'curl',
+      [
+        '-sS',
+        '--fail-with-body',
+        '-w',
+        '\\n%{http_code} %{time_total} %{size_upload} %{size_download}',
+        ...args,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let text = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (c: string) => {
+      text += c;
+    });
+    child.once('error', reject);
+    child.once('close', (code) =>
+      code === 0 ? resolve(text) : reject(new Error(`curl ${args.join(' ')}: exit ${code}: ${text}`)),
+    );
+  });
+  const at = out.lastIndexOf('\n');
+  const [status, seconds, uploaded, downloaded] = out
+    .slice(at + 1)
+    .split(' ')
+    .map(Number) as [number, number, number, number];
+  return { status, seconds, uploaded, downloaded, body: out.slice(0, at) };
 }
 
-/** Sends the source file as one multipart body; resolves with the timing and the JSON answer. */
+/** Sends the source file as one multipart body with curl; resolves with the timing and the JSON answer. */
 async function upload(port: number, urlPath: string, source: string, token?: string) {
-  const frame = multipartFrame('bench.bin');
-  const started = process.hrtime.bigint();
-  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1',
-      port,
-      method: 'POST',
-      path: urlPath,
-      headers: {
-        'content-type': `multipart/form-data; boundary=${frame.boundary}`,
-        'content-length': String(frame.length),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-    });
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        body += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.write(frame.head);
-    const src = fs.createReadStream(source, { highWaterMark: 1024 * 1024 });
-    src.pipe(req, { end: false });
-    src.on('end', () => req.end(frame.tail));
-    src.on('error', reject);
-  });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (answer.status !== 200) throw new Error(`upload to ${urlPath} failed: ${answer.status} ${answer.body}`);
+  const r = await curl([
+    '-H',
+    'Expect: 100-continue',
+    ...(token ? ['-H', `Authorization: Bearer ${token}`] : []),
+    '-F',
+    `file=@${source};filename=bench.bin;type=application/octet-stream`,
+    `http://127.0.0.1:${port}${urlPath}`,
+  ]);
+  if (r.status !== 200) throw new Error(`upload to ${urlPath} failed: ${r.status} ${r.body}`);
   return {
-    timing: { seconds, mbps: BYTES / 1024 ** 2 / seconds },
-    body: JSON.parse(answer.body) as Record<string, unknown>,
-    bodyBytes: frame.length,
+    timing: { seconds: r.seconds, mbps: BYTES / 1024 ** 2 / r.seconds },
+    body: JSON.parse(r.body) as Record<string, unknown>,
+    bodyBytes: r.uploaded,
   };
 }
 
-/** Reads the whole response and discards it; checks the byte count. */
+/** Downloads with curl into /dev/null; checks the byte count. */
 async function download(port: number, urlPath: string, expected: number, token?: string): Promise<Timing> {
-  const started = process.hrtime.bigint();
-  const received = await new Promise<number>((resolve, reject) => {
-    const req = http.get(
-      { host: '127.0.0.1', port, path: urlPath, headers: token ? { authorization: `Bearer ${token}` } : {} },
-      (res) => {
-        let n = 0;
-        res.on('data', (c: Buffer) => {
-          n += c.length;
-        });
-        res.on('end', () =>
-          res.statusCode === 200 ? resolve(n) : reject(new Error(`download ${res.statusCode}`)),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-  });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (received !== expected)
-    throw new Error(`download of ${urlPath} returned ${received} bytes, expected ${expected}`);
-  return { seconds, mbps: BYTES / 1024 ** 2 / seconds };
+  const r = await curl([
+    '-o',
+    '/dev/null',
+    ...(token ? ['-H', `Authorization: Bearer ${token}`] : []),
+    `http://127.0.0.1:${port}${urlPath}`,
+  ]);
+  if (r.status !== 200 || r.downloaded !== expected)
+    throw new Error(`download of ${urlPath}: ${r.status}, ${r.downloaded} bytes, expected ${expected}`);
+  return { seconds: r.seconds, mbps: BYTES / 1024 ** 2 / r.seconds };
 }
 
 /** User + system CPU seconds a process has used so far (Linux /proc). */
@@ -271,14 +274,6 @@ async function main(): Promise<void> {
     await waitForHttp(`http://127.0.0.1:${port}/api/config`, server);
     const token = (await postJson(port, '/api/auth/access-code', { code: ACCESS_CODE })).token as string;
 
-    const results = {
-      bareUp: [] as number[],
-      up: [] as number[],
-      bareDown: [] as number[],
-      down: [] as number[],
-    };
-    let rssGrowth = 0;
-    let bareRssGrowth = 0;
     type Measured = Awaited<ReturnType<typeof upload>> & { cpu: number; threads: string; rssGrowth: number };
     /** Uploads the source to one server, sampling its CPU (per thread) and RSS while it receives. */
     const measureUpload = async (pid: number, target: number, token?: string): Promise<Measured> => {
@@ -300,12 +295,35 @@ async function main(): Promise<void> {
         ? fs.readdirSync(blobsDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length
         : 0;
     let fileId: string | null = null;
+    /** Deletes Guildhall's last upload and waits until its blobs are gone (their deletion is asynchronous). */
+    const deleteGuildhallFile = async () => {
+      if (!fileId) return;
+      await fetch(`http://127.0.0.1:${port}/api/files/${fileId}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      fileId = null;
+      for (let i = 0; i < 100 && storedBlobs() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    /** Completes an upload and checks the SHA-256 the server computed against the source's. */
+    const complete = async (up: Measured, name: string) => {
+      fileId = up.body.fileId as string;
+      const done = await postJson(
+        port,
+        '/upload/complete',
+        { fileId, fileName: name, fileSize: BYTES, totalChunks: up.body.totalChunks },
+        token,
+      );
+      const stored = (done.data as { sha256: string }).sha256;
+      if (stored !== sourceSha)
+        throw new Error(`stored SHA-256 ${stored} differs from the source's ${sourceSha}`);
+    };
     /**
      * Each server's previous file is deleted just before its next upload, and the upload starts 200 ms
-     * later for both: the bare server's file is unlinked, Guildhall's through the API, waiting until its
-     * blobs are gone (their deletion is asynchronous). Both thus write into freshly freed page cache. On
-     * a VM whose balloon reports free pages to the host, memory left free for seconds costs a fault per
-     * page when touched again, so a server whose old file was freed earlier would pay for it.
+     * later for both: the bare server's file is unlinked, Guildhall's through the API. Both thus write
+     * into freshly freed page cache. On a VM whose balloon reports free pages to the host, memory left
+     * free for seconds costs a fault per page when touched again, so a server whose old file was freed
+     * earlier would pay for it.
      */
     const bareTurn = async () => {
       await fetch(`http://127.0.0.1:${barePort}/upload`, { method: 'DELETE' });
@@ -313,19 +331,24 @@ async function main(): Promise<void> {
       return measureUpload(bare.pid!, barePort);
     };
     const guildhallTurn = async () => {
-      if (fileId) {
-        await fetch(`http://127.0.0.1:${port}/api/files/${fileId}`, {
-          method: 'DELETE',
-          headers: { authorization: `Bearer ${token}` },
-        });
-        for (let i = 0; i < 100 && storedBlobs() > 0; i++) await new Promise((r) => setTimeout(r, 50));
-      }
+      await deleteGuildhallFile();
       await new Promise((r) => setTimeout(r, 200));
       return measureUpload(server.pid!, port, token);
     };
+    /** RSS once the server has been idle for a moment after a transfer. */
+    const restingRss = async () => {
+      await new Promise((r) => setTimeout(r, 2000));
+      return rssBytes(server.pid!);
+    };
 
+    type Round = { up: number; bareUp: number; down: number; bareDown: number; cpu: number; bareCpu: number };
+    const rounds: Round[] = [];
+    let rssGrowth = 0;
+    let bareRssGrowth = 0;
+    let restAfterFirst = 0;
+    const gib = BYTES / 1024 ** 3;
     for (let round = 1; round <= ROUNDS; round++) {
-      // Alternate who goes first, so neither always runs while the other's writes are flushed to disk.
+      // Paired rounds in alternating order, so neither server always runs while the other's writes flush.
       let bareUp: Measured;
       let up: Measured;
       if (round % 2 === 1) {
@@ -337,47 +360,67 @@ async function main(): Promise<void> {
       }
       bareRssGrowth = Math.max(bareRssGrowth, bareUp.rssGrowth);
       rssGrowth = Math.max(rssGrowth, up.rssGrowth);
-      fileId = up.body.fileId as string;
-      const done = await postJson(
-        port,
-        '/upload/complete',
-        { fileId, fileName: `bench-${round}.bin`, fileSize: BYTES, totalChunks: up.body.totalChunks },
-        token,
-      );
-      const stored = (done.data as { sha256: string }).sha256;
-      if (stored !== sourceSha)
-        throw new Error(`stored SHA-256 ${stored} differs from the source's ${sourceSha}`);
-
+      await complete(up, `bench-${round}.bin`);
       // The bare server stored the whole multipart body, framing included.
       const bareDown = await download(barePort, '/download', bareUp.bodyBytes);
       const down = await download(port, `/download/${fileId}`, BYTES, token);
-      results.bareUp.push(bareUp.timing.mbps);
-      results.up.push(up.timing.mbps);
-      results.bareDown.push(bareDown.mbps);
-      results.down.push(down.mbps);
+      const r: Round = {
+        up: up.timing.mbps,
+        bareUp: bareUp.timing.mbps,
+        down: down.mbps,
+        bareDown: bareDown.mbps,
+        cpu: up.cpu / gib,
+        bareCpu: bareUp.cpu / gib,
+      };
+      rounds.push(r);
+      if (round === 1) restAfterFirst = await restingRss();
       console.log(
-        `round ${round} (${round % 2 === 1 ? 'bare' : 'Guildhall'} first): upload ${fmt(up.timing.mbps)} (bare ${fmt(bareUp.timing.mbps)}), ` +
-          `download ${fmt(down.mbps)} (bare ${fmt(bareDown.mbps)}); ` +
-          `upload CPU ${up.cpu.toFixed(2)} s (bare ${bareUp.cpu.toFixed(2)} s)\n  upload CPU by thread: ${up.threads} (bare: ${bareUp.threads})`,
+        `round ${round} (${round % 2 === 1 ? 'bare' : 'Guildhall'} first): upload ${fmt(r.up)} / bare ${fmt(r.bareUp)} = ${(r.up / r.bareUp).toFixed(2)}×, ` +
+          `download ${fmt(r.down)} / bare ${fmt(r.bareDown)} = ${(r.down / r.bareDown).toFixed(2)}×; ` +
+          `upload CPU ${r.cpu.toFixed(2)} s/GiB (bare ${r.bareCpu.toFixed(2)}), RSS growth ${(up.rssGrowth / 1024 ** 2).toFixed(1)} MiB` +
+          `\n  upload CPU by thread: ${up.threads} (bare: ${bareUp.threads})`,
       );
     }
+    // Resting memory: after 10 uploads in all (the rounds' and more), against the rest after the first.
+    for (let n = ROUNDS; n < REST_UPLOADS; n++) {
+      const up = await guildhallTurn();
+      await complete(up, `bench-rest-${n}.bin`);
+    }
+    await deleteGuildhallFile();
+    const restAfterAll = await restingRss();
 
-    const upRatio = median(results.up) / median(results.bareUp);
-    const downRatio = median(results.down) / median(results.bareDown);
+    const upRatios = rounds.map((r) => r.up / r.bareUp);
+    const downRatios = rounds.map((r) => r.down / r.bareDown);
+    const upRatio = median(upRatios);
+    const downRatio = median(downRatios);
+    const lowest = Math.min(...upRatios);
     const rssMiB = rssGrowth / 1024 ** 2;
+    const restMiB = (restAfterAll - restAfterFirst) / 1024 ** 2;
+    const cpu = median(rounds.map((r) => r.cpu));
+    const bareCpu = median(rounds.map((r) => r.bareCpu));
+    const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
     const verdict = (ok: boolean) => (ok ? 'meets goal' : 'BELOW GOAL');
     console.log('');
     console.log(
-      `upload    guildhall ${fmt(median(results.up))}  bare ${fmt(median(results.bareUp))}  ratio ${upRatio.toFixed(2)} (goal ≥ ${GOALS.upload}: ${verdict(upRatio >= GOALS.upload)})`,
+      `upload    median ${upRatio.toFixed(2)}× the bare server (rounds ${range(upRatios)}; goal median ≥ ${GOALS.upload}, no round < ${GOALS.uploadFloor}: ${verdict(upRatio >= GOALS.upload && lowest >= GOALS.uploadFloor)}); ` +
+        `${fmt(median(rounds.map((r) => r.up)))} against ${fmt(median(rounds.map((r) => r.bareUp)))}`,
     );
     console.log(
-      `download  guildhall ${fmt(median(results.down))}  bare ${fmt(median(results.bareDown))}  ratio ${downRatio.toFixed(2)} (goal ≥ ${GOALS.download}: ${verdict(downRatio >= GOALS.download)})`,
+      `download  median ${downRatio.toFixed(2)}× the bare server (rounds ${range(downRatios)}; goal ≥ ${GOALS.download}: ${verdict(downRatio >= GOALS.download)}); ` +
+        `${fmt(median(rounds.map((r) => r.down)))} against ${fmt(median(rounds.map((r) => r.bareDown)))}`,
+    );
+    console.log(
+      `upload CPU: Guildhall ${cpu.toFixed(2)} s/GiB (goal ≤ ${GOALS.cpuPerGiB}: ${verdict(cpu <= GOALS.cpuPerGiB)}), bare server ${bareCpu.toFixed(2)} s/GiB`,
     );
     console.log(
       `server peak RSS growth during upload: ${rssMiB.toFixed(1)} MiB (goal < ${GOALS.rssMiB}: ${verdict(rssMiB < GOALS.rssMiB)}); bare server: ${(bareRssGrowth / 1024 ** 2).toFixed(1)} MiB`,
     );
+    console.log(
+      `resting RSS: ${(restAfterFirst / 1024 ** 2).toFixed(1)} MiB after the first upload, ${(restAfterAll / 1024 ** 2).toFixed(1)} MiB after ${Math.max(REST_UPLOADS, ROUNDS)} (` +
+        `${restMiB >= 0 ? '+' : ''}${restMiB.toFixed(1)} MiB; goal within ${GOALS.restMiB}: ${verdict(restMiB < GOALS.restMiB)})`,
+    );
 
-    const stores = (process.env.BENCH_FILES_STORES ?? 's3,discord')
+    const stores = (process.env.BENCH_FILES_STORES ?? '')
       .split(',')
       .filter((k): k is 's3' | 'discord' => k === 's3' || k === 'discord');
     for (const kind of stores) {
@@ -387,8 +430,8 @@ async function main(): Promise<void> {
         const up = median(r.up);
         const down = median(r.down);
         console.log(
-          `${kind.padEnd(9)} upload ${fmt(up)} (${(up / median(results.bareUp)).toFixed(2)} of bare), ` +
-            `download ${fmt(down)} (${(down / median(results.bareDown)).toFixed(2)} of bare), ` +
+          `${kind.padEnd(9)} upload ${fmt(up)} (${(up / median(rounds.map((r) => r.bareUp))).toFixed(2)} of bare), ` +
+            `download ${fmt(down)} (${(down / median(rounds.map((r) => r.bareDown))).toFixed(2)} of bare), ` +
             `server peak RSS growth ${(r.rssGrowth / 1024 ** 2).toFixed(1)} MiB (goal < ${GOALS.rssMiB}: ${verdict(r.rssGrowth / 1024 ** 2 < GOALS.rssMiB)})`,
         );
       } finally {

@@ -34,6 +34,8 @@ export async function bundleServer(dist: string): Promise<void> {
       'discord.js',
       'prism-media',
       'youtubei.js',
+      // Native CRC32C (a prebuilt .node per platform, loaded by name); the hash threads load it too.
+      /^@node-rs\/crc32/,
     ],
     logLevel: 'warn',
     output: {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/index.ts';
-import type { BlobStore } from '../platform/blob-store/index.ts';
+import type { BlobStore, ChunkCheck } from '../platform/blob-store/index.ts';
 import { holdGarbage, releaseGarbage } from '../platform/garbage-hold.ts';
 import { type SnapshotChunk, snapshotDatabase } from './database.ts';
 import { hashFile, writeHashed } from './hashing.ts';
@@ -26,8 +26,9 @@ export type BackupOptions = { onProgress?: (p: BackupProgress) => void };
 
 /**
  * Backs up the database and the blobs it references into `dir` (absent or empty): holds the garbage
- * collector, snapshots the database, copies every referenced chunk once (by content) through the blob
- * store, verifying each SHA-256 against the snapshot, and writes the manifest last.
+ * collector, snapshots the database, copies every referenced chunk through the blob store (checked
+ * against its recorded checksum as it is read, kept once per content by SHA-256), and writes the
+ * manifest last.
  */
 export async function runBackup(
   db: Db,
@@ -54,13 +55,15 @@ export async function runBackup(
   renew.unref();
   try {
     const snapshot = await snapshotDatabase(db, databaseUrl, root);
-    const { blobs, missing } = await copyBlobs(store, root, snapshot.chunks, opts);
+    const { blobs, missing, shaOf } = await copyBlobs(store, root, snapshot.chunks, opts);
     const dbFile = await hashFile(path.join(root, snapshot.file));
     const byFile = new Map<string, ManifestFile>(
       snapshot.files.map((f) => [f.id, { ...f, chunks: [] as ManifestFile['chunks'] }]),
     );
     for (const c of snapshot.chunks) {
-      byFile.get(c.file_id)?.chunks.push({ idx: c.idx, sha256: c.sha256, size: c.size });
+      const sha256 = shaOf.get(c);
+      // A chunk that could not be copied is listed in `missing` (by the chunk's SHA-256 when it has one).
+      byFile.get(c.file_id)?.chunks.push({ idx: c.idx, sha256: sha256 ?? c.sha256 ?? '', size: c.size });
     }
     const manifest: Manifest = {
       format: MANIFEST_FORMAT,
@@ -87,44 +90,54 @@ async function copyBlobs(
   root: string,
   chunks: SnapshotChunk[],
   opts: BackupOptions,
-): Promise<{ blobs: ManifestBlob[]; missing: ManifestMissing[] }> {
-  // One copy per distinct content; the chunks sharing it are all missing if it cannot be read.
-  const bySha = new Map<string, SnapshotChunk[]>();
-  for (const c of chunks) bySha.set(c.sha256, [...(bySha.get(c.sha256) ?? []), c]);
-  const todo = [...bySha.values()];
-  const blobs: ManifestBlob[] = [];
+): Promise<{ blobs: ManifestBlob[]; missing: ManifestMissing[]; shaOf: Map<SnapshotChunk, string> }> {
+  // Each chunk is read once, checked by the store against its recorded checksum and hashed as it is
+  // written; identical contents are kept once (by SHA-256), as the manifest addresses blobs by content.
+  const blobs = new Map<string, ManifestBlob>();
   const missing: ManifestMissing[] = [];
+  const shaOf = new Map<SnapshotChunk, string>();
+  const staging = path.join(root, 'blobs', 'incoming');
+  fs.mkdirSync(staging, { recursive: true });
   let done = 0;
   let bytes = 0;
   let next = 0;
   const worker = async () => {
-    while (next < todo.length) {
-      const group = todo[next++]!;
-      const c = group[0]!;
-      const rel = blobPath(c.sha256);
-      const file = path.join(root, rel);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
+    while (next < chunks.length) {
+      const c = chunks[next++]!;
+      const tmp = path.join(staging, `${c.file_id}.${c.idx}`);
       let problem: string | null = null;
       try {
-        const got = await writeHashed(await store.get(c.blob_id, undefined, c), file);
-        if (got.sha256 !== c.sha256 || got.size !== c.size) {
+        const got = await writeHashed(await store.get(c.blob_id, undefined, chunkCheckOf(c)), tmp);
+        if ((c.sha256 && got.sha256 !== c.sha256) || got.size !== c.size) {
           problem = `corrupt in the store (SHA-256 ${got.sha256.slice(0, 12)}…, ${got.size} bytes)`;
+        } else {
+          const rel = blobPath(got.sha256);
+          if (blobs.has(got.sha256)) fs.rmSync(tmp);
+          else {
+            fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+            fs.renameSync(tmp, path.join(root, rel));
+            blobs.set(got.sha256, { sha256: got.sha256, size: got.size, path: rel });
+            bytes += c.size;
+          }
+          shaOf.set(c, got.sha256);
         }
       } catch (e) {
         problem = `not readable from the store: ${e instanceof Error ? e.message : String(e)}`;
       }
       if (problem) {
-        fs.rmSync(file, { force: true });
-        for (const m of group) missing.push({ fileId: m.file_id, name: m.name, idx: m.idx, problem });
-      } else {
-        blobs.push({ sha256: c.sha256, size: c.size, path: rel });
-        bytes += c.size;
+        fs.rmSync(tmp, { force: true });
+        missing.push({ fileId: c.file_id, name: c.name, idx: c.idx, problem });
       }
       done += 1;
-      opts.onProgress?.({ done, total: todo.length, bytes });
+      opts.onProgress?.({ done, total: chunks.length, bytes });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, todo.length) }, worker));
-  blobs.sort((a, b) => a.sha256.localeCompare(b.sha256));
-  return { blobs, missing };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, chunks.length) }, worker));
+  fs.rmSync(staging, { recursive: true, force: true });
+  return { blobs: [...blobs.values()].sort((a, b) => a.sha256.localeCompare(b.sha256)), missing, shaOf };
+}
+
+/** The store checks a chunk against its recorded CRC32C (or, for older chunks, SHA-256) as it reads. */
+function chunkCheckOf(c: SnapshotChunk): ChunkCheck {
+  return { size: c.size, crc32c: c.crc32c, sha256: c.sha256 };
 }

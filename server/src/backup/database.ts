@@ -13,7 +13,9 @@ export type SnapshotChunk = {
   idx: number;
   blob_id: string;
   size: number;
-  sha256: string;
+  /** Chunks stored since migration 012 carry a CRC32C; older ones a SHA-256. */
+  crc32c: string | null;
+  sha256: string | null;
 };
 
 export type SnapshotFile = { id: string; name: string; size: number; sha256: string | null; status: string };
@@ -41,7 +43,7 @@ export function sqliteFileOf(url: string): string {
 }
 
 const FILES_SQL = 'SELECT id, name, size, sha256, status FROM files WHERE type = ? ORDER BY id';
-const CHUNKS_SQL = `SELECT c.file_id, f.name, c.idx, c.blob_id, c.size, c.sha256
+const CHUNKS_SQL = `SELECT c.file_id, f.name, c.idx, c.blob_id, c.size, c.crc32c, c.sha256
   FROM file_chunks c JOIN files f ON f.id = c.file_id ORDER BY c.file_id, c.idx`;
 
 /**
@@ -99,7 +101,9 @@ export async function snapshotDatabase(db: Db, url: string, dir: string): Promis
             WHERE type = 'file' ORDER BY id`.execute(trx)
         ).rows.map(toFile);
         const chunks = (
-          await sql<Record<string, unknown>>`SELECT c.file_id, f.name, c.idx, c.blob_id, c.size, c.sha256
+          await sql<
+            Record<string, unknown>
+          >`SELECT c.file_id, f.name, c.idx, c.blob_id, c.size, c.crc32c, c.sha256
             FROM file_chunks c JOIN files f ON f.id = c.file_id ORDER BY c.file_id, c.idx`.execute(trx)
         ).rows.map(toChunk);
         return { kind: 'postgres' as const, file: PG_FILE, migrations, files, chunks };
@@ -130,7 +134,8 @@ function toChunk(r: Record<string, unknown>): SnapshotChunk {
     idx: Number(r.idx),
     blob_id: String(r.blob_id),
     size: Number(r.size),
-    sha256: String(r.sha256),
+    crc32c: r.crc32c === null || r.crc32c === undefined ? null : String(r.crc32c),
+    sha256: r.sha256 === null || r.sha256 === undefined ? null : String(r.sha256),
   };
 }
 

@@ -1,6 +1,11 @@
 import { ApiError } from '@guildhall/common';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ChunkCorruptError } from './blob-store/integrity.ts';
+
+/** What a member is told when a stored chunk fails its checksum (the log has the details). */
+export const STORED_DATA_DAMAGED =
+  "This file's stored data is damaged, so it cannot be sent. An admin can find damaged files with `npm run admin -- storage verify`.";
 
 /** An error the client can act on: a 4xx status, a message and an optional machine-readable code. */
 export class HttpError extends Error {
@@ -43,6 +48,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     route.schema = { ...route.schema, response: { '4xx': ApiError, '5xx': ApiError, ...response } };
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    // An error is a JSON answer, whatever a download route had set up for its bytes before failing.
+    for (const name of ['content-disposition', 'content-range', 'content-length']) reply.removeHeader(name);
+    reply.header('content-type', 'application/json; charset=utf-8');
     if (hasZodFastifySchemaValidationErrors(err)) {
       return reply
         .code(400)
@@ -57,6 +65,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(status).send({ success: false, error: clientMessage(err), code: err.code });
     }
     request.log.error({ err }, 'request failed');
+    if (err instanceof ChunkCorruptError) {
+      // Caught before any byte went out (a damaged chunk at the start of what was asked for).
+      return reply
+        .code(500)
+        .send({ success: false, error: STORED_DATA_DAMAGED, code: 'STORED_DATA_DAMAGED' });
+    }
     return reply.code(500).send({ success: false, error: 'Internal server error', code: 'INTERNAL' });
   });
 }

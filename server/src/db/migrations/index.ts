@@ -9,9 +9,11 @@ import * as m008 from './008_storage.ts';
 import * as m009 from './009_settings.ts';
 import * as m010 from './010_ticket_sessions.ts';
 import * as m011 from './011_security.ts';
+import * as m012 from './012_chunk_crc.ts';
 
 /** Every migration, in order. Numbers are reserved per feature: 002 audit, 003 files, 004 tic-tac-toe, 005 Pictionary, 006 music,
- * 007 OSINT, 008 file stores, 009 instance settings, 010 download tickets bound to sessions, 011 storage quotas. */
+ * 007 OSINT, 008 file stores, 009 instance settings, 010 download tickets bound to sessions, 011 storage quotas,
+ * 012 chunk CRC32C. */
 export const migrations: Record<string, Migration> = {
   '001_core': m001,
   '002_admin_audit': m002,
@@ -23,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '009_settings': m009,
   '010_ticket_sessions': m010,
   '011_security': m011,
+  '012_chunk_crc': m012,
 };

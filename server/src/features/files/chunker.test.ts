@@ -2,16 +2,26 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
 import {
-  HASH_SLICE_BYTES,
+  type ChunkerOptions,
   STAGING_BYTES,
   type StoredChunk,
   storeInChunks,
   TooLargeError,
 } from './chunker.ts';
 import { BufferWaitTimeout, ChunkBufferPool } from './hashing/buffer-pool.ts';
-import { HashPool } from './hashing/hash-pool.ts';
+import { type FileHash, HashPool } from './hashing/hash-pool.ts';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** CRC32C (Castagnoli, reflected 0x82F63B78) bit by bit: an independent reference for the hash threads. */
+function referenceCrc32c(bytes: Uint8Array): string {
+  let crc = 0xffffffff;
+  for (const b of bytes) {
+    crc ^= b;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
+  }
+  return ((crc ^ 0xffffffff) >>> 0).toString(16).padStart(8, '0');
+}
 
 /** An in-memory store that can be told to fail its n-th put. */
 function memoryStore(failPut?: number) {
@@ -44,21 +54,35 @@ async function* pieces(data: Buffer, size: number) {
 
 const hashes = new HashPool();
 
+/** Runs the chunker with a fresh file hash; resolves with its result and the file's SHA-256. */
+async function chunked(
+  source: AsyncIterable<Uint8Array>,
+  opts: Omit<ChunkerOptions, 'fileHash'> & { fileHash?: FileHash },
+) {
+  const fileHash = opts.fileHash ?? hashes.openFileHash();
+  try {
+    const result = await storeInChunks(source, { ...opts, fileHash });
+    return { ...result, sha256: await fileHash.final() };
+  } catch (e) {
+    fileHash.drop();
+    throw e;
+  }
+}
+
 describe('storeInChunks', () => {
-  test('cuts any stream into fixed-size chunks, hashing each and the whole', async () => {
+  test('cuts any stream into fixed-size chunks, with a CRC32C for each and a SHA-256 of the whole', async () => {
     const data = Buffer.from('abcdefghijklmnopqrstuvwxyz0123456789');
     const { store, blobs } = memoryStore();
     const chunks: StoredChunk[] = [];
-    const result = await storeInChunks(pieces(data, 7), {
+    const result = await chunked(pieces(data, 7), {
       store,
       buffers: new ChunkBufferPool(10, 4),
-      hashes,
       maxBytes: 1000,
       onChunk: async (c) => {
         chunks.push(c);
       },
     });
-    expect(result).toEqual({ size: 36, sha256: sha(data), chunks: 4 });
+    expect(result).toEqual({ size: 36, sha256: sha(data), chunks: 4, discarded: 0 });
     chunks.sort((a, b) => a.idx - b.idx);
     expect(chunks.map((c) => c.size)).toEqual([10, 10, 10, 6]);
     expect(chunks.map((c) => blobs.get(c.blobId)!.toString())).toEqual([
@@ -67,52 +91,80 @@ describe('storeInChunks', () => {
       'uvwxyz0123',
       '456789',
     ]);
-    expect(chunks[2]!.sha256).toBe(sha(Buffer.from('uvwxyz0123')));
+    expect(chunks[2]!.crc32c).toBe(referenceCrc32c(Buffer.from('uvwxyz0123')));
   });
 
   test('stops as soon as more than maxBytes arrive', async () => {
     const { store } = memoryStore();
-    const run = storeInChunks(pieces(Buffer.alloc(100), 3), {
+    const run = chunked(pieces(Buffer.alloc(100), 3), {
       store,
       buffers: new ChunkBufferPool(10, 4),
-      hashes,
       maxBytes: 25,
       onChunk: async () => {},
     });
     await expect(run).rejects.toBeInstanceOf(TooLargeError);
   });
 
-  test('chunks larger than a hash slice are hashed slice by slice to the right digests', async () => {
-    const data = randomBytes(3 * HASH_SLICE_BYTES + 12_345);
-    const chunkSize = HASH_SLICE_BYTES + 777; // slices end mid-chunk and chunks end mid-slice
+  test('each chunk gets the CRC32C of its bytes, and the file the SHA-256 of all of them, in one pass', async () => {
+    const data = randomBytes(3 * 1024 * 1024 + 12_345);
+    const chunkSize = 1024 * 1024 + 777; // pieces end mid-chunk and chunks end mid-piece
     const { store, blobs } = memoryStore();
     const chunks: StoredChunk[] = [];
-    const result = await storeInChunks(pieces(data, 65_537), {
+    const result = await chunked(pieces(data, 65_537), {
       store,
       buffers: new ChunkBufferPool(chunkSize, 4),
-      hashes,
       maxBytes: data.length,
       onChunk: async (c) => {
         chunks.push(c);
       },
     });
-    expect(result).toEqual({ size: data.length, sha256: sha(data), chunks: 4 });
+    expect(result).toEqual({ size: data.length, sha256: sha(data), chunks: 4, discarded: 0 });
     chunks.sort((a, b) => a.idx - b.idx);
     for (const c of chunks) {
       const expected = data.subarray(c.idx * chunkSize, c.idx * chunkSize + c.size);
-      expect(c.sha256).toBe(sha(expected));
+      expect(c.crc32c).toBe(referenceCrc32c(expected));
       expect(blobs.get(c.blobId)!.equals(expected)).toBe(true);
     }
+    expect(referenceCrc32c(Buffer.from('123456789'))).toBe('e3069283'); // the reference is CRC32C's check value
+  });
+
+  test('a resumed source numbers its chunks on, stores a partial tail only if it ends the file, and the hash goes on across sources', async () => {
+    const data = randomBytes(45);
+    const { store, blobs } = memoryStore();
+    const chunks: StoredChunk[] = [];
+    const fileHash = hashes.openFileHash();
+    const common = {
+      store,
+      buffers: new ChunkBufferPool(10, 4),
+      fileHash,
+      maxBytes: 1000,
+      onChunk: async (c: StoredChunk) => {
+        chunks.push(c);
+      },
+    };
+    // The first request sends 27 bytes of 45: chunks 0 and 1 are stored, the 7 bytes after them are not.
+    const first = await storeInChunks(pieces(data.subarray(0, 27), 4), { ...common, completesAt: 45 });
+    expect(first).toEqual({ size: 20, chunks: 2, discarded: 7 });
+    // The next one resumes at 20 and ends the file: chunks 2, 3 and the 5-byte tail 4.
+    const second = await storeInChunks(pieces(data.subarray(20), 4), {
+      ...common,
+      firstIdx: 2,
+      completesAt: 25,
+    });
+    expect(second).toEqual({ size: 25, chunks: 3, discarded: 0 });
+    expect(chunks.map((c) => c.idx).sort()).toEqual([0, 1, 2, 3, 4]);
+    chunks.sort((a, b) => a.idx - b.idx);
+    expect(Buffer.concat(chunks.map((c) => blobs.get(c.blobId)!)).equals(data)).toBe(true);
+    expect(await fileHash.final()).toBe(sha(data));
   });
 
   test('a chunk that cannot be recorded is deleted from the store again', async () => {
     const { store, blobs } = memoryStore();
     let calls = 0;
     const recorded: string[] = [];
-    const run = storeInChunks(pieces(Buffer.alloc(45, 1), 9), {
+    const run = chunked(pieces(Buffer.alloc(45, 1), 9), {
       store,
       buffers: new ChunkBufferPool(10, 4),
-      hashes,
       maxBytes: 1000,
       onChunk: async (c) => {
         calls += 1;
@@ -129,10 +181,9 @@ describe('storeInChunks', () => {
   test('a store failure fails the upload and every buffer goes back to the pool', async () => {
     const { store } = memoryStore(2);
     const buffers = new ChunkBufferPool(10, 2);
-    const run = storeInChunks(pieces(Buffer.alloc(45, 1), 9), {
+    const run = chunked(pieces(Buffer.alloc(45, 1), 9), {
       store,
       buffers,
-      hashes,
       maxBytes: 1000,
       onChunk: async () => {},
     });
@@ -164,25 +215,22 @@ describe('storeInChunks', () => {
         return store.delete(id);
       },
     };
-    const working = { update: async () => {}, final: async () => 'x', drop: () => {} };
     let hashFailed = () => {};
     const hashHasFailed = new Promise<void>((resolve) => {
       hashFailed = resolve;
     });
-    const failingHashes = {
-      openFileHash: () => working,
-      openChunkHash: () => ({
-        ...working,
-        update: async () => {
-          hashFailed();
-          throw new Error('hash thread died');
-        },
-      }),
-    } as unknown as HashPool;
+    const failingHash: FileHash = {
+      chunk: async () => {
+        hashFailed();
+        throw new Error('hash thread died');
+      },
+      final: async () => 'x',
+      drop: () => {},
+    };
     const run = storeInChunks(pieces(Buffer.alloc(10, 1), 10), {
       store: slowStore,
       buffers: new ChunkBufferPool(10, 1),
-      hashes: failingHashes,
+      fileHash: failingHash,
       maxBytes: 1000,
       onChunk: async () => {},
     });
@@ -207,37 +255,38 @@ describe('staging and the shared pool (issue 15: small uploads never wait behind
     const data = randomBytes(STAGING_BYTES);
     const { store, blobs } = memoryStore();
     const chunks: StoredChunk[] = [];
-    const result = await storeInChunks(pieces(data, 64 * 1024), {
+    const result = await chunked(pieces(data, 64 * 1024), {
       store,
       buffers: pool,
-      hashes,
       maxBytes: CHUNK * 4,
       bufferWaitMs: 10_000,
       onChunk: async (c) => {
         chunks.push(c);
       },
     });
-    expect(result).toEqual({ size: data.length, sha256: sha(data), chunks: 1 });
+    expect(result).toEqual({ size: data.length, sha256: sha(data), chunks: 1, discarded: 0 });
     expect(blobs.get(chunks[0]!.blobId)!.equals(data)).toBe(true);
     pool.release(held);
   });
 
-  test('a chunk that outgrows the staging buffer moves to a pooled one with its bytes and hashes intact', async () => {
+  test('a chunk that outgrows the staging buffer moves to a pooled one with its bytes and checksums intact', async () => {
     const data = randomBytes(CHUNK + STAGING_BYTES / 2 + 7);
     const { store, blobs } = memoryStore();
     const chunks: StoredChunk[] = [];
-    const result = await storeInChunks(pieces(data, 100_003), {
+    const result = await chunked(pieces(data, 100_003), {
       store,
       buffers: new ChunkBufferPool(CHUNK, 4),
-      hashes,
       maxBytes: CHUNK * 4,
       onChunk: async (c) => {
         chunks.push(c);
       },
     });
-    expect(result).toEqual({ size: data.length, sha256: sha(data), chunks: 2 });
+    expect(result).toEqual({ size: data.length, sha256: sha(data), chunks: 2, discarded: 0 });
     chunks.sort((a, b) => a.idx - b.idx);
-    expect(chunks.map((c) => c.sha256)).toEqual([sha(data.subarray(0, CHUNK)), sha(data.subarray(CHUNK))]);
+    expect(chunks.map((c) => c.crc32c)).toEqual([
+      referenceCrc32c(data.subarray(0, CHUNK)),
+      referenceCrc32c(data.subarray(CHUNK)),
+    ]);
     expect(Buffer.concat(chunks.map((c) => blobs.get(c.blobId)!)).equals(data)).toBe(true);
   });
 
@@ -245,10 +294,9 @@ describe('staging and the shared pool (issue 15: small uploads never wait behind
     const pool = new ChunkBufferPool(CHUNK, 1);
     const held = await pool.acquire();
     const { store, blobs } = memoryStore();
-    const run = storeInChunks(pieces(randomBytes(2 * STAGING_BYTES), 64 * 1024), {
+    const run = chunked(pieces(randomBytes(2 * STAGING_BYTES), 64 * 1024), {
       store,
       buffers: pool,
-      hashes,
       maxBytes: CHUNK * 4,
       bufferWaitMs: 50,
       onChunk: async () => {},

@@ -3,6 +3,7 @@ import { create as createContentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import type { BlobStore, ChunkCheck } from '../../platform/blob-store/index.ts';
+import { chunkCheck } from './chunk-check.ts';
 import type { FileChunksTable, FilesTable } from './tables.ts';
 
 /** A byte range to send, the whole file (null), or a range no byte of the file satisfies. */
@@ -62,7 +63,7 @@ export async function streamRange(
       blobId: c.blob_id,
       start: Math.max(start, cStart) - cStart,
       end: Math.min(end, cEnd) - cStart,
-      check: { sha256: c.sha256, size: c.size },
+      check: chunkCheck(c),
     });
   }
   const [head, ...rest] = parts;

@@ -3,12 +3,14 @@ import type { Readable } from 'node:stream';
 import type { Db } from '../../db/index.ts';
 import {
   type BlobStore,
+  checkChunkBytes,
   kindOf,
   type RoutingBlobStore,
   type StoreKind,
   threadGarbageId,
 } from '../../platform/blob-store/index.ts';
 import { nowIso } from '../../platform/time.ts';
+import { chunkCheck } from './chunk-check.ts';
 import { collectGarbage } from './maintenance.ts';
 import { listChunks, queueGarbage } from './repo.ts';
 import type { FileChunksTable } from './tables.ts';
@@ -91,16 +93,14 @@ async function migrateFile(
   });
   const copies: string[] = [];
   for (const c of chunks) {
-    const check = { sha256: c.sha256, size: c.size };
-    const bytes = await readAll(await store.get(c.blob_id, undefined, check));
-    if (sha256(bytes) !== c.sha256) throw new Error(`chunk ${c.idx} is corrupt in the source store`);
+    const check = chunkCheck(c);
+    const bytes = await readAll(await store.get(c.blob_id));
+    checkChunkBytes(bytes, check, `${c.idx} in the source store`);
     const id = await scoped.put([bytes], bytes.length);
     await recordCopy(db, id, fileId);
-    // Verified at the destination: read back from there, hashed, compared with the recorded SHA-256.
+    // Verified at the destination: read back from there and checked against the chunk's record.
     const back = await readAll(await dest.get(id));
-    if (back.length !== c.size || sha256(back) !== c.sha256) {
-      throw new Error(`chunk ${c.idx} did not verify at the destination`);
-    }
+    checkChunkBytes(back, check, `${c.idx} at the destination`);
     copies.push(id);
   }
   await db.transaction().execute(async (trx) => {
@@ -153,7 +153,7 @@ export type VerifyReport = {
   problems: { fileId: string; name: string; idx: number | null; problem: string }[];
 };
 
-/** `storage verify`: re-reads every chunk of every stored file, checking each SHA-256 and the file's. */
+/** `storage verify`: re-reads every chunk of every stored file, checking each chunk's checksum and the file's SHA-256. */
 export async function verifyStorage(
   db: Db,
   store: BlobStore,
@@ -176,7 +176,9 @@ export async function verifyStorage(
     for (const c of chunks) {
       try {
         const bytes = await readAll(await store.get(c.blob_id));
-        if (bytes.length !== c.size || sha256(bytes) !== c.sha256) {
+        try {
+          checkChunkBytes(bytes, chunkCheck(c), String(c.idx));
+        } catch {
           report.problems.push({ fileId: file.id, name: file.name, idx: c.idx, problem: 'corrupt' });
           ok = false;
         }
@@ -212,5 +214,3 @@ async function readAll(stream: Readable): Promise<Buffer> {
   for await (const p of stream) parts.push(p as Buffer);
   return Buffer.concat(parts);
 }
-
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');

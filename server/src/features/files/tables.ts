@@ -23,7 +23,10 @@ export type FilesTable = {
   updated_at: string;
   /** The Discord thread holding the chunks (the spec's threadId); null on other stores. Migration 008. */
   thread_id?: string | null;
-  /** A resumable (tus) upload in progress: the running SHA-256 state (hash-wasm, base64). Migration 008. */
+  /**
+   * Unused since migration 012 (was a resumable upload's saved SHA-256 state): the hash now stays on its
+   * hash thread between requests (files/resumable/resumable-hashes.ts). Written null.
+   */
   upload_hash_state?: string | null;
 };
 
@@ -33,7 +36,10 @@ export type FileChunksTable = {
   /** The id the blob store returned; never derived from user input. */
   blob_id: string;
   size: number;
-  sha256: string;
+  /** The chunk's CRC32C as 8 hex digits, checked on every read (migration 012). */
+  crc32c: string | null;
+  /** Chunks stored before migration 012 carry a SHA-256 instead. */
+  sha256: string | null;
 };
 
 /** Blobs whose rows are gone, waiting to be deleted from the store (survives crashes). */

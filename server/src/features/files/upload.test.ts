@@ -6,7 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { CHUNK_SIZE_BYTES, type FileItem } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { LocalBlobStore } from '../../platform/blob-store/index.ts';
+import { crc32cHex, crc32cOf, LocalBlobStore } from '../../platform/blob-store/index.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { storedBlobIds, temporaryBlobs } from '../../test/files-store.ts';
 import { runMaintenance } from './maintenance.ts';
@@ -22,6 +22,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const crc32 = (b: Buffer) => crc32cHex(crc32cOf(b));
 const complete = (body: Record<string, unknown>, as = token) =>
   ctx.app.inject({ method: 'POST', url: '/upload/complete', headers: bearer(as), payload: body });
 // On whichever store TEST_FILES_STORE names (local disk, S3, Discord): committed and half-written blobs.
@@ -41,7 +42,7 @@ async function eventually(check: () => Promise<boolean> | boolean, what: string,
 }
 
 describe('the upload protocol (POST /upload → status → complete)', () => {
-  test('a file is stored in 8 MiB chunks with SHA-256s and listed only once completed', async () => {
+  test('a file is stored in 8 MiB chunks with CRC32Cs, hashed whole with SHA-256 and listed only once completed', async () => {
     const content = randomBytes(CHUNK_SIZE_BYTES * 2 + 12345);
     const start = await startUpload(ctx.app, token, content, { name: 'big.bin' });
     expect(start.statusCode).toBe(200);
@@ -59,7 +60,8 @@ describe('the upload protocol (POST /upload → status → complete)', () => {
       .orderBy('idx')
       .execute();
     expect(chunks.map((c) => c.size)).toEqual([CHUNK_SIZE_BYTES, CHUNK_SIZE_BYTES, 12345]);
-    expect(chunks[1]!.sha256).toBe(sha256(content.subarray(CHUNK_SIZE_BYTES, 2 * CHUNK_SIZE_BYTES)));
+    expect(chunks[1]!.crc32c).toBe(crc32(content.subarray(CHUNK_SIZE_BYTES, 2 * CHUNK_SIZE_BYTES)));
+    expect(chunks.map((c) => c.sha256)).toEqual([null, null, null]); // one SHA-256 pass: the file's
 
     const done = await complete({ fileId, fileName: 'big.bin', fileSize: content.length, totalChunks });
     expect(done.statusCode).toBe(200);
@@ -79,12 +81,12 @@ describe('the upload protocol (POST /upload → status → complete)', () => {
       expect(item).toMatchObject({ size: content.length, chunks: 3, sha256: sha256(content) });
       const chunks = await ctx.db
         .selectFrom('file_chunks')
-        .select(['idx', 'sha256'])
+        .select(['idx', 'crc32c'])
         .where('file_id', '=', item.id)
         .orderBy('idx')
         .execute();
-      expect(chunks.map((c) => c.sha256)).toEqual(
-        [0, 1, 2].map((k) => sha256(content.subarray(k * CHUNK_SIZE_BYTES, (k + 1) * CHUNK_SIZE_BYTES))),
+      expect(chunks.map((c) => c.crc32c)).toEqual(
+        [0, 1, 2].map((k) => crc32(content.subarray(k * CHUNK_SIZE_BYTES, (k + 1) * CHUNK_SIZE_BYTES))),
       );
       const download = await ctx.app.inject({ url: `/download/${item.id}`, headers: bearer(token) });
       expect(Buffer.compare(download.rawPayload, content)).toBe(0);
@@ -415,7 +417,7 @@ describe('cleanup after a crash or an abandoned upload', () => {
       const chunkBlob = await store.put([Buffer.from('chunk 0')]);
       await own.db
         .insertInto('file_chunks')
-        .values({ file_id: crashedId, idx: 0, blob_id: chunkBlob, size: 7, sha256: 'x' })
+        .values({ file_id: crashedId, idx: 0, blob_id: chunkBlob, size: 7, crc32c: 'x', sha256: null })
         .execute();
       const orphan = await store.put([Buffer.from('no row')]);
       fs.writeFileSync(path.join(store.tmpDir, 'half-written'), 'half');

@@ -11,7 +11,7 @@ import type { Db } from '../../db/index.ts';
 import { StoreUnavailableError } from '../../platform/blob-store/index.ts';
 import { httpError } from '../../platform/errors.ts';
 import { isoIn, nowIso } from '../../platform/time.ts';
-import { storeInChunks, TooLargeError } from './chunker.ts';
+import { type StoredChunk, storeInChunks, TooLargeError } from './chunker.ts';
 import type { FilesContext } from './context.ts';
 import { UploadTooSlowError, uploadBusy, uploadTooSlow } from './fair-uploads.ts';
 import { BufferWaitTimeout } from './hashing/buffer-pool.ts';
@@ -133,15 +133,21 @@ export async function receiveUpload(
         store.forFile?.(id, async (thread) => {
           await updateItem(db, id, { thread_id: thread });
         }) ?? store;
-      stored = await storeInChunks(part.file, {
-        store: fileStore,
-        buffers: ctx.buffers,
-        hashes: ctx.hashes,
-        maxBytes: maxUploadBytes,
-        bufferWaitMs: ctx.fairness.bufferWaitMs,
-        onChunk: (c) =>
-          insertChunk(db, { file_id: id, idx: c.idx, blob_id: c.blobId, size: c.size, sha256: c.sha256 }),
-      });
+      const fileHash = ctx.hashes.openFileHash();
+      try {
+        const chunked = await storeInChunks(part.file, {
+          store: fileStore,
+          buffers: ctx.buffers,
+          fileHash,
+          maxBytes: maxUploadBytes,
+          bufferWaitMs: ctx.fairness.bufferWaitMs,
+          onChunk: (c) => insertChunk(db, chunkRow(id, c)),
+        });
+        stored = { ...chunked, sha256: await fileHash.final() };
+      } catch (e) {
+        fileHash.drop();
+        throw e;
+      }
     }
     if (!fileId || !stored)
       throw httpError(400, 'No file in the upload: send it in the multipart field "file"', 'VALIDATION');
@@ -182,6 +188,11 @@ export async function receiveUpload(
   } finally {
     clearInterval(lease);
   }
+}
+
+/** The row of a stored chunk (new chunks carry a CRC32C; the SHA-256 column is for older ones). */
+export function chunkRow(fileId: string, c: StoredChunk) {
+  return { file_id: fileId, idx: c.idx, blob_id: c.blobId, size: c.size, crc32c: c.crc32c, sha256: null };
 }
 
 async function findOwnUpload(db: Db, ownerId: string, fileId: string): Promise<FilesTable> {

@@ -7,7 +7,7 @@ import { makeRequest as undiciMakeRequest } from '@discordjs/rest/undiciRequest'
 import { type APIMessage, type APIThreadChannel, ChannelType, Routes } from 'discord-api-types/v10';
 import { Headers, request } from 'undici';
 import { remote, StoreUnavailableError } from './errors.ts';
-import { verifying } from './s3.ts';
+import { verifying } from './integrity.ts';
 import type { BlobId, BlobStore, ByteRange, ChunkCheck, FileScopedStore } from './types.ts';
 
 export type DiscordStoreOptions = {

@@ -8,6 +8,7 @@ import type { BlobStore } from './types.ts';
 
 export { DiscordBlobStore } from './discord.ts';
 export { StoreUnavailableError } from './errors.ts';
+export { ChunkCorruptError, checkChunkBytes, crc32cHex, crc32cOf, verifying } from './integrity.ts';
 export { LocalBlobStore } from './local.ts';
 export { kindOf, RoutingBlobStore, type StoreKind, threadGarbageId } from './routing.ts';
 export { S3BlobStore } from './s3.ts';

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import type { BlobId, BlobStore, ByteRange, StoredBlobInfo } from './types.ts';
+import { pipeline, type Readable } from 'node:stream';
+import { verifying } from './integrity.ts';
+import type { BlobId, BlobStore, ByteRange, ChunkCheck, StoredBlobInfo } from './types.ts';
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 // Large reads: fewer syscalls and event-loop turns per byte moved.
@@ -51,16 +52,18 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  async get(id: BlobId, range?: ByteRange): Promise<Readable> {
+  async get(id: BlobId, range?: ByteRange, check?: ChunkCheck): Promise<Readable> {
     const file = this.pathOf(id);
     // Open first so a missing blob rejects here instead of erroring mid-response.
     const handle = await fsp.open(file, 'r');
-    return handle.createReadStream({
-      start: range?.start,
-      end: range?.end,
+    // With a check the whole chunk is read (a checksum covers it whole) and the range cut from it.
+    const stream = handle.createReadStream({
+      start: check ? undefined : range?.start,
+      end: check ? undefined : range?.end,
       highWaterMark: READ_HIGH_WATER_MARK,
       autoClose: true,
     });
+    return check ? pipeline(stream, verifying(check, id, range), () => {}) : stream;
   }
 
   async delete(id: BlobId): Promise<void> {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sharedS3Server } from '../../test/files-store.ts';
+import { crc32cHex, crc32cOf } from './integrity.ts';
 import { S3_PART_BYTES, S3BlobStore } from './s3.ts';
 
 let store: S3BlobStore;
@@ -51,13 +52,22 @@ describe('S3BlobStore (against s3rver on loopback)', () => {
     await store.delete(id);
   });
 
-  test('a whole chunk is checked against its SHA-256 as it arrives', async () => {
+  test('a whole chunk is checked against its CRC32C (or, stored before migration 012, its SHA-256) as it arrives', async () => {
     const data = Buffer.from('chunk bytes');
     const id = await store.put([data], data.length);
-    const good = await store.get(id, undefined, { sha256: sha256(data), size: data.length });
+    const crc32c = crc32cHex(crc32cOf(data));
+    const good = await store.get(id, undefined, { crc32c, sha256: null, size: data.length });
     expect(await text(good)).toBe('chunk bytes');
-    const bad = await store.get(id, undefined, { sha256: '0'.repeat(64), size: data.length });
+    const bad = await store.get(id, undefined, { crc32c: '00000000', sha256: null, size: data.length });
     await expect(text(bad)).rejects.toThrow(/corrupt/);
+    const legacy = await store.get(id, undefined, { crc32c: null, sha256: sha256(data), size: data.length });
+    expect(await text(legacy)).toBe('chunk bytes');
+    const badLegacy = await store.get(id, undefined, {
+      crc32c: null,
+      sha256: '0'.repeat(64),
+      size: data.length,
+    });
+    await expect(text(badLegacy)).rejects.toThrow(/corrupt/);
     await store.delete(id);
   });
 

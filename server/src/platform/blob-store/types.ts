@@ -8,8 +8,11 @@ export type ByteRange = { start: number; end: number };
 
 export type StoredBlobInfo = { id: BlobId; createdAt: Date };
 
-/** What the database knows of a chunk: stores that fetch it over a network check the bytes against it. */
-export type ChunkCheck = { sha256: string; size: number };
+/**
+ * What the database knows of a chunk, checked against the bytes on every read of a whole chunk: its
+ * size and its CRC32C (8 hex digits), or for chunks stored before migration 012 its SHA-256.
+ */
+export type ChunkCheck = { size: number; crc32c: string | null; sha256: string | null };
 
 /**
  * Where file chunks live. Implementations: local disk (default), S3-compatible object storage and a
@@ -32,8 +35,9 @@ export type BlobStore = {
   put(body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>, size?: number): Promise<BlobId>;
   /**
    * Streams the blob, or the inclusive range of it. Rejects when the blob does not exist. With
-   * `check`, a store that reads over a network verifies the chunk's SHA-256 as it arrives and fails
-   * the stream on a mismatch.
+   * `check`, the store verifies the chunk's checksum as it passes and fails the stream on a mismatch
+   * (local disk and Discord read the whole chunk to do so; S3 checks whole-chunk reads only, as a
+   * partial range there would cost a network transfer of the rest).
    */
   get(id: BlobId, range?: ByteRange, check?: ChunkCheck): Promise<Readable>;
   /** Deletes a blob; deleting a missing blob is not an error. */

@@ -1,24 +1,30 @@
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /**
  * The worker's code, as plain JavaScript evaluated in the thread: it loads no TypeScript tooling, which
  * keeps each thread at about 10 MiB. Messages carry views of shared chunk buffers (no copies):
- *   {op: 'update', id, session, buffer, offset, length} → {id}      feed bytes to a streaming hash
- *   {op: 'final', id, session}                          → {id, digest}
- *   {op: 'drop', session}                               → nothing  (an upload that failed)
+ *   {op: 'chunk', id, session, buffer, length} → {id, crc}   a whole chunk: its CRC32C, and the bytes
+ *                                                           fed to the file's streaming SHA-256
+ *   {op: 'final', id, session}                 → {id, digest}
+ *   {op: 'drop', session}                      → nothing  (an upload that failed or was abandoned)
+ * One pass over each chunk computes both (the CRC at ≈ 8 GB/s in hardware, the SHA-256 at ≈ 2 GB/s
+ * with SHA-NI), while the chunk's bytes are still in the CPU's cache.
  */
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
+const { crc32c } = require(workerData.crc32Module);
 const sessions = new Map();
 parentPort.on('message', (m) => {
   if (m.op === 'drop') { sessions.delete(m.session); return; }
   try {
-    if (m.op === 'update') {
+    if (m.op === 'chunk') {
       let hash = sessions.get(m.session);
       if (!hash) { hash = createHash('sha256'); sessions.set(m.session, hash); }
-      hash.update(new Uint8Array(m.buffer, m.offset, m.length));
-      parentPort.postMessage({ id: m.id });
+      const bytes = Buffer.from(m.buffer, 0, m.length);
+      hash.update(bytes);
+      parentPort.postMessage({ id: m.id, crc: (crc32c(bytes) >>> 0).toString(16).padStart(8, '0') });
     } else {
       const hash = sessions.get(m.session) || createHash('sha256');
       sessions.delete(m.session);
@@ -30,18 +36,16 @@ parentPort.on('message', (m) => {
 });
 `;
 
-type HashRequest =
-  | { op: 'update'; id: number; session: number; buffer: SharedArrayBuffer; offset: number; length: number }
-  | { op: 'final'; id: number; session: number }
-  | { op: 'drop'; session: number };
-
-type HashResponse = { id: number; digest?: string; error?: string };
+/** Where the worker loads the native CRC32C from (resolved here: an evaluated worker has no module path). */
+const CRC32_MODULE = createRequire(import.meta.url).resolve('@node-rs/crc32');
 
 type Request =
-  | { op: 'update'; session: number; buffer: SharedArrayBuffer; offset: number; length: number }
+  | { op: 'chunk'; session: number; buffer: SharedArrayBuffer; length: number }
   | { op: 'final'; session: number };
 
-type Pending = { resolve: (digest: string | undefined) => void; reject: (e: Error) => void };
+type Response = { id: number; crc?: string; digest?: string; error?: string };
+
+type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void };
 
 /** One worker thread answering hash requests in order; restarted if it ever dies. */
 class HashThread {
@@ -49,7 +53,7 @@ class HashThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
-  request(message: Request): Promise<string | undefined> {
+  request(message: Request): Promise<Response> {
     const worker = this.ensure();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -58,8 +62,8 @@ class HashThread {
     });
   }
 
-  post(message: HashRequest): void {
-    this.ensure().postMessage(message);
+  drop(session: number): void {
+    this.worker?.postMessage({ op: 'drop', session });
   }
 
   start(): void {
@@ -69,14 +73,14 @@ class HashThread {
   private ensure(): Worker {
     if (this.worker) return this.worker;
     // Evaluated source, not a module file: nothing to resolve or bundle.
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { crc32Module: CRC32_MODULE } });
     worker.unref(); // never keeps the process alive
-    worker.on('message', (m: HashResponse) => {
+    worker.on('message', (m: Response) => {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
       if (m.error) p.reject(new Error(`hashing failed: ${m.error}`));
-      else p.resolve(m.digest);
+      else p.resolve(m);
     });
     const fail = (e: Error) => {
       this.worker = null;
@@ -90,49 +94,44 @@ class HashThread {
   }
 }
 
-/** A SHA-256 computed on a hash thread: feed it in order, then `final()`; `drop()` forgets it. */
-export type HashStream = {
-  /** Hashes `length` bytes of a shared buffer from `offset`; the bytes must stay unchanged until it resolves. */
-  update(buffer: SharedArrayBuffer, offset: number, length: number): Promise<void>;
-  /** The hex digest of everything fed. */
+/**
+ * A file's SHA-256, computed on a hash thread chunk by chunk: feed whole chunks in order, then
+ * `final()`; `drop()` forgets it. Each `chunk()` also answers that chunk's CRC32C.
+ */
+export type FileHash = {
+  /** Hashes the first `length` bytes of a shared buffer; they must stay unchanged until it resolves. */
+  chunk(buffer: SharedArrayBuffer, length: number): Promise<{ crc32c: string }>;
+  /** The hex digest of everything fed (the stream is finished). */
   final(): Promise<string>;
   drop(): void;
 };
 
 /**
- * SHA-256 of chunks and whole files on two worker threads, so an upload's main thread only parses and
- * writes: one thread hashes each chunk, the other the whole file. Both read the shared chunk buffers in
- * place, and are fed slices as a chunk fills, so hashing runs alongside receiving.
+ * The hashing of uploads on worker threads, so an upload's main thread only parses and writes. Each
+ * file is hashed on one thread (its chunks in order); files alternate between two threads, so two
+ * uploads at once use two cores. The threads read the shared chunk buffers in place.
  */
 export class HashPool {
-  private readonly chunkThread = new HashThread();
-  private readonly fileThread = new HashThread();
+  private readonly threads = [new HashThread(), new HashThread()];
   private nextSession = 1;
 
-  /** A hash of one chunk (on the chunk thread). */
-  openChunkHash(): HashStream {
-    return this.open(this.chunkThread);
-  }
-
-  /** A hash of a whole file (on the file thread). */
-  openFileHash(): HashStream {
-    return this.open(this.fileThread);
-  }
-
-  private open(thread: HashThread): HashStream {
+  /** A new file hash. */
+  openFileHash(): FileHash {
     const session = this.nextSession++;
+    const thread = this.threads[session % this.threads.length]!;
     return {
-      update: (buffer, offset, length) =>
-        thread.request({ op: 'update', session, buffer, offset, length }).then(() => undefined),
-      final: async () => (await thread.request({ op: 'final', session }))!,
-      drop: () => thread.post({ op: 'drop', session }),
+      chunk: async (buffer, length) => {
+        const r = await thread.request({ op: 'chunk', session, buffer, length });
+        return { crc32c: r.crc! };
+      },
+      final: async () => (await thread.request({ op: 'final', session })).digest!,
+      drop: () => thread.drop(session),
     };
   }
 
-  /** Starts both threads now (at server start), so the first upload does not pay for it. */
+  /** Starts the threads now (at server start), so the first upload does not pay for it. */
   warmUp(): void {
-    this.chunkThread.start();
-    this.fileThread.start();
+    for (const t of this.threads) t.start();
   }
 }
 

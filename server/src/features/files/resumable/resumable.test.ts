@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { CHUNK_SIZE_BYTES, RESUMABLE_UPLOAD_PATH, TUS_VERSION } from '@guildhall/common';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../../../test/app.ts';
+import { bearer, createTestApp, defaultTestDatabase, type TestContext } from '../../../test/app.ts';
 
 let ctx: TestContext;
 let token: string;
@@ -126,6 +126,44 @@ describe('resumable uploads (tus) on the chunk store', () => {
     expect(done.statusCode).toBe(200);
     expect(done.json().data.sha256).toBe(sha256(content));
     expect(await downloadSha(id)).toBe(sha256(content));
+  });
+
+  test('an upload continued on another instance (no running hash there) rebuilds the hash from the stored chunks once', async () => {
+    // Instance B shares the database and the data dir (the local store), as two processes on one host do.
+    const other = await createTestApp({ DATA_DIR: ctx.dataDir }, defaultTestDatabase(), {
+      sameDatabaseAs: ctx,
+    });
+    try {
+      await other.app.listen({ port: 0, host: '127.0.0.1' });
+      const otherBase = `http://127.0.0.1:${(other.app.server.address() as AddressInfo).port}`;
+      const content = randomBytes(2 * CHUNK_SIZE_BYTES + 777);
+      const create = await fetch(`${base}${RESUMABLE_UPLOAD_PATH}`, {
+        method: 'POST',
+        headers: tusHeaders({ 'upload-length': String(content.length) }),
+      });
+      const id = create.headers.get('location')!.split('/').at(-1)!;
+      const patch = (at: string, from: number, to: number) =>
+        fetch(`${at}${RESUMABLE_UPLOAD_PATH}/${id}`, {
+          method: 'PATCH',
+          headers: tusHeaders({
+            'content-type': 'application/offset+octet-stream',
+            'upload-offset': String(from),
+          }),
+          body: content.subarray(from, to),
+        });
+      // Chunk 0 through this instance, the rest through the other one.
+      expect((await patch(base, 0, CHUNK_SIZE_BYTES)).headers.get('upload-offset')).toBe(
+        String(CHUNK_SIZE_BYTES),
+      );
+      const rest = await patch(otherBase, CHUNK_SIZE_BYTES, content.length);
+      expect(rest.status).toBe(204);
+      expect(rest.headers.get('upload-offset')).toBe(String(content.length));
+      const done = await complete(id, 'two-instances.bin', content.length);
+      expect(done.json().data.sha256).toBe(sha256(content));
+      expect(await downloadSha(id)).toBe(sha256(content));
+    } finally {
+      await other.close();
+    }
   });
 
   test("another member cannot see, continue or cancel someone's upload", async () => {

@@ -1,16 +1,19 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { CHUNK_SIZE_BYTES, nameProblem } from '@guildhall/common';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
-import { createSHA256 } from 'hash-wasm';
+import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
 import { isoIn, nowIso } from '../../../platform/time.ts';
+import { chunkCheck } from '../chunk-check.ts';
+import { storeInChunks, TooLargeError } from '../chunker.ts';
 import type { FilesContext } from '../context.ts';
 import { watchBody } from '../fair-uploads.ts';
+import type { FileHash } from '../hashing/hash-pool.ts';
 import { discardItems } from '../maintenance.ts';
 import { parentKeyOf } from '../names.ts';
 import { findItem, insertChunk, insertItem, listChunks, updateItem } from '../repo.ts';
-import { resolveTarget } from '../upload.ts';
+import { chunkRow, resolveTarget } from '../upload.ts';
+import { ResumableHashes } from './resumable-hashes.ts';
 
 /** A resumable upload may sit unfinished this long (a dropped connection, a laptop asleep) before it is swept. */
 export const RESUMABLE_UPLOAD_TTL_MS = 24 * 60 * 60_000;
@@ -19,11 +22,11 @@ export type ResumableCounters = { chunksStored: number; bytesReceived: number; b
 
 /**
  * The tus protocol's storage (`@tus/server` DataStore), writing straight into the portal's chunk store:
- * every 8 MiB received becomes a chunk (put into the configured store, hashed, recorded), and the
- * upload's offset is the bytes of its recorded chunks. A connection that drops mid-chunk loses only
- * that partial chunk; the client resumes from the last stored one. The whole-file SHA-256 is carried
- * across requests (and server instances) as hash-wasm's saved state in the row, so finishing never
- * re-reads the file. A finished upload is `stored`, then POST /upload/complete lists it as usual.
+ * the same chunker as POST /upload turns every 8 MiB received into a chunk (stored, hashed, recorded),
+ * and the upload's offset is the bytes of its recorded chunks. A connection that drops mid-chunk loses
+ * only that partial chunk; the client resumes from the last stored one. The whole-file SHA-256 runs on
+ * a hash thread across the upload's requests (ResumableHashes), so each byte is hashed once and
+ * finishing never re-reads the file. A finished upload is `stored`, then POST /upload/complete lists it.
  */
 export class ChunkTusStore extends DataStore {
   /** Who is creating which upload (set by the route from the request's session, read by create()). */
@@ -33,10 +36,12 @@ export class ChunkTusStore extends DataStore {
   readonly counters: ResumableCounters = { chunksStored: 0, bytesReceived: 0, bytesDiscarded: 0 };
 
   private readonly ctx: FilesContext;
+  readonly hashes: ResumableHashes;
 
   constructor(ctx: FilesContext) {
     super();
     this.ctx = ctx;
+    this.hashes = new ResumableHashes(ctx.hashes);
     this.extensions = ['creation', 'creation-with-upload', 'termination'];
   }
 
@@ -52,8 +57,6 @@ export class ChunkTusStore extends DataStore {
     });
     const name = (meta.filename ?? '').trim();
     const now = nowIso();
-    const hasher = await createSHA256();
-    hasher.init();
     await insertItem(this.ctx.db, {
       id: upload.id,
       parent_id: target.parentId,
@@ -71,15 +74,14 @@ export class ChunkTusStore extends DataStore {
       lease_expires_at: isoIn(RESUMABLE_UPLOAD_TTL_MS),
       created_at: now,
       updated_at: now,
-      upload_hash_state: Buffer.from(hasher.save()).toString('base64'),
     });
-    if (upload.size === 0) await this.finish(upload.id, 0, hasher);
+    if (upload.size === 0) await this.finish(upload.id, 0, this.ctx.hashes.openFileHash());
     return upload;
   }
 
   override async getUpload(id: string): Promise<Upload> {
     const row = await findItem(this.ctx.db, id);
-    if (row?.type !== 'file' || row.upload_hash_state === undefined || row.upload_hash_state === null) {
+    if (row?.type !== 'file' || row.status !== 'uploading') {
       if (row?.status === 'stored' || row?.status === 'complete') {
         return new Upload({
           id,
@@ -99,11 +101,8 @@ export class ChunkTusStore extends DataStore {
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
     const { db, store } = this.ctx;
     const row = await findItem(db, id);
-    if (row?.status !== 'uploading' || !row.upload_hash_state) throw ERRORS.FILE_NOT_FOUND;
+    if (row?.type !== 'file' || row.status !== 'uploading') throw ERRORS.FILE_NOT_FOUND;
     const size = Number(row.size);
-    const hasher = await createSHA256();
-    hasher.load(Buffer.from(row.upload_hash_state, 'base64'));
-    let idx = Math.floor(offset / CHUNK_SIZE_BYTES);
     if (offset % CHUNK_SIZE_BYTES !== 0) throw ERRORS.INVALID_OFFSET; // offsets are always chunk boundaries
     const fileStore =
       // A file's chunks stay together (one Discord thread) across its requests.
@@ -114,84 +113,113 @@ export class ChunkTusStore extends DataStore {
         },
         row.thread_id,
       ) ?? store;
+    const held = await this.hashes.take(id, offset, (fresh) => this.rehash(id, offset, fresh));
+    // Bytes the hash has been fed: equal to the bytes recorded unless a dispatched chunk failed to record.
+    let fed = offset;
+    const hash: FileHash = {
+      ...held,
+      chunk: (buffer, length) => {
+        fed += length;
+        return held.chunk(buffer, length);
+      },
+    };
     let stored = offset;
-    let buffer = Buffer.allocUnsafe(Math.min(CHUNK_SIZE_BYTES, size - stored));
-    let filled = 0;
-    let storeFailure = false;
-    const flush = async () => {
-      const bytes = buffer.subarray(0, filled);
-      const blobId = await fileStore.put([bytes], bytes.length);
+    let received = 0;
+    const connection = this.connections.get(id);
+    this.connections.delete(id);
+    const body = watchBody(stream as AsyncIterable<Buffer>, this.ctx.fairness, () =>
+      connection?.socket?.destroy(),
+    );
+    let bodyLost = false;
+    const counters = this.counters;
+    const counted = (async function* () {
       try {
-        await insertChunk(db, {
-          file_id: id,
-          idx,
-          blob_id: blobId,
-          size: bytes.length,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
-        });
+        for await (const piece of body) {
+          counters.bytesReceived += piece.length;
+          received += piece.length;
+          yield piece;
+        }
       } catch (e) {
-        await fileStore.delete(blobId).catch(() => {});
+        bodyLost = true; // the connection dropped or stalled (as opposed to a failure of the store)
         throw e;
       }
-      hasher.update(bytes);
-      stored += bytes.length;
-      idx += 1;
-      this.counters.chunksStored += 1;
-      await updateItem(db, id, {
-        upload_hash_state: Buffer.from(hasher.save()).toString('base64'),
-        lease_expires_at: isoIn(RESUMABLE_UPLOAD_TTL_MS),
-      });
-      filled = 0;
-      if (stored < size) buffer = Buffer.allocUnsafe(Math.min(CHUNK_SIZE_BYTES, size - stored));
-    };
+    })();
     try {
-      const connection = this.connections.get(id);
-      this.connections.delete(id);
-      const body = watchBody(stream as AsyncIterable<Buffer>, this.ctx.fairness, () =>
-        connection?.socket?.destroy(),
-      );
-      for await (const piece of body) {
-        this.counters.bytesReceived += piece.length;
-        let at = 0;
-        while (at < piece.length) {
-          if (stored + filled >= size) throw ERRORS.ERR_SIZE_EXCEEDED;
-          const n = Math.min(piece.length - at, buffer.length - filled);
-          piece.copy(buffer, filled, at, at + n);
-          filled += n;
-          at += n;
-          if (filled === buffer.length) {
-            try {
-              await flush();
-            } catch (e) {
-              storeFailure = true;
-              throw e;
-            }
-          }
-        }
-      }
+      const result = await storeInChunks(counted, {
+        store: fileStore,
+        buffers: this.ctx.buffers,
+        fileHash: hash,
+        maxBytes: size - offset,
+        firstIdx: offset / CHUNK_SIZE_BYTES,
+        completesAt: size - offset,
+        bufferWaitMs: this.ctx.fairness.bufferWaitMs,
+        onChunk: async (c) => {
+          await insertChunk(db, chunkRow(id, c));
+          stored += c.size;
+          this.counters.chunksStored += 1;
+          await updateItem(db, id, { lease_expires_at: isoIn(RESUMABLE_UPLOAD_TTL_MS) });
+        },
+      });
+      this.counters.bytesDiscarded += result.discarded;
     } catch (e) {
-      // A dropped connection: what was stored stays; the partial chunk is dropped and sent again.
-      this.counters.bytesDiscarded += filled;
-      // A refusal (too many bytes) or a store failure is the answer; only a lost body is not.
-      if (storeFailure || (e && typeof e === 'object' && 'status_code' in e)) throw e;
-      return stored;
+      if (e instanceof TooLargeError) {
+        this.hashes.forget(id, hash);
+        throw ERRORS.ERR_SIZE_EXCEEDED;
+      }
+      // A lost body: what was stored stays, the partial chunk is sent again, and the hash (fed exactly
+      // the chunks dispatched, all of them recorded as the store did not fail) waits for the next request.
+      if (bodyLost && !(e instanceof StoreUnavailableError)) {
+        this.counters.bytesDiscarded += received - (stored - offset);
+        if (fed === stored) this.hashes.keep(id, hash, stored);
+        else this.hashes.forget(id, hash); // rebuilt from the store by the next request
+        return stored;
+      }
+      this.hashes.forget(id, hash); // the store failed: the hash may hold a chunk that was not recorded
+      throw e;
     }
-    this.counters.bytesDiscarded += filled;
-    if (stored === size) await this.finish(id, idx, hasher);
+    if (stored === size) await this.finish(id, Math.ceil(size / CHUNK_SIZE_BYTES), hash);
+    else if (fed === stored) this.hashes.keep(id, hash, stored);
+    else this.hashes.forget(id, hash);
     return stored;
+  }
+
+  /** Feeds a fresh hash the upload's first `offset` bytes, read back from the store (each chunk checked). */
+  private async rehash(id: string, offset: number, hash: FileHash): Promise<void> {
+    const chunks = await listChunks(this.ctx.db, id);
+    let fed = 0;
+    for (const c of chunks) {
+      if (fed >= offset) break;
+      const buffer = await this.ctx.buffers.acquire();
+      try {
+        const view = new Uint8Array(buffer);
+        let at = 0;
+        for await (const piece of await this.ctx.store.get(c.blob_id, undefined, chunkCheck(c))) {
+          view.set(piece as Buffer, at);
+          at += (piece as Buffer).length;
+        }
+        await hash.chunk(buffer, at);
+        fed += at;
+      } finally {
+        this.ctx.buffers.release(buffer);
+      }
+    }
+    if (fed !== offset) throw ERRORS.INVALID_OFFSET;
   }
 
   override async remove(id: string): Promise<void> {
     const row = await findItem(this.ctx.db, id);
     if (!row || row.status === 'complete') throw ERRORS.FILE_NOT_FOUND;
+    this.hashes.forget(id);
     await discardItems(this.ctx.db, [id]);
     this.ctx.garbage.kick();
   }
 
-  private async finish(id: string, chunks: number, hasher: Awaited<ReturnType<typeof createSHA256>>) {
+  private async finish(id: string, chunks: number, hash: FileHash) {
+    const sha256 = await hash.final();
+    this.hashes.forget(id);
     await updateItem(this.ctx.db, id, {
       status: 'stored',
-      sha256: hasher.digest('hex'),
+      sha256,
       total_chunks: chunks,
       upload_hash_state: null,
       lease_expires_at: null,
