@@ -2,8 +2,9 @@ import { PassThrough, pipeline, Readable, Transform } from 'node:stream';
 import { create as createContentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import type { BlobStore, ChunkCheck } from '../../platform/blob-store/index.ts';
+import type { BlobStore } from '../../platform/blob-store/index.ts';
 import { chunkCheck } from './chunk-check.ts';
+import { type ChunkPart, sendDirect } from './direct-send.ts';
 import type { FileChunksTable, FilesTable } from './tables.ts';
 
 /** A byte range to send, the whole file (null), or a range no byte of the file satisfies. */
@@ -45,14 +46,9 @@ export function etagOf(file: FilesTable): string {
   return `"${file.sha256 ?? `${file.id}-${Number(file.size)}`}"`;
 }
 
-/** The bytes [start, end] of a file, read chunk by chunk from the store. The first chunk is opened eagerly. */
-export async function streamRange(
-  store: BlobStore,
-  chunks: FileChunksTable[],
-  start: number,
-  end: number,
-): Promise<Readable> {
-  const parts: { blobId: string; start: number; end: number; check: ChunkCheck }[] = [];
+/** Which bytes of which chunks make up the file's bytes [start, end]. */
+export function planParts(chunks: FileChunksTable[], start: number, end: number): ChunkPart[] {
+  const parts: ChunkPart[] = [];
   let offset = 0;
   for (const c of chunks) {
     const cStart = offset;
@@ -66,6 +62,17 @@ export async function streamRange(
       check: chunkCheck(c),
     });
   }
+  return parts;
+}
+
+/** The bytes [start, end] of a file, read chunk by chunk from the store. The first chunk is opened eagerly. */
+export async function streamRange(
+  store: BlobStore,
+  chunks: FileChunksTable[],
+  start: number,
+  end: number,
+): Promise<Readable> {
+  const parts = planParts(chunks, start, end);
   const [head, ...rest] = parts;
   if (!head) return Readable.from([]);
   // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
@@ -173,7 +180,15 @@ export async function sendStoredFile(
     // An empty stream keeps our Content-Length (Fastify's HEAD handling would read a real one to the end).
     return reply.send(Readable.from([]));
   }
+  const delivered = onDelivered && end === size - 1 ? onDelivered : undefined;
+  const parts = planParts(chunks, start, end);
+  // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
+  const first = parts[0] ? await store.openReader?.(parts[0].blobId) : null;
+  if (first) {
+    await sendDirect({ request, reply, store, parts, first, onDelivered: delivered });
+    return reply;
+  }
   let body = await streamRange(store, chunks, start, end);
-  if (onDelivered && end === size - 1) body = countOnLastByte(body, onDelivered, request);
+  if (delivered) body = countOnLastByte(body, delivered, request);
   return reply.send(body);
 }

@@ -8,11 +8,28 @@ import type { BlobStore } from './types.ts';
 
 export { DiscordBlobStore } from './discord.ts';
 export { StoreUnavailableError } from './errors.ts';
-export { ChunkCorruptError, checkChunkBytes, crc32cHex, crc32cOf, verifying } from './integrity.ts';
+export {
+  ChunkCorruptError,
+  checkChunkBytes,
+  corruptChunk,
+  crc32cHex,
+  crc32cOf,
+  isIntact,
+  runningCheck,
+  verifying,
+} from './integrity.ts';
 export { LocalBlobStore } from './local.ts';
 export { kindOf, RoutingBlobStore, type StoreKind, threadGarbageId } from './routing.ts';
 export { S3BlobStore } from './s3.ts';
-export type { BlobId, BlobStore, ByteRange, ChunkCheck, FileScopedStore, StoredBlobInfo } from './types.ts';
+export type {
+  BlobId,
+  BlobReader,
+  BlobStore,
+  ByteRange,
+  ChunkCheck,
+  FileScopedStore,
+  StoredBlobInfo,
+} from './types.ts';
 
 /**
  * The configured stores (FILES_STORE picks where new chunks go): local disk under DATA_DIR/blobs

@@ -28,7 +28,10 @@ function describe(check: ChunkCheck): string {
 }
 
 /** A running checksum of the kind the chunk's record holds. */
-function runningCheck(check: ChunkCheck): { update(b: Uint8Array): void; digest(): string } {
+export function runningCheck(check: ChunkCheck): {
+  update(b: Uint8Array): void;
+  digest(): string;
+} {
   if (check.crc32c) {
     let crc = 0;
     return {
@@ -44,16 +47,24 @@ function runningCheck(check: ChunkCheck): { update(b: Uint8Array): void; digest(
 
 export class ChunkCorruptError extends Error {}
 
+/** The error for a chunk whose `size` bytes gave `got` where the record says otherwise. */
+export function corruptChunk(check: ChunkCheck, what: string, size: number, got: string): ChunkCorruptError {
+  return new ChunkCorruptError(
+    `Chunk ${what} is corrupt: got ${size} bytes with ${check.crc32c ? 'CRC32C' : 'SHA-256'} ${got}, expected ${check.size} / ${describe(check)}`,
+  );
+}
+
+/** Whether `size` bytes summing to `got` are the chunk `check` describes. */
+export function isIntact(check: ChunkCheck, size: number, got: string): boolean {
+  return size === check.size && got === (check.crc32c ?? check.sha256);
+}
+
 /** Throws ChunkCorruptError unless `bytes` is the whole chunk `check` describes. */
 export function checkChunkBytes(bytes: Uint8Array, check: ChunkCheck, what: string): void {
   const sum = runningCheck(check);
   sum.update(bytes);
   const got = sum.digest();
-  if (bytes.length !== check.size || got !== (check.crc32c ?? check.sha256)) {
-    throw new ChunkCorruptError(
-      `Chunk ${what} is corrupt: got ${bytes.length} bytes with ${check.crc32c ? 'CRC32C' : 'SHA-256'} ${got}, expected ${check.size} / ${describe(check)}`,
-    );
-  }
+  if (!isIntact(check, bytes.length, got)) throw corruptChunk(check, what, bytes.length, got);
 }
 
 /**
@@ -85,13 +96,8 @@ export function verifying(check: ChunkCheck, what: string, range?: ByteRange): T
     },
     flush(cb) {
       const got = sum.digest();
-      if (seen !== check.size || got !== (check.crc32c ?? check.sha256)) {
-        cb(
-          new ChunkCorruptError(
-            `Chunk ${what} is corrupt: got ${seen} bytes with ${check.crc32c ? 'CRC32C' : 'SHA-256'} ${got}, expected ${check.size} / ${describe(check)}`,
-          ),
-        );
-      } else cb(null, held ?? undefined);
+      if (!isIntact(check, seen, got)) cb(corruptChunk(check, what, seen, got));
+      else cb(null, held ?? undefined);
     },
   });
 }

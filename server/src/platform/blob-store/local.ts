@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { verifying } from './integrity.ts';
-import type { BlobId, BlobStore, ByteRange, ChunkCheck, StoredBlobInfo } from './types.ts';
+import type { BlobId, BlobReader, BlobStore, ByteRange, ChunkCheck, StoredBlobInfo } from './types.ts';
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 // Large reads: fewer syscalls and event-loop turns per byte moved.
@@ -64,6 +64,14 @@ export class LocalBlobStore implements BlobStore {
       autoClose: true,
     });
     return check ? pipeline(stream, verifying(check, id, range), () => {}) : stream;
+  }
+
+  async openReader(id: BlobId): Promise<BlobReader> {
+    const handle = await fsp.open(this.pathOf(id), 'r');
+    return {
+      read: async (into, position) => (await handle.read(into, 0, into.length, position)).bytesRead,
+      close: () => handle.close(),
+    };
   }
 
   async delete(id: BlobId): Promise<void> {

@@ -1,5 +1,13 @@
 import type { Readable } from 'node:stream';
-import type { BlobId, BlobStore, ByteRange, ChunkCheck, FileScopedStore, StoredBlobInfo } from './types.ts';
+import type {
+  BlobId,
+  BlobReader,
+  BlobStore,
+  ByteRange,
+  ChunkCheck,
+  FileScopedStore,
+  StoredBlobInfo,
+} from './types.ts';
 
 export type StoreKind = 'local' | 's3' | 'discord';
 
@@ -67,6 +75,11 @@ export class RoutingBlobStore implements BlobStore {
   get(id: BlobId, range?: ByteRange, check?: ChunkCheck): Promise<Readable> {
     const [store, raw] = this.route(id);
     return store.get(raw, range, check);
+  }
+
+  async openReader(id: BlobId): Promise<BlobReader | null> {
+    const [store, raw] = this.route(id);
+    return store.openReader ? store.openReader(raw) : null;
   }
 
   async delete(id: BlobId): Promise<void> {

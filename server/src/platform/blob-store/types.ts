@@ -8,6 +8,13 @@ export type ByteRange = { start: number; end: number };
 
 export type StoredBlobInfo = { id: BlobId; createdAt: Date };
 
+/** A blob opened for reads at any position into the caller's buffer. */
+export type BlobReader = {
+  /** Reads up to `into.length` bytes from `position`; resolves with how many (0 at the end). */
+  read(into: Uint8Array, position: number): Promise<number>;
+  close(): Promise<void>;
+};
+
 /**
  * What the database knows of a chunk, checked against the bytes on every read of a whole chunk: its
  * size and its CRC32C (8 hex digits), or for chunks stored before migration 012 its SHA-256.
@@ -40,6 +47,12 @@ export type BlobStore = {
    * partial range there would cost a network transfer of the rest).
    */
   get(id: BlobId, range?: ByteRange, check?: ChunkCheck): Promise<Readable>;
+  /**
+   * Opens a blob for reads into the caller's buffers, or resolves null when this store cannot (remote
+   * stores stream). Optional: downloads from a store that has it reuse a few buffers instead of a new
+   * one per read, which keeps the garbage collector out of large transfers. Rejects for a missing blob.
+   */
+  openReader?(id: BlobId): Promise<BlobReader | null>;
   /** Deletes a blob; deleting a missing blob is not an error. */
   delete(id: BlobId): Promise<void>;
   /**
