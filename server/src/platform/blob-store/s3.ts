@@ -1,15 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  ListObjectsV2Command,
-  NoSuchKey,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { StoreUnavailableError } from './errors.ts';
 import { verifying } from './integrity.ts';
 import type { BlobId, BlobStore, ByteRange, ChunkCheck, StoredBlobInfo } from './types.ts';
@@ -40,32 +31,29 @@ export class S3BlobStore implements BlobStore {
   readonly kind = 's3';
   /** Each put is one network round trip: a few at once keep the link busy. */
   readonly parallelPuts = 3;
-  readonly client: S3Client;
   readonly bucket: string;
   private readonly prefix: string;
+  private readonly options: S3StoreOptions;
+  private loaded: Promise<Sdk> | null = null;
 
   constructor(opts: S3StoreOptions) {
     this.bucket = opts.bucket;
     this.prefix = opts.prefix && !opts.prefix.endsWith('/') ? `${opts.prefix}/` : opts.prefix;
-    this.client = new S3Client({
-      endpoint: opts.endpoint,
-      region: opts.region,
-      forcePathStyle: opts.forcePathStyle,
-      credentials:
-        opts.accessKeyId && opts.secretAccessKey
-          ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
-          : undefined,
-      // The SDK's default adds CRC checksums and sends stream bodies aws-chunked with a trailer, which
-      // several S3-compatible servers store as data (docs/files.md). Integrity is ours: a CRC32C per chunk,
-      // checked on every whole-chunk read.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.options = opts;
   }
 
-  /** The bucket answers with these credentials. */
+  /**
+   * The AWS SDK and a client, loaded on first use: the SDK is ~8 MB of heap, which a portal without S3
+   * should not carry (a larger heap makes every garbage collection during an upload dearer).
+   */
+  private sdk(): Promise<Sdk> {
+    this.loaded ??= loadSdk(this.options);
+    return this.loaded;
+  }
+
   async check(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    const { client, s3 } = await this.sdk();
+    await client.send(new s3.HeadBucketCommand({ Bucket: this.bucket }));
   }
 
   async put(body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>, size?: number): Promise<BlobId> {
@@ -76,8 +64,9 @@ export class S3BlobStore implements BlobStore {
       pieces?.length === 1 && pieces[0] && (size === undefined || size === pieces[0].length)
         ? pieces[0]
         : Readable.from(body, { objectMode: false });
+    const { client, Upload } = await this.sdk();
     const upload = new Upload({
-      client: this.client,
+      client,
       params: {
         Bucket: this.bucket,
         Key: this.keyOf(id),
@@ -101,9 +90,10 @@ export class S3BlobStore implements BlobStore {
 
   async get(id: BlobId, range?: ByteRange, check?: ChunkCheck): Promise<Readable> {
     const key = this.keyOf(id);
+    const { client, s3 } = await this.sdk();
     try {
-      const res = await this.client.send(
-        new GetObjectCommand({
+      const res = await client.send(
+        new s3.GetObjectCommand({
           Bucket: this.bucket,
           Key: key,
           Range: range ? `bytes=${range.start}-${range.end}` : undefined,
@@ -115,7 +105,10 @@ export class S3BlobStore implements BlobStore {
       // A whole chunk is checked on the way; a partial range is not (checking it would fetch the rest).
       return whole && check ? pipeline(body, verifying(check, key), () => {}) : body;
     } catch (e) {
-      if (e instanceof NoSuchKey || (e instanceof S3ServiceException && e.$metadata.httpStatusCode === 404)) {
+      if (
+        e instanceof s3.NoSuchKey ||
+        (e instanceof s3.S3ServiceException && e.$metadata.httpStatusCode === 404)
+      ) {
         throw new Error(`Blob ${id} is missing from bucket ${this.bucket}`);
       }
       throw new StoreUnavailableError(`S3 download: ${e instanceof Error ? e.message : String(e)}`, e);
@@ -124,15 +117,17 @@ export class S3BlobStore implements BlobStore {
 
   async delete(id: BlobId): Promise<void> {
     // DeleteObject of a missing key succeeds (S3 semantics), which is what the interface wants.
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(id) }));
+    const { client, s3 } = await this.sdk();
+    await client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(id) }));
   }
 
   async *list(): AsyncIterable<StoredBlobInfo> {
     const prefix = `${this.prefix}chunks/`;
+    const { client, s3 } = await this.sdk();
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      const page = await client.send(
+        new s3.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
       for (const o of page.Contents ?? []) {
         const id = o.Key?.split('/').at(-1) ?? '';
@@ -145,7 +140,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async close(): Promise<void> {
-    this.client.destroy();
+    if (this.loaded) (await this.loaded).client.destroy();
   }
 
   /** The only place a key is built, and only from an id this store generated. */
@@ -153,4 +148,29 @@ export class S3BlobStore implements BlobStore {
     if (!ID_PATTERN.test(id)) throw new Error(`Not an S3 blob id: ${JSON.stringify(id.slice(0, 80))}`);
     return `${this.prefix}chunks/${id.slice(0, 2)}/${id}`;
   }
+}
+
+type Sdk = {
+  s3: typeof import('@aws-sdk/client-s3');
+  Upload: typeof import('@aws-sdk/lib-storage').Upload;
+  client: S3Client;
+};
+
+async function loadSdk(opts: S3StoreOptions): Promise<Sdk> {
+  const [s3, storage] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+  const client = new s3.S3Client({
+    endpoint: opts.endpoint,
+    region: opts.region,
+    forcePathStyle: opts.forcePathStyle,
+    credentials:
+      opts.accessKeyId && opts.secretAccessKey
+        ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
+        : undefined,
+    // The SDK's default adds CRC checksums and sends stream bodies aws-chunked with a trailer, which
+    // several S3-compatible servers store as data (docs/files.md). Integrity is ours: a CRC32C per
+    // chunk, checked on every whole-chunk read.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return { s3, Upload: storage.Upload, client };
 }

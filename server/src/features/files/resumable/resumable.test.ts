@@ -5,6 +5,7 @@ import { CHUNK_SIZE_BYTES, RESUMABLE_UPLOAD_PATH, TUS_VERSION } from '@guildhall
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, createTestApp, defaultTestDatabase, type TestContext } from '../../../test/app.ts';
+import { filesStoreEnv } from '../../../test/files-store.ts';
 
 let ctx: TestContext;
 let token: string;
@@ -129,40 +130,55 @@ describe('resumable uploads (tus) on the chunk store', () => {
   });
 
   test('an upload continued on another instance (no running hash there) rebuilds the hash from the stored chunks once', async () => {
-    // Instance B shares the database and the data dir (the local store), as two processes on one host do.
-    const other = await createTestApp({ DATA_DIR: ctx.dataDir }, defaultTestDatabase(), {
-      sameDatabaseAs: ctx,
+    // Two instances on one database and one store (for local disk: one data dir, as on one host).
+    const env = await filesStoreEnv();
+    const a = await createTestApp(env);
+    const b = await createTestApp({ ...env, DATA_DIR: a.dataDir }, defaultTestDatabase(), {
+      sameDatabaseAs: a,
     });
     try {
-      await other.app.listen({ port: 0, host: '127.0.0.1' });
-      const otherBase = `http://127.0.0.1:${(other.app.server.address() as AddressInfo).port}`;
+      const { token: member } = await a.signIn();
+      const headers = { ...bearer(member), 'tus-resumable': TUS_VERSION };
+      const urls: string[] = [];
+      for (const ctxN of [a, b]) {
+        await ctxN.app.listen({ port: 0, host: '127.0.0.1' });
+        urls.push(`http://127.0.0.1:${(ctxN.app.server.address() as AddressInfo).port}`);
+      }
       const content = randomBytes(2 * CHUNK_SIZE_BYTES + 777);
-      const create = await fetch(`${base}${RESUMABLE_UPLOAD_PATH}`, {
+      const create = await fetch(`${urls[0]}${RESUMABLE_UPLOAD_PATH}`, {
         method: 'POST',
-        headers: tusHeaders({ 'upload-length': String(content.length) }),
+        headers: { ...headers, 'upload-length': String(content.length) },
       });
       const id = create.headers.get('location')!.split('/').at(-1)!;
       const patch = (at: string, from: number, to: number) =>
         fetch(`${at}${RESUMABLE_UPLOAD_PATH}/${id}`, {
           method: 'PATCH',
-          headers: tusHeaders({
+          headers: {
+            ...headers,
             'content-type': 'application/offset+octet-stream',
             'upload-offset': String(from),
-          }),
+          },
           body: content.subarray(from, to),
         });
-      // Chunk 0 through this instance, the rest through the other one.
-      expect((await patch(base, 0, CHUNK_SIZE_BYTES)).headers.get('upload-offset')).toBe(
+      // Chunk 0 through the first instance, the rest through the second.
+      expect((await patch(urls[0]!, 0, CHUNK_SIZE_BYTES)).headers.get('upload-offset')).toBe(
         String(CHUNK_SIZE_BYTES),
       );
-      const rest = await patch(otherBase, CHUNK_SIZE_BYTES, content.length);
+      const rest = await patch(urls[1]!, CHUNK_SIZE_BYTES, content.length);
       expect(rest.status).toBe(204);
       expect(rest.headers.get('upload-offset')).toBe(String(content.length));
-      const done = await complete(id, 'two-instances.bin', content.length);
+      const done = await a.app.inject({
+        method: 'POST',
+        url: '/upload/complete',
+        headers: bearer(member),
+        payload: { fileId: id, fileName: 'two-instances.bin', fileSize: content.length, totalChunks: 3 },
+      });
       expect(done.json().data.sha256).toBe(sha256(content));
-      expect(await downloadSha(id)).toBe(sha256(content));
+      const back = await fetch(`${urls[1]}/download/${id}`, { headers: bearer(member) });
+      expect(sha256(Buffer.from(await back.arrayBuffer()))).toBe(sha256(content));
     } finally {
-      await other.close();
+      await b.close();
+      await a.close();
     }
   });
 

@@ -113,7 +113,7 @@ export class ChunkTusStore extends DataStore {
         },
         row.thread_id,
       ) ?? store;
-    const held = await this.hashes.take(id, offset, (fresh) => this.rehash(id, offset, fresh));
+    const held = await this.hashes.take(id, offset, (fresh) => this.rehashOrRefuse(id, offset, fresh));
     // Bytes the hash has been fed: equal to the bytes recorded unless a dispatched chunk failed to record.
     let fed = offset;
     const hash: FileHash = {
@@ -204,6 +204,23 @@ export class ChunkTusStore extends DataStore {
       }
     }
     if (fed !== offset) throw ERRORS.INVALID_OFFSET;
+  }
+
+  /** rehash(), with a stored part that cannot be read back answered as such (the store being down is a 503). */
+  private async rehashOrRefuse(id: string, offset: number, hash: FileHash): Promise<void> {
+    try {
+      await this.rehash(id, offset, hash);
+    } catch (e) {
+      if (e instanceof StoreUnavailableError || (e && typeof e === 'object' && 'status_code' in e)) throw e;
+      this.ctx.log.error(
+        { err: e, uploadId: id },
+        'the stored part of a resumable upload could not be read back',
+      );
+      throw {
+        status_code: 410,
+        body: 'The part of this upload already received can no longer be read; upload the file again\n',
+      };
+    }
   }
 
   override async remove(id: string): Promise<void> {
