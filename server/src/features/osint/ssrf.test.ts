@@ -7,6 +7,7 @@ import { OsintSearchResponse, type OsintSource, type PlatformData } from '@guild
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { type FakeOsint, startFakeOsint } from '../../test/fake-osint.ts';
+import { SSRF_ADDRESSES, SSRF_NAMES } from '../../test/ssrf-matrix.ts';
 
 /**
  * A search cannot make the server reach its own network, whatever the input: the SSRF matrix as a
@@ -14,28 +15,8 @@ import { type FakeOsint, startFakeOsint } from '../../test/fake-osint.ts';
  * (no allow-list). A listener on every interface counts connections: it must see none.
  */
 
-const MATRIX_HOSTS = [
-  '127.0.0.1',
-  '10.0.0.1',
-  '172.16.0.1',
-  '192.168.0.1',
-  '169.254.169.254',
-  '0.0.0.0',
-  '[::1]',
-  '[fc00::1]',
-  '[::ffff:127.0.0.1]',
-  '2130706433',
-  '0177.0.0.1',
-];
-/** Names the fake DNS resolves to non-public addresses; rebind.test answers 127.0.0.1, then 127.0.0.2. */
-const MATRIX_NAMES = [
-  'loopback.test',
-  'private.test',
-  'metadata.test',
-  'ula.test',
-  'mapped.test',
-  'rebind.test',
-];
+const MATRIX_HOSTS = SSRF_ADDRESSES;
+const MATRIX_NAMES = SSRF_NAMES;
 
 let fake: FakeOsint;
 let ctx: TestContext;

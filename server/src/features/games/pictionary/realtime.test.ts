@@ -6,28 +6,16 @@ import {
   pictionaryRoom,
 } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectClient, listen, nextEvent, record, subscribe } from '../../../platform/realtime/testing.ts';
-import { createTestApp, type TestContext } from '../../../test/app.ts';
+import { describe, expect, it } from 'vitest';
+import { nextEvent, record, subscribe } from '../../../platform/realtime/testing.ts';
+import type { TestContext } from '../../../test/app.ts';
+import { useRealtimeApp } from '../../../test/realtime-app.ts';
 import { batch, drawAs, get, guessAs, lobbyOf, segment, start, wordOf } from './test-helpers.ts';
 
 let ctx: TestContext;
-let url: string;
-const sockets: Socket[] = [];
-beforeEach(async () => {
-  ctx = await createTestApp();
-  url = await listen(ctx.app);
+const { connect } = useRealtimeApp((c) => {
+  ctx = c;
 });
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await ctx.close();
-});
-
-async function connect(token: string) {
-  const s = await connectClient(url, token);
-  sockets.push(s);
-  return s;
-}
 
 type StatePush = { game: PictionaryGame };
 

@@ -6,30 +6,21 @@ import {
   tictactoeRoom,
 } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   afterSentinel,
-  connectClient,
   disconnected,
-  listen,
   nextEvent,
   record,
   subscribe,
 } from '../../../platform/realtime/testing.ts';
-import { createTestApp, type TestContext } from '../../../test/app.ts';
+import type { TestContext } from '../../../test/app.ts';
+import { useRealtimeApp } from '../../../test/realtime-app.ts';
 import { call, claim, join, lastSeen, leave, move, X_WINS } from './test-helpers.ts';
 
 let ctx: TestContext;
-let url: string;
-const sockets: Socket[] = [];
-
-beforeEach(async () => {
-  ctx = await createTestApp();
-  url = await listen(ctx.app);
-});
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await ctx.close();
+const { connect } = useRealtimeApp((c) => {
+  ctx = c;
 });
 
 /** A game in progress between two new players, each with a socket subscribed to its room. */
@@ -42,12 +33,6 @@ async function startWatchedGame() {
   const [xs, os] = [await connect(x.token), await connect(o.token)];
   await Promise.all([subscribe(xs, tictactoeRoom(id)), subscribe(os, tictactoeRoom(id))]);
   return { x, o, id, xs, os };
-}
-
-async function connect(token: string, reconnection = false): Promise<Socket> {
-  const socket = await connectClient(url, token, { reconnection });
-  sockets.push(socket);
-  return socket;
 }
 
 const stateWhere = (socket: Socket, test: (p: TicTacToeStatePush) => boolean) =>
