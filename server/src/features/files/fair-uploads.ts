@@ -74,6 +74,8 @@ export async function* watchBody<T extends Uint8Array>(
   const samples: { at: number; bytes: number }[] = [{ at: 0, bytes: 0 }];
   let clientMs = 0;
   let bytes = 0;
+  /** When the wait for the current piece began (null between pieces, while the consumer works). */
+  let waitingSince: number | null = null;
 
   /** True when the last `rateWindowMs` of client time brought fewer than `needed` bytes. */
   const tooSlowAt = (now: number): boolean => {
@@ -82,24 +84,31 @@ export async function* watchBody<T extends Uint8Array>(
     return bytes - samples[0]!.bytes < needed;
   };
 
+  // One timer for the whole body, not one per piece: a gigabyte arrives in ~16,000 pieces, and a timer
+  // and a race per piece were most of the upload's garbage. (Not a race against one long-lived promise
+  // either: each race would leave a reaction on it holding its piece until the body ends.)
+  let wake: ((stalled: 'stalled') => void) | null = null;
+  const timer = setInterval(() => {
+    if (waitingSince === null) return;
+    const waited = Date.now() - waitingSince;
+    if (waited >= idleTimeoutMs || tooSlowAt(clientMs + waited)) wake?.('stalled');
+  }, tick);
   try {
     while (true) {
-      const started = Date.now();
+      waitingSince = Date.now();
       const next = it.next();
-      let timer: NodeJS.Timeout | undefined;
-      const stalled = new Promise<'stalled'>((resolve) => {
-        timer = setInterval(() => {
-          const waited = Date.now() - started;
-          if (waited >= idleTimeoutMs || tooSlowAt(clientMs + waited)) resolve('stalled');
-        }, tick);
+      const result = await new Promise<IteratorResult<T> | 'stalled'>((resolve, reject) => {
+        wake = resolve;
+        next.then(resolve, reject);
       });
-      const result = await Promise.race([next, stalled]).finally(() => clearInterval(timer));
+      wake = null;
       if (result === 'stalled') {
         next.catch(() => {}); // the source fails once the connection is cut; nobody reads it any more
         onStall();
         throw new UploadTooSlowError('upload body too slow');
       }
-      clientMs += Date.now() - started;
+      clientMs += Date.now() - waitingSince;
+      waitingSince = null;
       if (result.done) return;
       // One sample per 1/60 of the window at most, so a fast upload's pieces do not pile up; the
       // check then counts up to one bucket more than the window (lenient, never harsher).
@@ -112,6 +121,7 @@ export async function* watchBody<T extends Uint8Array>(
       yield result.value;
     }
   } finally {
+    clearInterval(timer);
     // Closing the source (an early return or a throw) lets it release what it holds. Not awaited: after
     // a stall a read is still pending, and the source settles only once the cut connection errors it.
     it.return?.()?.catch(() => {});

@@ -180,7 +180,7 @@ describe('resumable uploads (tus) on the chunk store', () => {
       await b.close();
       await a.close();
     }
-  });
+  }, 60_000); // two apps and 16 MiB: slow on a loaded machine
 
   test("another member cannot see, continue or cancel someone's upload", async () => {
     const create = await fetch(`${base}${RESUMABLE_UPLOAD_PATH}`, {
