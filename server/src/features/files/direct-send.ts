@@ -44,39 +44,50 @@ export async function sendDirect(opts: {
   const raw = reply.raw;
   const pieces = new PiecePool(raw);
   let headSent = false;
+  const writeHead = () => {
+    if (headSent) return;
+    // Fastify's header record types request headers too; every value here is a response header.
+    raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
+    headSent = true;
+  };
   const write = (bytes: Uint8Array): Promise<void> => {
-    if (!headSent) {
-      // Fastify's header record types request headers too; every value here is a response header.
-      raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
-      headSent = true;
-    }
+    writeHead();
     return new Promise((resolve, reject) => raw.write(bytes, (err) => (err ? reject(err) : resolve())));
   };
   try {
+    /** The checked last piece of the part before, written once the next part is under way or at the end. */
+    let last: Held | null = null;
     for (const [i, part] of parts.entries()) {
       const reader = i === 0 ? opts.first : await store.openReader?.(part.blobId);
+      if (last) pieces.sent(last.k, write(last.bytes));
+      last = null;
       if (!reader) {
         for await (const piece of await store.get(part.blobId, part, part.check))
           await write(piece as Buffer);
         continue;
       }
       try {
-        await sendChunk(reader, part, pieces, write);
+        last = await sendChunk(reader, part, pieces, write);
       } finally {
         await reader.close();
       }
     }
-    await pieces.drained();
     if (opts.onDelivered) {
       await opts.onDelivered().catch((err: unknown) => {
         request.log.error({ err }, 'could not record a download');
       });
     }
-    raw.end();
+    // The file's last bytes go out with the end of the response, in one call: a client never holds
+    // every byte of a response the server still counts as open.
+    writeHead();
+    raw.end(last?.bytes);
   } catch (err) {
     fail(raw, headSent, err, request);
   }
 }
+
+/** Checked bytes waiting in pooled buffer `k`. */
+type Held = { bytes: Uint8Array; k: number };
 
 /** A few reused buffers; one may be filled again once the write of what it held has finished. */
 class PiecePool {
@@ -99,28 +110,25 @@ class PiecePool {
 
   /** Records the write of bytes held in buffer `k` (awaited before the buffer is reused). */
   sent(k: number, write: Promise<void>): void {
-    write.catch(() => {}); // awaited by next() or drained(); this keeps an early failure from going unhandled
+    write.catch(() => {}); // awaited by next(); this keeps a failure nobody waits for from going unhandled
     this.writes[k] = write;
-  }
-
-  drained(): Promise<unknown> {
-    return Promise.all(this.writes);
   }
 }
 
 /**
  * Reads one chunk piece by piece into pooled buffers, checks it, and writes the bytes of the part's
- * range: each piece once the next one has been read, the last once the check has passed.
+ * range, each piece once the next one has been read. The last piece (if the range reaches into it) is
+ * returned once the check has passed, for the caller to send.
  */
 async function sendChunk(
   reader: BlobReader,
   part: ChunkPart,
   pieces: PiecePool,
   write: (bytes: Uint8Array) => Promise<void>,
-): Promise<void> {
+): Promise<Held | null> {
   const { check } = part;
   const sum = runningCheck(check);
-  let held: { bytes: Uint8Array; k: number } | null = null;
+  let held: Held | null = null;
   let pos = 0;
   while (pos < check.size) {
     const { buffer, k } = await pieces.next();
@@ -137,7 +145,7 @@ async function sendChunk(
   }
   const got = sum.digest();
   if (!isIntact(check, pos, got)) throw corruptChunk(check, part.blobId, pos, got);
-  if (held) pieces.sent(held.k, write(held.bytes));
+  return held;
 }
 
 /** Ends a response that failed: an error answer if nothing went out yet, otherwise a cut connection. */
