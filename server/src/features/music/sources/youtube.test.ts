@@ -96,7 +96,7 @@ describe('YouTube through InnerTube, against a loopback fixture in its response 
     expect(Buffer.from(await res.arrayBuffer()).toString('hex')).toBe('1a45dfa3');
   });
 
-  test('health: Available from a real search; Unavailable with the reason when garbage or down', async () => {
+  test('health: Available from a real search; Unavailable with the reason when garbage, empty or down', async () => {
     expect(await youtubeSource(yt.baseUrl).health()).toEqual({ available: true, reason: null });
 
     yt.setMode('garbage');
@@ -106,6 +106,16 @@ describe('YouTube through InnerTube, against a loopback fixture in its response 
       expect(garbage.reason).toMatch(/^YouTube did not answer: .+/);
     } finally {
       yt.setMode('ok');
+    }
+
+    const empty = await startFakeYouTube([]);
+    try {
+      expect(await youtubeSource(empty.baseUrl).health()).toEqual({
+        available: false,
+        reason: 'YouTube answered a search with no videos',
+      });
+    } finally {
+      await empty.close();
     }
 
     const down = await youtubeSource('http://127.0.0.1:9').health();
