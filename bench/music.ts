@@ -11,7 +11,8 @@
  *   BENCH_MUSIC_SERVER_FLAGS=--cpu-prof node bench/music.ts  extra node flags for the server
  *
  * 1. CPU per playing stream over the window, the server's Node process and its ffmpeg separately,
- *    plain and with every effect plus a non-flat equalizer, beside a bare `ffmpeg … -c:a libopus -f ogg`
+ *    plain and with every effect plus a non-flat equalizer, beside a bare ffmpeg with the bot's own encoder
+ *    arguments (`encoderArgs`: filters, libopus, Ogg)
  *    of the same seconds of the same file (with and without the same filters) in the same run.
  * 2. Latency from an effect or seek request to the first packet that carries it (p50/p95/max), from
  *    the pitch of each received packet (a file of 440 Hz then 660 Hz; nightcore makes 440 → 550).
@@ -24,10 +25,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EQ_BANDS, type EqSettings, MUSIC_EFFECTS } from '@guildhall/common';
+import { type EqSettings, FLAT_EQ, MUSIC_EFFECTS, type MusicEffect } from '@guildhall/common';
 import OpusScript from 'opusscript';
 import { openDb } from '../server/src/db/index.ts';
-import { filterChain } from '../server/src/features/music/ffmpeg.ts';
+import { encoderArgs } from '../server/src/features/music/ffmpeg.ts';
 import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
 import { buildSignedInUser } from '../server/src/test/factories.ts';
 import { testCaBundle } from '../server/src/test/fake-discord-bot/ca-env.ts';
@@ -264,19 +265,17 @@ try {
   await sleep(1000);
   const loaded = await measure();
   await call(tokens[0] ?? '', 'POST', `/api/music/effects/${g0}`, { effects: [] });
-  await call(tokens[0] ?? '', 'POST', `/api/music/equalizer/${g0}`, {
-    eq: Object.fromEntries(EQ_BANDS.map((b) => [b.key, 0])),
-  });
+  await call(tokens[0] ?? '', 'POST', `/api/music/equalizer/${g0}`, { eq: FLAT_EQ });
 
-  const bare = async (filters: string | null) => {
+  // The bot's own encoder arguments (filters, Opus, Ogg pages) on the same file, to /dev/null.
+  const bare = async (effects: readonly MusicEffect[], eq: EqSettings) => {
     const args = ['-hide_banner', '-loglevel', 'error', '-t', String(WINDOW_S), '-i', audioFile];
-    if (filters) args.push('-af', filters);
-    args.push('-ac', '2', '-ar', '48000', '-c:a', 'libopus', '-b:a', '128k', '-f', 'ogg', '-y', '/dev/null');
+    args.push(...encoderArgs(effects, eq), '-y', '/dev/null');
     const r = await run('ffmpeg', args);
     return (r.cpu / WINDOW_S) * 100;
   };
-  const barePlain = await bare(null);
-  const bareLoaded = await bare(filterChain([...MUSIC_EFFECTS], FULL_EQ));
+  const barePlain = await bare([], FLAT_EQ);
+  const bareLoaded = await bare([...MUSIC_EFFECTS], FULL_EQ);
 
   // ---- 2. Latency: request → first packet carrying the change ----
   const decoder = new OpusScript(48_000, 2, OpusScript.Application.AUDIO);
@@ -357,24 +356,7 @@ try {
         String(duration * (i % 2 ? 0.75 : 0.1)),
         '-i',
         audioFile,
-        '-af',
-        filterChain(['nightcore'], { bass: 0, lowMid: 0, mid: 0, highMid: 0, treble: 0 }),
-        '-ac',
-        '2',
-        '-ar',
-        '48000',
-        '-c:a',
-        'libopus',
-        '-b:a',
-        '128k',
-        '-frame_duration',
-        '20',
-        '-page_duration',
-        '20000',
-        '-flush_packets',
-        '1',
-        '-f',
-        'ogg',
+        ...encoderArgs(['nightcore'], FLAT_EQ),
         'pipe:1',
       ],
       { stdio: ['ignore', 'pipe', 'ignore'] },
