@@ -20,7 +20,7 @@ export function youtubeVideoId(url: string): string | null {
 /**
  * The InnerTube client whose player responses carry plain stream URLs (no signature or `n` parameter to
  * transform): YouTube serves the Android VR app that way, so playing needs no copy of YouTube's player
- * script and no JavaScript evaluator (yt-dlp asks as the same client for the same reason). Search stays
+ * script and no JavaScript evaluator (which youtubei.js would need to decipher WEB formats). Search stays
  * on the WEB client, whose results carry durations and thumbnails.
  */
 const STREAM_CLIENT = 'ANDROID_VR';
