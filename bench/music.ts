@@ -6,9 +6,13 @@
  *   BENCH_MUSIC_WINDOW=60 node bench/music.ts        CPU window in seconds (default 20)
  *   BENCH_MUSIC_GUILDS=1,2,4,8,12 node bench/music.ts guild counts tried for "packets fall late"
  *   BENCH_MUSIC_FORMAT=wav node bench/music.ts        the library file as WAV instead of 192 kb/s MP3
+ *   BENCH_MUSIC_PARTS=cpu node bench/music.ts         only part 1 (CPU per stream)
+ *   BENCH_MUSIC_SERVER_ROOT=/path node bench/music.ts  run the server of another checkout (before/after)
+ *   BENCH_MUSIC_SERVER_FLAGS=--cpu-prof node bench/music.ts  extra node flags for the server
  *
  * 1. CPU per playing stream over the window, the server's Node process and its ffmpeg separately,
- *    plain and with every effect plus a non-flat equalizer, beside a bare `ffmpeg … -c:a libopus -f ogg`
+ *    plain and with every effect plus a non-flat equalizer, beside a bare ffmpeg with the bot's own encoder
+ *    arguments (`encoderArgs`: filters, libopus, Ogg)
  *    of the same seconds of the same file (with and without the same filters) in the same run.
  * 2. Latency from an effect or seek request to the first packet that carries it (p50/p95/max), from
  *    the pitch of each received packet (a file of 440 Hz then 660 Hz; nightcore makes 440 → 550).
@@ -21,10 +25,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EQ_BANDS, type EqSettings, MUSIC_EFFECTS } from '@guildhall/common';
+import { type EqSettings, FLAT_EQ, MUSIC_EFFECTS, type MusicEffect } from '@guildhall/common';
 import OpusScript from 'opusscript';
 import { openDb } from '../server/src/db/index.ts';
-import { filterChain } from '../server/src/features/music/ffmpeg.ts';
+import { encoderArgs } from '../server/src/features/music/ffmpeg.ts';
 import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
 import { buildSignedInUser } from '../server/src/test/factories.ts';
 import { testCaBundle } from '../server/src/test/fake-discord-bot/ca-env.ts';
@@ -38,13 +42,18 @@ import { freePort } from './lib/free-port.ts';
 import { waitForHttp } from './lib/wait-for-http.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+const SERVER_ROOT = path.resolve(process.env.BENCH_MUSIC_SERVER_ROOT ?? ROOT);
+const EXTRA_FLAGS = (process.env.BENCH_MUSIC_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+const ONLY_CPU = process.env.BENCH_MUSIC_PARTS === 'cpu';
 const WINDOW_S = Number(process.env.BENCH_MUSIC_WINDOW ?? 20);
-const GUILD_STEPS = (process.env.BENCH_MUSIC_GUILDS ?? '1,2,4,8,12,16').split(',').map(Number);
-const LATENCY_ROUNDS = Number(process.env.BENCH_MUSIC_LATENCY_ROUNDS ?? 10);
+const GUILD_STEPS = ONLY_CPU
+  ? []
+  : (process.env.BENCH_MUSIC_GUILDS ?? '1,2,4,8,12,16').split(',').map(Number);
+const LATENCY_ROUNDS = ONLY_CPU ? 0 : Number(process.env.BENCH_MUSIC_LATENCY_ROUNDS ?? 10);
 const LATE_MS = 60;
 const CLK_TCK = 100; // /proc times are in USER_HZ, 100 on Linux
 const GOALS = { nodePctPerStream: 3, p95Ms: 300 };
-const MAX_GUILDS = Math.max(...GUILD_STEPS);
+const MAX_GUILDS = Math.max(1, ...GUILD_STEPS);
 const FULL_EQ: EqSettings = { bass: 6, lowMid: -3, mid: 2, highMid: -2, treble: 4 };
 
 const guildId = (i: number) => `${600000000000000000n + BigInt(i + 1)}`;
@@ -53,11 +62,13 @@ const userId = (i: number) => `${620000000000000000n + BigInt(i + 1)}`;
 
 // ---- helpers ----
 
-function cpuSeconds(pid: number): number {
+function cpuSeconds(pid: number, which: 'all' | 'user' | 'system' = 'all'): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime + stime
+    const user = Number(fields[11]) / CLK_TCK;
+    const system = Number(fields[12]) / CLK_TCK;
+    return which === 'user' ? user : which === 'system' ? system : user + system;
   } catch {
     return 0;
   }
@@ -148,7 +159,7 @@ const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const server: ChildProcess = spawn(
   process.execPath,
-  [...SERVER_NODE_FLAGS, path.join(ROOT, 'server/src/main.ts')],
+  [...SERVER_NODE_FLAGS, ...EXTRA_FLAGS, path.join(SERVER_ROOT, 'server/src/main.ts')],
   {
     cwd: tmp,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -238,13 +249,15 @@ try {
   const measure = async () => {
     const pids = ffmpegChildren(server.pid ?? 0);
     const n0 = cpuSeconds(server.pid ?? 0);
-    const f0 = pids.map(cpuSeconds);
+    const s0 = cpuSeconds(server.pid ?? 0, 'system');
+    const f0 = pids.map((pid) => cpuSeconds(pid));
     const t0 = performance.now();
     await sleep(WINDOW_S * 1000);
     const wall = (performance.now() - t0) / 1000;
     const node = (cpuSeconds(server.pid ?? 0) - n0) / wall;
+    const system = (cpuSeconds(server.pid ?? 0, 'system') - s0) / wall;
     const ff = pids.reduce((sum, pid, k) => sum + (cpuSeconds(pid) - (f0[k] ?? 0)), 0) / wall;
-    return { node: node * 100, ffmpeg: ff * 100 };
+    return { node: node * 100, system: system * 100, ffmpeg: ff * 100 };
   };
   const plain = await measure();
   await call(tokens[0] ?? '', 'POST', `/api/music/effects/${g0}`, { effects: [...MUSIC_EFFECTS] });
@@ -252,19 +265,17 @@ try {
   await sleep(1000);
   const loaded = await measure();
   await call(tokens[0] ?? '', 'POST', `/api/music/effects/${g0}`, { effects: [] });
-  await call(tokens[0] ?? '', 'POST', `/api/music/equalizer/${g0}`, {
-    eq: Object.fromEntries(EQ_BANDS.map((b) => [b.key, 0])),
-  });
+  await call(tokens[0] ?? '', 'POST', `/api/music/equalizer/${g0}`, { eq: FLAT_EQ });
 
-  const bare = async (filters: string | null) => {
+  // The bot's own encoder arguments (filters, Opus, Ogg pages) on the same file, to /dev/null.
+  const bare = async (effects: readonly MusicEffect[], eq: EqSettings) => {
     const args = ['-hide_banner', '-loglevel', 'error', '-t', String(WINDOW_S), '-i', audioFile];
-    if (filters) args.push('-af', filters);
-    args.push('-ac', '2', '-ar', '48000', '-c:a', 'libopus', '-b:a', '128k', '-f', 'ogg', '-y', '/dev/null');
+    args.push(...encoderArgs(effects, eq), '-y', '/dev/null');
     const r = await run('ffmpeg', args);
     return (r.cpu / WINDOW_S) * 100;
   };
-  const barePlain = await bare(null);
-  const bareLoaded = await bare(filterChain([...MUSIC_EFFECTS], FULL_EQ));
+  const barePlain = await bare([], FLAT_EQ);
+  const bareLoaded = await bare([...MUSIC_EFFECTS], FULL_EQ);
 
   // ---- 2. Latency: request → first packet carrying the change ----
   const decoder = new OpusScript(48_000, 2, OpusScript.Application.AUDIO);
@@ -345,24 +356,7 @@ try {
         String(duration * (i % 2 ? 0.75 : 0.1)),
         '-i',
         audioFile,
-        '-af',
-        filterChain(['nightcore'], { bass: 0, lowMid: 0, mid: 0, highMid: 0, treble: 0 }),
-        '-ac',
-        '2',
-        '-ar',
-        '48000',
-        '-c:a',
-        'libopus',
-        '-b:a',
-        '128k',
-        '-frame_duration',
-        '20',
-        '-page_duration',
-        '20000',
-        '-flush_packets',
-        '1',
-        '-f',
-        'ogg',
+        ...encoderArgs(['nightcore'], FLAT_EQ),
         'pipe:1',
       ],
       { stdio: ['ignore', 'pipe', 'ignore'] },
@@ -435,10 +429,10 @@ try {
   console.log();
   console.log('\nCPU per playing stream (% of one core):');
   console.log(
-    `  plain:                 Node ${f1(plain.node)} % (${f1(plain.node - idleNode)} % above idle), ffmpeg ${f1(plain.ffmpeg)} %`,
+    `  plain:                 Node ${f1(plain.node)} % (${f1(plain.node - idleNode)} % above idle; kernel ${f1(plain.system)} %), ffmpeg ${f1(plain.ffmpeg)} %`,
   );
   console.log(
-    `  every effect + EQ:     Node ${f1(loaded.node)} % (${f1(loaded.node - idleNode)} % above idle), ffmpeg ${f1(loaded.ffmpeg)} %`,
+    `  every effect + EQ:     Node ${f1(loaded.node)} % (${f1(loaded.node - idleNode)} % above idle; kernel ${f1(loaded.system)} %), ffmpeg ${f1(loaded.ffmpeg)} %`,
   );
   console.log(
     `  bare ffmpeg → Ogg/Opus: ${f1(barePlain)} % plain, ${f1(bareLoaded)} % with the same filters`,
@@ -446,27 +440,29 @@ try {
   console.log(
     `  ratio bot ffmpeg / bare ffmpeg: ${(plain.ffmpeg / barePlain).toFixed(2)}× plain, ${(loaded.ffmpeg / bareLoaded).toFixed(2)}× filtered; Node goal ≤ ${GOALS.nodePctPerStream} % per stream above idle: ${plain.node - idleNode <= GOALS.nodePctPerStream ? 'met' : 'NOT met'}`,
   );
-  for (const kind of ['seek', 'effect']) {
-    const ms = latencies.filter((l) => l.kind === kind).map((l) => l.ms);
+  if (!ONLY_CPU) {
+    for (const kind of ['seek', 'effect']) {
+      const ms = latencies.filter((l) => l.kind === kind).map((l) => l.ms);
+      console.log(
+        `\n${kind} → first packet carrying it (${ms.length} requests): p50 ${f1(percentile(ms, 50))} ms, p95 ${f1(percentile(ms, 95))} ms, max ${f1(Math.max(...ms))} ms (goal p95 ≤ ${GOALS.p95Ms} ms)`,
+      );
+    }
     console.log(
-      `\n${kind} → first packet carrying it (${ms.length} requests): p50 ${f1(percentile(ms, 50))} ms, p95 ${f1(percentile(ms, 95))} ms, max ${f1(Math.max(...ms))} ms (goal p95 ≤ ${GOALS.p95Ms} ms)`,
+      `\nbaseline: bare ffmpeg spawn → first Ogg audio page (same seek, filter, encoder; ${bareStarts.length} runs): p50 ${f1(percentile(bareStarts, 50))} ms, p95 ${f1(percentile(bareStarts, 95))} ms`,
     );
-  }
-  console.log(
-    `\nbaseline: bare ffmpeg spawn → first Ogg audio page (same seek, filter, encoder; ${bareStarts.length} runs): p50 ${f1(percentile(bareStarts, 50))} ms, p95 ${f1(percentile(bareStarts, 95))} ms`,
-  );
-  const allLat = latencies.map((l) => l.ms);
-  console.log(
-    `  request → first packet over the bare start, p50: ${(percentile(allLat, 50) / percentile(bareStarts, 50)).toFixed(2)}×, p95: ${(percentile(allLat, 95) / percentile(bareStarts, 95)).toFixed(2)}×`,
-  );
-  console.log(`\nguilds playing at once (late = > ${LATE_MS} ms behind the 20 ms schedule, 10 s each):`);
-  for (const l of lateness) {
+    const allLat = latencies.map((l) => l.ms);
     console.log(
-      `  ${String(l.guilds).padStart(3)} guilds: ${f1(l.latePct)} % late, worst ${f1(l.worstMs)} ms, server Node ${f1(l.nodePct)} % (${f1((l.nodePct - idleNode) / l.guilds)} % per stream above idle)`,
+      `  request → first packet over the bare start, p50: ${(percentile(allLat, 50) / percentile(bareStarts, 50)).toFixed(2)}×, p95: ${(percentile(allLat, 95) / percentile(bareStarts, 95)).toFixed(2)}×`,
     );
+    console.log(`\nguilds playing at once (late = > ${LATE_MS} ms behind the 20 ms schedule, 10 s each):`);
+    for (const l of lateness) {
+      console.log(
+        `  ${String(l.guilds).padStart(3)} guilds: ${f1(l.latePct)} % late, worst ${f1(l.worstMs)} ms, server Node ${f1(l.nodePct)} % (${f1((l.nodePct - idleNode) / l.guilds)} % per stream above idle)`,
+      );
+    }
+    const ok = lateness.filter((l) => l.latePct < 1).map((l) => l.guilds);
+    console.log(`  → ${ok.length ? Math.max(...ok) : 0} guilds played with < 1 % late packets`);
   }
-  const ok = lateness.filter((l) => l.latePct < 1).map((l) => l.guilds);
-  console.log(`  → ${ok.length ? Math.max(...ok) : 0} guilds played with < 1 % late packets`);
 } finally {
   await cleanup();
 }

@@ -152,18 +152,24 @@ export const PlaylistSongParams = PlaylistIdParams.extend({
 export const RequestedBy = z.object({ avatar: z.string().nullable(), displayName: z.string() });
 export type RequestedBy = z.infer<typeof RequestedBy>;
 
-/** A song as search returns it. `duration` is in whole seconds (0 when unknown, e.g. a live stream). */
-export const SearchResult = z.object({
-  /** The source's own id (YouTube video id, SoundCloud track id, library file id). */
-  id: z.string(),
-  /** The spec's save key; the same as `id` (kept under this name because the spec's songInfo uses it). */
+/** What every song carries, wherever it appears (search result, queue, playlist). */
+const songFields = {
+  /** The spec's save key: the source's own id (kept under this name because the spec's songInfo uses it). */
   youtube_id: z.string(),
   title: z.string(),
   uploader: z.string(),
+  /** Whole seconds (0 when unknown, e.g. a live stream). */
   duration: z.number().int().nonnegative(),
   url: z.string(),
   thumbnail: z.string().nullable(),
   platform: MusicPlatform,
+};
+
+/** A song as search returns it. */
+export const SearchResult = z.object({
+  /** The source's own id (YouTube video id, SoundCloud track id, library file id); the same as `youtube_id`. */
+  id: z.string(),
+  ...songFields,
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 
@@ -255,14 +261,9 @@ export const Playlist = z.object({
 export type Playlist = z.infer<typeof Playlist>;
 
 export const PlaylistSong = z.object({
+  /** This playlist entry's id. */
   id: z.string(),
-  youtube_id: z.string(),
-  title: z.string(),
-  uploader: z.string(),
-  duration: z.number().int().nonnegative(),
-  url: z.string(),
-  thumbnail: z.string().nullable(),
-  platform: MusicPlatform,
+  ...songFields,
   position: z.number().int().nonnegative(),
 });
 export type PlaylistSong = z.infer<typeof PlaylistSong>;
@@ -350,16 +351,19 @@ export type EffectsBody = z.infer<typeof EffectsBody>;
 export const EqualizerBody = bodyObject({ eq: EqSettings }, 'an eq object');
 export type EqualizerBody = z.infer<typeof EqualizerBody>;
 
+const playlistName = z
+  .string({ error: MUSIC_TEXTS.playlistNameRequired })
+  .trim()
+  .min(1, { error: MUSIC_TEXTS.playlistNameRequired })
+  .max(PLAYLIST_NAME_MAX_CHARS, {
+    error: `Playlist name must be at most ${PLAYLIST_NAME_MAX_CHARS} characters`,
+  });
+const isPublic = z.boolean({ error: 'isPublic must be true or false' });
+
 export const PlaylistCreateBody = bodyObject(
   {
-    name: z
-      .string({ error: MUSIC_TEXTS.playlistNameRequired })
-      .trim()
-      .min(1, { error: MUSIC_TEXTS.playlistNameRequired })
-      .max(PLAYLIST_NAME_MAX_CHARS, {
-        error: `Playlist name must be at most ${PLAYLIST_NAME_MAX_CHARS} characters`,
-      }),
-    isPublic: z.boolean({ error: 'isPublic must be true or false' }).default(false),
+    name: playlistName,
+    isPublic: isPublic.default(false),
   },
   'a name',
 );
@@ -397,25 +401,19 @@ export type PlaylistPlayBody = z.input<typeof PlaylistPlayBody>;
 /** Rename (an addition to the spec's table: only the creator renames). */
 export const PlaylistRenameBody = bodyObject(
   {
-    name: z
-      .string({ error: MUSIC_TEXTS.playlistNameRequired })
-      .trim()
-      .min(1, { error: MUSIC_TEXTS.playlistNameRequired })
-      .max(PLAYLIST_NAME_MAX_CHARS, {
-        error: `Playlist name must be at most ${PLAYLIST_NAME_MAX_CHARS} characters`,
-      }),
+    name: playlistName,
   },
   'a name',
 );
 export type PlaylistRenameBody = z.infer<typeof PlaylistRenameBody>;
 
-export const PlaylistVisibilityBody = bodyObject(
-  { isPublic: z.boolean({ error: 'isPublic must be true or false' }) },
-  'isPublic',
-);
+export const PlaylistVisibilityBody = bodyObject({ isPublic }, 'isPublic');
 export type PlaylistVisibilityBody = z.infer<typeof PlaylistVisibilityBody>;
 
 // ---- Responses: {success: true, data} (errors use ApiError from api.ts) ----
+
+/** What a play did: started at once, or went into the queue. */
+const PlayAction = z.enum(['playing', 'queued']);
 
 const ok = <T extends z.ZodRawShape>(data: T) => z.object({ success: z.literal(true), data: z.object(data) });
 
@@ -430,7 +428,7 @@ export const MusicSearchResponse = ok({ results: z.array(SearchResult) });
 export type MusicSearchResponse = z.infer<typeof MusicSearchResponse>;
 export const MusicPlayResponse = ok({
   song: Song,
-  action: z.enum(['playing', 'queued']),
+  action: PlayAction,
   /** Queue position (0-based) when queued, null when playing now. */
   position: z.number().int().nullable(),
   status: PlaybackStatus,
@@ -451,7 +449,7 @@ export const PlaylistPlayResponse = ok({
   message: z.string(),
   /** How many songs went into the queue (or started). */
   added: z.number().int().nonnegative(),
-  action: z.enum(['playing', 'queued']),
+  action: PlayAction,
   status: PlaybackStatus,
 });
 export type PlaylistPlayResponse = z.infer<typeof PlaylistPlayResponse>;

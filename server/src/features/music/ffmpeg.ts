@@ -95,9 +95,21 @@ export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath'>): string[] {
     ...(o.startSeconds > 0 ? ['-ss', o.startSeconds.toFixed(3)] : []),
     '-i',
     input,
+    ...encoderArgs(o.effects, o.eq),
+    'pipe:1',
+  ];
+}
+
+/**
+ * Everything after the input: drop video, filter, and encode 48 kHz stereo Opus in 20 ms frames into
+ * Ogg pages of one frame each, written at once (`-flush_packets`) so a new track's first audio reaches
+ * the voice player without waiting for a fuller page. The output target follows.
+ */
+export function encoderArgs(effects: readonly MusicEffect[], eq: EqSettings): string[] {
+  return [
     '-vn',
     '-af',
-    filterChain(o.effects, o.eq),
+    filterChain(effects, eq),
     '-ac',
     '2',
     '-ar',
@@ -116,7 +128,6 @@ export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath'>): string[] {
     '1',
     '-f',
     'ogg',
-    'pipe:1',
   ];
 }
 

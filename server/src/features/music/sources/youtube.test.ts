@@ -1,5 +1,6 @@
-import { describe, expect, test } from 'vitest';
-import { youtubeVideoId } from './youtube.ts';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type FakeYouTube, startFakeYouTube } from '../../../test/fake-youtube.ts';
+import { youtubeSource, youtubeVideoId } from './youtube.ts';
 
 describe('YouTube links', () => {
   test('finds the video id in watch, short, shorts, embed and music links', () => {
@@ -27,5 +28,98 @@ describe('YouTube links', () => {
     ]) {
       expect(youtubeVideoId(url), url).toBeNull();
     }
+  });
+});
+
+describe('YouTube through InnerTube, against a loopback fixture in its response shapes', () => {
+  let yt: FakeYouTube;
+  beforeAll(async () => {
+    yt = await startFakeYouTube([
+      { id: 'fixtureA440', title: 'Sine Tone 440', channel: 'Fixture Channel', hz: 440, seconds: 125 },
+      { id: 'fixtureB300', title: 'Other tone', channel: 'Fixture Channel', hz: 300, seconds: 4 },
+    ]);
+  }, 30_000);
+  afterAll(async () => {
+    await yt?.close();
+  });
+
+  test('search maps videoRenderers to songs: id, title, channel, duration, largest thumbnail, watch url', async () => {
+    const source = youtubeSource(yt.baseUrl);
+    expect(await source.search('sine tone', 10)).toEqual([
+      {
+        id: 'fixtureA440',
+        youtube_id: 'fixtureA440',
+        title: 'Sine Tone 440',
+        uploader: 'Fixture Channel',
+        duration: 125,
+        url: 'https://www.youtube.com/watch?v=fixtureA440',
+        thumbnail: 'https://i.ytimg.com/vi/fixtureA440/hq720.jpg',
+        platform: 'youtube',
+      },
+    ]);
+    expect((await source.search('music', 1)).map((s) => s.id)).toEqual(['fixtureA440']);
+    // The session's config, then the search as the WEB client; no player script is fetched.
+    expect(yt.log).toEqual([
+      'POST /youtubei/v1/config WEB',
+      'POST /youtubei/v1/search WEB',
+      'POST /youtubei/v1/search WEB',
+    ]);
+  });
+
+  test('resolves a link from the player response, and an unknown video to nothing', async () => {
+    const source = youtubeSource(yt.baseUrl);
+    expect(await source.resolve('https://youtu.be/fixtureB300')).toMatchObject({
+      id: 'fixtureB300',
+      title: 'Other tone',
+      uploader: 'Fixture Channel',
+      duration: 4,
+      thumbnail: 'https://i.ytimg.com/vi/fixtureB300/hq720.jpg',
+      platform: 'youtube',
+    });
+    expect(await source.resolve('https://www.youtube.com/watch?v=missing0000')).toBeNull();
+  });
+
+  test('plays the audio-only format that the Android VR client gets as a plain URL', async () => {
+    const source = youtubeSource(yt.baseUrl);
+    const song = await source.resolve('https://www.youtube.com/watch?v=fixtureA440');
+    if (!song) throw new Error('the fixture video did not resolve');
+    const input = await source.input(song);
+    if (input.kind !== 'url') throw new Error('expected a URL input');
+    const url = new URL(input.url);
+    expect(url.origin).toBe(yt.baseUrl);
+    expect(url.pathname).toBe('/videoplayback');
+    expect(url.searchParams.get('itag')).toBe('251');
+    expect(yt.log).toContain('POST /youtubei/v1/player ANDROID_VR');
+    const res = await fetch(input.url, { headers: { range: 'bytes=0-3' } });
+    expect(res.status).toBe(206);
+    // The EBML magic of a WebM file.
+    expect(Buffer.from(await res.arrayBuffer()).toString('hex')).toBe('1a45dfa3');
+  });
+
+  test('health: Available from a real search; Unavailable with the reason when garbage, empty or down', async () => {
+    expect(await youtubeSource(yt.baseUrl).health()).toEqual({ available: true, reason: null });
+
+    yt.setMode('garbage');
+    try {
+      const garbage = await youtubeSource(yt.baseUrl).health();
+      expect(garbage.available).toBe(false);
+      expect(garbage.reason).toMatch(/^YouTube did not answer: .+/);
+    } finally {
+      yt.setMode('ok');
+    }
+
+    const empty = await startFakeYouTube([]);
+    try {
+      expect(await youtubeSource(empty.baseUrl).health()).toEqual({
+        available: false,
+        reason: 'YouTube answered a search with no videos',
+      });
+    } finally {
+      await empty.close();
+    }
+
+    const down = await youtubeSource('http://127.0.0.1:9').health();
+    expect(down.available).toBe(false);
+    expect(down.reason).toMatch(/^YouTube did not answer: .+/);
   });
 });

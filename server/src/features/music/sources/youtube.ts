@@ -18,23 +18,40 @@ export function youtubeVideoId(url: string): string | null {
 }
 
 /**
+ * The InnerTube client whose player responses carry plain stream URLs (no signature or `n` parameter to
+ * transform): YouTube serves the Android VR app that way, so playing needs no copy of YouTube's player
+ * script and no JavaScript evaluator (which youtubei.js would need to decipher WEB formats). Search stays
+ * on the WEB client, whose results carry durations and thumbnails.
+ */
+const STREAM_CLIENT = 'ANDROID_VR';
+
+/**
  * YouTube through youtubei.js (the InnerTube API the site itself uses). `baseUrl` replaces
  * https://www.youtube.com in every request it makes, so a deployment can route it through a proxy and
  * tests can point it at a loopback fixture.
  */
 export function youtubeSource(baseUrl: string): MusicSource {
   const origin = 'https://www.youtube.com';
-  const rewrite: typeof fetch = (input, init) => {
-    const req = input instanceof Request ? input : new Request(input, init);
-    const url = req.url.startsWith(origin) ? baseUrl + req.url.slice(origin.length) : req.url;
-    return fetch(new Request(url, req));
+  // youtubei.js passes a Request plus an init carrying the body and headers: merge them, then re-target.
+  const rewrite: typeof fetch = async (input, init) => {
+    const req = new Request(input, init);
+    if (!req.url.startsWith(`${origin}/`)) return fetch(req);
+    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await req.arrayBuffer();
+    return fetch(baseUrl + req.url.slice(origin.length), {
+      method: req.method,
+      headers: req.headers,
+      body,
+      redirect: req.redirect,
+      signal: req.signal,
+    });
   };
   let client: Promise<Innertube> | null = null;
   const yt = () => {
     client ??= Innertube.create({
       fetch: rewrite,
       generate_session_locally: true,
-      retrieve_player: true,
+      // Stream URLs come from STREAM_CLIENT, which needs no deciphering: no player script to download.
+      retrieve_player: false,
     }).catch((e: unknown) => {
       client = null; // try again next time
       throw e;
@@ -78,7 +95,12 @@ export function youtubeSource(baseUrl: string): MusicSource {
     async resolve(url) {
       const id = youtubeVideoId(url);
       if (!id) return null;
-      const info = await (await yt()).getBasicInfo(id);
+      // youtubei.js throws this when the player answers `playabilityStatus.status: ERROR` (no such video).
+      const info = await (await yt()).getBasicInfo(id).catch((e: unknown) => {
+        if (e instanceof Error && e.message === 'This video is unavailable') return null;
+        throw e;
+      });
+      if (!info) return null;
       const d = info.basic_info;
       return toResult({
         id,
@@ -89,13 +111,24 @@ export function youtubeSource(baseUrl: string): MusicSource {
       });
     },
     async input(song) {
-      const client = await yt();
-      const format = await client.getStreamingData(song.id, { type: 'audio', quality: 'best' });
-      return { kind: 'url', url: await format.decipher(client.session.player) };
+      const format = await (await yt()).getStreamingData(song.id, {
+        type: 'audio',
+        quality: 'best',
+        format: 'any',
+        client: STREAM_CLIENT,
+      });
+      // A format that only the player script can decipher (signatureCipher) has no plain url.
+      if (!format.url)
+        throw new Error('YouTube offered no stream this client can play without its player script');
+      return { kind: 'url', url: format.url };
     },
     async health() {
       try {
-        await (await yt()).search('music', { type: 'video' });
+        const found = await (await yt()).search('music', { type: 'video' });
+        // A search for "music" that parses but lists no video is not YouTube answering as it should.
+        if (found.results.filterType(YTNodes.Video).length === 0) {
+          return { available: false, reason: 'YouTube answered a search with no videos' };
+        }
         return { available: true, reason: null };
       } catch (e) {
         return { available: false, reason: `YouTube did not answer: ${(e as Error).message}` };

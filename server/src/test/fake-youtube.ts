@@ -1,0 +1,339 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export type FakeYouTubeVideo = {
+  /** 11 characters, as YouTube's ids. */
+  id: string;
+  title: string;
+  channel: string;
+  /** The tone the video's audio plays. */
+  hz: number;
+  seconds: number;
+};
+
+export type FakeYouTube = {
+  /** For YOUTUBE_BASE_URL: stands in for https://www.youtube.com. */
+  baseUrl: string;
+  /** Every request as `METHOD /path` (InnerTube calls with the client name: `POST /youtubei/v1/player ANDROID_VR`). */
+  log: string[];
+  /** `garbage`: InnerTube answers 200 with an HTML page, as a captive portal or a consent wall would. */
+  setMode: (mode: 'ok' | 'garbage') => void;
+  close: () => Promise<void>;
+};
+
+type InnerTubeBody = { context?: { client?: { clientName?: string } }; query?: string; videoId?: string };
+
+/**
+ * YouTube's InnerTube API on loopback, in the response shapes youtubei.js parses (written from its
+ * parsers: `Search`, `Video`, `MediaInfo`, `Format`, `VideoDetails`):
+ * - `POST /youtubei/v1/config`: the session's config (`responseContext.globalConfigGroup`, `configData`);
+ * - `POST /youtubei/v1/search`: `twoColumnSearchResultsRenderer` → `sectionListRenderer` →
+ *   `itemSectionRenderer` of `videoRenderer`s (title runs, owner text, length text, thumbnails smallest
+ *   first), a continuation item, `estimatedResults`;
+ * - `POST /youtubei/v1/player`: `playabilityStatus`, `videoDetails`, and `streamingData.adaptiveFormats`:
+ *   an Opus audio format (itag 251) and a video-only one (itag 247). For the `ANDROID_VR` client they
+ *   carry a plain `url`, as YouTube serves that client; for `WEB` they carry a `signatureCipher` that only
+ *   the player script can decipher (so a client that asks as WEB without a JS evaluator cannot play);
+ *   an unknown id answers `playabilityStatus.status: ERROR`;
+ * - `GET /videoplayback?id=&itag=`: the audio (WebM/Opus made by ffmpeg from a sine tone), with Range,
+ *   as googlevideo.com serves it.
+ */
+export async function startFakeYouTube(videos: FakeYouTubeVideo[]): Promise<FakeYouTube> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-youtube-'));
+  for (const v of videos) {
+    const child = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        `sine=frequency=${v.hz}:sample_rate=48000:duration=${v.seconds}`,
+        '-ac',
+        '2',
+        '-c:a',
+        'libopus',
+        '-b:a',
+        '96k',
+        '-f',
+        'webm',
+        path.join(dir, `${v.id}.webm`),
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    if (code !== 0) throw new Error('ffmpeg could not make the YouTube fixture');
+  }
+  const log: string[] = [];
+  let mode: 'ok' | 'garbage' = 'ok';
+  let base = '';
+
+  const thumbnails = (id: string) => ({
+    thumbnails: [
+      { url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg?sqp=small`, width: 360, height: 202 },
+      { url: `https://i.ytimg.com/vi/${id}/hq720.jpg`, width: 720, height: 404 },
+    ],
+  });
+  const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  const channelRun = (v: FakeYouTubeVideo) => ({
+    runs: [
+      {
+        text: v.channel,
+        navigationEndpoint: {
+          browseEndpoint: { browseId: 'UCfixturechannel000000000', canonicalBaseUrl: '/@fixture' },
+        },
+      },
+    ],
+  });
+  const videoRenderer = (v: FakeYouTubeVideo) => ({
+    videoRenderer: {
+      videoId: v.id,
+      thumbnail: thumbnails(v.id),
+      title: { runs: [{ text: v.title }], accessibility: { accessibilityData: { label: v.title } } },
+      longBylineText: channelRun(v),
+      ownerText: channelRun(v),
+      shortBylineText: channelRun(v),
+      publishedTimeText: { simpleText: '2 years ago' },
+      lengthText: {
+        accessibility: { accessibilityData: { label: `${v.seconds} seconds` } },
+        simpleText: clock(v.seconds),
+      },
+      viewCountText: { simpleText: '1,234 views' },
+      navigationEndpoint: {
+        commandMetadata: {
+          webCommandMetadata: { url: `/watch?v=${v.id}`, webPageType: 'WEB_PAGE_TYPE_WATCH' },
+        },
+        watchEndpoint: { videoId: v.id },
+      },
+      thumbnailOverlays: [
+        {
+          thumbnailOverlayTimeStatusRenderer: {
+            text: { simpleText: clock(v.seconds) },
+            style: 'DEFAULT',
+          },
+        },
+      ],
+    },
+  });
+  const search = (query: string) => {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    const found = videos.filter(
+      (v) => words.every((w) => v.title.toLowerCase().includes(w)) || query === 'music',
+    );
+    return {
+      responseContext: { visitorData: 'CgtmaXh0dXJlMDAwMA%3D%3D', serviceTrackingParams: [] },
+      estimatedResults: String(found.length),
+      contents: {
+        twoColumnSearchResultsRenderer: {
+          primaryContents: {
+            sectionListRenderer: {
+              contents: [
+                { itemSectionRenderer: { contents: found.map(videoRenderer) } },
+                {
+                  continuationItemRenderer: {
+                    trigger: 'CONTINUATION_TRIGGER_ON_ITEM_SHOWN',
+                    continuationEndpoint: {
+                      continuationCommand: { token: 'fixture', request: 'CONTINUATION_REQUEST_TYPE_SEARCH' },
+                    },
+                  },
+                },
+              ],
+            },
+          },
+        },
+      },
+      refinements: [],
+    };
+  };
+  const format = (v: FakeYouTubeVideo, client: string, itag: 251 | 247) => {
+    const url = new URL(`${base}/videoplayback`);
+    url.searchParams.set('expire', String(Math.floor(Date.now() / 1000) + 21_600));
+    url.searchParams.set('id', v.id);
+    url.searchParams.set('itag', String(itag));
+    url.searchParams.set('source', 'youtube');
+    url.searchParams.set('mime', itag === 251 ? 'audio/webm' : 'video/webm');
+    url.searchParams.set('c', client);
+    const where =
+      client === 'WEB'
+        ? {
+            signatureCipher: `s=${encodeURIComponent('AOq0QJ8wRQIhAfixture')}&sp=sig&url=${encodeURIComponent(url.toString())}`,
+          }
+        : { url: url.toString() };
+    const size = fs.statSync(path.join(dir, `${v.id}.webm`)).size;
+    return itag === 251
+      ? {
+          itag,
+          ...where,
+          mimeType: 'audio/webm; codecs="opus"',
+          bitrate: 110_000,
+          initRange: { start: '0', end: '258' },
+          indexRange: { start: '259', end: '300' },
+          lastModified: '1700000000000000',
+          contentLength: String(size),
+          quality: 'tiny',
+          projectionType: 'RECTANGULAR',
+          averageBitrate: 96_000,
+          audioQuality: 'AUDIO_QUALITY_MEDIUM',
+          approxDurationMs: String(v.seconds * 1000),
+          audioSampleRate: '48000',
+          audioChannels: 2,
+          loudnessDb: -3.5,
+        }
+      : {
+          itag,
+          ...where,
+          mimeType: 'video/webm; codecs="vp9"',
+          bitrate: 1_500_000,
+          width: 1280,
+          height: 720,
+          lastModified: '1700000000000000',
+          contentLength: '1000000',
+          quality: 'hd720',
+          fps: 30,
+          qualityLabel: '720p',
+          projectionType: 'RECTANGULAR',
+          averageBitrate: 1_200_000,
+          approxDurationMs: String(v.seconds * 1000),
+        };
+  };
+  const player = (videoId: string, client: string) => {
+    const v = videos.find((x) => x.id === videoId);
+    if (!v) {
+      return {
+        responseContext: { serviceTrackingParams: [] },
+        playabilityStatus: { status: 'ERROR', reason: 'Video unavailable', contextParams: 'Q0FFU0FnZ0I=' },
+      };
+    }
+    return {
+      responseContext: { serviceTrackingParams: [] },
+      playabilityStatus: { status: 'OK', playableInEmbed: true, contextParams: 'Q0FFU0FnZ0I=' },
+      streamingData: {
+        expiresInSeconds: '21540',
+        adaptiveFormats: [format(v, client, 247), format(v, client, 251)],
+      },
+      videoDetails: {
+        videoId: v.id,
+        title: v.title,
+        lengthSeconds: String(v.seconds),
+        channelId: 'UCfixturechannel000000000',
+        isOwnerViewing: false,
+        shortDescription: 'A sine tone.',
+        isCrawlable: true,
+        thumbnail: thumbnails(v.id),
+        allowRatings: true,
+        viewCount: '1234',
+        author: v.channel,
+        isPrivate: false,
+        isUnpluggedCorpus: false,
+        isLiveContent: false,
+      },
+      playerConfig: {
+        audioConfig: { loudnessDb: -3.5, perceptualLoudnessDb: -17.5, enablePerFormatLoudness: true },
+      },
+    };
+  };
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method === 'GET' && url.pathname === '/videoplayback') {
+      log.push(`GET /videoplayback itag=${url.searchParams.get('itag')}`);
+      const id = url.searchParams.get('id') ?? '';
+      const file = path.join(dir, `${id}.webm`);
+      if (
+        url.searchParams.get('itag') !== '251' ||
+        !videos.some((v) => v.id === id) ||
+        url.searchParams.has('s')
+      ) {
+        res.writeHead(403).end();
+        return;
+      }
+      const size = fs.statSync(file).size;
+      const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+      const start = range ? Number(range[1]) : 0;
+      const end = range?.[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+      if (start >= size) {
+        res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
+        return;
+      }
+      res.writeHead(range ? 206 : 200, {
+        'content-type': 'audio/webm',
+        'accept-ranges': 'bytes',
+        'content-length': String(end - start + 1),
+        ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
+      });
+      fs.createReadStream(file, { start, end }).pipe(res);
+      return;
+    }
+    const innertube = /^\/youtubei\/v1\/(config|search|player)$/.exec(url.pathname);
+    if (req.method !== 'POST' || !innertube) {
+      log.push(`${req.method} ${url.pathname}`);
+      return json(404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } });
+    }
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => {
+      raw += d;
+    });
+    req.on('end', () => {
+      let body: InnerTubeBody;
+      try {
+        body = JSON.parse(raw) as InnerTubeBody;
+      } catch {
+        return json(400, {
+          error: { code: 400, message: 'Invalid JSON payload received.', status: 'INVALID_ARGUMENT' },
+        });
+      }
+      const client = body.context?.client?.clientName ?? '';
+      log.push(`POST ${url.pathname} ${client}`);
+      if (mode === 'garbage') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<!doctype html><title>Before you continue to YouTube</title>');
+        return;
+      }
+      if (!client) {
+        return json(400, {
+          error: { code: 400, message: 'Request contains an invalid argument.', status: 'INVALID_ARGUMENT' },
+        });
+      }
+      if (innertube[1] === 'config') {
+        return json(200, {
+          responseContext: {
+            serviceTrackingParams: [],
+            globalConfigGroup: {
+              rawColdConfigGroup: { configData: 'CAMSFixtureCold' },
+              coldHashData: 'CAMSFixtureColdHash',
+              hotHashData: 'CAMSFixtureHotHash',
+            },
+          },
+          configData: 'CAMSFixtureConfigData',
+        });
+      }
+      if (innertube[1] === 'search') return json(200, search(body.query ?? ''));
+      return json(200, player(body.videoId ?? '', client));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl: base,
+    log,
+    setMode: (m) => {
+      mode = m;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
