@@ -1,8 +1,10 @@
 import { ADMIN_TEXTS, TEXTS } from '@guildhall/common';
+import { expectNoSeriousA11y } from './support/a11y.ts';
 import { AdminPanel } from './support/admin-panel.ts';
 import { createMember } from './support/db.ts';
 import { BASE_URL } from './support/env.ts';
 import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
+import { shot } from './support/shots.ts';
 
 /** A page signed in as a fresh admin, on the admin panel with the API online. */
 async function openAsAdmin(browser: import('@playwright/test').Browser) {
@@ -55,6 +57,8 @@ test.describe('admin panel', () => {
     await panel.clickExpectingInlineError(submit, panel.addForm, TEXTS.duplicateUser);
     await panel.fillAddForm({ id: randomDiscordId(), username: existing.username.toUpperCase() });
     await panel.clickExpectingInlineError(submit, panel.addForm, TEXTS.duplicateUser);
+    await expectNoSeriousA11y(panel.page);
+    await shot(panel.page, 'admin-add-form-error');
 
     // What only the server can know comes back in the banner with the spec's prefix.
     await panel.fillAddForm({ id: '12345', username: shortName('short') });
@@ -189,6 +193,8 @@ test.describe('admin panel', () => {
     await expect(page.getByTestId('offline-notice')).toBeVisible();
     await expect(panel.errorBanner).toHaveCount(0);
     await expect(panel.userRow(member.userId)).toBeVisible();
+    await expectNoSeriousA11y(page);
+    await shot(page, 'admin-offline');
 
     // Back online: Refresh (not a reload) retries and the panel comes back.
     await page.unroute('**/api/users**');

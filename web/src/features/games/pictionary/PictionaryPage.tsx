@@ -42,7 +42,7 @@ export function PictionaryPage() {
 
 function EntryCard({ isFinding, onFind }: { isFinding: boolean; onFind: () => void }) {
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
       <Card className="flex flex-col items-center justify-center gap-5 py-12 text-center">
         <span className="flex size-16 items-center justify-center rounded-2xl bg-brand/15 text-brand-text">
           <Palette className="size-8" />

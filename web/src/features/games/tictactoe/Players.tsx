@@ -7,7 +7,7 @@ export function Players({ game, myId }: { game: TicTacToeGame; myId: string }) {
   const active = game.status === 'in_progress' ? game.currentPlayer : null;
   const waitingName = game.invited ? `${game.invited.username} (invited)` : 'Waiting...';
   return (
-    <div className="grid grid-cols-[1fr_auto_1fr] items-stretch gap-2 sm:gap-3">
+    <div className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-stretch gap-2 sm:gap-3">
       <PlayerCard mark="X" player={game.player1} myId={myId} isActive={active === 'X'} />
       <span className="self-center text-xs font-semibold uppercase tracking-widest text-muted">vs</span>
       <PlayerCard

@@ -40,7 +40,7 @@ export function TicTacToePage() {
       ) : !game || !view || !user ? (
         <FindGameCard isFinding={ttt.isFinding} onFind={ttt.findGame} />
       ) : (
-        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
           <Card className="space-y-5">
             <Players game={game} myId={user.id} />
             <StatusLines view={view} />
