@@ -9,7 +9,6 @@ import {
 import { FolderOpen, HardDrive, RefreshCw, TriangleExclamationPoint, Upload } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { ApiError } from '../../api/client.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -354,13 +353,9 @@ export function FilesPage() {
   );
 }
 
-/** What the member reads: the server's own words for a 4xx, a friendly line for a fault or no network. */
+/** What the member reads: apiFetch has already put a server fault into friendly words (api/server-fault.ts). */
 function errorText(e: unknown): string {
-  if (e instanceof ApiError && (e.status === 0 || e.status >= 500)) {
-    return 'The server could not answer just now. Try again in a moment.';
-  }
-  if (e instanceof ApiError) return e.message;
-  return 'Something went wrong. Try again in a moment.';
+  return e instanceof Error && e.message ? e.message : 'Something went wrong. Try again in a moment.';
 }
 
 /** The member's own storage: used, and of how much when an admin or the host set a quota. */
