@@ -311,6 +311,8 @@ test('[user] a failed load shows "Failed to load files" with Retry, and Retry lo
   await expect(alert).toContainText('The server could not answer just now.');
   await expect(alert).not.toContainText('Service unavailable');
   await expect(page.getByTestId('files-count')).toHaveText('Storage figures unavailable');
+  // Said once, inline: no toast repeats it.
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
   isFailing = false;
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(screen.card('after-retry.txt')).toBeVisible();

@@ -70,16 +70,6 @@ export function FilesPage() {
     setFilter('');
   }, [place]);
 
-  useEffect(() => {
-    if (view.isError) {
-      toast.error(FILES_TEXTS.loadFilesFailed, {
-        id: 'files-load-failed',
-        duration: FILES_TOAST_MS,
-        action: { label: 'Retry', onClick: () => void view.retry() },
-      });
-    }
-  }, [view.isError, view.retry]);
-
   const shown = useMemo(() => filterItems(view.items, filter), [view.items, filter]);
   const selectedFiles = view.items.filter((i) => selected.has(i.id));
   const target = { folderId: view.folderId, category: view.category };
@@ -223,6 +213,7 @@ export function FilesPage() {
             <Spinner className="size-8" />
           </div>
         ) : view.isError ? (
+          // "Failed to load files" with Retry, once: here where the files would be (no toast besides).
           <div role="alert" className="flex flex-col items-center gap-3 py-14 text-center">
             <TriangleExclamationPoint className="size-10 text-danger" />
             <p className="font-medium">{FILES_TEXTS.loadFilesFailed}</p>
@@ -277,11 +268,8 @@ export function FilesPage() {
             try {
               await createFolder(name, target.folderId);
             } catch (e) {
-              toast.error(FILES_TEXTS.createFolderFailed, {
-                description: errorText(e),
-                duration: FILES_TOAST_MS,
-              });
-              throw e;
+              // Said once, inside the dialog (which stays open to fix the name), not again as a toast.
+              throw new Error(`${FILES_TEXTS.createFolderFailed}: ${errorText(e)}`);
             }
             toast.success(`Folder "${name}" created`, { duration: FILES_TOAST_MS });
             await view.refresh();
