@@ -44,7 +44,7 @@ function PlayerCard({
         isActive ? 'border-brand bg-brand/15 ring-2 ring-brand/40' : 'border-border bg-surface-2/60',
       )}
     >
-      <div className="flex items-center gap-1.5 sm:gap-2">
+      <div className="flex flex-wrap items-center gap-x-1.5 gap-y-1 sm:gap-x-2">
         <MarkIcon mark={mark} className="size-4 shrink-0 sm:size-5" />
         <span className="whitespace-nowrap text-xs font-medium uppercase tracking-wide text-muted">
           Player {mark}
