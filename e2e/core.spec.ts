@@ -1,7 +1,9 @@
 import { TEXTS } from '@guildhall/common';
+import { expectNoSeriousA11y } from './support/a11y.ts';
 import { createMember, liveSessionCount } from './support/db.ts';
 import { ACCESS_CODE, BASE_URL } from './support/env.ts';
 import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
+import { shot } from './support/shots.ts';
 
 test.describe('sign-in', () => {
   test('[discord] an approved member signs in: authorize → callback → dashboard', async ({ page }) => {
@@ -121,6 +123,8 @@ test.describe('levels and guards', () => {
     ).toBeVisible();
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Go to Dashboard' })).toHaveCount(0);
+    await expectNoSeriousA11y(page);
+    await shot(page, 'home-viewer');
     await context.close();
   });
 
@@ -156,6 +160,8 @@ test.describe('levels and guards', () => {
     await page.goto('/dashboard');
     await expect(page.getByTestId('card-admin')).toContainText('Admin Only');
     await expect(page.getByTestId('dashboard-grid').locator('[data-testid^=card-]')).toHaveCount(6);
+    await expectNoSeriousA11y(page);
+    await shot(page, 'dashboard-admin');
     await context.close();
   });
 

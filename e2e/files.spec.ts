@@ -2,10 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { FILES_TEXTS, ROOT_FOLDER_LABEL } from '@guildhall/common';
 import type { Browser, Download, Page } from '@playwright/test';
+import { expectNoSeriousA11y } from './support/a11y.ts';
 import { expireShare } from './support/db.ts';
 import { BASE_URL } from './support/env.ts';
 import { FilesScreen } from './support/files-screen.ts';
 import { expect, signedInContext, test } from './support/fixtures.ts';
+import { shot } from './support/shots.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const bytesOf = async (download: Download) => fs.readFileSync((await download.path())!);
@@ -50,6 +52,8 @@ test('[user] uploads two files through the UI and sees the progress cards, then 
   await expect(screen.card('recording.bin')).toContainText('System');
   await expect(screen.card('recording.bin')).toContainText('read-write');
   await expect(screen.page.getByTestId('upload-card')).toHaveCount(0, { timeout: 6000 });
+  await expectNoSeriousA11y(screen.page);
+  await shot(screen.page, 'files-grid');
   await context.close();
 });
 
@@ -191,6 +195,8 @@ test('[user] shares a file publicly; a signed-out browser opens the link and dow
   await expect(visitor.getByTestId('shared-name')).toHaveText('public.txt');
   await expect(visitor.getByTestId('shared-size')).toHaveText('16 Bytes');
   await expect(visitor.getByTestId('shared-downloads')).toHaveText('0');
+  await expectNoSeriousA11y(visitor);
+  await shot(visitor, 'shared-link');
   const [download] = await Promise.all([
     visitor.waitForEvent('download'),
     visitor.getByRole('button', { name: 'Download' }).click(),
@@ -229,6 +235,8 @@ test('[signed out] a user share shows Login Required; revoked and expired shares
   await visitor.goto(`/shared/${revoked.token}`);
   await expect(visitor.getByRole('heading', { name: FILES_TEXTS.fileNotFound })).toBeVisible();
   await expect(visitor.getByText(FILES_TEXTS.fileNotFoundBody)).toBeVisible();
+  await expectNoSeriousA11y(visitor);
+  await shot(visitor, 'shared-not-found');
 
   await visitor.goto(`/shared/${expiring.token}`);
   await expect(visitor.getByRole('heading', { name: FILES_TEXTS.fileNotFound })).toBeVisible();
@@ -303,6 +311,8 @@ test('[user] a failed load shows "Failed to load files" with Retry, and Retry lo
   await expect(alert).toContainText('The server could not answer just now.');
   await expect(alert).not.toContainText('Service unavailable');
   await expect(page.getByTestId('files-count')).toHaveText('Storage figures unavailable');
+  // Said once, inline: no toast repeats it.
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
   isFailing = false;
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(screen.card('after-retry.txt')).toBeVisible();

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11y } from './support/a11y.ts';
 import { ACCESS_CODE, BASE_URL } from './support/env.ts';
@@ -57,7 +58,16 @@ test.describe('journeys', () => {
     page,
   }) => {
     await serveConfig(page, { oauthConfigured: false, setupMode: false });
+    // What the browser really fetches for /login (entry, modulepreloads, anything loaded on mount):
+    // gzipped, under 100 KB (issue 17; `npm run build` prints the same figure from the manifest).
+    const scripts: Promise<number>[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'script') scripts.push(res.body().then((b) => gzipSync(b).length));
+    });
     await page.goto('/login');
+    await page.waitForLoadState('networkidle');
+    const loginJs = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
+    expect(loginJs / 1024).toBeLessThan(100);
     const button = page.getByRole('button', { name: 'Continue with Discord' });
     await expect(button).toBeDisabled();
     await expect(page.getByTestId('discord-off-hint')).toHaveText(/not set up on this portal yet/);

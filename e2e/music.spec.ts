@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { MUSIC_EQ_DEBOUNCE_MS, MUSIC_ERROR_TOAST_MS, MUSIC_TEXTS as T } from '@guildhall/common';
 import type { BrowserContext, Page, Request } from '@playwright/test';
+import { expectNoSeriousA11y } from './support/a11y.ts';
 import { APP_PORT, ROOT } from './support/env.ts';
 import { expect, test } from './support/fixtures.ts';
 import { LOUNGE, MUSIC_MEMBERS } from './support/music-env.ts';
@@ -17,6 +17,7 @@ import {
   resetPlayback,
   setVoiceChannel,
 } from './support/music-screen.ts';
+import { shot } from './support/shots.ts';
 
 // One bot, one server: these tests share the guild's playback, so they run in order in one worker.
 test.describe.configure({ mode: 'serial' });
@@ -66,12 +67,6 @@ async function shoot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SHOTS, `music-${name}-375.png`), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
-}
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 /** Drags with the mouse from the centre of `from` to a point, in small steps (dnd-kit needs movement). */
@@ -217,8 +212,9 @@ test('[member] plays from the Library, reorders the queue for every open panel, 
   await a.control('Resume').click();
   await expect(a.playbackState).toHaveText(T.playing);
 
-  await expectNoSeriousA11yViolations(a.page);
+  await expectNoSeriousA11y(a.page);
   await shoot(a.page, 'playing');
+  await shot(a.page, 'music-playing');
 
   // Skip: the song dragged to the top plays next.
   await a.control('Skip').click();
@@ -238,8 +234,9 @@ test('[member] plays from the Library, reorders the queue for every open panel, 
   await a.page.keyboard.press('ArrowRight');
   await expect(a.tab('Search')).toHaveAttribute('aria-selected', 'true');
   await expect(a.tab('Search')).toBeFocused();
-  await expectNoSeriousA11yViolations(a.page);
+  await expectNoSeriousA11y(a.page);
   await shoot(a.page, 'search');
+  await shot(a.page, 'music-search');
   await a.control('Stop').click();
   await expect(a.playbackState).toHaveText(T.stopped);
 });
@@ -287,8 +284,9 @@ test('[member] playlists: create private, save songs, make public; another membe
   await expect(a.playlist(name).getByTestId('playlist-song')).toHaveCount(2);
   await a.playlist(name).getByText('Public').click();
   await expect(a.playlist(name).getByTestId('visibility-toggle')).toBeChecked();
-  await expectNoSeriousA11yViolations(a.page);
+  await expectNoSeriousA11y(a.page);
   await shoot(a.page, 'playlists');
+  await shot(a.page, 'music-playlists');
 
   // Bob sees it with the creator's name and no toggle, and queues it.
   const b = await open(browser, bob);

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { OSINT_TEXTS, OSINT_TOOLS } from '@guildhall/common';
 import type { Page } from '@playwright/test';
 import { FAKE } from '../server/src/test/fake-osint.ts';
+import { expectNoSeriousA11y } from './support/a11y.ts';
 import { expect, signedInContext, test } from './support/fixtures.ts';
+import { shot } from './support/shots.ts';
 
 /**
  * /infosec against the loopback fakes of every source (started with the app, see support/start-app.ts):
@@ -56,6 +58,8 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   await expect(page.getByTestId('platform-more')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/osint-username-375.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
+  await expectNoSeriousA11y(page);
+  await shot(page, 'osint-username');
 
   // Email: breaches through the HIBP fake.
   await searchFor(page, 'email', FAKE.breachedEmail);
@@ -92,5 +96,7 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   // Phone width: the failed search and the form.
   await page.setViewportSize({ width: 375, height: 800 });
   await page.screenshot({ path: `${SHOTS}/osint-failed-375.png`, fullPage: true });
+  await expectNoSeriousA11y(page);
+  await shot(page, 'osint-failed');
   await context.close();
 });

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { PICTIONARY_TEXTS as T } from '@guildhall/common';
 import type { Browser, BrowserContext } from '@playwright/test';
+import { expectNoSeriousA11y } from './support/a11y.ts';
 import { ROOT } from './support/env.ts';
 import { expect, signedInContext, test } from './support/fixtures.ts';
 import { isInk, PictionaryScreen } from './support/pictionary-screen.ts';
+import { shot } from './support/shots.ts';
 
 type Player = { context: BrowserContext; screen: PictionaryScreen; username: string };
 const opened: Player[] = [];
@@ -73,6 +75,8 @@ test('[pictionary] three players: live settings, live strokes, guesses, scores 1
   await expect(host.screen.page.getByTestId('host-marker')).toHaveCount(1);
   await shoot(host, 'lobby-host');
   await shoot(third, 'lobby-player');
+  await expectNoSeriousA11y(host.screen.page);
+  await shot(host.screen.page, 'pictionary-lobby');
   await host.screen.button(T.startGame).click();
 
   // Turn 1: the host draws.
@@ -107,6 +111,9 @@ test('[pictionary] three players: live settings, live strokes, guesses, scores 1
   await expect(second.screen.guesses.filter({ hasText: T.correctAnswer })).toHaveCount(1);
   await expect(host.screen.guesses.filter({ hasText: T.correctAnswer })).toHaveCount(1);
 
+  // A guesser's screen mid-turn (the 80 s turn leaves ample time for these checks).
+  await expectNoSeriousA11y(third.screen.page);
+  await shot(third.screen.page, 'pictionary-guesser');
   // Screenshots of the three views mid-turn, desktop and phone.
   for (const [label, width, height] of [
     ['desktop', 1280, 800],
@@ -150,6 +157,8 @@ test('[pictionary] three players: live settings, live strokes, guesses, scores 1
     `3. ${third.username}20 pts`,
   ]);
   await shoot(host, 'complete');
+  await expectNoSeriousA11y(host.screen.page);
+  await shot(host.screen.page, 'pictionary-complete');
 });
 
 test('[pictionary] a guesser receives the word in no response and no frame until the turn ends; a reload shows the same drawing', async ({

@@ -42,22 +42,32 @@ async function meet(x: Player, o: Player): Promise<void> {
  */
 async function play(mover: Player, opponent: Player, cell: number, mark: 'X' | 'O', withinMs = 1500) {
   await expect(mover.screen.board).toHaveAttribute('data-my-turn', 'true');
-  // Each page notes the moment the cell changes (not when the test next looks at it).
+  // Each page notes the moment this cell gets its mark (not when the test next looks at it). Only the
+  // data-mark of this one cell counts, and the observer stops there: an observer watching every
+  // attribute (as this once did) also fired when an earlier, marked cell lost its tabindex at the click,
+  // so the "applied" moment came before the server had the move and a slow request failed the bound.
   for (const p of [mover, opponent]) {
     await p.screen.page.evaluate((i) => {
       const el = document.querySelector(`[data-testid="cell-${i}"]`)!;
-      const w = window as unknown as { markedAt?: number };
-      w.markedAt = undefined;
-      new MutationObserver(() => {
-        if (el.getAttribute('data-mark')) w.markedAt ??= Date.now();
-      }).observe(el, { attributes: true });
+      const w = window as unknown as { markedAt?: Record<number, number> };
+      w.markedAt ??= {};
+      const marks = w.markedAt;
+      const observer = new MutationObserver(() => {
+        if (!el.getAttribute('data-mark')) return;
+        marks[i] ??= Date.now();
+        observer.disconnect();
+      });
+      observer.observe(el, { attributes: true, attributeFilter: ['data-mark'] });
     }, cell);
   }
   await mover.screen.cell(cell).click();
   await expect(mover.screen.cell(cell)).toHaveAttribute('data-mark', mark);
   await expect(opponent.screen.cell(cell)).toHaveAttribute('data-mark', mark, { timeout: withinMs + 1000 });
   const markedAt = (p: Player) =>
-    p.screen.page.evaluate(() => (window as unknown as { markedAt?: number }).markedAt);
+    p.screen.page.evaluate(
+      (i) => (window as unknown as { markedAt?: Record<number, number> }).markedAt?.[i],
+      cell,
+    );
   const applied = (await markedAt(mover)) ?? Number.NaN;
   const pushed = (await markedAt(opponent)) ?? Number.POSITIVE_INFINITY;
   const elapsed = pushed - applied;
@@ -290,7 +300,9 @@ test.describe('tic-tac-toe', () => {
     );
     await x.screen.findButton.click();
     await expect(x.screen.toast(T.joinFailed)).toBeVisible();
-    await expect(x.screen.toast(T.joinFailed)).toContainText('Down for maintenance');
+    // A 5xx's own text is not shown: the friendly line of web/src/api/server-fault.ts is.
+    await expect(x.screen.toast(T.joinFailed)).toContainText('The server could not answer just now.');
+    await expect(x.screen.toast(T.joinFailed)).not.toContainText('Down for maintenance');
     await x.screen.page.unroute('**/api/games/tic-tac-toe/join');
 
     await meet(x, o);

@@ -1,11 +1,20 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
 
-// sonner is about 10 KB gzipped and /login never toasts: it loads after the first paint (issue 17:
+// sonner is about 9 KB gzipped and /login never toasts: it loads with the first other page (issue 17:
 // /login under 100 KB). toast() calls live in lazy pages and share this same module instance.
 const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
 
-/** The app's toaster, below the 56 px navbar so a toast never covers Logout. */
+/** The app's toaster, below the 56 px navbar so a toast never covers Logout. Not loaded on /login. */
 export function LazyToaster() {
+  const { pathname } = useLocation();
+  // Once loaded it stays mounted, so a toast raised just before returning to /login still shows.
+  const [wanted, setWanted] = useState(false);
+  if (!wanted && pathname !== '/login') setWanted(true);
+  return wanted ? <ThemedToaster /> : null;
+}
+
+function ThemedToaster() {
   const theme = useAppTheme();
   return (
     <Suspense fallback={null}>

@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { AuthProvider } from './auth/AuthContext.tsx';
 import { LazyToaster } from './LazyToaster.tsx';
-import { router } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 import './index.css';
 
 const root = document.getElementById('root');
@@ -12,8 +12,10 @@ if (!root) throw new Error('#root is missing from index.html');
 createRoot(root).render(
   <StrictMode>
     <AuthProvider>
-      <RouterProvider router={router} />
-      <LazyToaster />
+      <BrowserRouter>
+        <AppRoutes />
+        <LazyToaster />
+      </BrowserRouter>
     </AuthProvider>
   </StrictMode>,
 );

@@ -1,5 +1,7 @@
 import { TEXTS } from '@guildhall/common';
-import { createBrowserRouter } from 'react-router';
+import type { ReactNode } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
+import { Route, Routes, useLocation } from 'react-router';
 import { RequireAuth } from './auth/guards.tsx';
 import { RouteError } from './features/errors/RouteError.tsx';
 import { LoginPage } from './features/login/LoginPage.tsx';
@@ -24,90 +26,43 @@ const SharedLinkPage = lazyPage(() => import('./features/files/SharedLinkPage.ts
 const MusicPage = lazyPage(() => import('./features/music/MusicPage.tsx'), 'MusicPage');
 const OsintPage = lazyPage(() => import('./features/osint/OsintPage.tsx'), 'OsintPage');
 
-/** The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each. */
-export const router = createBrowserRouter([
-  {
-    element: <RootLayout />,
-    errorElement: <RouteError />,
-    children: [
-      { path: '/', element: <HomePage /> },
-      { path: '/login', element: <LoginPage /> },
-      { path: '/auth/discord/callback', element: <CallbackPage /> },
-      { path: '/shared/:token', element: <SharedLinkPage /> },
-      {
-        path: '/dashboard',
-        element: (
-          <RequireAuth level="user">
-            <DashboardPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/admin',
-        element: (
-          <RequireAuth level="admin" deniedMessage={TEXTS.adminNoPermission}>
-            <AdminPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/settings',
-        element: (
-          <RequireAuth>
-            <SettingsPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/infosec',
-        element: (
-          <RequireAuth>
-            <OsintPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/filesystem',
-        element: (
-          <RequireAuth>
-            <FilesPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/music',
-        element: (
-          <RequireAuth>
-            <MusicPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/minigames',
-        element: (
-          <RequireAuth>
-            <MinigamesMenu />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/minigames/tic-tac-toe',
-        element: (
-          <RequireAuth>
-            <TicTacToePage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/minigames/pictionary',
-        element: (
-          <RequireAuth>
-            <PictionaryPage />
-          </RequireAuth>
-        ),
-      },
-      // An unknown address is a page inside the layout; RouteError stays for real routing failures.
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-]);
+/** Signed-in pages: signed-out visitors go to /login, lower levels see the access-denied page. */
+const guarded = (page: ReactNode, level?: 'user' | 'admin', deniedMessage?: string) => (
+  <RequireAuth level={level} deniedMessage={deniedMessage}>
+    {page}
+  </RequireAuth>
+);
+
+/**
+ * The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each.
+ * Declarative routes (not a data router): the app uses no loaders or actions, and the data router
+ * would add about 16 KB gzipped to /login (issue 17: < 100 KB). Errors thrown while rendering a
+ * route (a page that throws, a failed lazy load) show the spec's Unexpected Application Error; the
+ * boundary resets when the address changes.
+ */
+export function AppRoutes() {
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary FallbackComponent={RouteError} resetKeys={[pathname]}>
+      <Routes>
+        <Route element={<RootLayout />}>
+          <Route path="/" element={<HomePage />} />
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/auth/discord/callback" element={<CallbackPage />} />
+          <Route path="/shared/:token" element={<SharedLinkPage />} />
+          <Route path="/dashboard" element={guarded(<DashboardPage />, 'user')} />
+          <Route path="/admin" element={guarded(<AdminPage />, 'admin', TEXTS.adminNoPermission)} />
+          <Route path="/settings" element={guarded(<SettingsPage />)} />
+          <Route path="/infosec" element={guarded(<OsintPage />)} />
+          <Route path="/filesystem" element={guarded(<FilesPage />)} />
+          <Route path="/music" element={guarded(<MusicPage />)} />
+          <Route path="/minigames" element={guarded(<MinigamesMenu />)} />
+          <Route path="/minigames/tic-tac-toe" element={guarded(<TicTacToePage />)} />
+          <Route path="/minigames/pictionary" element={guarded(<PictionaryPage />)} />
+          {/* An unknown address is a page inside the layout; RouteError stays for real failures. */}
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Routes>
+    </ErrorBoundary>
+  );
+}

@@ -1,4 +1,5 @@
 import { httpStatusText, rateLimitText, STORAGE_KEYS, TEXTS } from '@guildhall/common';
+import { shownServerMessage } from './server-fault.ts';
 
 /** An API failure with the user-facing message of portal-core §8 and the HTTP status (0 = network). */
 export class ApiError extends Error {
@@ -21,7 +22,10 @@ export function getStoredToken(): string | null {
 
 type RequestOptions = Omit<RequestInit, 'body'> & { body?: unknown; token?: string | null };
 
-/** Maps a non-OK response to the spec's message: the body's error, else HTTP {status}; 429 names the wait. */
+/**
+ * Maps a non-OK response to the spec's message: the body's error, else HTTP {status}; 429 names the wait.
+ * A server fault's own text is replaced by a friendly line (see server-fault.ts).
+ */
 export async function errorFromResponse(res: Response): Promise<ApiError> {
   if (res.status === 429) {
     const seconds = Number.parseInt(res.headers.get('retry-after') ?? '', 10);
@@ -37,10 +41,11 @@ export async function errorFromResponse(res: Response): Promise<ApiError> {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown; code?: unknown };
     const message =
       typeof body.error === 'string' ? body.error : typeof body.message === 'string' ? body.message : null;
+    const code = typeof body.code === 'string' ? body.code : undefined;
     return new ApiError(
-      message ?? httpStatusText(res.status),
+      message ? shownServerMessage(res.status, message, code) : httpStatusText(res.status),
       res.status,
-      typeof body.code === 'string' ? body.code : undefined,
+      code,
     );
   } catch {
     return new ApiError(TEXTS.unexpectedError, res.status);

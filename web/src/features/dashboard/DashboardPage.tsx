@@ -29,7 +29,9 @@ export function DashboardPage() {
       <header className="mb-8 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div>
           <p className="text-sm text-muted">Dashboard</p>
-          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Welcome back, {user.username}!</h1>
+          <h1 className="text-2xl font-bold tracking-tight wrap-anywhere sm:text-3xl">
+            Welcome back, {user.username}!
+          </h1>
         </div>
         <div className="flex items-center gap-2 text-sm text-muted">
           Access level{' '}

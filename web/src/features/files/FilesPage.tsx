@@ -9,7 +9,6 @@ import {
 import { FolderOpen, HardDrive, RefreshCw, TriangleExclamationPoint, Upload } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { ApiError } from '../../api/client.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -70,16 +69,6 @@ export function FilesPage() {
     setSelected(new Set());
     setFilter('');
   }, [place]);
-
-  useEffect(() => {
-    if (view.isError) {
-      toast.error(FILES_TEXTS.loadFilesFailed, {
-        id: 'files-load-failed',
-        duration: FILES_TOAST_MS,
-        action: { label: 'Retry', onClick: () => void view.retry() },
-      });
-    }
-  }, [view.isError, view.retry]);
 
   const shown = useMemo(() => filterItems(view.items, filter), [view.items, filter]);
   const selectedFiles = view.items.filter((i) => selected.has(i.id));
@@ -224,6 +213,7 @@ export function FilesPage() {
             <Spinner className="size-8" />
           </div>
         ) : view.isError ? (
+          // "Failed to load files" with Retry, once: here where the files would be (no toast besides).
           <div role="alert" className="flex flex-col items-center gap-3 py-14 text-center">
             <TriangleExclamationPoint className="size-10 text-danger" />
             <p className="font-medium">{FILES_TEXTS.loadFilesFailed}</p>
@@ -278,11 +268,8 @@ export function FilesPage() {
             try {
               await createFolder(name, target.folderId);
             } catch (e) {
-              toast.error(FILES_TEXTS.createFolderFailed, {
-                description: errorText(e),
-                duration: FILES_TOAST_MS,
-              });
-              throw e;
+              // Said once, inside the dialog (which stays open to fix the name), not again as a toast.
+              throw new Error(`${FILES_TEXTS.createFolderFailed}: ${errorText(e)}`);
             }
             toast.success(`Folder "${name}" created`, { duration: FILES_TOAST_MS });
             await view.refresh();
@@ -354,13 +341,9 @@ export function FilesPage() {
   );
 }
 
-/** What the member reads: the server's own words for a 4xx, a friendly line for a fault or no network. */
+/** What the member reads: apiFetch has already put a server fault into friendly words (api/server-fault.ts). */
 function errorText(e: unknown): string {
-  if (e instanceof ApiError && (e.status === 0 || e.status >= 500)) {
-    return 'The server could not answer just now. Try again in a moment.';
-  }
-  if (e instanceof ApiError) return e.message;
-  return 'Something went wrong. Try again in a moment.';
+  return e instanceof Error && e.message ? e.message : 'Something went wrong. Try again in a moment.';
 }
 
 /** The member's own storage: used, and of how much when an admin or the host set a quota. */

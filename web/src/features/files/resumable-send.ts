@@ -47,7 +47,9 @@ export function sendResumable(
       },
       onError: (err) => {
         const res = (err as tus.DetailedError).originalResponse;
-        resolve({ status: res?.getStatus() ?? 0, statusText: err.message, body: res?.getBody() ?? '' });
+        // tus's message is a developer's line (method, URL, raw response text), not a status text: the
+        // card reads the body's error or "HTTP {status}" instead (upload-task.ts, api/server-fault.ts).
+        resolve({ status: res?.getStatus() ?? 0, statusText: '', body: res?.getBody() ?? '' });
       },
       onSuccess: () => {
         const fileId = upload.url?.split('/').at(-1) ?? '';

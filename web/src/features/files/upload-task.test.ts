@@ -1,5 +1,6 @@
 import { FILES_TEXTS, type FileItem } from '@guildhall/common';
 import { describe, expect, test, vi } from 'vitest';
+import { SERVER_FAULT_TEXT } from '../../api/server-fault.ts';
 import { runUpload, type UploadDeps, UploadError } from './upload-task.ts';
 
 const item = { id: 'f1', name: 'a.txt' } as FileItem;
@@ -121,6 +122,21 @@ describe('runUpload', () => {
         plain,
       ),
     ).rejects.toThrow('Upload failed: Bad Gateway');
+    // A fault's own text never reaches the member (api/server-fault.ts); a reported one does.
+    for (const [body, shown] of [
+      ['{"error":"boom"}', SERVER_FAULT_TEXT],
+      ['{"error":"Storage quota exceeded","code":"QUOTA_EXCEEDED"}', 'Storage quota exceeded'],
+    ] as const) {
+      const faulty = deps({ send: async () => ({ status: 507, statusText: 'Insufficient Storage', body }) });
+      await expect(
+        runUpload(
+          file,
+          { folderId: null, category: null },
+          { token: null, maxUploadBytes: null, onProgress: () => {} },
+          faulty,
+        ),
+      ).rejects.toThrow(`Upload failed: ${shown}`);
+    }
   });
 
   test('a file over the limit is refused before anything is sent', async () => {

@@ -11,6 +11,7 @@ import {
   UploadStartResponse,
   uploadFailedText,
 } from '@guildhall/common';
+import { shownServerMessage } from '../../api/server-fault.ts';
 import { completeUpload, uploadStatus } from './api.ts';
 import { sendResumable } from './resumable-send.ts';
 
@@ -108,8 +109,10 @@ export async function runUpload(
 /** The server's own error text when there is one (it says why), else the status text. */
 function failureText(res: SendResult): string {
   if (res.status === 0) return TEXTS.networkError;
-  const body = safeJson(res.body) as { error?: unknown } | null;
-  if (body && typeof body.error === 'string') return body.error;
+  const body = safeJson(res.body) as { error?: unknown; code?: unknown } | null;
+  if (body && typeof body.error === 'string') {
+    return shownServerMessage(res.status, body.error, typeof body.code === 'string' ? body.code : undefined);
+  }
   return res.statusText || `HTTP ${res.status}`;
 }
 

@@ -30,7 +30,7 @@ export function GameView({ game, myId, state }: { game: PictionaryGame; myId: st
   const drawing = isDrawer && game.turnPhase === 'drawing';
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[13rem_minmax(0,1fr)_16rem] lg:gap-5">
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-[13rem_minmax(0,1fr)_16rem] lg:gap-5">
       <TurnHeader game={game} isDrawer={isDrawer} offset={state.clockOffset} />
       <Card className="order-3 p-4 sm:p-4 lg:order-none">
         <PlayerList game={game} />

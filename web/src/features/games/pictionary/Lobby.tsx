@@ -20,7 +20,7 @@ export function Lobby({ game, myId, state }: { game: PictionaryGame; myId: strin
   const isHost = game.hostId === myId;
   const slots = Math.max(0, game.maxPlayers - game.players.length);
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
       <Card>
         <CardTitle
           icon={<Users className="size-4" />}

@@ -1,12 +1,9 @@
-import { PICTIONARY_TEXTS as T, TICTACTOE_TEXTS } from '@guildhall/common';
-import { Palette, Search } from 'lucide-react';
+import { PICTIONARY_TEXTS as T } from '@guildhall/common';
+import { Palette } from 'lucide-react';
 import { useAuth } from '../../../auth/useAuth.ts';
-import { BackLink } from '../../../ui/BackLink.tsx';
-import { Button } from '../../../ui/Button.tsx';
 import { Card, CardTitle } from '../../../ui/Card.tsx';
-import { Page } from '../../../ui/Page.tsx';
-import { PageSpinner, Spinner } from '../../../ui/Spinner.tsx';
-import { LiveBadge } from '../LiveBadge.tsx';
+import { PageSpinner } from '../../../ui/Spinner.tsx';
+import { FindGameButton, GameShell } from '../GameShell.tsx';
 import { GameView } from './GameView.tsx';
 import { Lobby } from './Lobby.tsx';
 import { usePictionary } from './usePictionary.ts';
@@ -18,15 +15,7 @@ export function PictionaryPage() {
   const game = p.game;
 
   return (
-    <Page>
-      <div className="mb-6 flex items-center justify-between gap-3">
-        <BackLink to="/minigames">{TICTACTOE_TEXTS.backToMinigames}</BackLink>
-        {game && <LiveBadge status={p.realtime} />}
-      </div>
-      <header className="mb-6">
-        <p className="text-sm text-muted">Minigames</p>
-        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{T.title}</h1>
-      </header>
+    <GameShell title={T.title} realtime={game ? p.realtime : null}>
       {p.isLookingUp ? (
         <PageSpinner />
       ) : !game || !user ? (
@@ -36,13 +25,13 @@ export function PictionaryPage() {
       ) : (
         <GameView game={game} myId={user.id} state={p} />
       )}
-    </Page>
+    </GameShell>
   );
 }
 
 function EntryCard({ isFinding, onFind }: { isFinding: boolean; onFind: () => void }) {
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
       <Card className="flex flex-col items-center justify-center gap-5 py-12 text-center">
         <span className="flex size-16 items-center justify-center rounded-2xl bg-brand/15 text-brand-text">
           <Palette className="size-8" />
@@ -51,14 +40,12 @@ function EntryCard({ isFinding, onFind }: { isFinding: boolean; onFind: () => vo
           <h2 className="text-lg font-semibold">Draw, guess, win</h2>
           <p className="mt-1 text-sm text-muted">Join a lobby of up to 8 players.</p>
         </div>
-        <Button
-          size="lg"
-          onClick={onFind}
-          disabled={isFinding}
-          icon={isFinding ? <Spinner className="size-4" /> : <Search className="size-4" />}
-        >
-          {isFinding ? T.findingGame : T.findGame}
-        </Button>
+        <FindGameButton
+          isFinding={isFinding}
+          onFind={onFind}
+          label={T.findGame}
+          findingLabel={T.findingGame}
+        />
       </Card>
       <Card>
         <CardTitle>{T.howItWorks}</CardTitle>

@@ -7,7 +7,7 @@ export function Players({ game, myId }: { game: TicTacToeGame; myId: string }) {
   const active = game.status === 'in_progress' ? game.currentPlayer : null;
   const waitingName = game.invited ? `${game.invited.username} (invited)` : 'Waiting...';
   return (
-    <div className="grid grid-cols-[1fr_auto_1fr] items-stretch gap-2 sm:gap-3">
+    <div className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-stretch gap-2 sm:gap-3">
       <PlayerCard mark="X" player={game.player1} myId={myId} isActive={active === 'X'} />
       <span className="self-center text-xs font-semibold uppercase tracking-widest text-muted">vs</span>
       <PlayerCard
@@ -44,7 +44,7 @@ function PlayerCard({
         isActive ? 'border-brand bg-brand/15 ring-2 ring-brand/40' : 'border-border bg-surface-2/60',
       )}
     >
-      <div className="flex items-center gap-1.5 sm:gap-2">
+      <div className="flex flex-wrap items-center gap-x-1.5 gap-y-1 sm:gap-x-2">
         <MarkIcon mark={mark} className="size-4 shrink-0 sm:size-5" />
         <span className="whitespace-nowrap text-xs font-medium uppercase tracking-wide text-muted">
           Player {mark}

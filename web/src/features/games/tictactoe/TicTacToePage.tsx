@@ -2,12 +2,10 @@ import { TICTACTOE_TEXTS as T, TICTACTOE_ABSENT_AFTER_MS } from '@guildhall/comm
 import { LogOut, RotateCcw, Search, Trophy, UserX } from 'lucide-react';
 import { useEffect } from 'react';
 import { useAuth } from '../../../auth/useAuth.ts';
-import { BackLink } from '../../../ui/BackLink.tsx';
 import { Button } from '../../../ui/Button.tsx';
 import { Card } from '../../../ui/Card.tsx';
-import { Page } from '../../../ui/Page.tsx';
 import { PageSpinner, Spinner } from '../../../ui/Spinner.tsx';
-import { LiveBadge } from '../LiveBadge.tsx';
+import { FindGameButton, GameShell } from '../GameShell.tsx';
 import { Board } from './Board.tsx';
 import { GameStatusBox } from './GameStatusBox.tsx';
 import { describeGame } from './game-view.ts';
@@ -25,22 +23,13 @@ export function TicTacToePage() {
   useTurnTitle(view?.isMyTurn ?? false);
 
   return (
-    <Page>
-      <div className="mb-6 flex items-center justify-between gap-3">
-        <BackLink to="/minigames">{T.backToMinigames}</BackLink>
-        {game && <LiveBadge status={ttt.realtime} />}
-      </div>
-      <header className="mb-6">
-        <p className="text-sm text-muted">Minigames</p>
-        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{T.title}</h1>
-      </header>
-
+    <GameShell title={T.title} realtime={game ? ttt.realtime : null}>
       {ttt.isLookingUp ? (
         <PageSpinner />
       ) : !game || !view || !user ? (
         <FindGameCard isFinding={ttt.isFinding} onFind={ttt.findGame} />
       ) : (
-        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
           <Card className="space-y-5">
             <Players game={game} myId={user.id} />
             <StatusLines view={view} />
@@ -120,7 +109,7 @@ export function TicTacToePage() {
           </aside>
         </div>
       )}
-    </Page>
+    </GameShell>
   );
 }
 
@@ -135,15 +124,13 @@ function FindGameCard({ isFinding, onFind }: { isFinding: boolean; onFind: () =>
       <p className="mx-auto mt-1 max-w-sm text-sm text-muted">
         You will meet the player who has been waiting longest, or wait for the next one. X moves first.
       </p>
-      <Button
-        size="lg"
+      <FindGameButton
         className="mt-6"
-        onClick={onFind}
-        disabled={isFinding}
-        icon={isFinding ? <Spinner className="size-4" /> : <Search className="size-4" />}
-      >
-        {isFinding ? T.findingGame : T.findGame}
-      </Button>
+        isFinding={isFinding}
+        onFind={onFind}
+        label={T.findGame}
+        findingLabel={T.findingGame}
+      />
     </Card>
   );
 }
