@@ -2,7 +2,7 @@ import { MUSIC_ROOM_TYPE, MUSIC_STATUS_EVENT, musicRoom } from '@guildhall/commo
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
 import { createBlobStore } from '../../platform/blob-store/index.ts';
-import { type MusicBot, startMusicBot } from './bot.ts';
+import type { MusicBot } from './bot.ts';
 import { musicRoom as musicRoomType } from './room.ts';
 import { musicRoutes } from './routes.ts';
 import { type MusicEngine, MusicService } from './service.ts';
@@ -42,7 +42,9 @@ export function musicFeature(deps: AppDeps): FastifyPluginAsyncZod {
       const token = c.botToken;
       app.addHook('onReady', async () => {
         // In the background: a slow or refused Discord login must not keep the portal from starting.
-        starting = startMusicBot({ token, apiUrl: c.discordApiUrl, log: app.log })
+        // discord.js (~15 MB of heap) loads only for a configured bot.
+        starting = import('./bot.ts')
+          .then(({ startMusicBot }) => startMusicBot({ token, apiUrl: c.discordApiUrl, log: app.log }))
           .then((bot) => {
             engine.bot = bot;
             music.attachBot(bot);

@@ -1,5 +1,5 @@
 import type { SearchResult } from '@guildhall/common';
-import { Innertube, YTNodes } from 'youtubei.js';
+import type { Innertube } from 'youtubei.js';
 import type { MusicSource } from './types.ts';
 
 const VIDEO_ID = /^[\w-]{11}$/;
@@ -47,15 +47,19 @@ export function youtubeSource(baseUrl: string): MusicSource {
   };
   let client: Promise<Innertube> | null = null;
   const yt = () => {
-    client ??= Innertube.create({
-      fetch: rewrite,
-      generate_session_locally: true,
-      // Stream URLs come from STREAM_CLIENT, which needs no deciphering: no player script to download.
-      retrieve_player: false,
-    }).catch((e: unknown) => {
-      client = null; // try again next time
-      throw e;
-    });
+    client ??= loadYoutubei()
+      .then(({ Innertube }) =>
+        Innertube.create({
+          fetch: rewrite,
+          generate_session_locally: true,
+          // Stream URLs come from STREAM_CLIENT, which needs no deciphering: no player script to download.
+          retrieve_player: false,
+        }),
+      )
+      .catch((e: unknown) => {
+        client = null; // try again next time
+        throw e;
+      });
     return client;
   };
   const toResult = (v: {
@@ -78,6 +82,7 @@ export function youtubeSource(baseUrl: string): MusicSource {
     platform: 'youtube',
     async search(query, maxResults) {
       const results = await (await yt()).search(query, { type: 'video' });
+      const { YTNodes } = await loadYoutubei();
       return results.results
         .filterType(YTNodes.Video)
         .slice(0, maxResults)
@@ -125,6 +130,7 @@ export function youtubeSource(baseUrl: string): MusicSource {
     async health() {
       try {
         const found = await (await yt()).search('music', { type: 'video' });
+        const { YTNodes } = await loadYoutubei();
         // A search for "music" that parses but lists no video is not YouTube answering as it should.
         if (found.results.filterType(YTNodes.Video).length === 0) {
           return { available: false, reason: 'YouTube answered a search with no videos' };
@@ -135,4 +141,14 @@ export function youtubeSource(baseUrl: string): MusicSource {
       }
     },
   };
+}
+
+let youtubei: Promise<typeof import('youtubei.js')> | null = null;
+/**
+ * youtubei.js, loaded on first use: it is ~12 MB of heap, which a portal whose members never search
+ * YouTube should not carry (a larger heap makes every garbage collection dearer, uploads' included).
+ */
+function loadYoutubei(): Promise<typeof import('youtubei.js')> {
+  youtubei ??= import('youtubei.js');
+  return youtubei;
 }
