@@ -8,6 +8,7 @@
  *   BENCH_FILES_ROUNDS=2 BENCH_FILES_REST_UPLOADS=2 node bench/files.ts
  *   BENCH_SERVER_NODE_ARGS="--cpu-prof" node bench/files.ts   (extra node flags for the server)
  *   BENCH_FILES_STORES=s3,discord node bench/files.ts   (the other stores measured too; default none)
+ *   BENCH_FILES_CONTROL=0 node bench/files.ts   (skip the control: the same rounds between two identical bare servers)
  *
  * Every round is a pair (the bare server and Guildhall, in alternating order) and is printed with both
  * ratios and both servers' CPU seconds per GiB received; the summary gives the median and the range of
@@ -39,6 +40,8 @@ const BYTES = Number(process.env.BENCH_FILES_BYTES ?? 1024 ** 3);
 const ROUNDS = Number(process.env.BENCH_FILES_ROUNDS ?? 4);
 /** Uploads in all before the resting RSS is compared with the rest after the first. */
 const REST_UPLOADS = Number(process.env.BENCH_FILES_REST_UPLOADS ?? 10);
+/** Also run the rounds between two identical bare servers (BENCH_FILES_CONTROL=0 to skip). */
+const CONTROL = process.env.BENCH_FILES_CONTROL !== '0';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ACCESS_CODE = 'bench-access-code-1234';
 const GOALS = { upload: 0.9, uploadFloor: 0.8, download: 1.0, rssMiB: 48, restMiB: 32, cpuPerGiB: 4 };
@@ -438,6 +441,34 @@ async function main(): Promise<void> {
       throw new Error('tus upload: SHA-256 differs');
     await deleteGuildhallFile();
 
+    // Control: the same paired, alternating rounds between two identical bare servers. Their per-round
+    // ratios show how far this machine alone moves a round (page-cache faults land on whoever writes
+    // second), which bounds what any one round of the comparison above can mean.
+    const controlRatios: number[] = [];
+    if (CONTROL) {
+      const twinPort = await freePort();
+      const twin = spawn(
+        process.execPath,
+        ['-e', BARE_SERVER, path.join(tmp, 'twin-stored.bin'), String(twinPort)],
+        { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      );
+      children.push(twin);
+      await new Promise((resolve) => twin.once('message', resolve));
+      const twinTurn = async () => {
+        await fetch(`http://127.0.0.1:${twinPort}/upload`, { method: 'DELETE' });
+        await new Promise((r) => setTimeout(r, 200));
+        return measureUpload(twin.pid!, twinPort);
+      };
+      await twinTurn(); // its warm-up
+      for (let round = 1; round <= ROUNDS; round++) {
+        const [a, b] =
+          round % 2 === 1 ? [await bareTurn(), await twinTurn()] : [await twinTurn(), await bareTurn()];
+        const ratio = round % 2 === 1 ? b.timing.mbps / a.timing.mbps : a.timing.mbps / b.timing.mbps;
+        controlRatios.push(ratio);
+      }
+      twin.kill('SIGTERM');
+    }
+
     const upRatios = rounds.map((r) => r.up / r.bareUp);
     const downRatios = rounds.map((r) => r.down / r.bareDown);
     const upRatio = median(upRatios);
@@ -454,6 +485,11 @@ async function main(): Promise<void> {
       `upload    median ${upRatio.toFixed(2)}× the bare server (rounds ${range(upRatios)}; goal median ≥ ${GOALS.upload}, no round < ${GOALS.uploadFloor}: ${verdict(upRatio >= GOALS.upload && lowest >= GOALS.uploadFloor)}); ` +
         `${fmt(median(rounds.map((r) => r.up)))} against ${fmt(median(rounds.map((r) => r.bareUp)))}`,
     );
+    if (controlRatios.length > 0) {
+      console.log(
+        `control   two identical bare servers, same rounds: median ${median(controlRatios).toFixed(2)}×, rounds ${range(controlRatios)} (${controlRatios.map((r) => r.toFixed(2)).join(', ')})`,
+      );
+    }
     console.log(
       `download  median ${downRatio.toFixed(2)}× the bare server (rounds ${range(downRatios)}; goal ≥ ${GOALS.download}: ${verdict(downRatio >= GOALS.download)}); ` +
         `${fmt(median(rounds.map((r) => r.down)))} against ${fmt(median(rounds.map((r) => r.bareDown)))}`,
