@@ -371,7 +371,7 @@ async function main(): Promise<void> {
     const gib = BYTES / 1024 ** 3;
     // Warm-up, not counted: the first gigabyte a VM writes touches guest memory the host has not backed
     // yet, and whichever server writes it second pays a fault per page (two identical bare servers
-    // measured this way gave 0.38× in their first round and 0.86–1.17× after). One upload each first.
+    // measured this way gave 0.38× in their first round and 0.81–1.17× after). One upload each first.
     const warm = [await bareTurn(), await guildhallTurn()];
     await complete(warm[1]!, 'bench-warm-up.bin');
     restAfterFirst = await restingRss();
