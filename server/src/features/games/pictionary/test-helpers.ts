@@ -133,3 +133,22 @@ export function serviceContext(db: Db, clock: Clock, random: () => number = Math
   };
   return { ctx, pushes };
 }
+
+/**
+ * Whether `word` shows in any string value of `json` as a whole word: how a leaked word would show.
+ * Keys are skipped (a word such as "game" is also a field name), and so are ids, timestamps and bank
+ * names, whose letters are not the secret (a UUID segment may spell "face").
+ */
+export function leaksWord(json: unknown, word: string): boolean {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const whole = new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu');
+  const skipped = (key: string) => /^id$|Id$|At$|Time$|^wordBanks$/.test(key);
+  const visit = (value: unknown): boolean => {
+    if (typeof value === 'string') return whole.test(value);
+    if (Array.isArray(value)) return value.some(visit);
+    if (value && typeof value === 'object')
+      return Object.entries(value).some(([key, v]) => !skipped(key) && visit(v));
+    return false;
+  };
+  return visit(json);
+}
