@@ -15,7 +15,7 @@ import { createRedisPing } from './platform/observability/redis-ping.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { type RateLimitOptions, registerRateLimits } from './platform/rate-limit/index.ts';
 import { attachRealtime, type RealtimeOptions } from './platform/realtime/index.ts';
-import { registerWebApp } from './platform/static.ts';
+import { registerWebApp, webAppFiles } from './platform/static.ts';
 
 export type AppDeps = {
   config: Config;
@@ -109,7 +109,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     crossOriginEmbedderPolicy: false,
   });
   const prefix = deps.config.redisPrefix;
-  await registerRateLimits(app, { ...deps, rateLimit: { redisPrefix: `${prefix}:rl:`, ...deps.rateLimit } });
+  const webFiles = webAppFiles(deps.config.webDistDir);
+  await registerRateLimits(app, {
+    ...deps,
+    rateLimit: {
+      redisPrefix: `${prefix}:rl:`,
+      exempt: (req) => req.method === 'GET' && webFiles.has(req.url.split('?')[0] ?? ''),
+      ...deps.rateLimit,
+    },
+  });
   await registerOpenApi(app);
   const redisPing = deps.config.redisUrl ? createRedisPing(deps.config.redisUrl) : undefined;
   if (redisPing) app.addHook('onClose', () => redisPing.close());

@@ -69,3 +69,20 @@ describe('web app serving', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 });
+
+describe('the global rate limit and the web app', () => {
+  it("does not count the web app's own files, but counts pages, API calls and unknown assets", async () => {
+    for (let i = 0; i < 5; i++) {
+      const asset = await ctx.app.inject({ method: 'GET', url: '/assets/app-abc123.js?v=1' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['x-ratelimit-remaining']).toBeUndefined();
+    }
+    const page = await ctx.app.inject({ method: 'GET', url: '/login' });
+    const before = Number(page.headers['x-ratelimit-remaining']);
+    const unknown = await ctx.app.inject({ method: 'GET', url: '/assets/missing.js' });
+    expect(unknown.statusCode).toBe(404);
+    expect(Number(unknown.headers['x-ratelimit-remaining'])).toBe(before - 1);
+    const api = await ctx.app.inject({ method: 'GET', url: '/api/config' });
+    expect(Number(api.headers['x-ratelimit-remaining'])).toBe(before - 2);
+  });
+});

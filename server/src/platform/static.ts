@@ -57,6 +57,21 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   });
 }
 
+/**
+ * The URL paths of the built web app's files (index.html aside), read once: a build does not change
+ * under a running server. A GET for one of them is exempt from the global rate limit.
+ */
+export function webAppFiles(distDir: string): Set<string> {
+  const files = new Set<string>();
+  if (!fs.existsSync(distDir)) return files;
+  for (const entry of fs.readdirSync(distDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const rel = path.relative(distDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+    if (rel !== 'index.html' && !rel.startsWith('.')) files.add(`/${rel}`);
+  }
+  return files;
+}
+
 function isFile(p: string): boolean {
   try {
     return fs.statSync(p).isFile();

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import { rateLimitText } from '@guildhall/common';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { clientAddressKey } from '../client-address.ts';
 import { HttpError } from '../errors.ts';
@@ -26,6 +26,8 @@ declare module 'fastify' {
 export type RateLimitOptions = {
   /** Prefix of every rate-limit key in Redis; instances sharing it share budgets (default `guildhall:rl:`). */
   redisPrefix?: string;
+  /** Requests the global limit does not count (the web app's own files: see registerRateLimits). */
+  exempt?: (req: FastifyRequest) => boolean;
 };
 
 /**
@@ -51,6 +53,10 @@ export async function registerRateLimits(
     timeWindow: '1 minute',
     // IPv6 clients by /64: one subscriber usually holds the whole /64.
     keyGenerator: (req) => clientAddressKey(req.ip),
+    // The web app's own files are not counted: one page load fetches dozens of them, so members behind
+    // one address (a school, a shared flat) would use up the budget just by opening the portal, and a
+    // 429 on a script leaves a blank page. They are files that exist (a fixed set), never API calls.
+    allowList: (req) => deps.rateLimit?.exempt?.(req) ?? false,
     errorResponseBuilder: (_req, ctx) =>
       new HttpError(429, rateLimitText(Math.ceil(ctx.ttl / 1000)), 'RATE_LIMITED'),
     // A general limiter that cannot count lets requests through (the store logs a warning) instead of 500s.
