@@ -24,8 +24,9 @@ export type FilesTable = {
   /** The Discord thread holding the chunks (the spec's threadId); null on other stores. Migration 008. */
   thread_id?: string | null;
   /**
-   * Unused since migration 012 (was a resumable upload's saved SHA-256 state): the hash now stays on its
-   * hash thread between requests (files/resumable/resumable-hashes.ts). Written null.
+   * Set while a resumable (tus) upload is in progress, marking it as one. Before migration 012 it held the
+   * running SHA-256's saved state; the hash now stays on its thread between requests
+   * (files/resumable/resumable-hashes.ts).
    */
   upload_hash_state?: string | null;
 };

@@ -15,6 +15,12 @@ import { findItem, insertChunk, insertItem, listChunks, updateItem } from '../re
 import { chunkRow, resolveTarget } from '../upload.ts';
 import { ResumableHashes } from './resumable-hashes.ts';
 
+/**
+ * What `files.upload_hash_state` holds for a resumable upload in progress: it marks the row as one (a
+ * POST /upload still streaming has none). Before migration 012 it held the saved hash state.
+ */
+const RESUMABLE_MARK = 'resumable';
+
 /** A resumable upload may sit unfinished this long (a dropped connection, a laptop asleep) before it is swept. */
 export const RESUMABLE_UPLOAD_TTL_MS = 24 * 60 * 60_000;
 
@@ -74,6 +80,7 @@ export class ChunkTusStore extends DataStore {
       lease_expires_at: isoIn(RESUMABLE_UPLOAD_TTL_MS),
       created_at: now,
       updated_at: now,
+      upload_hash_state: RESUMABLE_MARK,
     });
     if (upload.size === 0) await this.finish(upload.id, 0, this.ctx.hashes.openFileHash());
     return upload;
@@ -81,7 +88,7 @@ export class ChunkTusStore extends DataStore {
 
   override async getUpload(id: string): Promise<Upload> {
     const row = await findItem(this.ctx.db, id);
-    if (row?.type !== 'file' || row.status !== 'uploading') {
+    if (row?.type !== 'file' || row.status !== 'uploading' || !row.upload_hash_state) {
       if (row?.status === 'stored' || row?.status === 'complete') {
         return new Upload({
           id,
@@ -101,7 +108,9 @@ export class ChunkTusStore extends DataStore {
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
     const { db, store } = this.ctx;
     const row = await findItem(db, id);
-    if (row?.type !== 'file' || row.status !== 'uploading') throw ERRORS.FILE_NOT_FOUND;
+    // Only a resumable upload takes PATCHes (not a POST /upload still streaming).
+    if (row?.type !== 'file' || row.status !== 'uploading' || !row.upload_hash_state)
+      throw ERRORS.FILE_NOT_FOUND;
     const size = Number(row.size);
     if (offset % CHUNK_SIZE_BYTES !== 0) throw ERRORS.INVALID_OFFSET; // offsets are always chunk boundaries
     const fileStore =
