@@ -75,10 +75,17 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
   await expect(menu).toHaveCount(0);
   await expectFocused(trigger);
   await page.keyboard.press('Enter');
-  const share = menu.getByRole('menuitem', { name: 'Share' });
-  for (let i = 0; i < 6 && !(await share.evaluate((el) => el === document.activeElement)); i++) {
+  // Each arrow press waits for the focus it moves, so no key lands before the menu has taken focus.
+  const items = menu.getByRole('menuitem');
+  await expect(items.first()).toBeFocused();
+  const labels = (await items.allTextContents()).map((t) => t.trim());
+  const shareAt = labels.indexOf('Share');
+  expect(shareAt).toBeGreaterThanOrEqual(0);
+  for (let i = 1; i <= shareAt; i++) {
     await page.keyboard.press('ArrowDown');
+    await expect(items.nth(i)).toBeFocused();
   }
+  const share = menu.getByRole('menuitem', { name: 'Share' });
   await expect(share).toBeFocused();
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog');
