@@ -37,6 +37,34 @@ describe('LocalBlobStore', () => {
     expect(filesUnder(root)).toEqual([]);
   });
 
+  test('writes one blob at a time, even when puts come at once, and a failed put does not stop the next', async () => {
+    let active = 0;
+    let most = 0;
+    async function* body(name: string, fail = false) {
+      active += 1;
+      most = Math.max(most, active);
+      try {
+        for (let i = 0; i < 3; i++) {
+          await new Promise((r) => setImmediate(r)); // give any other put the chance to run meanwhile
+          yield Buffer.from(`${name}${i}`);
+        }
+        if (fail) throw new Error('client went away');
+      } finally {
+        active -= 1;
+      }
+    }
+    const puts = ['a', 'b', 'c', 'd'].map((n) => store.put(body(n, n === 'b')));
+    const outcomes = await Promise.allSettled(puts);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(most).toBe(1);
+    const ids = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    expect(await Promise.all(ids.map(async (id) => text(await store.get(id))))).toEqual([
+      'a0a1a2',
+      'c0c1c2',
+      'd0d1d2',
+    ]);
+  });
+
   test('delete is idempotent and a deleted blob cannot be read', async () => {
     const id = await store.put([Buffer.from('x')]);
     await store.delete(id);
