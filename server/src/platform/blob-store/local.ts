@@ -29,9 +29,9 @@ export class LocalBlobStore implements BlobStore {
   /**
    * The put before this one. Blobs are written one at a time: two 8 MiB writes at once fault fresh
    * page-cache pages in from two threads, and on a VM whose free memory goes back to the host that
-   * made an upload's writes cost up to 1.4 CPU-s per GiB instead of 0.25 (bench/files; one write at a
-   * time keeps it at 0.22–0.28 whatever else writes). A write takes a few milliseconds: the chunks of
-   * every upload still fill, hash and queue meanwhile.
+   * made an upload's writes cost up to 1.4 CPU-s per GiB instead of 0.25 right after another process's
+   * large write (bench/files; one at a time: at most 1.0). A write takes a few milliseconds: the chunks
+   * of every upload still fill, hash and queue meanwhile.
    */
   private lastWrite: Promise<unknown> = Promise.resolve();
 
