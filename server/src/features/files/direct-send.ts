@@ -5,9 +5,8 @@ import {
   type BlobStore,
   type ChunkCheck,
   ChunkCorruptError,
-  corruptChunk,
-  isIntact,
-  runningCheck,
+  chunkChecker,
+  withinRange,
 } from '../../platform/blob-store/index.ts';
 import { STORED_DATA_DAMAGED } from '../../platform/errors.ts';
 
@@ -126,25 +125,21 @@ async function sendChunk(
   pieces: PiecePool,
   write: (bytes: Uint8Array) => Promise<void>,
 ): Promise<Held | null> {
-  const { check } = part;
-  const sum = runningCheck(check);
+  const checker = chunkChecker(part.check);
   let held: Held | null = null;
   let pos = 0;
-  while (pos < check.size) {
+  while (pos < part.check.size) {
     const { buffer, k } = await pieces.next();
-    const n = await reader.read(buffer.subarray(0, Math.min(buffer.length, check.size - pos)), pos);
+    const n = await reader.read(buffer.subarray(0, Math.min(buffer.length, part.check.size - pos)), pos);
     if (n === 0) break; // shorter than recorded: the check below says so
     const bytes = buffer.subarray(0, n);
-    sum.update(bytes);
-    // The part's range inside this piece, if any.
-    const from = Math.max(part.start - pos, 0);
-    const to = Math.min(part.end + 1 - pos, n);
+    checker.update(bytes);
+    const inRange = withinRange(bytes, pos, part);
     pos += n;
     if (held) pieces.sent(held.k, write(held.bytes));
-    held = from < to ? { bytes: bytes.subarray(from, to), k } : null;
+    held = inRange ? { bytes: inRange, k } : null;
   }
-  const got = sum.digest();
-  if (!isIntact(check, pos, got)) throw corruptChunk(check, part.blobId, pos, got);
+  checker.verify(part.blobId);
   return held;
 }
 

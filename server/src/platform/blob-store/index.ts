@@ -9,14 +9,14 @@ import type { BlobStore } from './types.ts';
 export { DiscordBlobStore } from './discord.ts';
 export { StoreUnavailableError } from './errors.ts';
 export {
+  type ChunkChecker,
   ChunkCorruptError,
   checkChunkBytes,
-  corruptChunk,
+  chunkChecker,
   crc32cHex,
   crc32cOf,
-  isIntact,
-  runningCheck,
   verifying,
+  withinRange,
 } from './integrity.ts';
 export { LocalBlobStore } from './local.ts';
 export { kindOf, RoutingBlobStore, type StoreKind, threadGarbageId } from './routing.ts';

@@ -28,10 +28,7 @@ function describe(check: ChunkCheck): string {
 }
 
 /** A running checksum of the kind the chunk's record holds. */
-export function runningCheck(check: ChunkCheck): {
-  update(b: Uint8Array): void;
-  digest(): string;
-} {
+function runningSum(check: ChunkCheck): { update(b: Uint8Array): void; digest(): string } {
   if (check.crc32c) {
     let crc = 0;
     return {
@@ -47,24 +44,41 @@ export function runningCheck(check: ChunkCheck): {
 
 export class ChunkCorruptError extends Error {}
 
-/** The error for a chunk whose `size` bytes gave `got` where the record says otherwise. */
-export function corruptChunk(check: ChunkCheck, what: string, size: number, got: string): ChunkCorruptError {
-  return new ChunkCorruptError(
-    `Chunk ${what} is corrupt: got ${size} bytes with ${check.crc32c ? 'CRC32C' : 'SHA-256'} ${got}, expected ${check.size} / ${describe(check)}`,
-  );
-}
+/** Checks a chunk's bytes fed in order: `verify()` throws ChunkCorruptError unless they were the whole chunk. */
+export type ChunkChecker = { update(bytes: Uint8Array): void; verify(what: string): void };
 
-/** Whether `size` bytes summing to `got` are the chunk `check` describes. */
-export function isIntact(check: ChunkCheck, size: number, got: string): boolean {
-  return size === check.size && got === (check.crc32c ?? check.sha256);
+/** A checker for the chunk `check` describes (its size, and its CRC32C or, if older, its SHA-256). */
+export function chunkChecker(check: ChunkCheck): ChunkChecker {
+  const sum = runningSum(check);
+  let seen = 0;
+  return {
+    update(bytes) {
+      sum.update(bytes);
+      seen += bytes.length;
+    },
+    verify(what) {
+      const got = sum.digest();
+      if (seen !== check.size || got !== (check.crc32c ?? check.sha256)) {
+        throw new ChunkCorruptError(
+          `Chunk ${what} is corrupt: got ${seen} bytes with ${check.crc32c ? 'CRC32C' : 'SHA-256'} ${got}, expected ${check.size} / ${describe(check)}`,
+        );
+      }
+    },
+  };
 }
 
 /** Throws ChunkCorruptError unless `bytes` is the whole chunk `check` describes. */
 export function checkChunkBytes(bytes: Uint8Array, check: ChunkCheck, what: string): void {
-  const sum = runningCheck(check);
-  sum.update(bytes);
-  const got = sum.digest();
-  if (!isIntact(check, bytes.length, got)) throw corruptChunk(check, what, bytes.length, got);
+  const checker = chunkChecker(check);
+  checker.update(bytes);
+  checker.verify(what);
+}
+
+/** The part of `bytes`, read at offset `at` of a chunk, that falls inside `range` (null if none does). */
+export function withinRange<T extends Uint8Array>(bytes: T, at: number, range: ByteRange): T | null {
+  const from = Math.max(range.start - at, 0);
+  const to = Math.min(range.end + 1 - at, bytes.length);
+  return from < to ? (bytes.subarray(from, to) as T) : null;
 }
 
 /**
@@ -75,29 +89,26 @@ export function checkChunkBytes(bytes: Uint8Array, check: ChunkCheck, what: stri
  * (the rest is still read and checked: a checksum covers the chunk whole).
  */
 export function verifying(check: ChunkCheck, what: string, range?: ByteRange): Transform {
-  const sum = runningCheck(check);
+  const checker = chunkChecker(check);
   let seen = 0;
   let held: Buffer | null = null;
   return new Transform({
     transform(chunk: Buffer, _enc, cb) {
-      sum.update(chunk);
-      const at = seen;
+      checker.update(chunk);
+      const piece = range ? withinRange(chunk, seen, range) : chunk;
       seen += chunk.length;
-      let piece: Buffer | null = chunk;
-      if (range) {
-        const from = Math.max(range.start - at, 0);
-        const to = Math.min(range.end + 1 - at, chunk.length);
-        piece = from < to ? chunk.subarray(from, to) : null;
-      }
       if (!piece) return cb();
       const release = held;
       held = piece;
       cb(null, release ?? undefined);
     },
     flush(cb) {
-      const got = sum.digest();
-      if (!isIntact(check, seen, got)) cb(corruptChunk(check, what, seen, got));
-      else cb(null, held ?? undefined);
+      try {
+        checker.verify(what);
+        cb(null, held ?? undefined);
+      } catch (e) {
+        cb(e as Error);
+      }
     },
   });
 }
