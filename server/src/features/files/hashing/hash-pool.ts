@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { crc32cHex } from '../../../platform/blob-store/index.ts';
 
 /**
  * The worker's code, as plain JavaScript evaluated in the thread: it loads no TypeScript tooling, which
@@ -24,7 +25,7 @@ parentPort.on('message', (m) => {
       if (!hash) { hash = createHash('sha256'); sessions.set(m.session, hash); }
       const bytes = Buffer.from(m.buffer, 0, m.length);
       hash.update(bytes);
-      parentPort.postMessage({ id: m.id, crc: (crc32c(bytes) >>> 0).toString(16).padStart(8, '0') });
+      parentPort.postMessage({ id: m.id, crc: crc32c(bytes) });
     } else {
       const hash = sessions.get(m.session) || createHash('sha256');
       sessions.delete(m.session);
@@ -43,7 +44,7 @@ type Request =
   | { op: 'chunk'; session: number; buffer: SharedArrayBuffer; length: number }
   | { op: 'final'; session: number };
 
-type Response = { id: number; crc?: string; digest?: string; error?: string };
+type Response = { id: number; crc?: number; digest?: string; error?: string };
 
 type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void };
 
@@ -122,7 +123,7 @@ export class HashPool {
     return {
       chunk: async (buffer, length) => {
         const r = await thread.request({ op: 'chunk', session, buffer, length });
-        return { crc32c: r.crc! };
+        return { crc32c: crc32cHex(r.crc!) };
       },
       final: async () => (await thread.request({ op: 'final', session })).digest!,
       drop: () => thread.drop(session),
