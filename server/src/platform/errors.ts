@@ -65,14 +65,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(status).send({ success: false, error: clientMessage(err), code: err.code });
     }
     request.log.error({ err }, 'request failed');
-    if (err instanceof ChunkCorruptError) {
-      // Caught before any byte went out (a damaged chunk at the start of what was asked for).
-      return reply
-        .code(500)
-        .send({ success: false, error: STORED_DATA_DAMAGED, code: 'STORED_DATA_DAMAGED' });
-    }
-    return reply.code(500).send({ success: false, error: 'Internal server error', code: 'INTERNAL' });
+    return reply.code(500).send(serverFault(err));
   });
+}
+
+/**
+ * The 500 answer for a fault of ours: a damaged stored chunk says so (caught before any byte of a
+ * download went out); anything else is "Internal server error". Routes that write their own response
+ * (a download sent straight to the socket) answer with the same body.
+ */
+export function serverFault(err: unknown): { success: false; error: string; code: string } {
+  if (err instanceof ChunkCorruptError) {
+    return { success: false, error: STORED_DATA_DAMAGED, code: 'STORED_DATA_DAMAGED' };
+  }
+  return { success: false, error: 'Internal server error', code: 'INTERNAL' };
 }
 
 function clientMessage(err: FastifyError): string {

@@ -4,11 +4,10 @@ import {
   type BlobReader,
   type BlobStore,
   type ChunkCheck,
-  ChunkCorruptError,
   chunkChecker,
   withinRange,
 } from '../../platform/blob-store/index.ts';
-import { STORED_DATA_DAMAGED } from '../../platform/errors.ts';
+import { serverFault } from '../../platform/errors.ts';
 
 /** One chunk's share of a response: the inclusive byte range inside the chunk, and its record. */
 export type ChunkPart = { blobId: string; start: number; end: number; check: ChunkCheck };
@@ -151,12 +150,7 @@ function fail(raw: ServerResponse, headSent: boolean, err: unknown, request: Fas
     raw.destroy();
     return;
   }
-  const corrupt = err instanceof ChunkCorruptError;
-  const body = JSON.stringify({
-    success: false,
-    error: corrupt ? STORED_DATA_DAMAGED : 'Internal server error',
-    code: corrupt ? 'STORED_DATA_DAMAGED' : 'INTERNAL',
-  });
+  const body = JSON.stringify(serverFault(err));
   raw.writeHead(500, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
