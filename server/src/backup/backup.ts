@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/index.ts';
-import type { BlobStore, ChunkCheck } from '../platform/blob-store/index.ts';
+import type { BlobStore } from '../platform/blob-store/index.ts';
 import { holdGarbage, releaseGarbage } from '../platform/garbage-hold.ts';
 import { type SnapshotChunk, snapshotDatabase } from './database.ts';
 import { hashFile, writeHashed } from './hashing.ts';
@@ -107,7 +107,8 @@ async function copyBlobs(
       const tmp = path.join(staging, `${c.file_id}.${c.idx}`);
       let problem: string | null = null;
       try {
-        const got = await writeHashed(await store.get(c.blob_id, undefined, chunkCheckOf(c)), tmp);
+        // The snapshot row is the check the store applies as it reads (size, CRC32C or older SHA-256).
+        const got = await writeHashed(await store.get(c.blob_id, undefined, c), tmp);
         if ((c.sha256 && got.sha256 !== c.sha256) || got.size !== c.size) {
           problem = `corrupt in the store (SHA-256 ${got.sha256.slice(0, 12)}…, ${got.size} bytes)`;
         } else {
@@ -135,9 +136,4 @@ async function copyBlobs(
   await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, chunks.length) }, worker));
   fs.rmSync(staging, { recursive: true, force: true });
   return { blobs: [...blobs.values()].sort((a, b) => a.sha256.localeCompare(b.sha256)), missing, shaOf };
-}
-
-/** The store checks a chunk against its recorded CRC32C (or, for older chunks, SHA-256) as it reads. */
-function chunkCheckOf(c: SnapshotChunk): ChunkCheck {
-  return { size: c.size, crc32c: c.crc32c, sha256: c.sha256 };
 }
