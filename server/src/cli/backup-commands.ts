@@ -2,10 +2,10 @@ import { parseArgs } from 'node:util';
 import { formatFileSize } from '@guildhall/common';
 import { runBackup } from '../backup/backup.ts';
 import { RestoreRefused, runRestore } from '../backup/restore.ts';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
+import { loadConfigured } from '../open-configured.ts';
 import { createBlobStore } from '../platform/blob-store/index.ts';
-import { loadDotEnv } from '../platform/dotenv.ts';
 import type { Output } from './admin-commands.ts';
 
 export const BACKUP_USAGE = `  backup <dir>                                snapshot the database and copy every file's chunks into <dir>
@@ -51,15 +51,9 @@ export async function runBackupCommand(db: Db, config: Config, argv: string[], i
 export async function runRestoreCommand(argv: string[], io: Output): Promise<number> {
   const dir = oneDir(argv, { force: { type: 'boolean' } }, io);
   if (dir === null) return 2;
-  loadDotEnv();
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    io.err(e.message);
-    return 1;
-  }
+  // Not openConfigured(): the target database is restored, not migrated and bootstrapped first.
+  const config = loadConfigured((message) => io.err(message));
+  if (!config) return 1;
   try {
     const r = await runRestore(config, dir, {
       force: argv.includes('--force'),
