@@ -13,12 +13,12 @@ import { useAuth } from '../../auth/useAuth.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import type { ItemHandlers } from './actions.tsx';
 import { categorizeFile, createFolder, deleteItem, folderContents, renameItem } from './api.ts';
 import { BreadcrumbBar } from './BreadcrumbBar.tsx';
-import { ConfirmModal } from './ConfirmModal.tsx';
 import { filterItems, shareTarget } from './display.ts';
 import { FileGrid } from './FileGrid.tsx';
 import { FileList } from './FileList.tsx';
@@ -310,7 +310,8 @@ export function FilesPage() {
       )}
       {modal?.kind === 'share' && <ShareModal file={modal.file} onClose={() => setModal(null)} />}
       {modal?.kind === 'deleteFolder' && (
-        <ConfirmModal
+        <ConfirmDialog
+          danger
           title="Delete Folder"
           confirmLabel="Delete Folder"
           onConfirm={() => deleteSequentially([modal.folder])}
@@ -319,10 +320,11 @@ export function FilesPage() {
           Delete the folder <strong className="text-text">{modal.folder.name}</strong>
           {modal.inside > 0 ? ` and the ${modal.inside} item(s) inside it` : ' (it is empty)'}? This cannot be
           undone.
-        </ConfirmModal>
+        </ConfirmDialog>
       )}
       {modal?.kind === 'deleteFiles' && (
-        <ConfirmModal
+        <ConfirmDialog
+          danger
           title={modal.files.length === 1 ? 'Delete File' : 'Delete Files'}
           confirmLabel="Delete"
           onConfirm={() => deleteSequentially(modal.files)}
@@ -335,7 +337,7 @@ export function FilesPage() {
           ) : (
             `Delete these ${modal.files.length} files? This cannot be undone.`
           )}
-        </ConfirmModal>
+        </ConfirmDialog>
       )}
     </Page>
   );
