@@ -150,6 +150,10 @@ const EnvSchema = z.object({
     .enum(['local', 's3', 'discord', ''], { error: 'FILES_STORE must be local, s3 or discord' })
     .default('local')
     .transform((v) => (v === '' ? 'local' : v)),
+  FILES_DIRECT_IO: z
+    .enum(['on', 'off', ''], { error: 'FILES_DIRECT_IO must be on or off' })
+    .default('on')
+    .transform((v) => v !== 'off'),
   S3_ENDPOINT: httpUrl('S3_ENDPOINT').optional(),
   S3_BUCKET: optionalString,
   S3_REGION: optionalString,
@@ -281,6 +285,8 @@ export type OsintConfig = {
  */
 export type FilesStoreConfig = {
   store: 'local' | 's3' | 'discord';
+  /** Local disk: write whole chunks with O_DIRECT, past the page cache (FILES_DIRECT_IO, default on). */
+  directIo?: boolean;
   s3?: {
     endpoint?: string;
     bucket: string;
@@ -309,6 +315,7 @@ function filesStoreConfig(e: z.infer<typeof EnvSchema>): FilesStoreConfig {
   }
   return {
     store: e.FILES_STORE as FilesStoreConfig['store'],
+    directIo: e.FILES_DIRECT_IO,
     s3: e.S3_BUCKET
       ? {
           endpoint: e.S3_ENDPOINT,

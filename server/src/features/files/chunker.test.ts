@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { BlobStore } from '../../platform/blob-store/index.ts';
+import { type BlobStore, LocalBlobStore } from '../../platform/blob-store/index.ts';
 import {
   type ChunkerOptions,
   STAGING_BYTES,
@@ -309,4 +312,51 @@ describe('staging and the shared pool (issue 15: small uploads never wait behind
     pool.release(held);
     expect(await next).toBe(held);
   });
+});
+
+describe('chunks written straight to the local disk (issue 18)', () => {
+  test.runIf(process.platform === 'linux')(
+    'every chunk from a pooled buffer is a direct write, the first megabyte’s own buffer a buffered one, and the bytes read back intact',
+    async () => {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-chunks-'));
+      try {
+        const store = new LocalBlobStore(root);
+        const chunkSize = 4 * STAGING_BYTES;
+        // A staged first chunk that grows into a pooled one, a full chunk, and a tail of odd length.
+        const data = randomBytes(2 * chunkSize + 12_345);
+        const chunks: StoredChunk[] = [];
+        const result = await chunked(pieces(data, 65_536), {
+          store,
+          buffers: new ChunkBufferPool(chunkSize, 3),
+          maxBytes: data.length,
+          onChunk: async (c) => {
+            chunks.push(c);
+          },
+        });
+        expect(result).toMatchObject({ size: data.length, sha256: sha(data), chunks: 3 });
+        expect(store.writes).toEqual({ direct: 3, buffered: 0 });
+        chunks.sort((a, b) => a.idx - b.idx);
+        const back = await Promise.all(
+          chunks.map(async (c) => Buffer.concat(await (await store.get(c.blobId)).toArray())),
+        );
+        expect(Buffer.concat(back).equals(data)).toBe(true);
+
+        // A file smaller than the staging buffer never leaves it: buffered, and still intact.
+        const small = randomBytes(1000);
+        const one: StoredChunk[] = [];
+        await chunked(pieces(small, 300), {
+          store,
+          buffers: new ChunkBufferPool(chunkSize, 3),
+          maxBytes: 1000,
+          onChunk: async (c) => {
+            one.push(c);
+          },
+        });
+        expect(store.writes).toEqual({ direct: 3, buffered: 1 });
+        expect(Buffer.concat(await (await store.get(one[0]!.blobId)).toArray()).equals(small)).toBe(true);
+      } finally {
+        fs.rmSync(root, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -16,6 +16,8 @@ export type FilesContext = {
   garbage: GarbageCollector;
   /** Chunk buffers shared by all uploads (bounds upload memory). */
   buffers: ChunkBufferPool;
+  /** Page-aligned buffers lent to downloads from local disk (DOWNLOAD_BUFFER_BYTES each). */
+  downloadBuffers: ChunkBufferPool;
   hashes: HashPool;
   /** Per-member upload slots and the body timing limits (docs/security.md). */
   fairness: UploadFairness;

@@ -28,7 +28,7 @@ export const ticketExpired = () =>
  * download manager, which cannot send headers); tickets come from POST /api/files/:id/download-ticket.
  */
 export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
-  const { db, store } = ctx;
+  const { db } = ctx;
   return async (app) => {
     app.post(
       '/api/files/:id/download-ticket',
@@ -63,7 +63,7 @@ export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
           enforceAccess('login', req.auth, bearerToken(req.headers.authorization) !== null);
         }
         const file = await requireFile(db, id);
-        return sendStoredFile(req, reply, store, file, await listChunks(db, id));
+        return sendStoredFile(req, reply, ctx, file, await listChunks(db, id));
       },
     );
   };

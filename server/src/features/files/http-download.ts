@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
 import { chunkCheck } from './chunk-check.ts';
+import type { FilesContext } from './context.ts';
 import { type ChunkPart, sendDirect } from './direct-send.ts';
 import type { FileChunksTable, FilesTable } from './tables.ts';
 
@@ -141,7 +142,7 @@ function pump(source: Readable, out: PassThrough): Promise<void> {
 export async function sendStoredFile(
   request: FastifyRequest,
   reply: FastifyReply,
-  store: BlobStore,
+  { store, downloadBuffers }: Pick<FilesContext, 'store' | 'downloadBuffers'>,
   file: FilesTable,
   chunks: FileChunksTable[],
   onDelivered?: () => Promise<void>,
@@ -185,7 +186,15 @@ export async function sendStoredFile(
   // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
   const first = parts[0] ? await store.openReader?.(parts[0].blobId) : null;
   if (first) {
-    await sendDirect({ request, reply, store, parts, first, onDelivered: delivered });
+    await sendDirect({
+      request,
+      reply,
+      store,
+      buffers: downloadBuffers,
+      parts,
+      first,
+      onDelivered: delivered,
+    });
     return reply;
   }
   let body = await streamRange(store, chunks, start, end);

@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
 import { createBlobStore } from '../../platform/blob-store/index.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
+import { DOWNLOAD_BUFFER_BYTES } from './direct-send.ts';
 import { downloadRoutes } from './download-routes.ts';
 import { UploadSlots } from './fair-uploads.ts';
 import { ChunkBufferPool } from './hashing/buffer-pool.ts';
@@ -48,6 +49,8 @@ const read = { access: 'login' } as const;
 const write = { access: 'user' } as const;
 /** At most this many 8 MiB chunk buffers exist at once (96 MiB), whatever the number of uploads. */
 const MAX_CHUNK_BUFFERS = 12;
+/** Downloads at once that read straight from disk into pooled, page-aligned buffers. */
+const MAX_DOWNLOAD_BUFFERS = 16;
 
 /**
  * The shared file system (portal-tools §7 Files): listings, folders, uploads, downloads and share
@@ -65,6 +68,8 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       garbage: createGarbageCollector(deps.db, store, app.log),
       // Three kept free: what one upload cycles through, so a steady upload never reallocates.
       buffers: new ChunkBufferPool(CHUNK_SIZE_BYTES, MAX_CHUNK_BUFFERS, 3),
+      // 4 MiB each; downloads past these read through the page cache into buffers of their own.
+      downloadBuffers: new ChunkBufferPool(DOWNLOAD_BUFFER_BYTES, MAX_DOWNLOAD_BUFFERS, 2),
       hashes: hashPool(),
       fairness: deps.config.uploads,
       uploadSlots: new UploadSlots(deps.config.uploads.uploadsPerUser),

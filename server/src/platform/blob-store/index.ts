@@ -6,6 +6,7 @@ import { RoutingBlobStore, type StoreKind } from './routing.ts';
 import { S3BlobStore } from './s3.ts';
 import type { BlobStore } from './types.ts';
 
+export { allocateDirectBuffer } from './direct-io.ts';
 export { DiscordBlobStore } from './discord.ts';
 export { StoreUnavailableError } from './errors.ts';
 export {
@@ -18,7 +19,7 @@ export {
   verifying,
   withinRange,
 } from './integrity.ts';
-export { LocalBlobStore } from './local.ts';
+export { LocalBlobStore, type LocalStoreOptions } from './local.ts';
 export { kindOf, RoutingBlobStore, type StoreKind, threadGarbageId } from './routing.ts';
 export { S3BlobStore } from './s3.ts';
 export type {
@@ -39,7 +40,7 @@ export type {
 export function createBlobStore(config: { dataDir: string; files?: FilesStoreConfig }): RoutingBlobStore {
   const files = config.files ?? { store: 'local' };
   const stores: Partial<Record<StoreKind, BlobStore>> = {
-    local: new LocalBlobStore(path.join(config.dataDir, 'blobs')),
+    local: new LocalBlobStore(path.join(config.dataDir, 'blobs'), { directWrites: files.directIo }),
   };
   if (files.s3) stores.s3 = new S3BlobStore(files.s3);
   if (files.discord) stores.discord = new DiscordBlobStore(files.discord);

@@ -2,9 +2,9 @@ import { PLAYLIST_NAME_MAX_CHARS, type Playlist, MUSIC_TEXTS as T } from '@guild
 import { ChevronDown, Globe, ListPlus, Lock, Play, Plus, Shuffle, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { cn } from '../../ui/cn.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { formatDuration } from './playback-clock.ts';
 import { SongThumb } from './SongBits.tsx';
 import type { PlaylistsState } from './usePlaylists.ts';
@@ -105,11 +105,14 @@ export function PlaylistsTab({
       )}
       {toDelete && (
         <ConfirmDialog
-          message={T.confirmDeletePlaylist}
+          title="Delete playlist"
           confirmLabel="Delete"
-          onConfirm={() => void playlists.remove(toDelete)}
+          danger
+          onConfirm={() => playlists.remove(toDelete)}
           onClose={() => setToDelete(null)}
-        />
+        >
+          {T.confirmDeletePlaylist}
+        </ConfirmDialog>
       )}
     </div>
   );

@@ -1,6 +1,9 @@
+import { allocateDirectBuffer } from '../../../platform/blob-store/index.ts';
+
 /**
  * Reusable shared chunk buffers. Uploads copy incoming bytes into one until it holds a whole chunk,
- * then the store writes it and the hash threads read it in place. The pool caps how many exist, so
+ * then the store writes it (the local disk straight from it, with O_DIRECT: the buffers start on a
+ * page boundary) and the hash threads read it in place. The pool caps how many exist, so
  * memory stays bounded however many uploads run (an upload waits for a buffer, which slows its
  * socket reads through backpressure).
  */
@@ -23,12 +26,8 @@ export class ChunkBufferPool {
    * a caller answers "busy, retry" instead of hanging behind uploads that hold every buffer.
    */
   async acquire(timeoutMs?: number): Promise<SharedArrayBuffer> {
-    const reused = this.free.pop();
-    if (reused) return reused;
-    if (this.allocated < this.maxBuffers) {
-      this.allocated += 1;
-      return new SharedArrayBuffer(this.bufferBytes);
-    }
+    const now = this.tryAcquire();
+    if (now) return now;
     return new Promise((resolve, reject) => {
       const take = (b: SharedArrayBuffer) => {
         clearTimeout(timer);
@@ -44,6 +43,15 @@ export class ChunkBufferPool {
             }, timeoutMs);
       this.waiting.push(take);
     });
+  }
+
+  /** A buffer if one is free or may still be made, without waiting; null otherwise. */
+  tryAcquire(): SharedArrayBuffer | null {
+    const reused = this.free.pop();
+    if (reused) return reused;
+    if (this.allocated >= this.maxBuffers) return null;
+    this.allocated += 1;
+    return allocateDirectBuffer(this.bufferBytes);
   }
 
   /** Buffers lent out now (tests and metrics). */

@@ -37,7 +37,7 @@ const open = { access: 'public' } as const;
  * and check the share's own access level.
  */
 export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAsyncZod {
-  const { db, store } = ctx;
+  const { db } = ctx;
   const baseUrl = (req: FastifyRequest) => shareBaseUrl(config, req);
 
   return async (app) => {
@@ -119,7 +119,7 @@ export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAs
         const count = isLinkPreview(req.headers['user-agent'])
           ? undefined
           : () => incrementDownloadCount(db, share.id);
-        return sendStoredFile(req, reply, store, file, await listChunks(db, file.id), count);
+        return sendStoredFile(req, reply, ctx, file, await listChunks(db, file.id), count);
       },
     );
   };
