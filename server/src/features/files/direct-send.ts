@@ -16,12 +16,12 @@ export type ChunkPart = { blobId: string; start: number; end: number; check: Chu
 /** Bytes read (and written to the socket) at a time. */
 const PIECE_BYTES = 1024 * 1024;
 /**
- * Reads in flight. One at a time, each 1 MiB read of a chunk not in the page cache waited for the disk
- * (0.6 GB/s); two keep the disk busy (3.3 GB/s, the page cache's speed; bench/files).
+ * Reads in flight. One at a time, each 1 MiB read of a chunk not in memory waited for the disk
+ * (0.5–0.6 GB/s); two reached ≈ 1.25 GB/s, four ≈ 1.5–2.3 (bench/files, chunks written direct).
  */
-const READ_AHEAD = 2;
-/** Pieces in rotation: two being read, one held until the next is read, one being written. */
-const PIECES = 4;
+const READ_AHEAD = 4;
+/** Pieces in rotation: four being read, one held until the next is read, one being written. */
+const PIECES = 6;
 /**
  * A download's pieces, as one buffer from a pool of page-aligned ones (so chunks written with O_DIRECT
  * are read the same way, see LocalBlobStore.openReader). Downloads beyond the pool's size use plain
@@ -33,7 +33,7 @@ export const DOWNLOAD_BUFFER_BYTES = PIECES * PIECE_BYTES;
  * Sends the parts of a download straight to the socket from a few reused buffers, for chunks in a
  * store that reads into the caller's buffer (local disk). A stream would allocate a new buffer per
  * read, and at ~1 GB/s that external memory sets off a full garbage collection every few dozen
- * milliseconds; here a download allocates 4 MiB once. Each chunk is read whole and checked against its
+ * milliseconds; here a download allocates 6 MiB once. Each chunk is read whole and checked against its
  * checksum, its last piece held back until the check passes (as `verifying` does for streams), so a
  * damaged chunk never looks delivered. `first` is the first part's reader, opened before the reply is
  * taken over (a missing blob is then still a normal error answer). Parts whose store cannot read this

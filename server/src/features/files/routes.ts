@@ -68,7 +68,7 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       garbage: createGarbageCollector(deps.db, store, app.log),
       // Three kept free: what one upload cycles through, so a steady upload never reallocates.
       buffers: new ChunkBufferPool(CHUNK_SIZE_BYTES, MAX_CHUNK_BUFFERS, 3),
-      // 4 MiB each; downloads past these read through the page cache into buffers of their own.
+      // 6 MiB each; downloads past these read through the page cache into buffers of their own.
       downloadBuffers: new ChunkBufferPool(DOWNLOAD_BUFFER_BYTES, MAX_DOWNLOAD_BUFFERS, 2),
       hashes: hashPool(),
       fairness: deps.config.uploads,
