@@ -11,20 +11,20 @@ const ID_PATTERN = /^[0-9a-f]{32}$/;
 // Large reads: fewer syscalls and event-loop turns per byte moved.
 const READ_HIGH_WATER_MARK = 1024 * 1024;
 
-/**
- * Blobs as files under `<root>/<aa>/<id>`, ids being 128 random bits the store picks. A blob is written
- * to `<root>/tmp/` first and renamed into place only when complete, so a crash leaves at most a
- * temporary file, which `removeIncomplete` clears.
- */
 export type LocalStoreOptions = {
   /**
-   * Write whole chunks with O_DIRECT, skipping the page cache (FILES_DIRECT_IO, on by default). Only
+   * Write and read whole chunks with O_DIRECT, past the page cache (FILES_DIRECT_IO, on by default). Only
    * bodies of one piece in a buffer from `allocateDirectBuffer` can; anything else is written buffered,
    * as is everything once the file system has refused direct I/O.
    */
   directWrites?: boolean;
 };
 
+/**
+ * Blobs as files under `<root>/<aa>/<id>`, ids being 128 random bits the store picks. A blob is written
+ * to `<root>/tmp/` first and renamed into place only when complete, so a crash leaves at most a
+ * temporary file, which `removeIncomplete` clears.
+ */
 export class LocalBlobStore implements BlobStore {
   readonly kind = 'local';
   readonly root: string;
