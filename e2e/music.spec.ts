@@ -308,8 +308,9 @@ test('[member] playlists: create private, save songs, make public; another membe
     .playlist(name)
     .getByRole('button', { name: `Delete ${name}` })
     .click();
-  const dialog = a.page.getByRole('dialog');
+  const dialog = a.page.getByRole('dialog', { name: 'Delete playlist' });
   await expect(dialog).toContainText(T.confirmDeletePlaylist);
+  await shoot(a.page, 'delete-playlist');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(a.playlist(name)).toBeVisible();
   await a
