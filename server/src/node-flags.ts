@@ -4,6 +4,8 @@
  *
  * --enable-source-maps: the production bundle (server/dist) ships its source maps, and with this flag
  * a logged stack trace points into server/src instead of the bundle (server/src/source-maps.test.ts).
+ * The maps hold only our own code (server/bundle.ts, trimSourceMap): Node decodes a map whole, and the
+ * dependencies' positions cost 60 MB of heap.
  *
  * The two V8 flags are about uploads, which stream through
  * many short-lived 64 KiB socket buffers whose memory lives outside the JS heap.
