@@ -14,6 +14,8 @@
  * ratios and both servers' CPU seconds per GiB received; the summary gives the median and the range of
  * the rounds. A warm-up upload to each server comes first and is not counted (see below). Resting RSS:
  * the server's RSS 2 s after its first upload (the warm-up), against 2 s after its tenth.
+ * Idle RSS: the server's at start (signed in, no upload yet), against 33 s after its last transfer
+ * (what an idle server holds between transfers: its kept buffers, see docs/files.md).
  *
  * After the local-disk rounds, the same file goes through a server on each other store: S3 (s3rver on
  * loopback, a process of its own) and Discord (the test fake's REST API and CDN, a process of its own),
@@ -40,6 +42,8 @@ const BYTES = Number(process.env.BENCH_FILES_BYTES ?? 1024 ** 3);
 const ROUNDS = Number(process.env.BENCH_FILES_ROUNDS ?? 4);
 /** Uploads in all before the resting RSS is compared with the rest after the first. */
 const REST_UPLOADS = Number(process.env.BENCH_FILES_REST_UPLOADS ?? 10);
+/** How long after the last transfer the idle RSS is taken. */
+const IDLE_AFTER_MS = 33_000;
 /** Also run the rounds between two identical bare servers (BENCH_FILES_CONTROL=0 to skip). */
 const CONTROL = process.env.BENCH_FILES_CONTROL !== '0';
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -295,6 +299,8 @@ async function main(): Promise<void> {
     children.push(server);
     await waitForHttp(`http://127.0.0.1:${port}/api/config`, server);
     const token = (await postJson(port, '/api/auth/access-code', { code: ACCESS_CODE })).token as string;
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssAtStart = rssBytes(server.pid!);
 
     type Measured = Awaited<ReturnType<typeof upload>> & { cpu: number; threads: string; rssGrowth: number };
     /** Uploads the source to one server, sampling its CPU (per thread) and RSS while it receives. */
@@ -440,6 +446,7 @@ async function main(): Promise<void> {
     if ((tusDone.data as { sha256: string }).sha256 !== sourceSha)
       throw new Error('tus upload: SHA-256 differs');
     await deleteGuildhallFile();
+    const lastTransferAt = Date.now();
 
     // Control: the same paired, alternating rounds between two identical bare servers. Their per-round
     // ratios show how far this machine alone moves a round (page-cache faults land on whoever writes
@@ -468,6 +475,9 @@ async function main(): Promise<void> {
       }
       twin.kill('SIGTERM');
     }
+    // Idle memory, long after the last transfer: what stays is what the server keeps between transfers.
+    await new Promise((r) => setTimeout(r, Math.max(0, lastTransferAt + IDLE_AFTER_MS - Date.now())));
+    const rssIdle = rssBytes(server.pid!);
 
     const upRatios = rounds.map((r) => r.up / r.bareUp);
     const downRatios = rounds.map((r) => r.down / r.bareDown);
@@ -505,6 +515,10 @@ async function main(): Promise<void> {
         `${restMiB >= 0 ? '+' : ''}${restMiB.toFixed(1)} MiB; goal within ${GOALS.restMiB}: ${verdict(restMiB < GOALS.restMiB)})`,
     );
 
+    console.log(
+      `idle RSS: ${(rssAtStart / 1024 ** 2).toFixed(1)} MiB at start, before any upload; ` +
+        `${(rssIdle / 1024 ** 2).toFixed(1)} MiB ${IDLE_AFTER_MS / 1000} s after the last transfer`,
+    );
     console.log(
       `resumable (tus, 8 MiB per PATCH, as the web page sends): ${fmt(BYTES / 1024 ** 2 / tusSeconds)} ` +
         `(${(BYTES / 1024 ** 2 / tusSeconds / median(rounds.map((r) => r.bareUp))).toFixed(2)}× the bare server's multipart median), ${tusCpu.toFixed(2)} CPU s/GiB`,

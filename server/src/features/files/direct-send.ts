@@ -95,6 +95,8 @@ export async function sendDirect(opts: {
     raw.end(last?.bytes);
   } catch (err) {
     fail(raw, headSent, err, request);
+  } finally {
+    pieces.finished();
   }
 }
 
@@ -107,6 +109,8 @@ class PiecePool {
   private readonly writes: Promise<void>[] = Array.from({ length: PIECES }, () => Promise.resolve());
   private turn = 0;
   private readonly raw: ServerResponse;
+  /** Gives the lent buffer back once both the response and the sender are done with it. */
+  private readonly doneWith: () => void = () => {};
 
   constructor(raw: ServerResponse, pool: ChunkBufferPool) {
     this.raw = raw;
@@ -114,8 +118,22 @@ class PiecePool {
     this.buffers = Array.from({ length: PIECES }, (_, k) =>
       lent ? Buffer.from(lent, k * PIECE_BYTES, PIECE_BYTES) : Buffer.allocUnsafeSlow(PIECE_BYTES),
     );
-    // Given back once the response is over: finished (every write handed to the socket) or cut off.
-    if (lent) raw.once('close', () => pool.release(lent));
+    if (!lent) return;
+    // Two holders: the response, until it closes (every write handed to the socket, or the connection
+    // cut), and the sender, until no read fills a piece any more. A client that leaves closes the
+    // response while reads are still in flight; giving the buffer back then would let the next download
+    // take it and have those late reads overwrite bytes it has already checked.
+    let holders = 2;
+    this.doneWith = () => {
+      holders -= 1;
+      if (holders === 0) pool.release(lent);
+    };
+    raw.once('close', this.doneWith);
+  }
+
+  /** The sender is done: no read fills a piece any more. */
+  finished(): void {
+    this.doneWith();
   }
 
   /** The next buffer in rotation, once its previous write is done; its index names it to `sent`. */
