@@ -299,8 +299,12 @@ async function main(): Promise<void> {
     children.push(server);
     await waitForHttp(`http://127.0.0.1:${port}/api/config`, server);
     const token = (await postJson(port, '/api/auth/access-code', { code: ACCESS_CODE })).token as string;
-    await new Promise((r) => setTimeout(r, 2000));
-    const rssAtStart = rssBytes(server.pid!);
+    /** RSS once the server has been idle for a moment (after start, or after a transfer). */
+    const restingRss = async () => {
+      await new Promise((r) => setTimeout(r, 2000));
+      return rssBytes(server.pid!);
+    };
+    const rssAtStart = await restingRss();
 
     type Measured = Awaited<ReturnType<typeof upload>> & { cpu: number; threads: string; rssGrowth: number };
     /** Uploads the source to one server, sampling its CPU (per thread) and RSS while it receives. */
@@ -362,11 +366,6 @@ async function main(): Promise<void> {
       await deleteGuildhallFile();
       await new Promise((r) => setTimeout(r, 200));
       return measureUpload(server.pid!, port, token);
-    };
-    /** RSS once the server has been idle for a moment after a transfer. */
-    const restingRss = async () => {
-      await new Promise((r) => setTimeout(r, 2000));
-      return rssBytes(server.pid!);
     };
 
     type Round = { up: number; bareUp: number; down: number; bareDown: number; cpu: number; bareCpu: number };
