@@ -10,12 +10,23 @@ export const READINESS_CHECK_TIMEOUT_MS = 1500;
 export const LivenessResponse = z.object({ status: z.literal('ok') });
 export type LivenessResponse = z.infer<typeof LivenessResponse>;
 
-export const ReadinessCheck = z.object({ ok: z.boolean(), error: z.string().optional() });
+/**
+ * One dependency's answer. `optional` marks a dependency whose failure degrades one feature (music, OSINT
+ * sources) without failing readiness; the database and the blob store are required.
+ */
+export const ReadinessCheck = z.object({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  optional: z.boolean().optional(),
+});
 export type ReadinessCheck = z.infer<typeof ReadinessCheck>;
 
-/** GET /readyz: 200 with status `ready` when every dependency answers, 503 with `not ready` otherwise. */
+/**
+ * GET /readyz: 200 with status `ready` when every dependency answers, `degraded` (still 200) when only optional
+ * ones fail, 503 with `not ready` when a required one fails.
+ */
 export const ReadinessResponse = z.object({
-  status: z.enum(['ready', 'not ready']),
+  status: z.enum(['ready', 'degraded', 'not ready']),
   checks: z.record(z.string(), ReadinessCheck),
 });
 export type ReadinessResponse = z.infer<typeof ReadinessResponse>;

@@ -60,8 +60,10 @@ export function registerObservability(root: FastifyInstance, deps: Observability
     },
     async (_req, reply) => {
       const checks = await readiness.run();
-      const ready = Object.values(checks).every((c) => c.ok);
-      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+      const all = Object.values(checks);
+      const ready = all.every((c) => c.ok || c.optional);
+      const status = !ready ? 'not ready' : all.every((c) => c.ok) ? 'ready' : 'degraded';
+      return reply.code(ready ? 200 : 503).send({ status, checks });
     },
   );
 

@@ -51,6 +51,23 @@ describe('GET /healthz and /readyz (issue 16: never the web app, 503 when a depe
     // Reopen nothing: close() destroys again, which Kysely tolerates.
   });
 
+  it('an optional dependency that fails reports degraded (200) instead of failing readiness', async () => {
+    ctx = await createTestApp();
+    ctx.app.readiness.add(
+      'music',
+      async () => {
+        throw new Error('gateway down');
+      },
+      { optional: true },
+    );
+    const res = await ctx.app.inject({ url: '/readyz' });
+    expect(res.statusCode).toBe(200);
+    const body = ReadinessResponse.parse(res.json());
+    expect(body.status).toBe('degraded');
+    expect(body.checks.music).toEqual({ ok: false, optional: true, error: 'gateway down' });
+    expect(body.checks.database?.ok).toBe(true);
+  });
+
   it('a probe that hangs counts as failed once its timeout passes', async () => {
     const checks = createReadinessChecks(50);
     checks.add('hangs', () => new Promise(() => {}));

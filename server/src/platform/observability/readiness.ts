@@ -7,20 +7,28 @@ export type ReadinessProbe = () => Promise<void>;
  * The dependencies /readyz asks. The platform adds the database and Redis; features add what they own
  * (the files feature its blob store), so the platform never reaches into a feature.
  */
+export type ReadinessOptions = {
+  /** A failure degrades one feature without failing readiness (music, OSINT sources). */
+  optional?: boolean;
+};
+
 export type ReadinessChecks = {
-  add(name: string, probe: ReadinessProbe): void;
+  add(name: string, probe: ReadinessProbe, options?: ReadinessOptions): void;
   run(): Promise<Record<string, ReadinessCheck>>;
 };
 
 export function createReadinessChecks(timeoutMs = READINESS_CHECK_TIMEOUT_MS): ReadinessChecks {
-  const probes = new Map<string, ReadinessProbe>();
+  const probes = new Map<string, { probe: ReadinessProbe; optional: boolean }>();
   return {
-    add(name, probe) {
-      probes.set(name, probe);
+    add(name, probe, options = {}) {
+      probes.set(name, { probe, optional: options.optional === true });
     },
     async run() {
       const entries = await Promise.all(
-        [...probes].map(async ([name, probe]) => [name, await settle(probe, timeoutMs)] as const),
+        [...probes].map(async ([name, { probe, optional }]) => {
+          const check = await settle(probe, timeoutMs);
+          return [name, optional ? { ...check, optional } : check] as const;
+        }),
       );
       return Object.fromEntries(entries);
     },
