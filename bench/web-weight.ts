@@ -110,9 +110,13 @@ async function coldLoad(
     let bytes = 0;
     let requests = 0;
     const encodings = new Set<string>();
+    const urls = new Map<string, string>();
+    cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
     cdp.on('Network.loadingFinished', (e) => {
       bytes += e.encodedDataLength;
       requests += 1;
+      if (process.env.BENCH_VERBOSE)
+        console.log(`    ${String(e.encodedDataLength).padStart(7)} ${urls.get(e.requestId)}`);
     });
     cdp.on('Network.responseReceived', (e) => {
       const enc = Object.entries(e.response.headers).find(([k]) => k.toLowerCase() === 'content-encoding');
