@@ -37,7 +37,8 @@ function positiveInt(name: string) {
     .positive({ error: `${name} must be positive` });
 }
 
-const EnvSchema = z.object({
+/** Every variable the server reads (README, "Configuration"; .env.example is generated from it). */
+export const EnvSchema = z.object({
   PORT: z.coerce
     .number({ error: 'PORT must be a number' })
     .int({ error: 'PORT must be an integer' })
@@ -47,9 +48,10 @@ const EnvSchema = z.object({
   HOST: z.string().trim().min(1, { error: 'HOST must not be empty' }).default('0.0.0.0'),
   PUBLIC_URL: httpUrl('PUBLIC_URL').optional(),
   DATA_DIR: z.string().trim().min(1, { error: 'DATA_DIR must not be empty' }).default('./data'),
-  DATABASE_URL: optionalString.refine((v) => v === undefined || /^(sqlite:|postgres(ql)?:\/\/)/.test(v), {
-    message: 'DATABASE_URL must start with sqlite: or postgres://',
-  }),
+  DATABASE_URL: optionalString.refine(
+    (v) => v === undefined || v.startsWith('sqlite:') || (/^postgres(ql)?:\/\//.test(v) && URL.canParse(v)),
+    { message: 'DATABASE_URL must be sqlite:<file> or a URL starting with postgres://' },
+  ),
   ACCESS_CODE: optionalString.refine((v) => v === undefined || v.length >= 8, {
     message: 'ACCESS_CODE must be at least 8 characters',
   }),
@@ -62,8 +64,9 @@ const EnvSchema = z.object({
   DISCORD_API_URL: httpUrl('DISCORD_API_URL').default('https://discord.com/api'),
   DISCORD_AUTHORIZE_URL: httpUrl('DISCORD_AUTHORIZE_URL').default('https://discord.com/oauth2/authorize'),
   MAX_UPLOAD_BYTES: positiveInt('MAX_UPLOAD_BYTES').default(4 * 1024 * 1024 * 1024),
-  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
-    message: 'REDIS_URL must start with redis:// or rediss://',
+  REDIS_URL: optionalString.refine((v) => v === undefined || (/^rediss?:\/\//.test(v) && URL.canParse(v)), {
+    message:
+      'REDIS_URL must be a URL starting with redis:// or rediss:// (redis://[user:password@]host:6379)',
   }),
   TRUST_PROXY: z
     .string()
