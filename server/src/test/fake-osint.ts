@@ -53,7 +53,18 @@ export type FakeOsint = {
   dnsQueries: string[];
   /** Requests each site received. */
   siteHits: number[];
+  /** Outages to inject while the app is in use (chaos tests); set fields back to 'ok' to recover. */
+  faults: FakeFaults;
   close(): Promise<void>;
+};
+
+export type FakeFaults = {
+  /** DNS: answer, SERVFAIL every question, or never answer (the client times out). */
+  dns: 'ok' | 'servfail' | 'silent';
+  /** RDAP, crt.sh, Gravatar, HIBP: answer, drop every connection, or answer 200 with garbage. */
+  services: 'ok' | 'down' | 'garbage';
+  /** The profile sites: answer, or drop every connection. */
+  sites: 'ok' | 'down';
 };
 
 const RECORD = { A: 1, NS: 2, CNAME: 5, PTR: 12, MX: 15, TXT: 16, AAAA: 28 } as const;
@@ -85,6 +96,7 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
   const rebindCount = new Map<string, number>();
   const sockets = new Set<Duplex>();
   const timers = new Set<NodeJS.Timeout>();
+  const faults: FakeFaults = { dns: 'ok', services: 'ok', sites: 'ok' };
 
   // DNS: answers from ZONE; each rebinding name (rebind.test, rebind-<x>.test) answers 127.0.0.1 once, then 127.0.0.2.
   const dns = dns2.createServer({
@@ -92,6 +104,11 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
     handle: (request, send) => {
       const response = dns2.Packet.createResponseFromRequest(request);
       const q = request.questions[0];
+      if (faults.dns === 'silent') return;
+      if (faults.dns === 'servfail') {
+        response.header.rcode = 2; // SERVFAIL
+        return send(response);
+      }
       if (!q) return send(response);
       const name = q.name.toLowerCase();
       const typeName = (Object.keys(RECORD) as (keyof typeof RECORD)[]).find((k) => RECORD[k] === q.type);
@@ -130,6 +147,16 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
       res.end(JSON.stringify(body));
     };
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const isService = ['rdap', 'rdap-server', 'ct', 'gravatar', 'hibp'].includes(parts[0] ?? '');
+    if ((isService && faults.services === 'down') || (parts[0] === 'sites' && faults.sites === 'down')) {
+      req.socket.destroy();
+      return;
+    }
+    if (isService && faults.services === 'garbage') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('<html>\u0000 not json {{{');
+      return;
+    }
 
     if (parts[0] === 'sites') {
       const index = Number(parts[1]);
@@ -259,6 +286,7 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
     sitesFile,
     dnsQueries,
     siteHits,
+    faults,
     env: {
       DNS_SERVERS: `127.0.0.1:${dnsPort}`,
       OUTBOUND_TEST_ALLOW: '127.0.0.1',
