@@ -146,12 +146,13 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     const key = url.hostname;
     let host = hosts.get(key);
     if (!host) {
-      host = createLimiter(perHost);
+      // Shared fairly too: one member's hanging requests to a host leave room for another's.
+      host = createLimiter(perHost, Math.max(1, Math.ceil(perHost / 2)));
       hosts.set(key, host);
     }
     const hostLimiter = host;
     try {
-      return await hostLimiter.run(() => limiter.run(task, options), { signal: options.signal });
+      return await hostLimiter.run(() => limiter.run(task, options), options);
     } finally {
       if (hostLimiter.active === 0 && hostLimiter.waiting === 0) hosts.delete(key);
     }
