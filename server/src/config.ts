@@ -130,7 +130,10 @@ export const EnvSchema = z.object({
     })
     .default('https://{domain}/'),
   OSINT_SITES_FILE: optionalString,
-  OSINT_SITE_TIMEOUT_MS: positiveInt('OSINT_SITE_TIMEOUT_MS').default(4000),
+  OSINT_SITE_TIMEOUT_MS: positiveInt('OSINT_SITE_TIMEOUT_MS').default(10_000),
+  OUTBOUND_PER_MEMBER: positiveInt('OUTBOUND_PER_MEMBER').default(64),
+  OUTBOUND_USER_AGENT: optionalString,
+  OSINT_HISTORY_DAYS: positiveInt('OSINT_HISTORY_DAYS').default(30),
   OSINT_SEARCHES_PER_MINUTE: positiveInt('OSINT_SEARCHES_PER_MINUTE').default(10),
   // Music (docs/music.md)
   DISCORD_BOT_TOKEN: optionalString,
@@ -266,6 +269,10 @@ export type OutboundConfig = {
   testAllow: string[];
   /** DNS servers (`ip` or `ip:port`); empty means the system's. */
   dnsServers: string[];
+  /** Most requests in flight for one member (the rest of the slots stay free for others). */
+  perMember: number;
+  /** The User-Agent sent (default a browser's; the honest one is HONEST_USER_AGENT). */
+  userAgent?: string;
 };
 
 export type OsintConfig = {
@@ -280,6 +287,8 @@ export type OsintConfig = {
   sitesFile?: string;
   siteTimeoutMs: number;
   searchesPerMinute: number;
+  /** Days a member's past searches are kept (OSINT_HISTORY_DAYS). */
+  historyDays: number;
 };
 
 /**
@@ -377,6 +386,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.OUTBOUND_TIMEOUT_MS,
       testAllow: e.OUTBOUND_TEST_ALLOW,
       dnsServers: e.DNS_SERVERS,
+      perMember: Math.min(e.OUTBOUND_PER_MEMBER, e.OUTBOUND_CONCURRENCY),
+      userAgent: e.OUTBOUND_USER_AGENT,
     },
     osint: {
       hibpApiKey: e.HIBP_API_KEY,
@@ -388,6 +399,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sitesFile: e.OSINT_SITES_FILE,
       siteTimeoutMs: e.OSINT_SITE_TIMEOUT_MS,
       searchesPerMinute: e.OSINT_SEARCHES_PER_MINUTE,
+      historyDays: e.OSINT_HISTORY_DAYS,
     },
     music: {
       botToken: e.DISCORD_BOT_TOKEN,
