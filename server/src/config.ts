@@ -197,6 +197,18 @@ export const EnvSchema = z.object({
     .int({ error: 'STORAGE_RESERVE_BYTES must be an integer' })
     .min(0, { error: 'STORAGE_RESERVE_BYTES must be 0 or more' })
     .default(SECURITY_DEFAULTS.storageReserveBytes),
+  // Fair downloads and resumable-upload caps (docs/security.md, issue 26).
+  RESUMABLE_UPLOADS_PER_USER: positiveInt('RESUMABLE_UPLOADS_PER_USER').default(
+    SECURITY_DEFAULTS.resumableUploadsPerUser,
+  ),
+  DOWNLOADS_PER_USER: positiveInt('DOWNLOADS_PER_USER').default(SECURITY_DEFAULTS.downloadsPerUser),
+  DOWNLOADS_PER_ADDRESS: positiveInt('DOWNLOADS_PER_ADDRESS').default(SECURITY_DEFAULTS.downloadsPerAddress),
+  DOWNLOADS_MAX: positiveInt('DOWNLOADS_MAX').default(SECURITY_DEFAULTS.downloadsMax),
+  DOWNLOAD_IDLE_TIMEOUT_MS: positiveInt('DOWNLOAD_IDLE_TIMEOUT_MS').default(
+    SECURITY_DEFAULTS.downloadIdleTimeoutMs,
+  ),
+  // How long a remote file store (S3, Discord) may take before a call fails (docs/files.md, "Stores").
+  FILES_STORE_TIMEOUT_MS: positiveInt('FILES_STORE_TIMEOUT_MS').default(120_000),
 });
 
 /**
@@ -256,7 +268,9 @@ export type Config = {
     bufferWaitMs: number;
   };
   /** Per-member quota (default for members without their own) and the free space kept on the blob disk. */
-  storage: { quotaBytes?: number; reserveBytes: number };
+  storage: { quotaBytes?: number; reserveBytes: number; resumablePerUser: number };
+  /** Fair downloads: concurrency per member, per address and in all, and the stalled-reader timeout. */
+  downloads: { perUser: number; perAddress: number; max: number; idleTimeoutMs: number };
   outbound: OutboundConfig;
   osint: OsintConfig;
 };
@@ -299,6 +313,8 @@ export type FilesStoreConfig = {
   store: 'local' | 's3' | 'discord';
   /** Local disk: write whole chunks with O_DIRECT, past the page cache (FILES_DIRECT_IO, default on). */
   directIo?: boolean;
+  /** Remote stores: how long a call may take (S3: without a byte moving) before it fails. */
+  timeoutMs?: number;
   s3?: {
     endpoint?: string;
     bucket: string;
@@ -328,6 +344,7 @@ function filesStoreConfig(e: z.infer<typeof EnvSchema>): FilesStoreConfig {
   return {
     store: e.FILES_STORE as FilesStoreConfig['store'],
     directIo: e.FILES_DIRECT_IO,
+    timeoutMs: e.FILES_STORE_TIMEOUT_MS,
     s3: e.S3_BUCKET
       ? {
           endpoint: e.S3_ENDPOINT,
@@ -420,7 +437,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rateWindowMs: e.UPLOAD_RATE_WINDOW_MS,
       bufferWaitMs: e.UPLOAD_BUFFER_WAIT_MS,
     },
-    storage: { quotaBytes: e.STORAGE_QUOTA_BYTES, reserveBytes: e.STORAGE_RESERVE_BYTES },
+    storage: {
+      quotaBytes: e.STORAGE_QUOTA_BYTES,
+      reserveBytes: e.STORAGE_RESERVE_BYTES,
+      resumablePerUser: e.RESUMABLE_UPLOADS_PER_USER,
+    },
+    downloads: {
+      perUser: e.DOWNLOADS_PER_USER,
+      perAddress: e.DOWNLOADS_PER_ADDRESS,
+      max: e.DOWNLOADS_MAX,
+      idleTimeoutMs: e.DOWNLOAD_IDLE_TIMEOUT_MS,
+    },
   };
 }
 

@@ -29,6 +29,11 @@ export type FilesTable = {
    * (files/resumable/resumable-hashes.ts).
    */
   upload_hash_state?: string | null;
+  /**
+   * Bytes an upload under way was admitted for and has not yet recorded in `size` (a `POST /upload`
+   * body; 0 otherwise). Quotas and the disk reserve count `size + reserved_bytes`. Migration 050.
+   */
+  reserved_bytes?: number | string;
 };
 
 export type FileChunksTable = {
@@ -86,7 +91,11 @@ export type FilesTables = {
   download_tickets: DownloadTicketsTable;
   storage_copies: StorageCopiesTable;
   storage_quotas: StorageQuotasTable;
+  storage_locks: StorageLocksTable;
 };
+
+/** One row per admission scope; updating it serialises admissions across instances (migration 050). */
+export type StorageLocksTable = { name: string; version: number | string };
 
 /** An admin-set storage quota for one member (migration 011). */
 export type StorageQuotasTable = {
