@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
-import { EventEmitter } from 'node:events';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -304,7 +304,9 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
   const port = (server.address() as AddressInfo).port;
   fs.writeFileSync(
     sitesFile,
-    JSON.stringify(siteList(options.hostnames ? (i) => `http://s${i}.sites.test:${port}` : () => base, siteCount)),
+    JSON.stringify(
+      siteList(options.hostnames ? (i) => `http://s${i}.sites.test:${port}` : () => base, siteCount),
+    ),
   );
 
   return {
