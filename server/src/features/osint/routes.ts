@@ -7,36 +7,29 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.ts';
-import type { Outbound } from '../../platform/outbound/index.ts';
+import type { FeatureContext } from '../../platform/feature.ts';
 import type { OsintContext } from './context.ts';
 
-type Loaded = { ctx: OsintContext; outbound: Outbound; runSearch: typeof import('./service.ts').runSearch };
+type Loaded = { ctx: OsintContext; runSearch: typeof import('./service.ts').runSearch };
 
 /**
  * POST /api/osint/search (portal-tools §7). Any approved member (viewers too: "a stored login is
  * required"); searches count per user against OSINT_SEARCHES_PER_MINUTE. The sources, the fetcher and
  * the site list load on the first search, so they cost nothing at start-up (bench/startup).
  */
-export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
   return async (app) => {
     let loaded: Promise<Loaded> | undefined;
     const load = () => {
       loaded ??= (async () => {
-        const [
-          { outboundFromConfig },
-          { createRdapClient },
-          { createGeoLookup },
-          { loadSites },
-          { runSearch },
-        ] = await Promise.all([
-          import('../../platform/outbound/index.ts'),
-          import('./rdap.ts'),
-          import('./geo.ts'),
-          import('./sites.ts'),
-          import('./service.ts'),
-        ]);
-        const outbound = outboundFromConfig(deps.config.outbound);
+        const [outbound, { createRdapClient }, { createGeoLookup }, { loadSites }, { runSearch }] =
+          await Promise.all([
+            deps.outbound(), // the platform's one fetcher, created on first use
+            import('./rdap.ts'),
+            import('./geo.ts'),
+            import('./sites.ts'),
+            import('./service.ts'),
+          ]);
         const ctx: OsintContext = {
           outbound,
           config: deps.config.osint,
@@ -44,16 +37,13 @@ export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           rdap: createRdapClient(outbound, deps.config.osint.rdapBootstrapUrl),
           geo: createGeoLookup(),
         };
-        return { ctx, outbound, runSearch };
+        return { ctx, runSearch };
       })();
       loaded.catch(() => {
         loaded = undefined;
       });
       return loaded;
     };
-    app.addHook('onClose', async () => {
-      if (loaded) await (await loaded.catch(() => null))?.outbound.close();
-    });
     if (deps.config.outbound.testAllow.length > 0) {
       app.log.warn(
         { allow: deps.config.outbound.testAllow },
