@@ -33,8 +33,9 @@ const BODIES: (string | undefined)[] = [
   JSON.stringify({ type: 'ip', query: { $ne: null } }),
   JSON.stringify({ type: 'domain', query: '%00' }),
   JSON.stringify({ quotaBytes: -1, accessLevel: 'x' }),
+  JSON.stringify({ type: 'email', query: 'a\u0000b@example.com' }),
 ];
-const QUERY = '?limit=abc&folderId[]=1&category=%00';
+const QUERY = '?limit=abc&folderId[]=1&category=%00&format=%00';
 
 let ctx: TestContext;
 let token: string;

@@ -14,6 +14,7 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { HttpError, httpError } from '../../platform/errors.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
@@ -190,7 +191,12 @@ export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/osint/searches/:id/export',
       {
         config: { access: 'login' },
-        schema: { params: OsintSearchIdParams, querystring: OsintExportQuery },
+        schema: {
+          params: OsintSearchIdParams,
+          querystring: OsintExportQuery,
+          // The file itself: JSON (the stored result) or CSV text.
+          response: { 200: z.string(), 400: ApiError, 404: ApiError },
+        },
       },
       async (req, reply) => {
         const result = await getSearch(deps.db, req.auth!.user.discord_id, req.params.id, config.historyDays);
