@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
-import { EventEmitter } from 'node:events';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -128,7 +128,7 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
       dnsQueries.push(`${typeName ?? q.type} ${name}`);
       const zone = /^rebind(-[a-z0-9]+)?\.test$/.test(name)
         ? { A: [rebindAnswer(name)] }
-        : /^s\d+\.sites\.test$/.test(name)
+        : /^[a-z]\d+\.sites\.test$/.test(name)
           ? { A: ['127.0.0.1'] }
           : ZONE[name];
       if (!zone) {
@@ -304,7 +304,9 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
   const port = (server.address() as AddressInfo).port;
   fs.writeFileSync(
     sitesFile,
-    JSON.stringify(siteList(options.hostnames ? (i) => `http://s${i}.sites.test:${port}` : () => base, siteCount)),
+    JSON.stringify(
+      siteList(options.hostnames ? (i) => `http://s${i}.sites.test:${port}` : () => base, siteCount),
+    ),
   );
 
   return {

@@ -78,7 +78,10 @@ describe('DNS resolver failing', () => {
     expect(r.summary.overallRisk).not.toBe('LOW');
     const ready = await ctx.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toMatchObject({ status: 'degraded', checks: { osintDns: { ok: false, optional: true } } });
+    expect(ready.json()).toMatchObject({
+      status: 'degraded',
+      checks: { osintDns: { ok: false, optional: true } },
+    });
 
     fake.faults.dns = 'ok';
     const after = await search('domain', FAKE.domain);
@@ -112,7 +115,10 @@ describe('services down or answering garbage', () => {
     fake.faults.services = 'down';
     const r = await search('email', FAKE.gravatarEmail);
     for (const name of ['Gravatar', 'Have I Been Pwned']) {
-      expect(byName(r.sources, name)).toMatchObject({ state: 'could_not_check', reason: 'The source could not be reached' });
+      expect(byName(r.sources, name)).toMatchObject({
+        state: 'could_not_check',
+        reason: 'The source could not be reached',
+      });
     }
     expect(r.summary.overallRisk).toBe('INCONCLUSIVE');
     fake.faults.services = 'ok';

@@ -65,7 +65,9 @@ async function emailSearch(token: string) {
 const byName = (sources: OsintSource[], name: string) => sources.find((s) => s.name === name)!;
 
 describe('fair share of outbound requests', () => {
-  it('ten abandoned username scans stop when their client leaves; another member’s e-mail search completes normally', { timeout: 60_000 }, async () => {
+  it('ten abandoned username scans stop when their client leaves; another member’s e-mail search completes normally', {
+    timeout: 60_000,
+  }, async () => {
     const statuses: (number | 'aborted')[] = [];
     for (let i = 0; i < 10; i += 1) {
       const client = new AbortController();
@@ -86,9 +88,15 @@ describe('fair share of outbound requests', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
-  it('while one member’s scans hold their whole share, another member’s e-mail search gets slots at once', { timeout: 60_000 }, async () => {
+  it('while one member’s scans hold their whole share, another member’s e-mail search gets slots at once', {
+    timeout: 60_000,
+  }, async () => {
     const client = new AbortController();
-    const scans = [startScan(hog, client.signal), startScan(hog, client.signal), startScan(hog, client.signal)];
+    const scans = [
+      startScan(hog, client.signal),
+      startScan(hog, client.signal),
+      startScan(hog, client.signal),
+    ];
     // The hog holds its per-member share (16 of 24) of requests that never answer.
     await fake.waitForOpenSites((n) => n >= 16);
     expect(fake.openSiteRequests()).toBe(16);
