@@ -14,6 +14,7 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { HttpError, httpError } from '../../platform/errors.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
@@ -191,7 +192,12 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
       '/api/osint/searches/:id/export',
       {
         config: { access: 'login' },
-        schema: { params: OsintSearchIdParams, querystring: OsintExportQuery },
+        schema: {
+          params: OsintSearchIdParams,
+          querystring: OsintExportQuery,
+          // The file itself: JSON (the stored result) or CSV text.
+          response: { 200: z.string(), 400: ApiError, 404: ApiError },
+        },
       },
       async (req, reply) => {
         const result = await getSearch(deps.db, req.auth!.user.discord_id, req.params.id, config.historyDays);
