@@ -204,6 +204,11 @@ export const PictionaryGame = z.object({
   turnEndsAt: z.string().nullable(),
   /** The server's clock when this was produced, so a client with a wrong clock still counts down right. */
   serverTime: z.string(),
+  /**
+   * Players of a running game who have been gone longer than the grace (PICTIONARY_ABSENT_AFTER_MS): they keep
+   * their seat and points, but do not count as guessers and are skipped as drawers until they come back.
+   */
+  awayIds: z.array(z.string()),
   /** Whether the viewer has guessed this turn's word. */
   hasGuessed: z.boolean(),
   version: z.number().int(),

@@ -1,6 +1,7 @@
 import {
   ApiError,
   PICTIONARY_EVENTS,
+  PICTIONARY_PRESENCE_TICK_MS,
   PICTIONARY_ROOM_TYPE,
   PictionaryCurrentResponse,
   PictionaryDrawBody,
@@ -21,8 +22,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../../app.ts';
 import { httpError } from '../../../platform/errors.ts';
+import { dropAbsent, noteOneSeen, noteSeen } from './presence.ts';
 import { createRateWindow } from './rate-window.ts';
-import { pictionaryRoom } from './room.ts';
+import { pictionaryRoom, socketsInGameRooms } from './room.ts';
 import {
   advanceDueGames,
   advanceIfDue,
@@ -84,6 +86,7 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
       pushClear: (gameId, turnNumber) =>
         hub.publish(roomName(gameId), PICTIONARY_EVENTS.clear, { gameId, turnNumber }),
       segmentCounts: new Map(),
+      startedAt: clock.now(),
     };
     // The live path for strokes: the drawer's open socket, with the same rules as POST /:id/draw.
     const socketDrawLimit = createRateWindow(SOCKET_DRAWS_PER_SECOND, 1000);
@@ -96,10 +99,20 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
         throw httpError(429, TEXTS.rateLimitGeneric, 'RATE_LIMITED');
       return draw(ctx, identity.userId, parsed.data.gameId, parsed.data.strokeData);
     });
-    hub.defineRoomType(PICTIONARY_ROOM_TYPE, pictionaryRoom(deps.db, clock));
+    hub.defineRoomType(
+      PICTIONARY_ROOM_TYPE,
+      pictionaryRoom(ctx, (gameId, userId) => seen(gameId, userId)),
+    );
+    const seen = (gameId: string, userId: string) =>
+      noteOneSeen(ctx, gameId, userId).catch((err: unknown) =>
+        app.log.error({ err, gameId }, 'pictionary: noting a player as seen failed'),
+      );
 
     // Turns advance with nobody connected: a timer per game here, and a sweep for due turns anyone left.
+    // The same beat notes who has a socket in a game's room here, and acts on players gone too long.
     let sweep: NodeJS.Timeout | undefined;
+    let presence: NodeJS.Timeout | undefined;
+    let ticking = false;
     app.addHook('onReady', async () => {
       await advanceDueGames(ctx);
       await armTimers(ctx);
@@ -107,9 +120,21 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
         advanceDueGames(ctx).catch((err: unknown) => app.log.error({ err }, 'pictionary: sweep failed'));
       }, SWEEP_EVERY_MS);
       sweep.unref();
+      presence = setInterval(() => {
+        if (ticking) return; // a slow database: never two ticks at once
+        ticking = true;
+        noteSeen(ctx, socketsInGameRooms(hub))
+          .then(() => dropAbsent(ctx))
+          .catch((err: unknown) => app.log.error({ err }, 'pictionary: presence check failed'))
+          .finally(() => {
+            ticking = false;
+          });
+      }, PICTIONARY_PRESENCE_TICK_MS);
+      presence.unref();
     });
     app.addHook('onClose', async () => {
       clearInterval(sweep);
+      clearInterval(presence);
       ctx.timers.cancelAll();
     });
 
@@ -125,7 +150,11 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
     app.get(
       `${BASE}/current`,
       { config: ACCESS, schema: { response: { 200: PictionaryCurrentResponse, ...errors } } },
-      async (req) => ok(await currentGame(ctx, me(req))),
+      async (req) => {
+        const r = await currentGame(ctx, me(req));
+        if (r.game) await seen(r.game.id, me(req));
+        return ok(r);
+      },
     );
 
     app.get(
@@ -140,7 +169,11 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
     app.get(
       `${BASE}/:id`,
       { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } },
-      async (req) => ok(await getGame(ctx, me(req), req.params.id)),
+      async (req) => {
+        const r = await getGame(ctx, me(req), req.params.id);
+        await seen(req.params.id, me(req));
+        return ok(r);
+      },
     );
 
     app.post(
@@ -183,7 +216,10 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
         config: ACCESS,
         schema: { params, body: PictionaryGuessBody, response: { 200: PictionaryGuessResponse, ...errors } },
       },
-      async (req) => ok(await guess(ctx, me(req), req.params.id, req.body.guess)),
+      async (req) => {
+        await seen(req.params.id, me(req));
+        return ok(await guess(ctx, me(req), req.params.id, req.body.guess));
+      },
     );
   };
 }

@@ -143,6 +143,7 @@ function PlayerList({ game }: { game: PictionaryGame }) {
       {game.players.map((p) => {
         const drawing = p.id === game.currentDrawer?.id;
         const guessed = game.guesses.some((g) => g.playerId === p.id && g.isCorrect);
+        const away = game.awayIds.includes(p.id);
         return (
           <li
             key={p.id}
@@ -158,7 +159,10 @@ function PlayerList({ game }: { game: PictionaryGame }) {
           >
             <span className="min-w-0">
               <span className="block truncate text-sm font-medium">{p.username}</span>
-              <span className="text-xs text-muted">{drawing ? T.drawing : T.guessing}</span>
+              <span className="text-xs text-muted">
+                {drawing ? T.drawing : T.guessing}
+                {away && <span data-testid="away"> · {T.away}</span>}
+              </span>
             </span>
             <span className="text-sm font-semibold tabular-nums" data-testid="points">
               {game.playerScores[p.id] ?? 0}

@@ -23,6 +23,7 @@ const game = (over: Partial<PictionaryGame> = {}): PictionaryGame => ({
   roundNumber: 1,
   playerScores: { a: 3, b: 10, c: 3 },
   guesses: [],
+  awayIds: [],
   turnNumber: 1,
   turnPhase: 'drawing',
   turnEndsAt: '2026-01-01T00:01:20.000Z',

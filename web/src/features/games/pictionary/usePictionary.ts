@@ -14,6 +14,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { ApiError } from '../../../api/client.ts';
 import { useAuth } from '../../../auth/useAuth.ts';
 import { acquireSocket, releaseSocket } from '../../../realtime/socket.ts';
 import { useRealtimeRoom } from '../../../realtime/useRealtimeRoom.ts';
@@ -23,6 +24,8 @@ import { newerGame } from './game-view.ts';
 import { useSocketEvent } from './useSocketEvent.ts';
 
 const currentKey = ['pictionary', 'current'] as const;
+/** A running game is polled this often only while the realtime channel is not live. */
+const PICTIONARY_FALLBACK_POLL_MS = 5_000;
 const gameKey = (id: string | null) => ['pictionary', 'game', id] as const;
 
 const message = (e: unknown, fallback: string) => (e instanceof Error && e.message ? e.message : fallback);
@@ -64,6 +67,12 @@ export function usePictionary() {
     }
   }, [lookedUp, current.isSuccess, current.isError, current.data, store]);
 
+  const room = gameId ? pictionaryRoom(gameId) : null;
+  const realtime = useRealtimeRoom<unknown>(room, PICTIONARY_EVENTS.state, (payload) => {
+    const push = PictionaryStatePush.safeParse(payload);
+    if (push.success && push.data.game.id === gameId) store(push.data.game);
+  });
+
   const game = useQuery({
     queryKey: gameKey(gameId),
     queryFn: async () => {
@@ -72,16 +81,17 @@ export function usePictionary() {
       return newerGame(qc.getQueryData(gameKey(gameId)), fresh);
     },
     enabled: gameId !== null,
-    // Polling only in the lobby (portal-tools §4); the game itself is pushed.
-    refetchInterval: (q) => (q.state.data?.status === 'lobby' ? PICTIONARY_LOBBY_POLL_MS : false),
+    // Polling in the lobby (portal-tools §4); the game itself is pushed, and polled only while the realtime
+    // channel is down (so a browser without it still plays, and still counts as present).
+    refetchInterval: (q) =>
+      q.state.data?.status === 'lobby'
+        ? PICTIONARY_LOBBY_POLL_MS
+        : q.state.data?.status === 'in_progress' && realtime !== 'live'
+          ? PICTIONARY_FALLBACK_POLL_MS
+          : false,
     refetchIntervalInBackground: true,
   });
 
-  const room = gameId ? pictionaryRoom(gameId) : null;
-  const realtime = useRealtimeRoom<unknown>(room, PICTIONARY_EVENTS.state, (payload) => {
-    const push = PictionaryStatePush.safeParse(payload);
-    if (push.success && push.data.game.id === gameId) store(push.data.game);
-  });
   useSocketEvent<unknown>(PICTIONARY_EVENTS.strokes, room !== null, (payload) => {
     const push = PictionaryStrokesPush.safeParse(payload);
     if (!push.success || push.data.gameId !== gameId) return;
@@ -102,6 +112,16 @@ export function usePictionary() {
     drawing.current = { gameId: push.data.gameId, turn: push.data.turnNumber, segments: [] };
     canvas.current?.replace(push.data.turnNumber, []);
   });
+
+  // Dropped from a lobby after being away (or the lobby closed): back to the entry view.
+  useEffect(() => {
+    const e = game.error;
+    if (e instanceof ApiError && (e.status === 403 || e.status === 404)) {
+      qc.setQueryData(currentKey, null);
+      drawing.current = null;
+      setGameId(null);
+    }
+  }, [game.error, qc]);
 
   const wordBanks = useQuery({
     queryKey: ['pictionary', 'word-banks'],
