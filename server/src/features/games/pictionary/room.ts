@@ -1,6 +1,7 @@
 import { PICTIONARY_EVENTS, PICTIONARY_ROOM_TYPE, PictionaryGameParams } from '@guildhall/common';
 import { httpError } from '../../../platform/errors.ts';
-import type { RealtimeHub, RoomType, SocketIdentity } from '../../../platform/realtime/index.ts';
+import type { RealtimeHub, RoomType } from '../../../platform/realtime/index.ts';
+import { socketsInRooms } from '../room-members.ts';
 import { authorizeViewer, type PictionaryContext, viewOf } from './service.ts';
 
 /**
@@ -29,23 +30,7 @@ export function pictionaryRoom(
   };
 }
 
-const PREFIX = `${PICTIONARY_ROOM_TYPE}:`;
-
-/**
- * Who has a socket in a game's room on THIS instance (each instance notes its own sockets), by game id.
- * Read from the adapter's local rooms: no round trip to other instances.
- */
+/** Who has a socket in a game's room on this instance, by game id. */
 export function socketsInGameRooms(hub: RealtimeHub): Map<string, string[]> {
-  const nsp = hub.io.of('/');
-  const byGame = new Map<string, string[]>();
-  for (const [room, socketIds] of nsp.adapter.rooms) {
-    if (!room.startsWith(PREFIX)) continue;
-    const users = new Set<string>();
-    for (const id of socketIds) {
-      const identity = (nsp.sockets.get(id)?.data as { identity?: SocketIdentity } | undefined)?.identity;
-      if (identity) users.add(identity.userId);
-    }
-    if (users.size > 0) byGame.set(room.slice(PREFIX.length), [...users]);
-  }
-  return byGame;
+  return socketsInRooms(hub, PICTIONARY_ROOM_TYPE);
 }

@@ -10,6 +10,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../../app.ts';
+import { socketsInRooms } from '../room-members.ts';
 import { ticTacToeRoom } from './room.ts';
 import {
   claimWin,
@@ -19,10 +20,12 @@ import {
   joinGame,
   leaveGame,
   makeMove,
+  markManySeen,
   requestRematch,
 } from './service.ts';
 
 const BASE = '/api/games/tic-tac-toe';
+const PRESENCE_TICK_MS = 5_000;
 
 /**
  * Minigames need a signed-in, approved user at any level (portal-tools §2). Limits count per user, not
@@ -44,6 +47,24 @@ export function ticTacToeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       publish: (game) => app.realtime.publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
     };
     app.realtime.defineRoomType(TICTACTOE_ROOM_TYPE, ticTacToeRoom(deps.db));
+    // Presence through the socket as well as the polls: a tab in the background keeps its socket even when
+    // the browser slows its timers, so a waiting player is matched while the tab is open, and only then.
+    let presence: NodeJS.Timeout | undefined;
+    let ticking = false;
+    app.addHook('onReady', async () => {
+      presence = setInterval(() => {
+        if (ticking) return;
+        ticking = true;
+        const here = new Set([...socketsInRooms(app.realtime, TICTACTOE_ROOM_TYPE).values()].flat());
+        markManySeen(deps.db, here)
+          .catch((err: unknown) => app.log.error({ err }, 'tic-tac-toe: presence beat failed'))
+          .finally(() => {
+            ticking = false;
+          });
+      }, PRESENCE_TICK_MS);
+      presence.unref();
+    });
+    app.addHook('onClose', async () => clearInterval(presence));
     const me = (req: FastifyRequest) => req.auth!.user.discord_id;
     const params = TicTacToeGameParams;
     const response = { 200: TicTacToeResponse };
