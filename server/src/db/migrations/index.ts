@@ -11,6 +11,7 @@ import * as m010 from './010_ticket_sessions.ts';
 import * as m011 from './011_security.ts';
 import * as m012 from './012_chunk_crc.ts';
 import * as m040 from './040_pictionary_presence.ts';
+import * as m041 from './041_pictionary_play_again.ts';
 
 /** Every migration, in order. Numbers are reserved per feature: 002 audit, 003 files, 004 tic-tac-toe, 005 Pictionary, 006 music,
  * 007 OSINT, 008 file stores, 009 instance settings, 010 download tickets bound to sessions, 011 storage quotas,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '011_security': m011,
   '012_chunk_crc': m012,
   '040_pictionary_presence': m040,
+  '041_pictionary_play_again': m041,
 };

@@ -60,6 +60,8 @@ export function presentGame(
     turnPhase: row.status === 'in_progress' ? row.turn_phase : null,
     turnEndsAt: row.status === 'in_progress' ? row.turn_ends_at : null,
     serverTime: new Date(now).toISOString(),
+    isPrivate: row.is_private === 1,
+    nextGameId: row.status === 'finished' ? row.next_game_id : null,
     awayIds: row.status === 'in_progress' ? active.filter((p) => p.away).map((p) => p.user_id) : [],
     hasGuessed: guesses.some((g) => g.user_id === viewerId && g.is_correct === 1),
     version: row.version,

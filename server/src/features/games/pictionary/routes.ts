@@ -25,6 +25,7 @@ import { httpError } from '../../../platform/errors.ts';
 import { dropAbsent, noteOneSeen, noteSeen } from './presence.ts';
 import { createRateWindow } from './rate-window.ts';
 import { pictionaryRoom, socketsInGameRooms } from './room.ts';
+import { joinById, playAgain } from './rooms.ts';
 import {
   advanceDueGames,
   advanceIfDue,
@@ -180,6 +181,19 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
       `${BASE}/:id/leave`,
       { config: ACCESS, schema: { params, response: { 200: PictionaryLeaveResponse, ...errors } } },
       async (req) => ok(await leaveGame(ctx, me(req), req.params.id)),
+    );
+
+    // Beyond the spec (issue 29): join a lobby by its invite link; Play again after Game Complete.
+    app.post(
+      `${BASE}/:id/join`,
+      { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } },
+      async (req) => ok(await joinById(ctx, me(req), req.params.id)),
+    );
+
+    app.post(
+      `${BASE}/:id/play-again`,
+      { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } },
+      async (req) => ok(await playAgain(ctx, me(req), req.params.id)),
     );
 
     app.post(

@@ -129,6 +129,7 @@ export async function updateSettings(
       max_players: body.maxPlayers,
       word_banks: JSON.stringify(cleanWordBanks(body.wordBanks)),
       custom_words: JSON.stringify(cleanCustomWords(body.customWords)),
+      ...(body.isPrivate === undefined ? {} : { is_private: body.isPrivate ? 1 : 0 }),
       updated_at: iso(ctx.clock.now()),
     };
     const applied = await apply(
@@ -304,6 +305,8 @@ export async function leaveGame(
     if (!state || !me) throw httpError(state ? 403 : 404, state ? T.notAPlayer : T.gameNotFound);
     const { row, players, guesses } = state;
     if (row.status === 'finished' || me.left_at !== null) {
+      // Noted so that Play again does not bring back a player who went on to something else.
+      if (me.left_at === null) await repo.markPlayerLeft(ctx.db, gameId, userId, iso(ctx.clock.now()));
       return { game: presentGame(state, userId, ctx.clock.now()), message: 'You left the game' };
     }
     const now = ctx.clock.now();
@@ -513,6 +516,7 @@ export function newGameRow(id: string, hostId: string, now: string): GameRow {
     current_word: null,
     used_words: '[]',
     is_private: 0,
+    next_game_id: null,
     version: 0,
     created_at: now,
     updated_at: now,

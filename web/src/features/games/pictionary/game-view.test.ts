@@ -24,6 +24,8 @@ const game = (over: Partial<PictionaryGame> = {}): PictionaryGame => ({
   playerScores: { a: 3, b: 10, c: 3 },
   guesses: [],
   awayIds: [],
+  isPrivate: false,
+  nextGameId: null,
   turnNumber: 1,
   turnPhase: 'drawing',
   turnEndsAt: '2026-01-01T00:01:20.000Z',
