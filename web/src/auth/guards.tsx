@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { PageSpinner } from '../ui/Spinner.tsx';
 import { AccessDenied } from './AccessDenied.tsx';
+import { rememberInvite } from './after-sign-in.ts';
 import { useAuth } from './useAuth.ts';
 
 /**
@@ -21,7 +22,10 @@ export function RequireAuth({
   const { status, user } = useAuth();
   const location = useLocation();
   if (status === 'loading') return <PageSpinner />;
-  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!user) {
+    rememberInvite(location.pathname, location.search);
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  }
   if (level && !hasLevel(user.accessLevel, level)) {
     return <AccessDenied required={level} current={user.accessLevel} message={deniedMessage} />;
   }

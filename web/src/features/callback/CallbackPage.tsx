@@ -9,6 +9,7 @@ import { CheckCircle2, Hourglass, XCircle } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, apiFetch } from '../../api/client.ts';
+import { takeAfterSignIn } from '../../auth/after-sign-in.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import { buttonClass } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
@@ -73,7 +74,7 @@ export function CallbackPage() {
     if (state.phase === 'processing' || state.phase === 'pending') return;
     const [to, ms] =
       state.phase === 'success'
-        ? ['/dashboard', CALLBACK_SUCCESS_REDIRECT_MS]
+        ? [takeAfterSignIn(), CALLBACK_SUCCESS_REDIRECT_MS]
         : ['/login', CALLBACK_ERROR_REDIRECT_MS];
     const t = setTimeout(() => navigate(to, { replace: true }), ms);
     return () => clearTimeout(t);

@@ -3,6 +3,7 @@ import { KeyRound } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { apiFetch } from '../../api/client.ts';
+import { takeAfterSignIn } from '../../auth/after-sign-in.ts';
 import { usePublicConfig } from '../../auth/public-config.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import { Logo } from '../../layout/Logo.tsx';
@@ -49,7 +50,7 @@ export function LoginPage() {
         token: null,
       });
       signIn(res);
-      navigate('/dashboard');
+      navigate(takeAfterSignIn());
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : TEXTS.loginFailed);
       setBusy(false);

@@ -12,7 +12,13 @@ afterEach(async () => {
   await ctx.close();
 });
 
-const privateSettings = { maxRounds: 1, maxPlayers: 4, wordBanks: ['food'], customWords: ['tea'], isPrivate: true };
+const privateSettings = {
+  maxRounds: 1,
+  maxPlayers: 4,
+  wordBanks: ['food'],
+  customWords: ['tea'],
+  isPrivate: true,
+};
 
 describe('Pictionary private rooms', () => {
   it('Find Game never lands in a private lobby; its invite link does; refusals are clear', async () => {
@@ -38,9 +44,9 @@ describe('Pictionary private rooms', () => {
       body: { error: T.inAnotherGame, code: 'IN_GAME' },
     });
     await leave(ctx.app, busy.token, other);
-    expect((await call(ctx.app, busy.token, 'POST', '/00000000-0000-4000-8000-000000000000/join')).status).toBe(
-      404,
-    );
+    expect(
+      (await call(ctx.app, busy.token, 'POST', '/00000000-0000-4000-8000-000000000000/join')).status,
+    ).toBe(404);
     await start(ctx.app, players[0]!.token, id);
     expect(await call(ctx.app, busy.token, 'POST', `/${id}/join`)).toMatchObject({
       status: 409,

@@ -13,6 +13,7 @@ import {
 } from '@guildhall/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { ApiError } from '../../../api/client.ts';
 import { useAuth } from '../../../auth/useAuth.ts';
@@ -58,6 +59,10 @@ export function usePictionary() {
   );
 
   const current = useQuery({ queryKey: currentKey, queryFn: api.fetchCurrentGame, gcTime: 0, retry: 1 });
+  // An invite link (`?join=<id>`): once the user's own game is known, join that lobby (or show it, if
+  // it is theirs already), then drop the parameter so a reload does not join again.
+  const [params, setParams] = useSearchParams();
+  const inviteId = params.get('join');
   useEffect(() => {
     if (lookedUp || (!current.isSuccess && !current.isError)) return;
     setLookedUp(true);
@@ -65,7 +70,17 @@ export function usePictionary() {
       store(current.data);
       setGameId(current.data.id);
     }
-  }, [lookedUp, current.isSuccess, current.isError, current.data, store]);
+    if (inviteId && current.data?.id !== inviteId) {
+      api.joinById(inviteId).then(
+        (g) => {
+          store(g);
+          setGameId(g.id);
+        },
+        (e: unknown) => toast.error(message(e, T.joinFailed)),
+      );
+    }
+    if (inviteId) setParams({}, { replace: true });
+  }, [lookedUp, current.isSuccess, current.isError, current.data, store, inviteId, setParams]);
 
   const room = gameId ? pictionaryRoom(gameId) : null;
   const realtime = useRealtimeRoom<unknown>(room, PICTIONARY_EVENTS.state, (payload) => {
@@ -113,6 +128,15 @@ export function usePictionary() {
     canvas.current?.replace(push.data.turnNumber, []);
   });
 
+  // Play again: every screen of the group follows the finished game to its new lobby.
+  const nextGameId = game.data?.status === 'finished' ? game.data.nextGameId : null;
+  useEffect(() => {
+    if (nextGameId && nextGameId !== gameId) {
+      drawing.current = null;
+      setGameId(nextGameId);
+    }
+  }, [nextGameId, gameId]);
+
   // Dropped from a lobby after being away (or the lobby closed): back to the entry view.
   useEffect(() => {
     const e = game.error;
@@ -141,7 +165,8 @@ export function usePictionary() {
   });
 
   const leave = useMutation({
-    mutationFn: async (g: PictionaryGame) => (g.status === 'finished' ? g : api.leaveGame(g.id)),
+    // A finished game too: the server notes it, so Play again does not bring this player back.
+    mutationFn: async (g: PictionaryGame) => api.leaveGame(g.id),
     // Leaving clears the local game (portal-tools §4); errors are only logged (§8).
     onSettled: () => {
       qc.setQueryData(currentKey, null);
@@ -160,8 +185,18 @@ export function usePictionary() {
     onError: (e) => toast.error(message(e, T.settingsFailed)),
   });
 
+  const again = useMutation({
+    mutationFn: () => api.playAgain(gameId!),
+    onSuccess: show,
+    onError: (e) => toast.error(message(e, T.joinFailed)),
+  });
+
   const start = useMutation({
-    mutationFn: () => api.startGame(gameId!),
+    // Settings the host changed but did not save are saved first (issue 29), then the game starts.
+    mutationFn: async (pending?: PictionarySettingsBody) => {
+      if (pending) store(await api.updateSettings(gameId!, pending));
+      return api.startGame(gameId!);
+    },
     onSuccess: store,
     onError: (e) => toast.error(message(e, T.startFailed)),
   });
@@ -209,7 +244,14 @@ export function usePictionary() {
         (g) => g,
         () => null,
       ),
-    startGame: () => start.mutate(),
+    startGame: (pending?: PictionarySettingsBody) => start.mutate(pending),
+    isPlayingAgain: again.isPending,
+    playAgain: () => again.mutate(),
+    findNewGame: () => {
+      const held = game.data;
+      if (held) leave.mutate(held, { onSettled: () => find.mutate() });
+      else find.mutate();
+    },
     submitGuess: (text: string) =>
       guess.mutateAsync(text).then(
         () => true,
