@@ -21,6 +21,7 @@ import type { AppDeps } from '../../app.ts';
 import { createBlobStore } from '../../platform/blob-store/index.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
 import { DOWNLOAD_BUFFER_BYTES } from './direct-send.ts';
+import { DownloadSlots } from './download-limits.ts';
 import { downloadRoutes } from './download-routes.ts';
 import { UploadSlots } from './fair-uploads.ts';
 import { ChunkBufferPool } from './hashing/buffer-pool.ts';
@@ -78,6 +79,10 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         // The reserve guards the disk the local store writes to; remote stores have their own limits.
         localBlobDir: deps.config.files.store === 'local' ? path.join(deps.config.dataDir, 'blobs') : null,
         resumablePerUser: deps.config.storage.resumablePerUser,
+      },
+      downloads: {
+        slots: new DownloadSlots(deps.config.downloads),
+        idleTimeoutMs: deps.config.downloads.idleTimeoutMs,
       },
     };
     let maintenance: ReturnType<typeof startMaintenance> | null = null;
