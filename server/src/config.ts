@@ -37,7 +37,8 @@ function positiveInt(name: string) {
     .positive({ error: `${name} must be positive` });
 }
 
-const EnvSchema = z.object({
+/** Every variable the server reads (README, "Configuration"; .env.example is generated from it). */
+export const EnvSchema = z.object({
   PORT: z.coerce
     .number({ error: 'PORT must be a number' })
     .int({ error: 'PORT must be an integer' })
@@ -47,9 +48,10 @@ const EnvSchema = z.object({
   HOST: z.string().trim().min(1, { error: 'HOST must not be empty' }).default('0.0.0.0'),
   PUBLIC_URL: httpUrl('PUBLIC_URL').optional(),
   DATA_DIR: z.string().trim().min(1, { error: 'DATA_DIR must not be empty' }).default('./data'),
-  DATABASE_URL: optionalString.refine((v) => v === undefined || /^(sqlite:|postgres(ql)?:\/\/)/.test(v), {
-    message: 'DATABASE_URL must start with sqlite: or postgres://',
-  }),
+  DATABASE_URL: optionalString.refine(
+    (v) => v === undefined || v.startsWith('sqlite:') || (/^postgres(ql)?:\/\//.test(v) && URL.canParse(v)),
+    { message: 'DATABASE_URL must be sqlite:<file> or a URL starting with postgres://' },
+  ),
   ACCESS_CODE: optionalString.refine((v) => v === undefined || v.length >= 8, {
     message: 'ACCESS_CODE must be at least 8 characters',
   }),
@@ -62,8 +64,9 @@ const EnvSchema = z.object({
   DISCORD_API_URL: httpUrl('DISCORD_API_URL').default('https://discord.com/api'),
   DISCORD_AUTHORIZE_URL: httpUrl('DISCORD_AUTHORIZE_URL').default('https://discord.com/oauth2/authorize'),
   MAX_UPLOAD_BYTES: positiveInt('MAX_UPLOAD_BYTES').default(4 * 1024 * 1024 * 1024),
-  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
-    message: 'REDIS_URL must start with redis:// or rediss://',
+  REDIS_URL: optionalString.refine((v) => v === undefined || (/^rediss?:\/\//.test(v) && URL.canParse(v)), {
+    message:
+      'REDIS_URL must be a URL starting with redis:// or rediss:// (redis://[user:password@]host:6379)',
   }),
   TRUST_PROXY: z
     .string()
@@ -127,7 +130,10 @@ const EnvSchema = z.object({
     })
     .default('https://{domain}/'),
   OSINT_SITES_FILE: optionalString,
-  OSINT_SITE_TIMEOUT_MS: positiveInt('OSINT_SITE_TIMEOUT_MS').default(4000),
+  OSINT_SITE_TIMEOUT_MS: positiveInt('OSINT_SITE_TIMEOUT_MS').default(10_000),
+  OUTBOUND_PER_MEMBER: positiveInt('OUTBOUND_PER_MEMBER').default(64),
+  OUTBOUND_USER_AGENT: optionalString,
+  OSINT_HISTORY_DAYS: positiveInt('OSINT_HISTORY_DAYS').default(30),
   OSINT_SEARCHES_PER_MINUTE: positiveInt('OSINT_SEARCHES_PER_MINUTE').default(10),
   // Music (docs/music.md)
   DISCORD_BOT_TOKEN: optionalString,
@@ -277,6 +283,10 @@ export type OutboundConfig = {
   testAllow: string[];
   /** DNS servers (`ip` or `ip:port`); empty means the system's. */
   dnsServers: string[];
+  /** Most requests in flight for one member (the rest of the slots stay free for others). */
+  perMember: number;
+  /** The User-Agent sent (default a browser's; the honest one is HONEST_USER_AGENT). */
+  userAgent?: string;
 };
 
 export type OsintConfig = {
@@ -291,6 +301,8 @@ export type OsintConfig = {
   sitesFile?: string;
   siteTimeoutMs: number;
   searchesPerMinute: number;
+  /** Days a member's past searches are kept (OSINT_HISTORY_DAYS). */
+  historyDays: number;
 };
 
 /**
@@ -391,6 +403,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.OUTBOUND_TIMEOUT_MS,
       testAllow: e.OUTBOUND_TEST_ALLOW,
       dnsServers: e.DNS_SERVERS,
+      perMember: Math.min(e.OUTBOUND_PER_MEMBER, e.OUTBOUND_CONCURRENCY),
+      userAgent: e.OUTBOUND_USER_AGENT,
     },
     osint: {
       hibpApiKey: e.HIBP_API_KEY,
@@ -402,6 +416,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sitesFile: e.OSINT_SITES_FILE,
       siteTimeoutMs: e.OSINT_SITE_TIMEOUT_MS,
       searchesPerMinute: e.OSINT_SEARCHES_PER_MINUTE,
+      historyDays: e.OSINT_HISTORY_DAYS,
     },
     music: {
       botToken: e.DISCORD_BOT_TOKEN,

@@ -54,8 +54,8 @@ export async function sendDirect(opts: {
   request: FastifyRequest;
   reply: FastifyReply;
   store: BlobStore;
-  /** Page-aligned buffers of DOWNLOAD_BUFFER_BYTES, lent for the download and given back after. */
-  buffers: ChunkBufferPool;
+  /** Page-aligned buffers of DOWNLOAD_BUFFER_BYTES, lent for the download and given back after (null: small ones of its own). */
+  buffers: ChunkBufferPool | null;
   parts: ChunkPart[];
   first: BlobReader;
   onDelivered?: () => Promise<void>;
@@ -155,9 +155,9 @@ class PiecePool {
   /** Gives the lent buffer back once both the response and the sender are done with it. */
   private readonly doneWith: () => void = () => {};
 
-  constructor(raw: ServerResponse, pool: ChunkBufferPool) {
+  constructor(raw: ServerResponse, pool: ChunkBufferPool | null) {
     this.raw = raw;
-    const lent = pool.tryAcquire();
+    const lent = pool?.tryAcquire() ?? null;
     const pieces = lent ? PIECES : SMALL_PIECES;
     this.pieceBytes = lent ? PIECE_BYTES : SMALL_PIECE_BYTES;
     this.readAhead = lent ? READ_AHEAD : SMALL_READ_AHEAD;
@@ -176,7 +176,7 @@ class PiecePool {
     let holders = 2;
     this.doneWith = () => {
       holders -= 1;
-      if (holders === 0) pool.release(lent);
+      if (holders === 0) pool!.release(lent);
     };
     raw.once('close', this.doneWith);
   }

@@ -1,11 +1,20 @@
 import type { ServerResponse } from 'node:http';
 import { DOWNLOADS_RETRY_AFTER_SECONDS, securityTexts } from '@guildhall/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { clientAddressKey } from '../../platform/client-address.ts';
 import { HttpError } from '../../platform/errors.ts';
 
 /** DOWNLOADS_PER_USER, DOWNLOADS_PER_ADDRESS, DOWNLOADS_MAX and DOWNLOAD_IDLE_TIMEOUT_MS (docs/security.md). */
 export type DownloadLimits = { perUser: number; perAddress: number; max: number; idleTimeoutMs: number };
 
 const retryAfter = { 'retry-after': String(DOWNLOADS_RETRY_AFTER_SECONDS) };
+
+/**
+ * Downloads of one address (and one member) that may read into the large pooled buffers (6 MiB each,
+ * fastest); the address's others get 768 KiB of their own. One browser's first two transfers run at
+ * full speed, and a client holding its whole allowance stalled holds about 16 MiB, not 48.
+ */
+const FAST_PER_CLIENT = 2;
 
 /**
  * Downloads running on this instance, per member, per client address and in all (issue 26). Each one
@@ -23,8 +32,11 @@ export class DownloadSlots {
     this.limits = limits;
   }
 
-  /** Takes a slot (throws 429/503 when none is left); the returned function gives it back, once. */
-  take(who: { userId: string | null; address: string }): () => void {
+  /**
+   * Takes a slot (throws 429/503 when none is left). `release` gives it back, once; `fast` says whether
+   * this download may use the pooled buffers (among its address's and member's first few).
+   */
+  take(who: { userId: string | null; address: string }): { release: () => void; fast: boolean } {
     const { perUser, perAddress, max } = this.limits;
     const { userId, address } = who;
     if (userId !== null && (this.byUser.get(userId) ?? 0) >= perUser) throw tooManyDownloads(perUser);
@@ -32,17 +44,21 @@ export class DownloadSlots {
     if (this.total >= max) {
       throw new HttpError(503, securityTexts.downloadsBusy, 'DOWNLOADS_BUSY', retryAfter);
     }
+    const fast =
+      (this.byAddress.get(address) ?? 0) < FAST_PER_CLIENT &&
+      (userId === null || (this.byUser.get(userId) ?? 0) < FAST_PER_CLIENT);
     if (userId !== null) bump(this.byUser, userId, 1);
     bump(this.byAddress, address, 1);
     this.total += 1;
     let released = false;
-    return () => {
+    const release = () => {
       if (released) return;
       released = true;
       if (userId !== null) bump(this.byUser, userId, -1);
       bump(this.byAddress, address, -1);
       this.total -= 1;
     };
+    return { release, fast };
   }
 
   /** Downloads running now (tests and metrics). */
@@ -103,4 +119,23 @@ export function watchDownload(raw: ServerResponse, idleMs: number, onDrop: () =>
       moved();
     },
   };
+}
+
+/**
+ * Starts a response body that holds memory until its client has taken it (a file, a ZIP): takes a
+ * download slot for the member and the client's address (429/503 when none is left), gives it back
+ * when the response closes, and drops the response if its client stops reading.
+ */
+export function startDownload(
+  downloads: { slots: DownloadSlots; idleTimeoutMs: number },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  member: string | null,
+): DownloadWatch & { fast: boolean } {
+  const { release, fast } = downloads.slots.take({ userId: member, address: clientAddressKey(request.ip) });
+  reply.raw.once('close', release);
+  const watch = watchDownload(reply.raw, downloads.idleTimeoutMs, () =>
+    request.log.info({ url: request.routeOptions.url }, 'download dropped: the client stopped reading'),
+  );
+  return { ...watch, fast };
 }

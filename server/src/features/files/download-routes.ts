@@ -66,7 +66,7 @@ export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
           enforceAccess('login', req.auth, bearerToken(req.headers.authorization) !== null);
         }
         const file = await requireFile(db, id);
-        return sendStoredFile(req, reply, ctx, file, await listChunks(db, id), undefined, member);
+        return sendStoredFile(req, reply, ctx, file, await listChunks(db, id), undefined, undefined, member);
       },
     );
   };

@@ -3,11 +3,10 @@ import { create as createContentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
-import { clientAddressKey } from '../../platform/client-address.ts';
 import { chunkCheck } from './chunk-check.ts';
 import type { FilesContext } from './context.ts';
 import { type ChunkPart, sendDirect } from './direct-send.ts';
-import { watchDownload } from './download-limits.ts';
+import { startDownload } from './download-limits.ts';
 import type { FileChunksTable, FilesTable } from './tables.ts';
 
 /** A byte range to send, the whole file (null), or a range no byte of the file satisfies. */
@@ -138,6 +137,12 @@ function pump(source: Readable, out: PassThrough): Promise<void> {
 }
 
 /**
+ * How a preview is served instead of a download (files/preview.ts): its media type, and `inline` for
+ * what the browser may show in place. The sandboxing CSP and nosniff stay whatever this says.
+ */
+export type Presentation = { contentType: string; inline: boolean };
+
+/**
  * Sends a stored file: Content-Length, ETag (the file's SHA-256), Range (206/416), conditional 304,
  * an attachment Content-Disposition, nosniff and a sandboxing CSP so an uploaded HTML or SVG never
  * runs in the portal's origin. `onDelivered` runs once a GET has sent the file's last byte.
@@ -149,6 +154,7 @@ export async function sendStoredFile(
   file: FilesTable,
   chunks: FileChunksTable[],
   onDelivered?: () => Promise<void>,
+  presentation?: Presentation,
   /** The member downloading (a ticket's holder); the signed-in caller's id by default. */
   member: string | null = request.auth?.user.discord_id ?? null,
 ): Promise<FastifyReply> {
@@ -171,8 +177,13 @@ export async function sendStoredFile(
       });
   }
   reply
-    .header('content-type', 'application/octet-stream')
-    .header('content-disposition', contentDisposition(file.name))
+    .header('content-type', presentation?.contentType ?? 'application/octet-stream')
+    .header(
+      'content-disposition',
+      presentation?.inline
+        ? createContentDisposition(file.name, { type: 'inline' })
+        : contentDisposition(file.name),
+    )
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
     .header('cross-origin-resource-policy', 'same-origin');
@@ -189,11 +200,7 @@ export async function sendStoredFile(
   const delivered = onDelivered && end === size - 1 ? onDelivered : undefined;
   // A body holds memory until the client has taken it: counted per member, per address and in all
   // (429/503 beyond), given back when the response closes, and dropped if the client stops reading.
-  const release = downloads.slots.take({ userId: member, address: clientAddressKey(request.ip) });
-  reply.raw.once('close', release);
-  const watch = watchDownload(reply.raw, downloads.idleTimeoutMs, () =>
-    request.log.info({ fileId: file.id }, 'download dropped: the client stopped reading'),
-  );
+  const watch = startDownload(downloads, request, reply, member);
   const parts = planParts(chunks, start, end);
   // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
   const first = parts[0] ? await store.openReader?.(parts[0].blobId) : null;
@@ -202,7 +209,8 @@ export async function sendStoredFile(
       request,
       reply,
       store,
-      buffers: downloadBuffers,
+      // Past its client's first few downloads, a download reads into 768 KiB of its own (download-limits.ts).
+      buffers: watch.fast ? downloadBuffers : null,
       parts,
       first,
       onDelivered: delivered,
