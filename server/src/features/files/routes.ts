@@ -45,7 +45,6 @@ import {
 } from './service.ts';
 import { sharesRoutes } from './shares/routes.ts';
 import { storageLimitRoutes } from './storage-limits/routes.ts';
-import { InFlightBytes } from './storage-limits/service.ts';
 import { createThumbnails } from './thumbnails/service.ts';
 import { startTrashPurge } from './trash/purge.ts';
 import { trashRoutes } from './trash/routes.ts';
@@ -84,7 +83,7 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         reserveBytes: deps.config.storage.reserveBytes,
         // The reserve guards the disk the local store writes to; remote stores have their own limits.
         localBlobDir: deps.config.files.store === 'local' ? path.join(deps.config.dataDir, 'blobs') : null,
-        inFlight: new InFlightBytes(),
+        resumablePerUser: deps.config.storage.resumablePerUser,
       },
     };
     const thumbnails = createThumbnails({

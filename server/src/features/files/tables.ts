@@ -30,6 +30,11 @@ export type FilesTable = {
    * (files/resumable/resumable-hashes.ts).
    */
   upload_hash_state?: string | null;
+  /**
+   * Bytes an upload under way was admitted for and has not yet recorded in `size` (a `POST /upload`
+   * body; 0 otherwise). Quotas and the disk reserve count `size + reserved_bytes`. Migration 050.
+   */
+  reserved_bytes?: number | string;
   /** Trash (migration 060): when and by whom it was deleted, and the item whose delete took it. */
   deleted_at?: string | null;
   deleted_by?: string | null;
@@ -93,6 +98,7 @@ export type FilesTables = {
   download_tickets: DownloadTicketsTable;
   storage_copies: StorageCopiesTable;
   storage_quotas: StorageQuotasTable;
+  storage_locks: StorageLocksTable;
   file_thumbnails: FileThumbnailsTable;
   archive_tickets: ArchiveTicketsTable;
 };
@@ -115,6 +121,9 @@ export type ArchiveTicketsTable = {
   session_hash: string | null;
   expires_at: string;
 };
+
+/** One row per admission scope; updating it serialises admissions across instances (migration 050). */
+export type StorageLocksTable = { name: string; version: number | string };
 
 /** An admin-set storage quota for one member (migration 011). */
 export type StorageQuotasTable = {
