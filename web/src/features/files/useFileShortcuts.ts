@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { isTyping } from '../../layout/shortcuts.ts';
 
 export type FileShortcuts = {
   /** Off while a dialog, the preview, the trash or search results are shown. */
@@ -9,14 +10,6 @@ export type FileShortcuts = {
   onClear: () => void;
   onOpen: () => void;
 };
-
-/** Keys typed into a field are the field's, never a shortcut. */
-export function isTypingTarget(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button'].includes(target.type);
-}
 
 /**
  * The file manager's keys, as in desktop file managers: Delete (or Backspace on a Mac) deletes the
@@ -29,7 +22,7 @@ export function useFileShortcuts(shortcuts: FileShortcuts) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const s = latest.current;
-      if (!s.isActive || e.defaultPrevented || isTypingTarget(e.target)) return;
+      if (!s.isActive || e.defaultPrevented || isTyping(e.target)) return;
       if (document.querySelector('dialog[open]')) return;
       const mod = e.ctrlKey || e.metaKey;
       if (e.key === 'Delete' || (e.key === 'Backspace' && e.metaKey)) {
