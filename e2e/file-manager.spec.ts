@@ -73,7 +73,7 @@ test('[user] an uploaded PNG shows its thumbnail in the grid and opens in the pr
   await expect(screen.card('red.png').getByTestId('thumbnail')).toBeVisible();
   await imageLoaded(page, '[data-testid=file-card][data-name="red.png"] [data-testid=thumbnail]');
 
-  await screen.card('red.png').getByRole('button', { name: 'red.png' }).dblclick();
+  await screen.card('red.png').getByRole('button', { name: 'red.png' }).first().dblclick();
   const preview = page.getByTestId('preview');
   await expect(preview).toBeVisible();
   await expect(page.getByTestId('preview-name')).toHaveText('red.png');
@@ -97,7 +97,7 @@ test('[user] a video plays in the preview and seeks (Range)', async ({ browser }
   const { context, page, screen, home } = await member(browser);
   await screen.seedFile('clip.webm', webm(), home.id);
   await screen.open(home.id);
-  await screen.menu('clip.webm', 'Preview');
+  await screen.card('clip.webm').getByRole('button', { name: 'clip.webm' }).first().dblclick();
   const video = page.getByTestId('preview-video');
   await expect(video).toBeVisible();
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
@@ -256,7 +256,7 @@ test('[user] moves by drag onto a folder and by "Move to…"; keyboard: Ctrl+A, 
   await screen.dialog.getByRole('textbox').fill('bee.txt');
   await screen.dialog.getByRole('textbox').press('Enter');
   await expect(screen.card('bee.txt')).toBeVisible();
-  await screen.card('bee.txt').getByRole('checkbox').click();
+  await expect(screen.card('bee.txt')).toHaveAttribute('data-selected', 'true'); // still selected after the rename
   await page.keyboard.press('Delete');
   await screen.dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(screen.card('bee.txt')).toHaveCount(0);
@@ -283,13 +283,16 @@ test('[user] a toast raised from a dialog shows above it; the owner is the uploa
   await screen.dialog.getByRole('button', { name: 'Create Share Link' }).click();
   const toast = page.getByText('Share link created');
   await expect(toast).toBeVisible();
-  // The topmost element where the toast is drawn is the toast itself, not the dialog's backdrop.
+  // The topmost element where the toast is drawn is the toast itself (above the dialog and its backdrop,
+  // and not inert: its close button works).
   const box = (await toast.boundingBox())!;
   const topmost = await page.evaluate(
     ({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-sonner-toast]') !== null,
     { x: box.x + box.width / 2, y: box.y + box.height / 2 },
   );
   expect(topmost).toBe(true);
+  await page.getByRole('button', { name: 'Close toast' }).first().click();
+  await expect(toast).toBeHidden();
   void file;
   await shot(page, 'files-share-toast');
   await context.close();

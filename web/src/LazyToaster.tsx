@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useLocation } from 'react-router';
 
 // sonner is about 9 KB gzipped and /login never toasts: it loads with the first other page (issue 17:
@@ -16,48 +17,53 @@ export function LazyToaster() {
 
 function ThemedToaster() {
   const theme = useAppTheme();
-  const host = useTopLayer();
-  return (
-    <div
-      ref={host}
-      popover="manual"
-      className="pointer-events-none m-0 size-full max-h-none max-w-none overflow-visible border-0 bg-transparent p-0 [&_[data-sonner-toaster]]:pointer-events-auto"
-    >
-      <Suspense fallback={null}>
-        <Toaster
-          position="top-right"
-          theme={theme}
-          richColors
-          closeButton
-          offset={{ top: 72 }}
-          mobileOffset={{ top: 64 }}
-        />
-      </Suspense>
-    </div>
+  const host = useToastHost();
+  return createPortal(
+    <Suspense fallback={null}>
+      <Toaster
+        position="top-right"
+        theme={theme}
+        richColors
+        closeButton
+        offset={{ top: 72 }}
+        mobileOffset={{ top: 64 }}
+      />
+    </Suspense>,
+    host,
   );
 }
 
 /**
- * Keeps the toasts in the browser's top layer, above any modal <dialog>: the top layer stacks in the
- * order things entered it, so each time a dialog opens the toast host leaves and enters it again (a
- * toast raised from a dialog, "Share link created", was drawn under the dialog's backdrop).
+ * Where the toasts live: in <body>, or inside the topmost open modal <dialog> while one is open. A modal
+ * dialog sits in the browser's top layer above the whole page and makes everything outside it inert,
+ * so toasts raised from a dialog ("Share link created") were drawn under its backdrop and could not be
+ * closed. Inside the dialog they are above it and usable. React renders them through a portal into this
+ * node, which only moves; when a dialog goes away the node comes back to <body>.
  */
-function useTopLayer() {
-  const host = useRef<HTMLDivElement>(null);
+function useToastHost(): HTMLElement {
+  const [host] = useState(() => document.createElement('div'));
   useEffect(() => {
-    const element = host.current;
-    if (!element || typeof element.showPopover !== 'function') return;
-    const raise = () => {
-      if (element.matches(':popover-open')) element.hidePopover();
-      element.showPopover();
+    const place = () => {
+      const modal = [...document.querySelectorAll('dialog[open]')].filter((d) => d.matches(':modal')).at(-1);
+      const parent = modal ?? document.body;
+      if (host.parentElement !== parent) parent.append(host);
     };
-    raise();
+    place();
+    // Attribute records: a dialog opened or closed. Otherwise only when the node went away with a dialog.
     const observer = new MutationObserver((records) => {
-      if (records.some((r) => r.target instanceof HTMLDialogElement && r.target.open)) raise();
+      if (!host.isConnected || records.some((r) => r.type === 'attributes')) place();
     });
-    observer.observe(document.body, { attributes: true, attributeFilter: ['open'], subtree: true });
-    return () => observer.disconnect();
-  }, []);
+    observer.observe(document.body, {
+      attributes: true,
+      attributeFilter: ['open'],
+      childList: true,
+      subtree: true,
+    });
+    return () => {
+      observer.disconnect();
+      host.remove();
+    };
+  }, [host]);
   return host;
 }
 
