@@ -14,6 +14,7 @@ import * as m030 from './030_osint.ts';
 import * as m040 from './040_pictionary_presence.ts';
 import * as m050 from './050_storage_reservations.ts';
 import * as m060 from './060_file_manager.ts';
+import * as m041 from './041_pictionary_play_again.ts';
 
 /** Every migration, in order. Numbers are reserved per feature: 002 audit, 003 files, 004 tic-tac-toe, 005 Pictionary, 006 music,
  * 007 OSINT, 008 file stores, 009 instance settings, 010 download tickets bound to sessions, 011 storage quotas,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '040_pictionary_presence': m040,
   '050_storage_reservations': m050,
   '060_file_manager': m060,
+  '041_pictionary_play_again': m041,
 };
