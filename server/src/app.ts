@@ -9,6 +9,7 @@ import { registerFeatures } from './features/index.ts';
 import { effectiveLevel } from './features/users/index.ts';
 import { registerAccessControl } from './platform/access.ts';
 import { registerErrorHandling } from './platform/errors.ts';
+import { registerInputGuard } from './platform/input-guard.ts';
 import { registerObservability } from './platform/observability/index.ts';
 import { redactUrl } from './platform/observability/redact.ts';
 import { createRedisPing } from './platform/observability/redis-ping.ts';
@@ -77,7 +78,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', request.id);
   });
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, { serverPaths: [deps.config.dataDir, deps.config.webDistDir] });
+  registerInputGuard(app);
   // The users feature decides levels; the platform only receives the function.
   const levelOf = (user: UsersTable) => effectiveLevel(deps.db, user);
   registerAccessControl(app, deps.db, levelOf);

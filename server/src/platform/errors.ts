@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { ApiError } from '@guildhall/common';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -38,8 +40,35 @@ export function describeValidation(context: string | undefined, issues: Validati
   return `${where}: ${message}`;
 }
 
+/**
+ * Directories of this server that must never appear in an answer (a message that carries a file path
+ * tells an attacker the layout of the host): the data directory and web root the app is built with,
+ * plus the process's own places. Paths below them are replaced by "[server path]".
+ */
+function serverPathScrubber(extra: string[]): (message: string) => string {
+  const here = import.meta.dirname; // server/src/platform, or server/dist in the bundle
+  const roots = [
+    ...extra,
+    process.cwd(),
+    os.tmpdir(),
+    os.homedir(),
+    path.resolve(here, '../..'),
+    path.resolve(here, '../../..'),
+  ]
+    .filter((p) => p && p !== '/' && p.length > 1)
+    .map((p) => path.resolve(p))
+    .sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(`(?:${roots.map(escapeRegExp).join('|')})(?:/[^\\s'"\`),;:]*)?`, 'g');
+  return (message) => message.replace(pattern, '[server path]');
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** Maps every error to the spec's envelope {success: false, error, code?}; only genuine faults are 500. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, options: { serverPaths?: string[] } = {}): void {
+  const scrub = serverPathScrubber(options.serverPaths ?? []);
   // Every route declares its success responses; the error envelope is the same everywhere, so it is
   // added here (validated and documented like the rest) unless a route states its own.
   app.addHook('onRoute', (route) => {
@@ -54,15 +83,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(err)) {
       return reply
         .code(400)
-        .send({ success: false, error: describeValidation(err.validationContext, err.validation) });
+        .send({ success: false, error: scrub(describeValidation(err.validationContext, err.validation)) });
     }
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);
-      return reply.code(err.statusCode).send({ success: false, error: err.message, code: err.code });
+      return reply.code(err.statusCode).send({ success: false, error: scrub(err.message), code: err.code });
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ success: false, error: clientMessage(err), code: err.code });
+      return reply.code(status).send({ success: false, error: scrub(clientMessage(err)), code: err.code });
     }
     request.log.error({ err }, 'request failed');
     return reply.code(500).send(serverFault(err));
