@@ -57,7 +57,7 @@ const BODIES: (string | undefined)[] = [
       duration: 9007199254740991,
     },
     duration: 2147483648,
-    maxRounds: 9007199254740993,
+    maxRounds: 9007199254740992, // 2^53: past the last safe integer
     position: 2147483648,
     quotaBytes: 1e300,
     limit: 9007199254740991,

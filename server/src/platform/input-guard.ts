@@ -6,6 +6,7 @@ import { HttpError } from './errors.ts';
  * NUL in particular: PostgreSQL refuses it in text (a 500 before this guard), SQLite stores it and every
  * screen then shows a truncated or garbled value.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this regex's job.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 /** Path parameters and query strings are single-line by nature: tab and line breaks too. */
 const LINE_BREAK_OR_TAB = /[\t\n\r]/;
