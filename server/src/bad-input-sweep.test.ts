@@ -62,6 +62,8 @@ const BODIES: (string | undefined)[] = [
     quotaBytes: 1e300,
     limit: 9007199254740991,
   }),
+  // File manager (issue 30): selections, move targets, share passwords
+  JSON.stringify({ ids: [{}, '%00', 'x'.repeat(70)], targetFolderId: 7, accessLevel: 'public', password: 1 }),
 ];
 const QUERY = '?limit=abc&folderId[]=1&category=%00';
 
