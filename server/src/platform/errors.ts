@@ -9,6 +9,26 @@ import { ChunkCorruptError } from './blob-store/integrity.ts';
 export const STORED_DATA_DAMAGED =
   "This file's stored data is damaged, so it cannot be sent. An admin can find damaged files with `npm run admin -- storage verify`.";
 
+/** What a member is told while the database cannot be reached (a restart, a network cut). */
+export const DATABASE_UNAVAILABLE =
+  'The portal cannot reach its database right now. Please try again in a moment.';
+
+/** PostgreSQL's "cannot serve now" classes: connection exceptions (08…) and operator intervention (57P0…). */
+const PG_UNAVAILABLE = /^(08\d{3}|57P0[1-4])$/;
+const PG_CLIENT_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+
+/** An error from a database that cannot be reached right now (as opposed to a query that is wrong). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if ((e as { databaseUnavailable?: unknown }).databaseUnavailable === true) return true;
+    if (typeof code === 'string' && PG_UNAVAILABLE.test(code)) return true;
+    if (PG_CLIENT_MESSAGES.test(e.message)) return true;
+  }
+  return false;
+}
+
 /** An error the client can act on: a 4xx status, a message and an optional machine-readable code. */
 export class HttpError extends Error {
   readonly statusCode: number;
@@ -92,6 +112,14 @@ export function registerErrorHandling(app: FastifyInstance, options: { serverPat
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ success: false, error: scrub(clientMessage(err)), code: err.code });
+    }
+    if (isDatabaseUnavailable(err)) {
+      // Not a bug: the database is restarting or unreachable. The pool reconnects by itself.
+      request.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return reply
+        .code(503)
+        .send({ success: false, error: DATABASE_UNAVAILABLE, code: 'DATABASE_UNAVAILABLE' });
     }
     request.log.error({ err }, 'request failed');
     return reply.code(500).send(serverFault(err));
