@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT32_MAX } from './api.ts';
 
 /**
  * Music control (portal-tools §2–§9): constants, verbatim texts, the realtime room and event, and the
@@ -379,6 +380,8 @@ export const SongInfo = z.object(
       .number({ error: 'songInfo.duration must be a number of seconds' })
       .int({ error: 'songInfo.duration must be whole seconds' })
       .nonnegative({ error: 'songInfo.duration must be 0 or more' })
+      // An integer column: PostgreSQL refused larger values with a 500 (issue 26 #6).
+      .max(INT32_MAX, { error: `songInfo.duration must be at most ${INT32_MAX} seconds` })
       .default(0),
     url: trimmedText('songInfo.url', MUSIC_URL_MAX_CHARS),
     thumbnail: z.string().max(MUSIC_URL_MAX_CHARS).nullable().optional(),
