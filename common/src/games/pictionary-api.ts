@@ -8,7 +8,12 @@ import {
   PICTIONARY_MAX_WORD_LENGTH,
   PICTIONARY_PLAYERS,
   PICTIONARY_ROUNDS,
+  PICTIONARY_TEXTS,
+  UNSAFE_TEXT_CHARS,
 } from './pictionary.ts';
+
+const safeText = (s: string) => !UNSAFE_TEXT_CHARS.test(s);
+const unsafeMessage = (field: string) => ({ error: PICTIONARY_TEXTS.controlCharacters(field) });
 
 /** The realtime rooms and events of one Pictionary game (docs/minigames.md). */
 export const PICTIONARY_ROOM_TYPE = 'pictionary';
@@ -113,7 +118,8 @@ export const PictionaryGuessBody = z.object(
       .min(1, { error: 'guess must not be empty' })
       .max(PICTIONARY_MAX_GUESS_LENGTH, {
         error: `guess must be at most ${PICTIONARY_MAX_GUESS_LENGTH} characters`,
-      }),
+      })
+      .refine(safeText, unsafeMessage('guess')),
   },
   { error: 'Request body must be a JSON object with a guess' },
 );
@@ -130,9 +136,12 @@ export const PictionarySettingsBody = z.object(
       .max(32, { error: 'Too many word banks' }),
     customWords: z
       .array(
-        z.string({ error: 'custom words must be strings' }).max(PICTIONARY_MAX_WORD_LENGTH, {
-          error: `custom words are at most ${PICTIONARY_MAX_WORD_LENGTH} characters`,
-        }),
+        z
+          .string({ error: 'custom words must be strings' })
+          .max(PICTIONARY_MAX_WORD_LENGTH, {
+            error: `custom words are at most ${PICTIONARY_MAX_WORD_LENGTH} characters`,
+          })
+          .refine(safeText, unsafeMessage('custom words')),
         { error: 'customWords must be a list' },
       )
       .max(PICTIONARY_MAX_CUSTOM_WORDS, { error: `At most ${PICTIONARY_MAX_CUSTOM_WORDS} custom words` }),
@@ -156,6 +165,11 @@ export const PictionaryGuess = z.object({
   guess: z.string().nullable(),
   isCorrect: z.boolean(),
   points: z.number().int(),
+  /**
+   * A close guess, or a wrong one that contains the word: while the turn runs only its author receives it
+   * (everyone else's list leaves it out), marked so the author's screen can say so.
+   */
+  isPrivate: z.boolean(),
 });
 export type PictionaryGuess = z.infer<typeof PictionaryGuess>;
 

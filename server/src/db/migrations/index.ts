@@ -11,6 +11,10 @@ import * as m010 from './010_ticket_sessions.ts';
 import * as m011 from './011_security.ts';
 import * as m012 from './012_chunk_crc.ts';
 import * as m020 from './020_music_settings.ts';
+import * as m030 from './030_osint.ts';
+import * as m040 from './040_pictionary_presence.ts';
+import * as m050 from './050_storage_reservations.ts';
+import * as m060 from './060_file_manager.ts';
 
 /** Every migration, in order. Numbers are reserved per feature: 002 audit, 003 files, 004 tic-tac-toe, 005 Pictionary, 006 music,
  * 007 OSINT, 008 file stores, 009 instance settings, 010 download tickets bound to sessions, 011 storage quotas,
@@ -28,4 +32,8 @@ export const migrations: Record<string, Migration> = {
   '011_security': m011,
   '012_chunk_crc': m012,
   '020_music_settings': m020,
+  '030_osint': m030,
+  '040_pictionary_presence': m040,
+  '050_storage_reservations': m050,
+  '060_file_manager': m060,
 };

@@ -39,7 +39,7 @@ export async function findPlayers(db: Conn, gameId: string): Promise<PlayerRow[]
     .where('p.game_id', '=', gameId)
     .orderBy('p.seq')
     .execute();
-  return rows.map((r) => ({ ...r, seq: Number(r.seq), score: Number(r.score) }));
+  return rows.map((r) => ({ ...r, seq: Number(r.seq), score: Number(r.score), away: Number(r.away) }));
 }
 
 export async function findGuesses(db: Conn, gameId: string, turn: number): Promise<GuessRow[]> {
@@ -96,7 +96,16 @@ export async function insertGame(db: Conn, row: GameRow): Promise<void> {
 export async function insertPlayer(db: Conn, gameId: string, userId: string, seq: number, now: string) {
   await db
     .insertInto('pictionary_players')
-    .values({ game_id: gameId, user_id: userId, seq, score: 0, joined_at: now, left_at: null })
+    .values({
+      game_id: gameId,
+      user_id: userId,
+      seq,
+      score: 0,
+      joined_at: now,
+      left_at: null,
+      seen_at: now,
+      away: 0,
+    })
     .execute();
 }
 
@@ -184,13 +193,22 @@ export async function countSegments(db: Conn, gameId: string, turn: number): Pro
   return Number(r?.n ?? 0);
 }
 
-/** The turn's stroke batches in the order they were drawn (JSON lists of segments). */
+/** The turn's stroke batches since its last clear, in the order they were drawn (JSON lists of segments). */
 export async function findStrokes(db: Conn, gameId: string, turn: number): Promise<string[]> {
   const rows = await db
     .selectFrom('pictionary_strokes')
     .select('segments')
     .where('game_id', '=', gameId)
     .where('turn_number', '=', turn)
+    .where('kind', '=', 'stroke')
+    .where('seq', '>', (eb) =>
+      eb
+        .selectFrom('pictionary_strokes')
+        .select((e) => e.fn.coalesce(e.fn.max('seq'), e.val(-1)).as('s'))
+        .where('game_id', '=', gameId)
+        .where('turn_number', '=', turn)
+        .where('kind', '=', 'clear'),
+    )
     .orderBy('seq')
     .execute();
   return rows.map((r) => r.segments);

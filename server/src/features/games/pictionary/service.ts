@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   cleanCustomWords,
   cleanWordBanks,
+  containsWord,
   guessPoints,
   isCloseGuess,
   normalizeWord,
   PICTIONARY_DEFAULT_BANK,
   PICTIONARY_DRAWER_POINTS,
-  PICTIONARY_MAX_GUESSES_PER_TURN,
+  PICTIONARY_MAX_GUESSES_PER_PLAYER,
   PICTIONARY_MAX_SEGMENTS_PER_TURN,
   PICTIONARY_PLAYERS,
   PICTIONARY_ROUNDS,
@@ -182,12 +183,21 @@ export async function draw(
   const turn = Number(row.turn_number);
   const countKey = `${gameId}:${turn}`;
   if (strokeData.type === 'clear') {
-    await repo.deleteStrokes(ctx.db, gameId, turn);
-    ctx.segmentCounts.set(countKey, 0);
+    // A marker, not a delete: the turn's budget keeps counting what was cleared (a drawer cannot clear and
+    // refill without end), and the replay starts after the last clear.
+    await repo.insertStrokes(ctx.db, {
+      id: randomUUID(),
+      game_id: gameId,
+      turn_number: turn,
+      seq: nextSeq(),
+      segments: '[]',
+      segment_count: 0,
+      kind: 'clear',
+    });
     ctx.pushClear(gameId, turn);
     return { turnNumber: turn, message: 'Canvas cleared' };
   }
-  const { segments } = strokeData;
+  const segments = strokeData.segments.map(compactSegment);
   const stored = ctx.segmentCounts.get(countKey) ?? (await repo.countSegments(ctx.db, gameId, turn));
   if (stored + segments.length > PICTIONARY_MAX_SEGMENTS_PER_TURN) {
     throw httpError(413, T.drawingFull, 'DRAWING_FULL');
@@ -200,6 +210,7 @@ export async function draw(
     seq: nextSeq(),
     segments: JSON.stringify(segments),
     segment_count: segments.length,
+    kind: 'stroke',
   });
   // Stored before it is sent: a player joining in between gets it in the snapshot, never misses it.
   ctx.pushStrokes(gameId, userId, turn, segments);
@@ -229,10 +240,15 @@ export async function guess(
     if (guesses.some((g) => g.user_id === userId && g.is_correct)) {
       throw httpError(409, T.alreadyGuessed, 'ALREADY_GUESSED');
     }
-    if (guesses.length >= PICTIONARY_MAX_GUESSES_PER_TURN) throw httpError(429, T.tooManyGuesses, 'TOO_MANY');
+    // Per player: one player's flood never uses up another's guesses (issue 26).
+    if (guesses.filter((g) => g.user_id === userId).length >= PICTIONARY_MAX_GUESSES_PER_PLAYER) {
+      throw httpError(429, T.tooManyGuesses, 'TOO_MANY');
+    }
 
     const word = row.current_word ?? '';
     const isCorrect = normalized === word;
+    const isClose = !isCorrect && isCloseGuess(normalized, word);
+    const isPrivate = isClose || (!isCorrect && containsWord(typed, word));
     const previousCorrect = guesses.filter((g) => g.is_correct).length;
     const points = isCorrect ? guessPoints(previousCorrect) : 0;
     const guessers = players.filter((p) => p.left_at === null && p.user_id !== row.drawer_id);
@@ -249,6 +265,7 @@ export async function guess(
         is_correct: isCorrect ? 1 : 0,
         points,
         created_at: iso(now),
+        is_private: isPrivate ? 1 : 0,
       });
       if (isCorrect) {
         await repo.addScore(trx, gameId, userId, points);
@@ -257,7 +274,7 @@ export async function guess(
     });
     if (!applied) continue;
     const game = await afterChange(ctx, gameId, userId, row);
-    const message = isCorrect ? T.correct : isCloseGuess(normalized, word) ? T.close(typed) : T.wrong;
+    const message = isCorrect ? T.correct : isClose ? T.close(typed) : T.wrong;
     return { game, isCorrect, message };
   }
   throw httpError(409, T.busy, 'CONFLICT');
@@ -486,10 +503,17 @@ export function newGameRow(id: string, hostId: string, now: string): GameRow {
     drawer_id: null,
     current_word: null,
     used_words: '[]',
+    is_private: 0,
     version: 0,
     created_at: now,
     updated_at: now,
   };
+}
+
+/** Coordinates to a tenth of a canvas unit: finer is invisible on a 1000×600 canvas and only costs bytes. */
+function compactSegment(s: PictionarySegment): PictionarySegment {
+  const r = (v: number) => Math.round(v * 10) / 10;
+  return { ...s, from: { x: r(s.from.x), y: r(s.from.y) }, to: { x: r(s.to.x), y: r(s.to.y) } };
 }
 
 /** Increasing numbers for stroke batches: replay order is drawing order. */

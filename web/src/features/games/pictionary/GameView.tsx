@@ -251,6 +251,7 @@ function GuessPanel({ game, isDrawer, state }: { game: PictionaryGame; isDrawer:
               <>
                 <span className="font-semibold">{g.playerUsername}:</span> {g.guess}
                 {g.isCorrect && <span className="ml-1 font-semibold">{T.correctAnswer}</span>}
+                {g.isPrivate && <span className="ml-1 text-xs text-muted">({T.onlyYou})</span>}
               </>
             )}
           </li>
