@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { runSelfCheck } from '../features/osint/self-check.ts';
 import type { Output } from './admin-commands.ts';
 
 export const OSINT_USAGE = `  osint self-check [--dry-run]                check every OSINT site with its known accounts and a random
@@ -21,6 +20,8 @@ export async function runOsintCommand(db: Db, config: Config, argv: string[], io
     return 2;
   }
   const dryRun = parsed.values['dry-run'] === true;
+  // Loaded only for this command: the site list and the fetcher cost every other command nothing.
+  const { runSelfCheck } = await import('../features/osint/self-check.ts');
   const { rows, disabled, enabled } = await runSelfCheck(db, config, { dryRun });
   for (const r of rows.filter((x) => x.verdict !== 'ok'))
     io.out(`${r.verdict.padEnd(8)} ${r.site}: ${r.detail}`);
