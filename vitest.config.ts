@@ -12,6 +12,7 @@ const filesSuites = [
   'server/src/features/files/{upload,download,http-download,items,crash,bad-input}.test.ts',
   'server/src/features/files/resumable/*.test.ts',
   'server/src/features/files/shares/**/*.test.ts',
+  'server/src/features/files/manager.test.ts',
 ];
 
 // One Vitest run covers every package (browser specs run under Playwright instead). When

@@ -164,6 +164,21 @@ const MATRIX: Record<string, Entry> = {
 
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },
+  // File manager (issue 30): previews, thumbnails, ZIPs, search, move, trash
+  // Declared public so a download ticket (no header) works; without one the handler requires login.
+  'GET /api/files/:id/preview': { access: 'login', declared: 'public' },
+  'GET /api/files/:id/thumbnail': { access: 'login' },
+  'GET /api/files/shared/:token/preview': { access: 'public' },
+  'GET /api/files/shared/:token/thumbnail': { access: 'public' },
+  'POST /api/files/archive-ticket': { access: 'login', body: () => ({ ids: ['probe'] }) },
+  'GET /api/files/archive': { access: 'public' },
+  'GET /api/folders/:id/archive': { access: 'login' },
+  'GET /api/files/find': { access: 'login', url: () => '/api/files/find?q=probe' },
+  'POST /api/files/move': { access: 'user', body: () => ({ ids: ['probe'], targetFolderId: null }) },
+  'GET /api/trash': { access: 'login' },
+  'POST /api/trash/:id/restore': { access: 'user' },
+  'DELETE /api/trash/:id': { access: 'admin' },
+  'DELETE /api/trash': { access: 'admin' },
 };
 
 const IDENTITIES = ['signed-out', 'unapproved', 'viewer', 'user', 'moderator', 'admin'] as const;

@@ -33,6 +33,8 @@ const BODIES: (string | undefined)[] = [
   JSON.stringify({ type: 'ip', query: { $ne: null } }),
   JSON.stringify({ type: 'domain', query: '%00' }),
   JSON.stringify({ quotaBytes: -1, accessLevel: 'x' }),
+  // File manager (issue 30): selections, move targets, share passwords
+  JSON.stringify({ ids: [{}, '%00', 'x'.repeat(70)], targetFolderId: 7, accessLevel: 'public', password: 1 }),
 ];
 const QUERY = '?limit=abc&folderId[]=1&category=%00';
 

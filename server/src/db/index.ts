@@ -48,7 +48,15 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  if (failed) {
+    throw new Error(`Migration ${failed.migrationName} failed: ${String(error)}`, { cause: error });
   }
+  if (error) {
+    // Before any migration ran: the database could not be reached or opened (an operator's problem).
+    throw new Error(`DATABASE_URL: could not open the database (${errorText(error)})`, { cause: error });
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message || e.constructor.name : String(e);
 }

@@ -47,8 +47,17 @@ describe('deployment recipes (issue 16)', () => {
       'proxy_request_buffering off;',
       'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
       'proxy_next_upstream error timeout http_503 non_idempotent;',
+      // Issue 31: the portal's precompressed web app passes through; nothing is compressed twice.
+      'gzip off;',
     ]) {
       expect(conf).toContain(line);
     }
+  });
+
+  it('Caddy passes the precompressed web app through: no encode directive (issue 31)', () => {
+    const caddy = read('deploy/caddy/Caddyfile')
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('#'));
+    expect(caddy.some((line) => /^\s*encode\b/.test(line))).toBe(false);
   });
 });

@@ -3,12 +3,12 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { PageSpinner } from '../ui/Spinner.tsx';
 import { AccessDenied } from './AccessDenied.tsx';
-import { rememberInvite } from './after-sign-in.ts';
+import { loginPathFor } from './next-path.ts';
 import { useAuth } from './useAuth.ts';
 
 /**
- * Protects a route: signed-out visitors go to /login; a signed-in user below `level` sees the
- * access-denied page (portal-core §2).
+ * Protects a route: signed-out visitors go to /login (with `?next=` so sign-in brings them back here);
+ * a signed-in user below `level` sees the access-denied page (portal-core §2).
  */
 export function RequireAuth({
   level,
@@ -23,8 +23,7 @@ export function RequireAuth({
   const location = useLocation();
   if (status === 'loading') return <PageSpinner />;
   if (!user) {
-    rememberInvite(location.pathname, location.search);
-    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+    return <Navigate to={loginPathFor(`${location.pathname}${location.search}${location.hash}`)} replace />;
   }
   if (level && !hasLevel(user.accessLevel, level)) {
     return <AccessDenied required={level} current={user.accessLevel} message={deniedMessage} />;

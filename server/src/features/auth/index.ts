@@ -1,4 +1,4 @@
 /** The auth feature: sign-in (Discord OAuth, access code) and sign-out. */
-export { resolveAccessCode } from './access-code-store.ts';
+export { type AccessCodeOrigin, type AccessCodeSource, resolveAccessCode } from './access-code-store.ts';
 export { authRoutes } from './routes.ts';
 export type { AuthTables } from './tables.ts';

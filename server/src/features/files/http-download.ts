@@ -135,6 +135,12 @@ function pump(source: Readable, out: PassThrough): Promise<void> {
 }
 
 /**
+ * How a preview is served instead of a download (files/preview.ts): its media type, and `inline` for
+ * what the browser may show in place. The sandboxing CSP and nosniff stay whatever this says.
+ */
+export type Presentation = { contentType: string; inline: boolean };
+
+/**
  * Sends a stored file: Content-Length, ETag (the file's SHA-256), Range (206/416), conditional 304,
  * an attachment Content-Disposition, nosniff and a sandboxing CSP so an uploaded HTML or SVG never
  * runs in the portal's origin. `onDelivered` runs once a GET has sent the file's last byte.
@@ -146,6 +152,7 @@ export async function sendStoredFile(
   file: FilesTable,
   chunks: FileChunksTable[],
   onDelivered?: () => Promise<void>,
+  presentation?: Presentation,
 ): Promise<FastifyReply> {
   const size = Number(file.size);
   const etag = etagOf(file);
@@ -166,8 +173,13 @@ export async function sendStoredFile(
       });
   }
   reply
-    .header('content-type', 'application/octet-stream')
-    .header('content-disposition', contentDisposition(file.name))
+    .header('content-type', presentation?.contentType ?? 'application/octet-stream')
+    .header(
+      'content-disposition',
+      presentation?.inline
+        ? createContentDisposition(file.name, { type: 'inline' })
+        : contentDisposition(file.name),
+    )
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
     .header('cross-origin-resource-policy', 'same-origin');

@@ -19,6 +19,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app.ts';
 import { createBlobStore } from '../../platform/blob-store/index.ts';
+import { archiveRoutes } from './archive/routes.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
 import { DOWNLOAD_BUFFER_BYTES } from './direct-send.ts';
 import { downloadRoutes } from './download-routes.ts';
@@ -26,7 +27,9 @@ import { UploadSlots } from './fair-uploads.ts';
 import { ChunkBufferPool } from './hashing/buffer-pool.ts';
 import { hashPool } from './hashing/hash-pool.ts';
 import { startMaintenance } from './maintenance.ts';
+import { manageRoutes } from './manage-routes.ts';
 import { presentItem } from './present.ts';
+import { previewRoutes } from './preview.ts';
 import { resumableRoutes } from './resumable/routes.ts';
 import {
   breadcrumbs,
@@ -42,7 +45,9 @@ import {
 } from './service.ts';
 import { sharesRoutes } from './shares/routes.ts';
 import { storageLimitRoutes } from './storage-limits/routes.ts';
-import { InFlightBytes } from './storage-limits/service.ts';
+import { createThumbnails } from './thumbnails/service.ts';
+import { startTrashPurge } from './trash/purge.ts';
+import { trashRoutes } from './trash/routes.ts';
 import { uploadRoutes } from './upload-routes.ts';
 
 const read = { access: 'login' } as const;
@@ -78,16 +83,26 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         reserveBytes: deps.config.storage.reserveBytes,
         // The reserve guards the disk the local store writes to; remote stores have their own limits.
         localBlobDir: deps.config.files.store === 'local' ? path.join(deps.config.dataDir, 'blobs') : null,
-        inFlight: new InFlightBytes(),
+        resumablePerUser: deps.config.storage.resumablePerUser,
       },
     };
+    const thumbnails = createThumbnails({
+      db: deps.db,
+      store,
+      ffmpegPath: deps.config.music.ffmpegPath,
+      log: app.log,
+    });
     let maintenance: ReturnType<typeof startMaintenance> | null = null;
+    let trashPurge: ReturnType<typeof startTrashPurge> | null = null;
     app.addHook('onReady', async () => {
       maintenance = startMaintenance(deps.db, store, app.log);
+      trashPurge = startTrashPurge(ctx, app.log);
       ctx.hashes.warmUp(); // a fixed cost at start (two small threads), not during the first upload
     });
     app.addHook('onClose', async () => {
       await maintenance?.stop();
+      await trashPurge?.stop();
+      await thumbnails.close();
       await ctx.garbage.idle();
       await store.close(); // the S3 client's sockets, the Discord client's timers
     });
@@ -97,7 +112,11 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     await app.register(resumableRoutes(ctx));
     await app.register(downloadRoutes(ctx));
     await app.register(storageLimitRoutes(ctx));
-    await app.register(sharesRoutes(ctx, deps.config));
+    await app.register(sharesRoutes(ctx, deps.config, thumbnails));
+    await app.register(previewRoutes(ctx, thumbnails));
+    await app.register(archiveRoutes(ctx));
+    await app.register(manageRoutes(ctx));
+    await app.register(trashRoutes(ctx));
   };
 }
 
@@ -169,7 +188,7 @@ function itemRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       { config: write, schema: { params: FileIdParams, response: { 200: DeleteResponse } } },
       async (req) => ({
         success: true as const,
-        data: await deleteFolder(ctx, req.params.id),
+        data: await deleteFolder(ctx, req.params.id, req.auth!.user.discord_id),
       }),
     );
 
@@ -178,7 +197,7 @@ function itemRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       { config: write, schema: { params: FileIdParams, response: { 200: DeleteResponse } } },
       async (req) => ({
         success: true as const,
-        data: await deleteFile(ctx, req.params.id),
+        data: await deleteFile(ctx, req.params.id, req.auth!.user.discord_id),
       }),
     );
 

@@ -76,7 +76,14 @@ describe('username', () => {
       foundOn: expectedFound.length,
       totalPlatforms: SITES,
       unknown: unknown.length,
+      notFound: SITES - expectedFound.length - unknown.length,
     });
+    // Every site that could not be checked is listed with why.
+    expect(data.unchecked?.map((u) => u.reason).sort()).toEqual(
+      unknown.map((i) => (i % 10 === 1 ? 'Blocked by a bot check (Cloudflare)' : 'Timed out')).sort(),
+    );
+    expect(platforms.state).toBe('found');
+    expect(platforms.riskRule).toBe(`Found on ${expectedFound.length} platforms (5–14: medium)`);
     expect(data.sources.every((s) => s.status === 'Found')).toBe(true);
     expect(data.sources.map((s) => s.url).sort()).toEqual(
       expectedFound.map((i) => `${fake.httpBase}/sites/${i}/${FAKE.knownUser}`).sort(),
@@ -341,8 +348,24 @@ describe('validation and envelope', () => {
     expect(Object.keys(body).sort()).toEqual(['error', 'results', 'success']);
     expect(body.success).toBe(true);
     expect(body.error).toBeNull();
-    expect(Object.keys(body.results).sort()).toEqual(['metadata', 'query', 'sources', 'summary', 'type']);
-    expect(Object.keys(body.results.sources[0]).sort()).toEqual(['data', 'name', 'risk', 'status', 'url']);
+    // The spec's fields, and ours beyond them: the stored search's id, each source's state and risk rule.
+    expect(Object.keys(body.results).sort()).toEqual([
+      'id',
+      'metadata',
+      'query',
+      'sources',
+      'summary',
+      'type',
+    ]);
+    expect(Object.keys(body.results.sources[0]).sort()).toEqual([
+      'data',
+      'name',
+      'risk',
+      'riskRule',
+      'state',
+      'status',
+      'url',
+    ]);
   });
 
   it('needs a sign-in', async () => {

@@ -12,6 +12,7 @@ import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { ApiError, apiFetch } from '../../api/client.ts';
+import { loginPathFor } from '../../auth/next-path.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
@@ -77,7 +78,7 @@ function FailureCard({ failure }: { failure: Failure }) {
         </span>
         <h1 className="text-xl font-semibold">{FILES_TEXTS.loginRequired}</h1>
         <p className="max-w-sm text-sm text-muted">{FILES_TEXTS.loginRequiredBody}</p>
-        <Link to="/login" state={{ from: location.pathname }} className={buttonClass('primary', 'md')}>
+        <Link to={loginPathFor(location.pathname)} className={buttonClass('primary', 'md')}>
           <LogIn className="size-4" />
           Log in
         </Link>

@@ -1,11 +1,17 @@
-import { OSINT_TEXTS, type OsintResult, type OsintType, type SourceRisk } from '@guildhall/common';
+import {
+  OSINT_TEXTS,
+  type OsintResult,
+  type OsintType,
+  type OverallRisk,
+  type SourceRisk,
+} from '@guildhall/common';
 
 /** §8: a failed search is shown as a result with one "Error" source, status Failed. */
 export function failedResult(type: OsintType, query: string, message: string): OsintResult {
   return {
     query,
     type,
-    summary: { totalSources: 1, overallRisk: 'LOW' },
+    summary: { totalSources: 1, overallRisk: 'INCONCLUSIVE' },
     sources: [
       {
         name: OSINT_TEXTS.errorSourceName,
@@ -16,6 +22,8 @@ export function failedResult(type: OsintType, query: string, message: string): O
         },
         risk: 'none',
         url: null,
+        state: 'could_not_check',
+        reason: message || OSINT_TEXTS.searchFailed,
       },
     ],
     metadata: {},
@@ -32,9 +40,10 @@ export function isFailedResult(result: OsintResult): boolean {
 }
 
 export const RISK_TONE: Record<
-  SourceRisk | 'LOW' | 'MEDIUM' | 'HIGH',
-  'success' | 'warning' | 'danger' | 'neutral'
+  SourceRisk | OverallRisk,
+  'success' | 'warning' | 'danger' | 'neutral' | 'brand'
 > = {
+  INCONCLUSIVE: 'neutral',
   high: 'danger',
   medium: 'warning',
   low: 'success',
