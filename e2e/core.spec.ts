@@ -276,7 +276,9 @@ test.describe('sign-in returns to the page you came from (issue 31)', () => {
     });
   }
 
-  for (const evil of ['https://evil.example', '//evil.example', '/\\evil.example', '/\t/evil.example']) {
+  // A tab or line break in `next` never reaches the page (the server's input guard answers 400);
+  // auth/next-path.test.ts covers them in the check itself.
+  for (const evil of ['https://evil.example', '//evil.example', '/\\evil.example']) {
     test(`[access code] /login?next=${JSON.stringify(evil)} lands on the dashboard`, async ({ page }) => {
       await page.goto(`/login?next=${encodeURIComponent(evil)}`);
       await signInWithAccessCode(page);
