@@ -1,7 +1,9 @@
-import { TEXTS } from '@guildhall/common';
+import { FILES_TEXTS, TEXTS } from '@guildhall/common';
+import type { Page } from '@playwright/test';
 import { expectNoSeriousA11y } from './support/a11y.ts';
 import { createMember, liveSessionCount } from './support/db.ts';
-import { ACCESS_CODE, BASE_URL } from './support/env.ts';
+import { ACCESS_CODE, BASE_URL, DISCORD_BASE } from './support/env.ts';
+import { FilesScreen } from './support/files-screen.ts';
 import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
 import { shot } from './support/shots.ts';
 
@@ -38,8 +40,10 @@ test.describe('sign-in', () => {
     await expect(page.getByRole('alert')).toHaveText(TEXTS.noStoredState);
     await page.goto('/auth/discord/callback?state=xyz');
     await expect(page.getByRole('alert')).toHaveText(TEXTS.missingDiscordParams);
-    await page.goto('/auth/discord/callback?error=access_denied');
-    await expect(page.getByRole('alert')).toHaveText('Authentication failed: access_denied');
+    await page.goto('/auth/discord/callback?error=server_error');
+    await expect(page.getByRole('alert')).toHaveText(
+      'Authentication failed: Discord had a problem on its side. Try again in a minute.',
+    );
   });
 
   test('[discord] a reused code is refused and signs nobody in', async ({ page, browser }) => {
@@ -130,6 +134,7 @@ test.describe('levels and guards', () => {
 
   test('[signed out] a visit to /dashboard lands on /login', async ({ page }) => {
     await page.goto('/dashboard');
+    // The dashboard is where sign-in goes anyway: no ?next= for it.
     await expect(page).toHaveURL(`${BASE_URL}/login`);
     await expect(page.getByRole('button', { name: 'Continue with Discord' })).toBeVisible();
   });
@@ -215,5 +220,98 @@ test.describe('session', () => {
     await expect(page.getByText('Access Code Login')).toBeVisible();
     await expect(page.getByText('N/A')).toBeVisible();
     await expect(page.getByTestId('avatar-caption')).toHaveText('Generic Avatar');
+  });
+});
+
+test.describe('sign-in returns to the page you came from (issue 31)', () => {
+  /** A users-only share link of a fresh member's file, and the file's name. */
+  async function usersOnlyShare(page: Page): Promise<{ url: string; name: string }> {
+    const owner = await createMember();
+    const files = new FilesScreen(page, owner.token); // its API seeding only, as the owner
+    const name = `back-${Date.now().toString(36)}.txt`;
+    const file = await files.seedFile(name, Buffer.from('shared with members'));
+    const share = await files.seedShare(file.id, 'user');
+    return { url: `/shared/${share.token}`, name };
+  }
+
+  async function signInWithAccessCode(page: Page) {
+    await page.getByLabel('Access Code').fill(ACCESS_CODE);
+    await page.getByRole('button', { name: 'Access Utilities' }).click();
+  }
+
+  async function signInWithDiscord(page: Page, isGoingBack = true) {
+    const id = randomDiscordId();
+    const m = await createMember({ discord_id: id, username: `back_${id.slice(-6)}` });
+    await setDiscordUser(page.context(), { id, username: m.username });
+    await page.getByRole('button', { name: 'Continue with Discord' }).click();
+    await expect(page.getByText(`Welcome, ${m.username}!`)).toBeVisible();
+    await expect(
+      page.getByText(isGoingBack ? 'Taking you back to where you were…' : 'Redirecting to your dashboard…'),
+    ).toBeVisible();
+  }
+
+  for (const [how, signIn] of [
+    ['access code', signInWithAccessCode],
+    ['discord', (page: Page) => signInWithDiscord(page)],
+  ] as const) {
+    test(`[${how}] signed out at /minigames/pictionary, signs in and lands back there`, async ({ page }) => {
+      await page.goto('/minigames/pictionary');
+      await expect(page).toHaveURL(`${BASE_URL}/login?next=%2Fminigames%2Fpictionary`);
+      await signIn(page);
+      await expect(page).toHaveURL(`${BASE_URL}/minigames/pictionary`, { timeout: 6000 });
+      await expect(page).toHaveTitle('Pictionary · Guildhall');
+    });
+
+    test(`[${how}] signed out at a users-only share link, signs in and lands back there`, async ({
+      page,
+    }) => {
+      const share = await usersOnlyShare(page);
+      await page.goto(share.url);
+      await expect(page.getByRole('heading', { name: FILES_TEXTS.loginRequired })).toBeVisible();
+      await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
+      await expect(page).toHaveURL(`${BASE_URL}/login?next=${encodeURIComponent(share.url)}`);
+      await signIn(page);
+      await expect(page).toHaveURL(`${BASE_URL}${share.url}`, { timeout: 6000 });
+      await expect(page.getByTestId('shared-name')).toHaveText(share.name);
+    });
+  }
+
+  for (const evil of ['https://evil.example', '//evil.example', '/\\evil.example', '/\t/evil.example']) {
+    test(`[access code] /login?next=${JSON.stringify(evil)} lands on the dashboard`, async ({ page }) => {
+      await page.goto(`/login?next=${encodeURIComponent(evil)}`);
+      await signInWithAccessCode(page);
+      // The e2e demo identity is a viewer: the dashboard shows it the access-denied page, on our origin.
+      await expect(page).toHaveURL(`${BASE_URL}/dashboard`);
+    });
+  }
+
+  test('[discord] /login?next=https://evil.example through Discord lands on the dashboard', async ({
+    page,
+  }) => {
+    await page.goto(`/login?next=${encodeURIComponent('https://evil.example')}`);
+    await signInWithDiscord(page, false);
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`, { timeout: 6000 });
+  });
+
+  test('[discord] a member who cancels on Discord is told so, and is back at sign-in with the page kept', async ({
+    page,
+  }) => {
+    // Discord sends the browser back with error=access_denied when the member presses Cancel.
+    await page.route(`${DISCORD_BASE}/oauth2/authorize**`, (route) => {
+      const state = new URL(route.request().url()).searchParams.get('state') ?? '';
+      return route.fulfill({
+        status: 302,
+        headers: { location: `${BASE_URL}/auth/discord/callback?error=access_denied&state=${state}` },
+      });
+    });
+    await page.goto('/minigames/pictionary');
+    await page.getByRole('button', { name: 'Continue with Discord' }).click();
+    await expect(page.getByRole('heading', { name: 'Sign-in cancelled' })).toBeVisible();
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('Authentication failed: you cancelled the sign-in on Discord.');
+    await expect(alert).not.toContainText('access_denied');
+    await expectNoSeriousA11y(page);
+    await shot(page, 'callback-cancelled');
+    await expect(page).toHaveURL(`${BASE_URL}/login?next=%2Fminigames%2Fpictionary`, { timeout: 6000 });
   });
 });

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { TEXTS } from '@guildhall/common';
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11y } from './support/a11y.ts';
 import { ACCESS_CODE, BASE_URL } from './support/env.ts';
@@ -58,16 +58,7 @@ test.describe('journeys', () => {
     page,
   }) => {
     await serveConfig(page, { oauthConfigured: false, setupMode: false });
-    // What the browser really fetches for /login (entry, modulepreloads, anything loaded on mount):
-    // gzipped, under 100 KB (issue 17; `npm run build` prints the same figure from the manifest).
-    const scripts: Promise<number>[] = [];
-    page.on('response', (res) => {
-      if (res.request().resourceType() === 'script') scripts.push(res.body().then((b) => gzipSync(b).length));
-    });
     await page.goto('/login');
-    await page.waitForLoadState('networkidle');
-    const loginJs = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
-    expect(loginJs / 1024).toBeLessThan(100);
     const button = page.getByRole('button', { name: 'Continue with Discord' });
     await expect(button).toBeDisabled();
     await expect(page.getByTestId('discord-off-hint')).toHaveText(/not set up on this portal yet/);
@@ -75,6 +66,66 @@ test.describe('journeys', () => {
     await expectNoSeriousA11y(page);
     await shot(page, 'login-discord-off');
   });
+});
+
+test.describe('page weight on the wire (issue 31)', () => {
+  /** Bytes Chromium received for a cold load of `url` (headers and bodies, as encoded), and the encodings. */
+  async function coldLoad(page: Page, url: string, ready: () => Promise<unknown>) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    let bytes = 0;
+    const encodings = new Map<string, string>();
+    cdp.on('Network.loadingFinished', (e) => {
+      bytes += e.encodedDataLength;
+    });
+    cdp.on('Network.responseReceived', (e) => {
+      const encoding = Object.entries(e.response.headers).find(
+        ([k]) => k.toLowerCase() === 'content-encoding',
+      );
+      if (e.type === 'Script' || e.type === 'Stylesheet')
+        encodings.set(e.response.url, String(encoding?.[1]));
+    });
+    await page.goto(url);
+    await ready();
+    await page.waitForLoadState('networkidle');
+    return { bytes, encodings };
+  }
+
+  test('[signed out] a cold /login moves at most 110 KB, every script and stylesheet brotli-compressed', async ({
+    page,
+  }) => {
+    const load = await coldLoad(page, '/login', () => page.getByLabel('Access Code').waitFor());
+    expect(load.bytes / 1024).toBeLessThanOrEqual(110);
+    expect([...load.encodings.values()].every((e) => e === 'br')).toBe(true);
+  });
+
+  test('[user] a cold /filesystem moves at most 250 KB', async ({ browser }) => {
+    const { context, page } = await signedInContext(browser);
+    const load = await coldLoad(page, '/filesystem', () => page.getByTestId('files-count').waitFor());
+    expect(load.bytes / 1024).toBeLessThanOrEqual(250);
+    expect([...load.encodings.values()].every((e) => e === 'br')).toBe(true);
+    await context.close();
+  });
+});
+
+test('[error page] a page file that fails to load keeps the navbar, says why in words, and Reload fixes it', async ({
+  browser,
+}) => {
+  const { context, page } = await signedInContext(browser);
+  const missing = /\/assets\/FilesPage-[\w-]+\.js$/;
+  await page.route(missing, (route) => route.abort());
+  await page.goto('/filesystem');
+  const error = page.getByTestId('route-error');
+  await expect(error.getByRole('heading', { name: TEXTS.unexpectedApplicationError })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByTestId('route-error-message')).toContainText('Reload to get the current version');
+  await expect(page.getByText('Failed to fetch dynamically imported module')).toBeHidden();
+  await expectNoSeriousA11y(page);
+  await shot(page, 'error-page');
+  await page.unroute(missing);
+  await error.getByRole('button', { name: 'Reload' }).click();
+  await expect(page.getByRole('heading', { name: 'Shared File System' })).toBeVisible();
+  await context.close();
 });
 
 test('[admin] the navbar counts pending accounts; Approve offers the level (screens)', async ({

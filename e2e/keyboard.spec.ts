@@ -10,21 +10,46 @@ import { TicTacToeScreen } from './support/tictactoe-screen.ts';
 // Issue 17: the whole member journey with the keyboard only. The page counts every pointer event; it
 // must end at zero. Each stop checks that the focused element shows focus (:focus-visible).
 
-/** Presses Tab until `target` has focus (at most `max` times), then checks its focus is visible. */
+/**
+ * The focused element shows a ring a member can see (issue 31): it matches :focus-visible and it (or,
+ * for a visually hidden control such as a radio drawn as a card, its parent) has a solid outline of at
+ * least 2 px whose colour is not the page's background.
+ */
+async function expectVisibleRing(page: Page): Promise<string> {
+  const ring = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { ok: false, what: 'nothing focused' };
+    const drawn = el.getBoundingClientRect().width <= 1 && el.parentElement ? el.parentElement : el;
+    const style = getComputedStyle(drawn);
+    const bg = getComputedStyle(document.body).backgroundColor;
+    const what = `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`;
+    // A date field has its focus inside (Chromium): the field matches :focus-within, not :focus-visible.
+    const ok =
+      (el.matches(':focus-visible') || el.matches('input:focus-within')) &&
+      style.outlineStyle === 'solid' &&
+      Number.parseFloat(style.outlineWidth) >= 2 &&
+      style.outlineColor !== bg &&
+      style.outlineColor !== 'rgba(0, 0, 0, 0)';
+    return { ok, what: `${what} outline ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}` };
+  });
+  expect(ring.ok, `visible focus ring on ${ring.what}`).toBe(true);
+  return ring.what;
+}
+
+/** Presses Tab until `target` has focus (at most `max` times), checking the ring at every stop. */
 async function tabTo(page: Page, target: Locator, max = 40): Promise<void> {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
-    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) {
-      expect(await target.evaluate((el) => el.matches(':focus-visible'))).toBe(true);
-      return;
-    }
+    const focusedSomething = await page.evaluate(() => document.activeElement !== document.body);
+    if (focusedSomething) await expectVisibleRing(page);
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
   }
   throw new Error(`Tab never reached ${target}`);
 }
 
 async function expectFocused(target: Locator) {
   await expect(target).toBeFocused();
-  expect(await target.evaluate((el) => el.matches(':focus-visible'))).toBe(true);
+  await expectVisibleRing(target.page());
 }
 
 test('keyboard only: sign in, files, upload, share via menu, copy, and a whole tic-tac-toe game', async ({
@@ -138,4 +163,108 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
   await o.cleanUp().catch(() => undefined);
   await other.context.close();
   await context.close();
+});
+
+test('[admin] keyboard only, in both themes: login → dashboard → files → share dialog → admin, a visible ring at every stop', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  for (const theme of ['dark', 'light'] as const) {
+    const id = randomDiscordId();
+    const m = await createMember({
+      discord_id: id,
+      username: `ring_${theme}_${id.slice(-6)}`,
+      access_level: 'admin',
+    });
+    const context = await browser.newContext({ baseURL: BASE_URL, colorScheme: theme });
+    await setDiscordUser(context, { id, username: m.username });
+    const page = await context.newPage();
+
+    // Login: the first Tab reaches the skip link, then the sign-in controls; the page has its own title.
+    await page.goto('/login');
+    await expect(page).toHaveTitle('Login · Guildhall');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+    await expectVisibleRing(page);
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#main-content')).toBeFocused();
+    await tabTo(page, page.getByLabel('Access Code'));
+    await page.keyboard.press('Shift+Tab');
+    await expectFocused(page.getByRole('button', { name: 'Continue with Discord' }));
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`, { timeout: 8000 });
+    await expect(page).toHaveTitle('Dashboard · Guildhall');
+
+    // `?` lists the shortcuts in one dialog; Escape closes it.
+    await page.keyboard.press('Shift+?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await expect(help).toBeVisible();
+    await expect(help.getByTestId('shortcuts')).toContainText('Close a dialog or menu');
+    await expectVisibleRing(page);
+    await shot(page, `shortcuts-${theme}`);
+    await page.keyboard.press('Escape');
+    await expect(help).toHaveCount(0);
+
+    // Files: upload with the keyboard, then the share dialog through the item menu.
+    await tabTo(page, page.getByTestId('card-files'));
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(`${BASE_URL}/filesystem`);
+    await expect(page).toHaveTitle('File System · Guildhall');
+    const name = `ring-${theme}-${id.slice(-6)}.txt`;
+    await tabTo(page, page.getByRole('button', { name: 'Upload', exact: true }));
+    const chooser = page.waitForEvent('filechooser');
+    await page.keyboard.press('Enter');
+    await (await chooser).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from('ring check') });
+    const trigger = page.getByRole('button', { name: `Actions for ${name}` });
+    await expect(trigger).toBeAttached({ timeout: 15_000 });
+    await tabTo(page, trigger);
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu');
+    const items = menu.getByRole('menuitem');
+    await expect(items.first()).toBeFocused();
+    const labels = (await items.allTextContents()).map((t) => t.trim());
+    for (let i = 1; i <= labels.indexOf('Share'); i++) {
+      await page.keyboard.press('ArrowDown');
+      await expect(items.nth(i)).toBeFocused();
+    }
+    await expectVisibleRing(page);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    await tabTo(page, dialog.getByRole('button', { name: 'Create Share Link' }));
+    await shot(page, `share-dialog-focus-${theme}`);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expectFocused(trigger);
+
+    // A destructive question opens on Cancel: Enter keeps the file.
+    await page.keyboard.press('Enter');
+    await expect(items.first()).toBeFocused();
+    for (let i = 1; i <= labels.indexOf('Delete'); i++) await page.keyboard.press('ArrowDown');
+    await expect(menu.getByRole('menuitem', { name: 'Delete' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('dialog');
+    await expectFocused(confirm.getByRole('button', { name: 'Cancel' }));
+    await page.keyboard.press('Enter');
+    await expect(confirm).toHaveCount(0);
+    await expect(trigger).toBeAttached();
+
+    // Admin: Edit starts in the Username field, Escape cancels and returns to Edit.
+    await page.goto('/admin');
+    await expect(page).toHaveTitle('Admin Panel · Guildhall');
+    const edit = page.getByRole('button', { name: `Edit ${m.username}` });
+    await tabTo(page, edit, 400);
+    await page.keyboard.press('Enter');
+    const row = page.getByTestId(`user-row-${id}`);
+    await expect(row).toHaveAttribute('data-editing', 'true');
+    await expectFocused(row.getByLabel('Username'));
+    await page.keyboard.press('Tab');
+    await expectVisibleRing(page);
+    await page.keyboard.press('Escape');
+    await expect(row).not.toHaveAttribute('data-editing', 'true');
+    await expectFocused(edit);
+    await shot(page, `admin-focus-${theme}`);
+    await context.close();
+  }
 });

@@ -152,6 +152,8 @@ export const AUDIT_ACTIONS = [
   'user.sessions_revoke',
   'osint.search',
   'storage.quota',
+  'osint.report.accepted',
+  'osint.report.dismissed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

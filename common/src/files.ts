@@ -244,6 +244,8 @@ export const FileShare = z.object({
   expiresAt: z.string().nullable(),
   createdAt: z.string(),
   downloadCount: z.number(),
+  /** The link asks for a password before it shows or serves the file (issue 30). */
+  hasPassword: z.boolean(),
 });
 export type FileShare = z.infer<typeof FileShare>;
 
@@ -351,6 +353,12 @@ export const ShareCreateBody = z.object({
     .nullable()
     .optional()
     .or(z.literal('').transform(() => null)),
+  /** Optional: the link then asks for it (stored only as a scrypt hash). Empty = none. */
+  password: z
+    .string({ error: 'password must be a string' })
+    .max(128, { error: 'password must be at most 128 characters' })
+    .refine((v) => v === '' || v.length >= 4, { error: 'password must be at least 4 characters' })
+    .optional(),
 });
 export type ShareCreateBody = z.infer<typeof ShareCreateBody>;
 
@@ -366,3 +374,16 @@ export const FilesLimitsResponse = z.object({
 export type FilesLimitsResponse = z.infer<typeof FilesLimitsResponse>;
 
 export const OkResponse = z.object({ success: z.literal(true), message: z.string().optional() });
+
+/**
+ * Why a free text shown to other members (a playlist name, a song title) is refused, or null: the
+ * character rules of names (no control, invisible or text-direction characters, valid Unicode) without
+ * the file-system ones ("/", "." and "..").
+ */
+export function shownTextProblem(value: string, what: string): string | null {
+  if (CONTROL_CHARS.test(value)) return `${what} must not contain control characters`;
+  const deceptive = deceptionProblem(value, what);
+  if (deceptive) return deceptive;
+  if (!value.isWellFormed()) return `${what} must be valid Unicode text`;
+  return null;
+}

@@ -2,6 +2,7 @@ export * from './admin.ts';
 export * from './api.ts';
 export * from './discord.ts';
 export * from './files.ts';
+export * from './files-manager.ts';
 export * from './games/index.ts';
 export * from './levels.ts';
 export * from './music.ts';

@@ -6,8 +6,8 @@ export const OPS_PATHS = { liveness: '/healthz', readiness: '/readyz', metrics: 
 /** How long one readiness check may take before it counts as failed (the whole probe answers within 2 s). */
 export const READINESS_CHECK_TIMEOUT_MS = 1500;
 
-/** GET /healthz: the process is up and its event loop answers. */
-export const LivenessResponse = z.object({ status: z.literal('ok') });
+/** GET /healthz: the process is up and its event loop answers; `version` is the release it runs (semver). */
+export const LivenessResponse = z.object({ status: z.literal('ok'), version: z.string() });
 export type LivenessResponse = z.infer<typeof LivenessResponse>;
 
 /**

@@ -16,7 +16,20 @@ export const SECURITY_DEFAULTS = {
   uploadBufferWaitMs: 10_000,
   /** Free space always kept on the local store's disk (the database, logs and the OS need it). */
   storageReserveBytes: 512 * 1024 * 1024,
+  /** Unfinished resumable (tus) uploads one member may have open; their declared sizes count meanwhile. */
+  resumableUploadsPerUser: 20,
+  /** Downloads one member may have running at once (a browser opens up to 6 connections per host). */
+  downloadsPerUser: 6,
+  /** Downloads one client address may have running at once (a few members behind one NAT). */
+  downloadsPerAddress: 8,
+  /** Downloads running at once on an instance, whoever asks (bounds the memory downloads hold). */
+  downloadsMax: 64,
+  /** A download whose client takes nothing for this long is dropped and its buffers freed. */
+  downloadIdleTimeoutMs: 60_000,
 } as const;
+
+/** Seconds a 429 or 503 for too many downloads asks the client to wait before trying again. */
+export const DOWNLOADS_RETRY_AFTER_SECONDS = 10;
 
 /** Seconds a 503 for a full buffer pool asks the client to wait before trying again. */
 export const UPLOAD_BUSY_RETRY_AFTER_SECONDS = 5;
@@ -29,6 +42,11 @@ export const securityTexts = {
   quotaExceeded: (quota: string) =>
     `Storage quota exceeded: your files may use at most ${quota}; delete some files or ask an admin for more room`,
   diskFull: 'The server is out of storage space for uploads; ask an admin to free some room',
+  tooManyResumableUploads: (limit: number) =>
+    `You already have ${limit} unfinished uploads; finish or cancel one before starting another (unfinished uploads expire after a day)`,
+  tooManyDownloads: (limit: number) =>
+    `Too many downloads at once (at most ${limit}); wait for one to finish and try again`,
+  downloadsBusy: 'The server is busy sending other downloads; try again in a few seconds',
 } as const;
 
 /** What a member has stored and may store (GET /api/files/usage; the files header shows it). */

@@ -37,7 +37,8 @@ function positiveInt(name: string) {
     .positive({ error: `${name} must be positive` });
 }
 
-const EnvSchema = z.object({
+/** Every variable the server reads (README, "Configuration"; .env.example is generated from it). */
+export const EnvSchema = z.object({
   PORT: z.coerce
     .number({ error: 'PORT must be a number' })
     .int({ error: 'PORT must be an integer' })
@@ -47,9 +48,10 @@ const EnvSchema = z.object({
   HOST: z.string().trim().min(1, { error: 'HOST must not be empty' }).default('0.0.0.0'),
   PUBLIC_URL: httpUrl('PUBLIC_URL').optional(),
   DATA_DIR: z.string().trim().min(1, { error: 'DATA_DIR must not be empty' }).default('./data'),
-  DATABASE_URL: optionalString.refine((v) => v === undefined || /^(sqlite:|postgres(ql)?:\/\/)/.test(v), {
-    message: 'DATABASE_URL must start with sqlite: or postgres://',
-  }),
+  DATABASE_URL: optionalString.refine(
+    (v) => v === undefined || v.startsWith('sqlite:') || (/^postgres(ql)?:\/\//.test(v) && URL.canParse(v)),
+    { message: 'DATABASE_URL must be sqlite:<file> or a URL starting with postgres://' },
+  ),
   ACCESS_CODE: optionalString.refine((v) => v === undefined || v.length >= 8, {
     message: 'ACCESS_CODE must be at least 8 characters',
   }),
@@ -62,8 +64,9 @@ const EnvSchema = z.object({
   DISCORD_API_URL: httpUrl('DISCORD_API_URL').default('https://discord.com/api'),
   DISCORD_AUTHORIZE_URL: httpUrl('DISCORD_AUTHORIZE_URL').default('https://discord.com/oauth2/authorize'),
   MAX_UPLOAD_BYTES: positiveInt('MAX_UPLOAD_BYTES').default(4 * 1024 * 1024 * 1024),
-  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
-    message: 'REDIS_URL must start with redis:// or rediss://',
+  REDIS_URL: optionalString.refine((v) => v === undefined || (/^rediss?:\/\//.test(v) && URL.canParse(v)), {
+    message:
+      'REDIS_URL must be a URL starting with redis:// or rediss:// (redis://[user:password@]host:6379)',
   }),
   TRUST_PROXY: z
     .string()
@@ -127,7 +130,10 @@ const EnvSchema = z.object({
     })
     .default('https://{domain}/'),
   OSINT_SITES_FILE: optionalString,
-  OSINT_SITE_TIMEOUT_MS: positiveInt('OSINT_SITE_TIMEOUT_MS').default(4000),
+  OSINT_SITE_TIMEOUT_MS: positiveInt('OSINT_SITE_TIMEOUT_MS').default(10_000),
+  OUTBOUND_PER_MEMBER: positiveInt('OUTBOUND_PER_MEMBER').default(64),
+  OUTBOUND_USER_AGENT: optionalString,
+  OSINT_HISTORY_DAYS: positiveInt('OSINT_HISTORY_DAYS').default(30),
   OSINT_SEARCHES_PER_MINUTE: positiveInt('OSINT_SEARCHES_PER_MINUTE').default(10),
   // Music (docs/music.md)
   DISCORD_BOT_TOKEN: optionalString,
@@ -191,6 +197,18 @@ const EnvSchema = z.object({
     .int({ error: 'STORAGE_RESERVE_BYTES must be an integer' })
     .min(0, { error: 'STORAGE_RESERVE_BYTES must be 0 or more' })
     .default(SECURITY_DEFAULTS.storageReserveBytes),
+  // Fair downloads and resumable-upload caps (docs/security.md, issue 26).
+  RESUMABLE_UPLOADS_PER_USER: positiveInt('RESUMABLE_UPLOADS_PER_USER').default(
+    SECURITY_DEFAULTS.resumableUploadsPerUser,
+  ),
+  DOWNLOADS_PER_USER: positiveInt('DOWNLOADS_PER_USER').default(SECURITY_DEFAULTS.downloadsPerUser),
+  DOWNLOADS_PER_ADDRESS: positiveInt('DOWNLOADS_PER_ADDRESS').default(SECURITY_DEFAULTS.downloadsPerAddress),
+  DOWNLOADS_MAX: positiveInt('DOWNLOADS_MAX').default(SECURITY_DEFAULTS.downloadsMax),
+  DOWNLOAD_IDLE_TIMEOUT_MS: positiveInt('DOWNLOAD_IDLE_TIMEOUT_MS').default(
+    SECURITY_DEFAULTS.downloadIdleTimeoutMs,
+  ),
+  // How long a remote file store (S3, Discord) may take before a call fails (docs/files.md, "Stores").
+  FILES_STORE_TIMEOUT_MS: positiveInt('FILES_STORE_TIMEOUT_MS').default(120_000),
 });
 
 /**
@@ -250,7 +268,9 @@ export type Config = {
     bufferWaitMs: number;
   };
   /** Per-member quota (default for members without their own) and the free space kept on the blob disk. */
-  storage: { quotaBytes?: number; reserveBytes: number };
+  storage: { quotaBytes?: number; reserveBytes: number; resumablePerUser: number };
+  /** Fair downloads: concurrency per member, per address and in all, and the stalled-reader timeout. */
+  downloads: { perUser: number; perAddress: number; max: number; idleTimeoutMs: number };
   outbound: OutboundConfig;
   osint: OsintConfig;
 };
@@ -263,6 +283,10 @@ export type OutboundConfig = {
   testAllow: string[];
   /** DNS servers (`ip` or `ip:port`); empty means the system's. */
   dnsServers: string[];
+  /** Most requests in flight for one member (the rest of the slots stay free for others). */
+  perMember: number;
+  /** The User-Agent sent (default a browser's; the honest one is HONEST_USER_AGENT). */
+  userAgent?: string;
 };
 
 export type OsintConfig = {
@@ -277,6 +301,8 @@ export type OsintConfig = {
   sitesFile?: string;
   siteTimeoutMs: number;
   searchesPerMinute: number;
+  /** Days a member's past searches are kept (OSINT_HISTORY_DAYS). */
+  historyDays: number;
 };
 
 /**
@@ -287,6 +313,8 @@ export type FilesStoreConfig = {
   store: 'local' | 's3' | 'discord';
   /** Local disk: write whole chunks with O_DIRECT, past the page cache (FILES_DIRECT_IO, default on). */
   directIo?: boolean;
+  /** Remote stores: how long a call may take (S3: without a byte moving) before it fails. */
+  timeoutMs?: number;
   s3?: {
     endpoint?: string;
     bucket: string;
@@ -316,6 +344,7 @@ function filesStoreConfig(e: z.infer<typeof EnvSchema>): FilesStoreConfig {
   return {
     store: e.FILES_STORE as FilesStoreConfig['store'],
     directIo: e.FILES_DIRECT_IO,
+    timeoutMs: e.FILES_STORE_TIMEOUT_MS,
     s3: e.S3_BUCKET
       ? {
           endpoint: e.S3_ENDPOINT,
@@ -374,6 +403,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.OUTBOUND_TIMEOUT_MS,
       testAllow: e.OUTBOUND_TEST_ALLOW,
       dnsServers: e.DNS_SERVERS,
+      perMember: Math.min(e.OUTBOUND_PER_MEMBER, e.OUTBOUND_CONCURRENCY),
+      userAgent: e.OUTBOUND_USER_AGENT,
     },
     osint: {
       hibpApiKey: e.HIBP_API_KEY,
@@ -385,6 +416,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sitesFile: e.OSINT_SITES_FILE,
       siteTimeoutMs: e.OSINT_SITE_TIMEOUT_MS,
       searchesPerMinute: e.OSINT_SEARCHES_PER_MINUTE,
+      historyDays: e.OSINT_HISTORY_DAYS,
     },
     music: {
       botToken: e.DISCORD_BOT_TOKEN,
@@ -405,7 +437,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rateWindowMs: e.UPLOAD_RATE_WINDOW_MS,
       bufferWaitMs: e.UPLOAD_BUFFER_WAIT_MS,
     },
-    storage: { quotaBytes: e.STORAGE_QUOTA_BYTES, reserveBytes: e.STORAGE_RESERVE_BYTES },
+    storage: {
+      quotaBytes: e.STORAGE_QUOTA_BYTES,
+      reserveBytes: e.STORAGE_RESERVE_BYTES,
+      resumablePerUser: e.RESUMABLE_UPLOADS_PER_USER,
+    },
+    downloads: {
+      perUser: e.DOWNLOADS_PER_USER,
+      perAddress: e.DOWNLOADS_PER_ADDRESS,
+      max: e.DOWNLOADS_MAX,
+      idleTimeoutMs: e.DOWNLOAD_IDLE_TIMEOUT_MS,
+    },
   };
 }
 

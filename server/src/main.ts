@@ -1,3 +1,5 @@
+// First: on an older Node this stops with one clear line before anything else is loaded.
+import './check-node.mjs';
 import module from 'node:module';
 
 // Cache compiled bytecode on disk (Node ≥ 22): later starts skip most parsing and compilation.

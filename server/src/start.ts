@@ -3,7 +3,8 @@ import { isOAuthConfigured } from './config.ts';
 import { resolveAccessCode } from './features/auth/index.ts';
 import { isSetupMode } from './features/users/index.ts';
 import { openConfigured } from './open-configured.ts';
-import { listenUrl, startupBanner } from './startup-banner.ts';
+import { accessCodeOriginMessage, listenUrl, startupBanner, startupWarnings } from './startup-banner.ts';
+import { describeStartupFailure } from './startup-failure.ts';
 
 async function main(): Promise<void> {
   const opened = await openConfigured();
@@ -32,12 +33,9 @@ async function main(): Promise<void> {
       'Discord OAuth not configured: the Discord sign-in button is disabled. Set DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and DISCORD_REDIRECT_URI.',
     );
   }
-  if (access.generated) {
-    app.log.warn(`ACCESS_CODE is not set: generated one and saved it in ${access.file}`);
-    app.log.warn(`Access code: ${access.code}`);
-  } else if (access.file) {
-    app.log.info(`Using the access code saved in ${access.file}`);
-  }
+  app.log[access.origin === 'generated' ? 'warn' : 'info'](accessCodeOriginMessage(access));
+  if (access.origin === 'generated') app.log.warn(`Access code: ${access.code}`);
+  for (const warning of startupWarnings(config)) app.log.warn(warning);
   if (setupMode) {
     app.log.warn(
       'SETUP MODE: no admin exists, so the access-code demo identity acts as admin. ' +
@@ -68,6 +66,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(e);
+  // A setting to fix or a dependency to start gets one line; anything else is a bug, with its stack.
+  const known = describeStartupFailure(e);
+  console.error(known ? `Guildhall could not start: ${known}` : e);
   process.exit(1);
 });

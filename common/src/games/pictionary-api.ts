@@ -8,7 +8,12 @@ import {
   PICTIONARY_MAX_WORD_LENGTH,
   PICTIONARY_PLAYERS,
   PICTIONARY_ROUNDS,
+  PICTIONARY_TEXTS,
+  UNSAFE_TEXT_CHARS,
 } from './pictionary.ts';
+
+const safeText = (s: string) => !UNSAFE_TEXT_CHARS.test(s);
+const unsafeMessage = (field: string) => ({ error: PICTIONARY_TEXTS.controlCharacters(field) });
 
 /** The realtime rooms and events of one Pictionary game (docs/minigames.md). */
 export const PICTIONARY_ROOM_TYPE = 'pictionary';
@@ -113,7 +118,8 @@ export const PictionaryGuessBody = z.object(
       .min(1, { error: 'guess must not be empty' })
       .max(PICTIONARY_MAX_GUESS_LENGTH, {
         error: `guess must be at most ${PICTIONARY_MAX_GUESS_LENGTH} characters`,
-      }),
+      })
+      .refine(safeText, unsafeMessage('guess')),
   },
   { error: 'Request body must be a JSON object with a guess' },
 );
@@ -130,12 +136,17 @@ export const PictionarySettingsBody = z.object(
       .max(32, { error: 'Too many word banks' }),
     customWords: z
       .array(
-        z.string({ error: 'custom words must be strings' }).max(PICTIONARY_MAX_WORD_LENGTH, {
-          error: `custom words are at most ${PICTIONARY_MAX_WORD_LENGTH} characters`,
-        }),
+        z
+          .string({ error: 'custom words must be strings' })
+          .max(PICTIONARY_MAX_WORD_LENGTH, {
+            error: `custom words are at most ${PICTIONARY_MAX_WORD_LENGTH} characters`,
+          })
+          .refine(safeText, unsafeMessage('custom words')),
         { error: 'customWords must be a list' },
       )
       .max(PICTIONARY_MAX_CUSTOM_WORDS, { error: `At most ${PICTIONARY_MAX_CUSTOM_WORDS} custom words` }),
+    /** Beyond the spec: a private lobby is never filled by Find Game; players join it by its invite link. */
+    isPrivate: z.boolean({ error: 'isPrivate must be true or false' }).optional(),
   },
   { error: 'Request body must be a JSON object with maxRounds, maxPlayers, wordBanks and customWords' },
 );
@@ -156,6 +167,11 @@ export const PictionaryGuess = z.object({
   guess: z.string().nullable(),
   isCorrect: z.boolean(),
   points: z.number().int(),
+  /**
+   * A close guess, or a wrong one that contains the word: while the turn runs only its author receives it
+   * (everyone else's list leaves it out), marked so the author's screen can say so.
+   */
+  isPrivate: z.boolean(),
 });
 export type PictionaryGuess = z.infer<typeof PictionaryGuess>;
 
@@ -190,6 +206,15 @@ export const PictionaryGame = z.object({
   turnEndsAt: z.string().nullable(),
   /** The server's clock when this was produced, so a client with a wrong clock still counts down right. */
   serverTime: z.string(),
+  /**
+   * Players of a running game who have been gone longer than the grace (PICTIONARY_ABSENT_AFTER_MS): they keep
+   * their seat and points, but do not count as guessers and are skipped as drawers until they come back.
+   */
+  awayIds: z.array(z.string()),
+  /** A private lobby: Find Game never fills it; players join by the invite link (`/minigames/pictionary?join=<id>`). */
+  isPrivate: z.boolean(),
+  /** On a finished game: the lobby its players moved on to with Play again. */
+  nextGameId: z.string().nullable(),
   /** Whether the viewer has guessed this turn's word. */
   hasGuessed: z.boolean(),
   version: z.number().int(),

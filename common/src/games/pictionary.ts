@@ -12,17 +12,34 @@ export const PICTIONARY_DEFAULT_BANK = 'general';
 export const PICTIONARY_TURN_MS = 80_000;
 /** Between turns the word is shown to everyone this long. */
 export const PICTIONARY_REVEAL_MS = 4_000;
+/**
+ * A player of an open lobby or a running game counts as gone once not seen this long (a connected socket in
+ * the game's room is noted every PICTIONARY_PRESENCE_TICK_MS; so is every request). Gone from a lobby: dropped,
+ * and the host role passes on. Gone from a running game: no longer a guesser, skipped as drawer (an absent
+ * drawer's turn ends), seat and points kept for when they come back. 20 s plus the 5 s tick keeps a closed
+ * tab noticed within 30 s.
+ */
+export const PICTIONARY_ABSENT_AFTER_MS = 20_000;
+export const PICTIONARY_PRESENCE_TICK_MS = 5_000;
 /** The drawer's client sends the strokes drawn so far this often while the pointer is down. */
 export const PICTIONARY_STROKE_FLUSH_MS = 50;
 /** Most segments in one batch (50 ms of drawing is a handful; this leaves room for a slow client). */
 export const PICTIONARY_MAX_SEGMENTS_PER_BATCH = 500;
-/** Most segments one turn's drawing keeps (an 80 s turn of continuous fast drawing stays under it). */
-export const PICTIONARY_MAX_SEGMENTS_PER_TURN = 30_000;
+/**
+ * Most segments a drawer may send in one turn, counting those later cleared (an 80 s turn of continuous
+ * drawing at the screen's 2-unit point spacing stays under it). Clearing does not give the budget back, so
+ * what a drawer can push to each watcher, and what a reload or late join replays, is bounded per turn
+ * (≈ 1 MB of JSON at most).
+ */
+export const PICTIONARY_MAX_SEGMENTS_PER_TURN = 10_000;
 export const PICTIONARY_MAX_CUSTOM_WORDS = 200;
 export const PICTIONARY_MAX_WORD_LENGTH = 40;
 export const PICTIONARY_MAX_GUESS_LENGTH = 100;
-/** Guesses kept and shown per turn (a flood of wrong guesses cannot grow the game without bound). */
-export const PICTIONARY_MAX_GUESSES_PER_TURN = 300;
+/**
+ * Guesses one player may make in one turn (one every 2 s for the whole turn). Counted per player, so one
+ * griefer's flood cannot use up anyone else's guesses; a turn keeps at most 8 × 40 guesses.
+ */
+export const PICTIONARY_MAX_GUESSES_PER_PLAYER = 40;
 
 /** The 8 quick colours (portal-tools §2): black, red, green, blue, yellow, magenta, cyan, orange. */
 export const PICTIONARY_QUICK_COLORS = [
@@ -74,6 +91,29 @@ export function cleanWordBanks(banks: readonly string[]): string[] {
 export function wordPattern(word: string): string {
   return word.replace(/[\p{L}\p{N}]/gu, '_');
 }
+
+/** Text with only its letters and digits, lowercased: "Is it a SNAKE?" → "isitasnake". */
+export function squashText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/**
+ * A wrong guess that gives the word away: it contains the word once case, punctuation and spaces are
+ * ignored ("is it a snake?" for "snake"). Such a guess, like a close one, is shown to its author only.
+ */
+export function containsWord(guess: string, word: string): boolean {
+  const w = squashText(word);
+  return w.length > 0 && squashText(guess).includes(w);
+}
+
+/**
+ * Control characters (C0, DEL, C1) and the bidirectional overrides and isolates, which would let a text
+ * reorder or hide what others see. Refused in every game text (guesses, custom words).
+ */
+export const UNSAFE_TEXT_CHARS = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
 
 /** A wrong guess one edit (insert, delete, replace, or swap of neighbours) away from a word of 3+ letters. */
 export function isCloseGuess(guess: string, word: string): boolean {
@@ -157,7 +197,20 @@ export const PICTIONARY_TEXTS = {
   maxPlayersBelowCount: 'Max players cannot be lower than the number of players in the lobby',
   unknownWordBank: (id: string) => `Unknown word bank: ${id}`,
   drawingFull: 'The drawing is full; clear the canvas to keep drawing',
-  tooManyGuesses: 'Too many guesses this turn',
+  tooManyGuesses: 'You have used all your guesses for this turn',
+  controlCharacters: (field: string) => `${field} must not contain control characters`,
+  onlyYou: 'only you can see this',
+  away: 'Away',
+  privateRoom: 'Private room',
+  privateRoomHint: 'Find Game never fills it: players join with the invite link',
+  inviteLink: 'Invite link',
+  playAgain: 'Play again',
+  findNewGame: 'Find New Game',
+  turnOverPanel: 'Turn over',
+  lobbyFull: 'This lobby is full',
+  inAnotherGame: 'You are already in another game; leave it to join this one',
+  notALobby: 'This game has already started',
+  notFinished: 'The game is not finished yet',
   busy: 'The game changed while your request was being applied; please try again',
   guessedTheWord: (name: string) => `${name} guessed the word!`,
   close: (guess: string) => `'${guess}' is close!`,

@@ -3,6 +3,7 @@ import {
   ACCESS_LEVELS,
   AUDIT_PAGE_DEFAULT,
   AuditQuery,
+  DEMO_USER_ID,
   UserCreateBody,
   UserUpdateBody,
 } from '@guildhall/common';
@@ -21,6 +22,7 @@ import {
 import { isSetupMode } from '../features/users/index.ts';
 import { HttpError } from '../platform/errors.ts';
 import { BACKUP_USAGE } from './backup-commands.ts';
+import { OSINT_USAGE } from './osint-commands.ts';
 import { STORAGE_USAGE } from './storage-commands.ts';
 
 export const USAGE = `Guildhall admin — manage users on the server's database (same DATA_DIR / DATABASE_URL / .env).
@@ -36,20 +38,37 @@ Usage: npm run admin -- <command> [arguments]
   revoke-sessions <discord_id>                sign a user out everywhere
   audit [--limit N]                           recent admin changes, newest first (default ${AUDIT_PAGE_DEFAULT})
 ${STORAGE_USAGE}
+${OSINT_USAGE}
 ${BACKUP_USAGE}
-  help                                        this text
+  help, --help, -h                            this text
+
+Options: --force  make an admin even though Discord sign-in is not configured (see below)
 
 Levels: ${ACCESS_LEVELS.join(', ')}. Changes are recorded in the audit trail with actor "cli".
-First admin on a fresh install:  npm run admin -- add <your Discord id> <your name> --level admin`;
+First admin on a fresh install:  npm run admin -- add <your Discord id> <your name> --level admin
+  (this ends setup mode: configure Discord sign-in first, or you cannot sign in as that admin).
+Locked out after setup mode ended?  npm run admin -- set-level ${DEMO_USER_ID} admin
+  makes the access code sign in as admin again.`;
 
 export type Output = { out: (line: string) => void; err: (line: string) => void };
+
+/** What the command needs to know about the server's configuration. */
+export type AdminCommandOptions = {
+  /** Discord sign-in is configured: without it, a real admin could never sign in. */
+  oauthConfigured: boolean;
+};
 
 class UsageError extends Error {}
 
 /** Runs one admin command against `db`; returns the process exit code (0 ok, 1 refused, 2 usage). */
-export async function runAdminCommand(db: Db, argv: string[], io: Output): Promise<number> {
+export async function runAdminCommand(
+  db: Db,
+  argv: string[],
+  io: Output,
+  options: AdminCommandOptions = { oauthConfigured: true },
+): Promise<number> {
   try {
-    return await dispatch(db, argv, io);
+    return await dispatch(db, argv, io, options);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`Error: ${e.message}\n\n${USAGE}`);
@@ -66,10 +85,21 @@ export async function runAdminCommand(db: Db, argv: string[], io: Output): Promi
   }
 }
 
-async function dispatch(db: Db, argv: string[], io: Output): Promise<number> {
+async function dispatch(db: Db, argv: string[], io: Output, options: AdminCommandOptions): Promise<number> {
   const { values, positionals } = parse(argv);
   const [command, ...args] = positionals;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
   const wasSetupMode = await isSetupMode(db);
+  if (wasSetupMode && !options.oauthConfigured && !values.force) {
+    const admin = await wouldMakeRealAdmin(db, command, args, values);
+    if (admin) {
+      io.err(endsSetupModeWarning(admin));
+      return 1;
+    }
+  }
   switch (command) {
     case undefined:
     case 'help':
@@ -140,6 +170,36 @@ async function dispatch(db: Db, argv: string[], io: Output): Promise<number> {
   return 0;
 }
 
+/**
+ * The Discord id the command would make an approved admin (which ends setup mode), or null. Predicted
+ * before the change, so the command can refuse without undoing anything.
+ */
+async function wouldMakeRealAdmin(
+  db: Db,
+  command: string | undefined,
+  args: string[],
+  values: { level?: string; pending?: boolean },
+): Promise<string | null> {
+  const [discordId] = args;
+  if (!discordId || discordId === DEMO_USER_ID) return null;
+  if (command === 'add') return values.level === 'admin' && !values.pending ? discordId : null;
+  const current = (await listUsers(db)).find((u) => u.discord_id === discordId);
+  if (!current) return null;
+  if (command === 'approve') return (values.level ?? current.access_level) === 'admin' ? discordId : null;
+  if (command === 'set-level') return args[1] === 'admin' && current.is_approved === 1 ? discordId : null;
+  return null;
+}
+
+function endsSetupModeWarning(discordId: string): string {
+  return [
+    `Warning: making ${discordId} an approved admin ends setup mode, but Discord sign-in is not configured`,
+    '(DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET, DISCORD_REDIRECT_URI). The access code would then sign in',
+    'at its own level (viewer) and nobody could reach the admin panel.',
+    'Configure Discord sign-in first (README, "Registering the Discord application"), or repeat with --force.',
+    `If it is already too late: npm run admin -- set-level ${DEMO_USER_ID} admin`,
+  ].join('\n');
+}
+
 function parse(argv: string[]) {
   try {
     return parseArgs({
@@ -150,6 +210,8 @@ function parse(argv: string[]) {
         email: { type: 'string' },
         pending: { type: 'boolean' },
         limit: { type: 'string' },
+        force: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (e) {

@@ -13,6 +13,12 @@ import { bearer, createTestApp, TEST_ACCESS_CODE, type TestContext } from '../te
 import { snowflake } from '../test/factories.ts';
 import { runAdminCommand, USAGE } from './admin-commands.ts';
 
+const DISCORD_ENV = {
+  DISCORD_CLIENT_ID: 'client-id',
+  DISCORD_CLIENT_SECRET: 'client-secret',
+  DISCORD_REDIRECT_URI: 'http://localhost:3000/auth/discord/callback',
+};
+
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -135,7 +141,8 @@ describe('npm run admin on a fresh data dir (as the README says)', () => {
 
   it('creates the database, adds an admin, and the server then sees that admin', async () => {
     const id = '112233445566778899';
-    const env = { ...process.env, DATA_DIR: dataDir, ADMIN_DISCORD_IDS: '' };
+    // Discord sign-in configured, as the README asks before adding yourself as admin.
+    const env = { ...process.env, DATA_DIR: dataDir, ADMIN_DISCORD_IDS: '', ...DISCORD_ENV };
     const cli = path.join(repoRoot, 'server/src/cli/admin.ts');
     const added = await exec(process.execPath, [cli, 'add', id, 'host-admin', '--level', 'admin'], {
       cwd: repoRoot,
@@ -155,6 +162,53 @@ describe('npm run admin on a fresh data dir (as the README says)', () => {
     } finally {
       await app.close();
       await db.destroy();
+    }
+  });
+
+  it('without Discord sign-in, refuses to end setup mode unless --force, and says how to get back (issue 32)', async () => {
+    const id = '112233445566778800';
+    const freshDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-admin-force-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: freshDir, ADMIN_DISCORD_IDS: '' };
+    for (const key of Object.keys(DISCORD_ENV)) delete env[key];
+    const cli = path.join(repoRoot, 'server/src/cli/admin.ts');
+    const refused = await exec(process.execPath, [cli, 'add', id, 'host-admin', '--level', 'admin'], {
+      cwd: repoRoot,
+      env,
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect('code' in refused && refused.code).toBe(1);
+    expect(refused.stderr).toContain('ends setup mode, but Discord sign-in is not configured');
+    expect(refused.stderr).toContain('repeat with --force');
+    expect(refused.stderr).toContain(`set-level ${DEMO_USER_ID} admin`);
+    const listed = await exec(process.execPath, [cli, 'list'], { cwd: repoRoot, env });
+    expect(listed.stdout).not.toContain(id);
+
+    const forced = await exec(
+      process.execPath,
+      [cli, 'add', id, 'host-admin', '--level', 'admin', '--force'],
+      {
+        cwd: repoRoot,
+        env,
+      },
+    );
+    expect(forced.stdout).toContain('Setup mode is over');
+    // The way back the README documents: the access-code identity becomes a real admin.
+    const back = await exec(process.execPath, [cli, 'set-level', DEMO_USER_ID, 'admin'], {
+      cwd: repoRoot,
+      env,
+    });
+    expect(back.stdout).toContain(`(${DEMO_USER_ID}) as admin`);
+    fs.rmSync(freshDir, { recursive: true, force: true });
+  });
+
+  it('--help prints the usage (exit 0) without opening a database', async () => {
+    const cli = path.join(repoRoot, 'server/src/cli/admin.ts');
+    for (const args of [['--help'], ['-h'], ['list', '--help'], []]) {
+      const res = await exec(process.execPath, [cli, ...args], {
+        cwd: repoRoot,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+      });
+      expect(res.stdout).toContain('Usage: npm run admin -- <command>');
+      expect(res.stderr).toBe('');
     }
   });
 

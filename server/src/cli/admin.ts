@@ -1,6 +1,9 @@
+import { isOAuthConfigured } from '../config.ts';
 import { openConfigured } from '../open-configured.ts';
-import { runAdminCommand } from './admin-commands.ts';
+import { describeStartupFailure } from '../startup-failure.ts';
+import { runAdminCommand, USAGE } from './admin-commands.ts';
 import { runBackupCommand, runRestoreCommand } from './backup-commands.ts';
+import { runOsintCommand } from './osint-commands.ts';
 import { runStorageCommand } from './storage-commands.ts';
 
 /**
@@ -9,6 +12,12 @@ import { runStorageCommand } from './storage-commands.ts';
  */
 async function main(): Promise<number> {
   const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+  const args = process.argv.slice(2);
+  // Help needs no database (and no valid configuration).
+  if (args.length === 0 || args.some((a) => a === '--help' || a === '-h') || args[0] === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
   // Restore must find the target empty, so it runs before the database is opened (and created).
   if (process.argv[2] === 'restore') return await runRestoreCommand(process.argv.slice(3), io);
   const opened = await openConfigured();
@@ -18,7 +27,8 @@ async function main(): Promise<number> {
   try {
     if (argv[0] === 'backup') return await runBackupCommand(db, opened.config, argv.slice(1), io);
     if (argv[0] === 'storage') return await runStorageCommand(db, opened.config, argv.slice(1), io);
-    return await runAdminCommand(db, argv, io);
+    if (argv[0] === 'osint') return await runOsintCommand(db, opened.config, argv.slice(1), io);
+    return await runAdminCommand(db, argv, io, { oauthConfigured: isOAuthConfigured(opened.config) });
   } finally {
     await db.destroy();
   }
@@ -29,7 +39,9 @@ main().then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    console.error(e);
+    // A setting to fix or a database that cannot be reached gets one line; anything else is a bug.
+    const known = describeStartupFailure(e);
+    console.error(known ? `Error: ${known}` : e);
     process.exitCode = 1;
   },
 );

@@ -5,6 +5,7 @@ import type { FilesTables } from '../features/files/tables.ts';
 import type { PictionaryTables } from '../features/games/pictionary/tables.ts';
 import type { TicTacToeTables } from '../features/games/tictactoe/tables.ts';
 import type { MusicTables } from '../features/music/tables.ts';
+import type { OsintTables } from '../features/osint/tables.ts';
 import type { UsersTables } from '../features/users/tables.ts';
 
 /** The users table type lives with its feature; the platform's sessions join it. */
@@ -39,6 +40,7 @@ export type Database = CoreTables &
   FilesTables &
   TicTacToeTables &
   PictionaryTables &
-  MusicTables;
+  MusicTables &
+  OsintTables;
 
 export type { Generated };

@@ -4,8 +4,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { TICTACTOE_STATE_EVENT, tictactoeRoom } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
+import { request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDb } from '../db/index.ts';
 import { connectClient, nextEvent, subscribe } from '../platform/realtime/testing.ts';
@@ -61,6 +63,9 @@ function startNginx(dir: string, listen: number, upstreams: number[]): ChildProc
 events { worker_connections 256; }
 http {
   access_log off;
+  # As an operator might have it globally (Debian's nginx.conf turns gzip on): the site file must keep
+  # the portal's own compression as it is.
+  gzip on; gzip_types text/css application/javascript text/javascript application/json;
   client_body_temp_path ${dir}/tmp-body; proxy_temp_path ${dir}/tmp-proxy;
   fastcgi_temp_path ${dir}/tmp-f; uwsgi_temp_path ${dir}/tmp-u; scgi_temp_path ${dir}/tmp-s;
   include ${dir}/site.conf;
@@ -81,6 +86,8 @@ async function waitForHttp(url: string): Promise<void> {
   );
 }
 
+const WEB_JS = 'export const answer = 42;\n'.repeat(200);
+
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe.runIf(enabled)('two instances behind nginx (issue 16)', () => {
@@ -95,6 +102,12 @@ describe.runIf(enabled)('two instances behind nginx (issue 16)', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-deploy-'));
+    // A built web app with the brotli and gzip copies web/scripts/precompress.ts writes.
+    fs.mkdirSync(path.join(dir, 'web/assets'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'web/index.html'), '<!doctype html><div id="root"></div>');
+    fs.writeFileSync(path.join(dir, 'web/assets/app-abc123.js'), WEB_JS);
+    fs.writeFileSync(path.join(dir, 'web/assets/app-abc123.js.br'), brotliCompressSync(WEB_JS));
+    fs.writeFileSync(path.join(dir, 'web/assets/app-abc123.js.gz'), gzipSync(WEB_JS));
     const schema = await createPgSchema();
     dropSchema = schema.drop;
     dbUrl = schema.url;
@@ -107,6 +120,7 @@ describe.runIf(enabled)('two instances behind nginx (issue 16)', () => {
       TRUST_PROXY: '1',
       METRICS_TOKEN,
       SHUTDOWN_GRACE_SECONDS: '5',
+      WEB_DIST_DIR: path.join(dir, 'web'),
     };
     const [portA, portB, portProxy] = [await freePort(), await freePort(), await freePort()];
     a = await startInstance(portA, env);
@@ -123,6 +137,28 @@ describe.runIf(enabled)('two instances behind nginx (issue 16)', () => {
     b?.proc.kill('SIGKILL');
     await dropSchema?.();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("the web app's precompressed copies pass through nginx as they are, varying on Accept-Encoding (issue 31)", async () => {
+    for (const [accept, encoding, copy] of [
+      ['br, gzip', 'br', '.br'],
+      ['gzip', 'gzip', '.gz'],
+    ] as const) {
+      // node's fetch would decode the body: undici's raw request keeps the bytes as sent.
+      const res = await undiciRequest(`${proxy}/assets/app-abc123.js`, {
+        headers: { 'accept-encoding': accept },
+      });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(String(res.headers.vary)).toMatch(/accept-encoding/i);
+      expect(body.equals(fs.readFileSync(path.join(dir, `web/assets/app-abc123.js${copy}`)))).toBe(true);
+    }
+    const plain = await undiciRequest(`${proxy}/assets/app-abc123.js`, {
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(await plain.body.text()).toBe(WEB_JS);
   });
 
   it('one generated access code signs in through the proxy, and the session works on both instances', async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../test/app.ts';
 
@@ -13,6 +14,14 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
   fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg/>');
+  // What web/scripts/precompress.ts writes next to a text file (index.html has both copies too).
+  const js = 'export const answer = 42;'.repeat(50);
+  fs.writeFileSync(path.join(dist, 'assets', 'page-def456.js'), js);
+  fs.writeFileSync(path.join(dist, 'assets', 'page-def456.js.br'), brotliCompressSync(js));
+  fs.writeFileSync(path.join(dist, 'assets', 'page-def456.js.gz'), gzipSync(js));
+  const html = '<!doctype html><div id="root"></div>';
+  fs.writeFileSync(path.join(dist, 'index.html.br'), brotliCompressSync(html));
+  fs.writeFileSync(path.join(dist, 'index.html.gz'), gzipSync(html));
   ctx = await createTestApp({ WEB_DIST_DIR: dist });
 });
 afterAll(async () => {
@@ -67,6 +76,62 @@ describe('web app serving', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(res.headers['x-request-id']).toMatch(/^[\w-]+$/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('precompressed copies (issue 31)', () => {
+  const js = 'export const answer = 42;'.repeat(50);
+
+  it('sends the brotli copy to a browser that accepts it, as JavaScript, varying on Accept-Encoding', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/assets/page-def456.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Number(res.headers['content-length'])).toBeLessThan(js.length);
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(js);
+  });
+
+  it('sends the gzip copy when brotli is not accepted, and the file itself when nothing is', async () => {
+    const gz = await ctx.app.inject({
+      method: 'GET',
+      url: '/assets/page-def456.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(js);
+    const plain = await ctx.app.inject({
+      method: 'GET',
+      url: '/assets/page-def456.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    expect(plain.body).toBe(js);
+  });
+
+  it('a file without copies goes as it is; the SPA fallback is compressed and never cached', async () => {
+    const asset = await ctx.app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(asset.headers['content-encoding']).toBeUndefined();
+    expect(asset.body).toBe('console.log(1)');
+    const page = await ctx.app.inject({
+      method: 'GET',
+      url: '/filesystem',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(page.rawPayload).toString()).toContain('<div id="root">');
   });
 });
 

@@ -9,12 +9,16 @@ const NON_SPA_PREFIXES = ['/api/', '/upload/', '/download/', '/socket.io/', '/as
 
 /**
  * Serves the built web app: files that exist in web/dist are sent as they are (hashed assets cached
- * for a year), every other GET that is not an API path gets index.html (SPA fallback).
+ * for a year), every other GET that is not an API path gets index.html (SPA fallback). Text files are
+ * sent in the `.br` or `.gz` copy the build made next to them when the browser accepts it (with
+ * `Content-Encoding` and `Vary: Accept-Encoding`), never compressed per request.
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
   const hasBuild = fs.existsSync(path.join(distDir, 'index.html'));
   // serve: false: only reply.sendFile is wanted, so every route stays declared with its access.
-  await app.register(fastifyStatic, { root: distDir, serve: false });
+  // preCompressed: the `.br`/`.gz` sibling written by web/scripts/precompress.ts, chosen by Accept-Encoding;
+  // the file itself when there is none or the browser accepts neither.
+  await app.register(fastifyStatic, { root: distDir, serve: false, preCompressed: true });
 
   const notBuilt = BinaryBody.meta({ description: 'Plain text: the web app is not built yet' });
   const page = BinaryBody.meta({ description: 'A file of the web app, or index.html for its routes' });

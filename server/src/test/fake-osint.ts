@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -41,6 +42,11 @@ export type FakeOsintOptions = {
   behaviour?: (index: number, account: string) => SiteBehaviour;
   /** Where the site list is written (default a temporary directory). */
   dir?: string;
+  /**
+   * Give each site its own host name (`s<i>.sites.test`, answered by the fake DNS with 127.0.0.1), as
+   * real sites have, so the fetcher's per-host politeness limit applies per site and not to all at once.
+   */
+  hostnames?: boolean;
 };
 
 export type FakeOsint = {
@@ -53,7 +59,22 @@ export type FakeOsint = {
   dnsQueries: string[];
   /** Requests each site received. */
   siteHits: number[];
+  /** Outages to inject while the app is in use (chaos tests); set fields back to 'ok' to recover. */
+  faults: FakeFaults;
+  /** Site requests open right now (a hanging site's stay open until the client gives up). */
+  openSiteRequests(): number;
+  /** Resolves once `test(open site requests)` holds, checked at each site request opening or closing. */
+  waitForOpenSites(test: (open: number) => boolean): Promise<number>;
   close(): Promise<void>;
+};
+
+export type FakeFaults = {
+  /** DNS: answer, SERVFAIL every question, or never answer (the client times out). */
+  dns: 'ok' | 'servfail' | 'silent';
+  /** RDAP, crt.sh, Gravatar, HIBP: answer, drop every connection, or answer 200 with garbage. */
+  services: 'ok' | 'down' | 'garbage';
+  /** The profile sites: answer, or drop every connection. */
+  sites: 'ok' | 'down';
 };
 
 const RECORD = { A: 1, NS: 2, CNAME: 5, PTR: 12, MX: 15, TXT: 16, AAAA: 28 } as const;
@@ -85,6 +106,10 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
   const rebindCount = new Map<string, number>();
   const sockets = new Set<Duplex>();
   const timers = new Set<NodeJS.Timeout>();
+  const faults: FakeFaults = { dns: 'ok', services: 'ok', sites: 'ok' };
+  let openSites = 0;
+  const siteEvents = new EventEmitter();
+  siteEvents.setMaxListeners(0);
 
   // DNS: answers from ZONE; each rebinding name (rebind.test, rebind-<x>.test) answers 127.0.0.1 once, then 127.0.0.2.
   const dns = dns2.createServer({
@@ -92,11 +117,20 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
     handle: (request, send) => {
       const response = dns2.Packet.createResponseFromRequest(request);
       const q = request.questions[0];
+      if (faults.dns === 'silent') return;
+      if (faults.dns === 'servfail') {
+        response.header.rcode = 2; // SERVFAIL
+        return send(response);
+      }
       if (!q) return send(response);
       const name = q.name.toLowerCase();
       const typeName = (Object.keys(RECORD) as (keyof typeof RECORD)[]).find((k) => RECORD[k] === q.type);
       dnsQueries.push(`${typeName ?? q.type} ${name}`);
-      const zone = /^rebind(-[a-z0-9]+)?\.test$/.test(name) ? { A: [rebindAnswer(name)] } : ZONE[name];
+      const zone = /^rebind(-[a-z0-9]+)?\.test$/.test(name)
+        ? { A: [rebindAnswer(name)] }
+        : /^[a-z]\d+\.sites\.test$/.test(name)
+          ? { A: ['127.0.0.1'] }
+          : ZONE[name];
       if (!zone) {
         response.header.rcode = 3; // NXDOMAIN
         return send(response);
@@ -130,12 +164,28 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
       res.end(JSON.stringify(body));
     };
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const isService = ['rdap', 'rdap-server', 'ct', 'gravatar', 'hibp'].includes(parts[0] ?? '');
+    if ((isService && faults.services === 'down') || (parts[0] === 'sites' && faults.sites === 'down')) {
+      req.socket.destroy();
+      return;
+    }
+    if (isService && faults.services === 'garbage') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('<html>\u0000 not json {{{');
+      return;
+    }
 
     if (parts[0] === 'sites') {
       const index = Number(parts[1]);
       const account = parts[2] ?? '';
       if (!Number.isInteger(index) || index < 0 || index >= siteCount) return json(404, {});
       siteHits[index] = (siteHits[index] ?? 0) + 1;
+      openSites += 1;
+      siteEvents.emit('change', openSites);
+      res.on('close', () => {
+        openSites -= 1;
+        siteEvents.emit('change', openSites);
+      });
       const mode = behaviour(index, account);
       if (mode === 'hang') return; // never answers: the client's time limit decides
       const timer = setTimeout(() => {
@@ -251,7 +301,13 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
 
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fake-osint-'));
   const sitesFile = path.join(dir, 'sites.json');
-  fs.writeFileSync(sitesFile, JSON.stringify(siteList(base, siteCount)));
+  const port = (server.address() as AddressInfo).port;
+  fs.writeFileSync(
+    sitesFile,
+    JSON.stringify(
+      siteList(options.hostnames ? (i) => `http://s${i}.sites.test:${port}` : () => base, siteCount),
+    ),
+  );
 
   return {
     httpBase: base,
@@ -259,6 +315,18 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
     sitesFile,
     dnsQueries,
     siteHits,
+    faults,
+    openSiteRequests: () => openSites,
+    waitForOpenSites: (test) =>
+      new Promise((resolve) => {
+        if (test(openSites)) return resolve(openSites);
+        const onChange = (n: number) => {
+          if (!test(n)) return;
+          siteEvents.off('change', onChange);
+          resolve(n);
+        };
+        siteEvents.on('change', onChange);
+      }),
     env: {
       DNS_SERVERS: `127.0.0.1:${dnsPort}`,
       OUTBOUND_TEST_ALLOW: '127.0.0.1',
@@ -289,10 +357,10 @@ function defaultBehaviour(index: number, account: string): SiteBehaviour {
 }
 
 /** A WhatsMyName-format list: the first sites carry the top sites' names, so e-mail and person scans use them. */
-export function siteList(base: string, count: number) {
+export function siteList(base: (index: number) => string, count: number) {
   const sites = Array.from({ length: count }, (_, i) => ({
     name: TOP_SITE_NAMES[i] ?? `Fixture Site ${String(i).padStart(3, '0')}`,
-    uri_check: `${base}/sites/${i}/{account}`,
+    uri_check: `${base(i)}/sites/${i}/{account}`,
     e_code: 200,
     e_string: 'class="profile-header"',
     m_code: 404,

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { cn } from './cn.ts';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'success';
@@ -27,7 +27,7 @@ export const buttonClass = (variant: Variant = 'primary', size: Size = 'md', ext
     extra,
   );
 
-export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+export type ButtonProps = ComponentProps<'button'> & {
   variant?: Variant;
   size?: Size;
   icon?: ReactNode;

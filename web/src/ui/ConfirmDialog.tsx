@@ -4,7 +4,8 @@ import { Modal } from './Modal.tsx';
 
 /**
  * The in-app replacement for `window.confirm`/`window.alert`: the question (or notice) in a dialog
- * that matches the app. Without `onConfirm` it is a notice with a single OK.
+ * that matches the app. Without `onConfirm` it is a notice with a single OK. A `danger` question
+ * opens with focus on Cancel, so an Enter pressed out of habit never deletes (issue 31).
  */
 export function ConfirmDialog({
   title,
@@ -30,14 +31,14 @@ export function ConfirmDialog({
         </div>
         <div className="flex justify-end gap-2">
           {onConfirm && (
-            <Button variant="ghost" onClick={onClose}>
+            <Button variant="ghost" onClick={onClose} data-autofocus={danger ? true : undefined}>
               Cancel
             </Button>
           )}
           <Button
             variant={danger ? 'danger' : 'primary'}
             disabled={isBusy}
-            data-autofocus
+            data-autofocus={danger && onConfirm ? undefined : true}
             onClick={async () => {
               if (!onConfirm) return onClose();
               setBusy(true);

@@ -40,9 +40,10 @@ describe('the generated access code (issue 16: one code for every instance)', ()
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'access-code.txt'), 'old-file-code-123\n');
     const first = await resolveAccessCode(ctx.db, undefined, dir);
-    expect(first).toMatchObject({ code: 'old-file-code-123', generated: false });
+    expect(first).toMatchObject({ code: 'old-file-code-123', generated: false, origin: 'file' });
     const again = await resolveAccessCode(ctx.db, undefined, tempDir());
-    expect(again).toMatchObject({ code: 'old-file-code-123', generated: false });
+    // Issue 32: the second start got it from the database, and the log must say so (not "the file").
+    expect(again).toMatchObject({ code: 'old-file-code-123', generated: false, origin: 'database' });
   });
 
   it('ACCESS_CODE wins and is not stored', async () => {
@@ -52,6 +53,7 @@ describe('the generated access code (issue 16: one code for every instance)', ()
     expect(await resolveAccessCode(ctx.db, 'configured-code', dir)).toEqual({
       code: 'configured-code',
       generated: false,
+      origin: 'env',
     });
     expect(fs.existsSync(path.join(dir, 'access-code.txt'))).toBe(false);
   });

@@ -3,7 +3,14 @@ import path from 'node:path';
 import type { Db } from '../../db/index.ts';
 import { randomToken } from '../../platform/crypto.ts';
 
-export type AccessCodeSource = { code: string; generated: boolean; file?: string };
+/**
+ * Where the code in force came from (the start-up log says it): the ACCESS_CODE variable, the database
+ * (generated earlier, by this or another instance), the copy in `access-code.txt` of an older version,
+ * or generated just now.
+ */
+export type AccessCodeOrigin = 'env' | 'database' | 'file' | 'generated';
+
+export type AccessCodeSource = { code: string; generated: boolean; origin: AccessCodeOrigin; file?: string };
 
 const SETTING = 'access_code';
 
@@ -18,12 +25,14 @@ export async function resolveAccessCode(
   configured: string | undefined,
   dataDir: string,
 ): Promise<AccessCodeSource> {
-  if (configured) return { code: configured, generated: false };
+  if (configured) return { code: configured, generated: false, origin: 'env' };
   const file = path.join(dataDir, 'access-code.txt');
   let code = await storedCode(db);
   let generated = false;
+  let origin: AccessCodeOrigin = 'database';
   if (!code) {
-    const candidate = readFileCode(file) ?? randomToken(18);
+    const fromFile = readFileCode(file);
+    const candidate = fromFile ?? randomToken(18);
     // Several instances starting at once: the first insert wins and everyone reads it back.
     await db
       .insertInto('settings')
@@ -32,12 +41,14 @@ export async function resolveAccessCode(
       .execute();
     code = (await storedCode(db)) ?? candidate;
     generated = code === candidate && readFileCode(file) !== candidate;
+    // Another instance may have stored its code first: then ours came from the database after all.
+    if (code === candidate) origin = fromFile ? 'file' : 'generated';
   }
   if (readFileCode(file) !== code) {
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(file, `${code}\n`, { mode: 0o600 });
   }
-  return { code, generated, file };
+  return { code, generated, origin, file };
 }
 
 async function storedCode(db: Db): Promise<string | undefined> {

@@ -2,7 +2,7 @@
 import { defineFeature } from '../../platform/feature.ts';
 import { authRoutes } from './routes.ts';
 
-export { resolveAccessCode } from './access-code-store.ts';
+export { type AccessCodeOrigin, type AccessCodeSource, resolveAccessCode } from './access-code-store.ts';
 export type { AuthTables } from './tables.ts';
 
 export const authFeature = defineFeature({ name: 'auth', routes: (ctx) => authRoutes(ctx) });

@@ -4,12 +4,14 @@ import { CHUNK_SIZE_BYTES } from '@guildhall/common';
 import { defineFeature } from '../../platform/feature.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
 import { DOWNLOAD_BUFFER_BYTES } from './direct-send.ts';
+import { DownloadSlots } from './download-limits.ts';
 import { UploadSlots } from './fair-uploads.ts';
 import { ChunkBufferPool } from './hashing/buffer-pool.ts';
 import { hashPool } from './hashing/hash-pool.ts';
 import { startMaintenance } from './maintenance.ts';
 import { filesRoutes } from './routes.ts';
-import { InFlightBytes } from './storage-limits/service.ts';
+import { createThumbnails, type Thumbnails } from './thumbnails/service.ts';
+import { startTrashPurge } from './trash/purge.ts';
 
 export { parseRange } from './http-download.ts';
 export { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles } from './library.ts';
@@ -22,7 +24,12 @@ const MAX_CHUNK_BUFFERS = 12;
 /** Downloads at once that read straight from disk into pooled, page-aligned buffers. */
 const MAX_DOWNLOAD_BUFFERS = 16;
 
-type FilesState = { files: FilesContext; maintenance: ReturnType<typeof startMaintenance> | null };
+type FilesState = {
+  files: FilesContext;
+  thumbnails: Thumbnails;
+  maintenance: ReturnType<typeof startMaintenance> | null;
+  trashPurge: ReturnType<typeof startTrashPurge> | null;
+};
 
 /**
  * The files feature on the platform's one blob store: its services are built here once, the
@@ -32,6 +39,8 @@ export const filesFeature = defineFeature<FilesState>({
   name: 'files',
   setup: ({ db, config, log, blobStore }) => ({
     maintenance: null,
+    trashPurge: null,
+    thumbnails: createThumbnails({ db, store: blobStore, ffmpegPath: config.music.ffmpegPath, log }),
     files: {
       db,
       store: blobStore,
@@ -50,18 +59,26 @@ export const filesFeature = defineFeature<FilesState>({
         reserveBytes: config.storage.reserveBytes,
         // The reserve guards the disk the local store writes to; remote stores have their own limits.
         localBlobDir: config.files.store === 'local' ? path.join(config.dataDir, 'blobs') : null,
-        inFlight: new InFlightBytes(),
+        resumablePerUser: config.storage.resumablePerUser,
+      },
+      downloads: {
+        slots: new DownloadSlots(config.downloads),
+        idleTimeoutMs: config.downloads.idleTimeoutMs,
       },
     },
   }),
-  routes: ({ config }, { files }) => filesRoutes(files, config),
+  routes: ({ config }, { files, thumbnails }) => filesRoutes(files, config, thumbnails),
   start: ({ db, blobStore, log }, state) => {
     state.maintenance = startMaintenance(db, blobStore, log);
+    state.trashPurge = startTrashPurge(state.files, log);
     state.files.hashes.warmUp(); // a fixed cost at start (two small threads), not during the first upload
   },
   stop: async (_ctx, state) => {
     await state.maintenance?.stop();
     state.maintenance = null;
+    await state.trashPurge?.stop();
+    state.trashPurge = null;
+    await state.thumbnails.close();
     await state.files.garbage.idle();
   },
 });

@@ -99,7 +99,7 @@ describe('folders', () => {
     expect(tooDeep.json().error).toContain(`at most ${MAX_FOLDER_DEPTH} levels`);
   });
 
-  test('deleting a folder removes everything inside, its shares and its stored chunks; the count is known first', async () => {
+  test('deleting a folder trashes everything inside and its shares; purging it removes the stored chunks', async () => {
     const root = await createFolder(ctx.app, token, 'Doomed');
     const sub = await createFolder(ctx.app, token, 'Sub', root.id);
     const f1 = await uploadFile(ctx.app, token, 'one.bin', Buffer.alloc(1000, 1), { folderId: root.id });
@@ -118,9 +118,13 @@ describe('folders', () => {
     expect((await call('GET', `/api/files?folderId=${sub.id}`)).statusCode).toBe(404);
     expect((await ctx.app.inject({ url: `/api/files/shared/${shareToken}` })).statusCode).toBe(404);
 
+    // In the trash (restorable) the bytes stay; an admin purging it has them deleted.
+    expect((await call('DELETE', `/api/folders/${root.id}`)).statusCode).toBe(404);
+    expect((await blobFiles()).length).toBe(blobsBefore);
+    const admin = (await ctx.signIn({ access_level: 'admin' })).token;
+    expect((await call('DELETE', `/api/trash/${root.id}`, undefined, admin)).statusCode).toBe(200);
     // The collector deletes the blobs in the background, soon after the rows are gone.
     await vi.waitFor(async () => expect((await blobFiles()).length).toBe(blobsBefore - 2));
-    expect((await call('DELETE', `/api/folders/${root.id}`)).statusCode).toBe(404);
   });
 
   test('DELETE /api/files/:id does not delete folders; DELETE /api/folders/:id does not delete files', async () => {

@@ -16,9 +16,12 @@ import {
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
+import { archiveRoutes } from './archive/routes.ts';
 import type { FilesContext } from './context.ts';
 import { downloadRoutes } from './download-routes.ts';
+import { manageRoutes } from './manage-routes.ts';
 import { presentItem } from './present.ts';
+import { previewRoutes } from './preview.ts';
 import { resumableRoutes } from './resumable/routes.ts';
 import {
   breadcrumbs,
@@ -34,6 +37,8 @@ import {
 } from './service.ts';
 import { sharesRoutes } from './shares/routes.ts';
 import { storageLimitRoutes } from './storage-limits/routes.ts';
+import type { Thumbnails } from './thumbnails/service.ts';
+import { trashRoutes } from './trash/routes.ts';
 import { uploadRoutes } from './upload-routes.ts';
 
 const read = { access: 'login' } as const;
@@ -43,14 +48,22 @@ const write = { access: 'user' } as const;
  * links, all on one blob store. Reads need a signed-in member; changes need level user or higher.
  * The services behind them are built by the feature definition (index.ts).
  */
-export function filesRoutes(ctx: FilesContext, config: Config): FastifyPluginAsyncZod {
+export function filesRoutes(
+  ctx: FilesContext,
+  config: Config,
+  thumbnails: Thumbnails,
+): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(itemRoutes(ctx));
     await app.register(uploadRoutes(ctx));
     await app.register(resumableRoutes(ctx));
     await app.register(downloadRoutes(ctx));
     await app.register(storageLimitRoutes(ctx));
-    await app.register(sharesRoutes(ctx, config));
+    await app.register(sharesRoutes(ctx, config, thumbnails));
+    await app.register(previewRoutes(ctx, thumbnails));
+    await app.register(archiveRoutes(ctx));
+    await app.register(manageRoutes(ctx));
+    await app.register(trashRoutes(ctx));
   };
 }
 
@@ -122,7 +135,7 @@ function itemRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       { config: write, schema: { params: FileIdParams, response: { 200: DeleteResponse } } },
       async (req) => ({
         success: true as const,
-        data: await deleteFolder(ctx, req.params.id),
+        data: await deleteFolder(ctx, req.params.id, req.auth!.user.discord_id),
       }),
     );
 
@@ -131,7 +144,7 @@ function itemRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       { config: write, schema: { params: FileIdParams, response: { 200: DeleteResponse } } },
       async (req) => ({
         success: true as const,
-        data: await deleteFile(ctx, req.params.id),
+        data: await deleteFile(ctx, req.params.id, req.auth!.user.discord_id),
       }),
     );
 

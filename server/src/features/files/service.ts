@@ -4,10 +4,8 @@ import type { Db } from '../../db/index.ts';
 import { httpError } from '../../platform/errors.ts';
 import { nowIso } from '../../platform/time.ts';
 import type { FilesContext } from './context.ts';
-import { discardItems } from './maintenance.ts';
 import { isUniqueViolation, nameKey, parentKeyOf } from './names.ts';
 import {
-  deleteItemRow,
   descendantsOf,
   fileTotals,
   findItem,
@@ -17,11 +15,11 @@ import {
   listCategoryCounts,
   listChildren,
   listFilesByCategory,
-  queueChunksAsGarbage,
   takenNameKeys,
   updateItem,
 } from './repo.ts';
 import type { FilesTable } from './tables.ts';
+import { trashItem } from './trash/service.ts';
 
 /** The rules of folders, listings, renames and deletes. Uploads are in upload.ts, downloads in download.ts. */
 
@@ -145,14 +143,17 @@ export async function categorizeFile(db: Db, id: string, category: string): Prom
 
 export type DeleteCounts = { deletedFiles: number; deletedFolders: number };
 
-export async function deleteFile(ctx: FilesContext, id: string): Promise<DeleteCounts> {
+/** Moves a file to the trash (restorable for 30 days; trash/service.ts). */
+export async function deleteFile(
+  ctx: FilesContext,
+  id: string,
+  userId: string | null = null,
+): Promise<DeleteCounts> {
   const row = await requireItem(ctx.db, id);
   if (row.type === 'folder') {
     throw httpError(400, 'This is a folder: delete it with DELETE /api/folders/{id}', 'NOT_A_FILE');
   }
-  await discardItems(ctx.db, [id]);
-  ctx.garbage.kick();
-  return { deletedFiles: 1, deletedFolders: 0 };
+  return trashItem(ctx, id, userId);
 }
 
 /** What a folder holds, at any depth (the delete confirmation names it). */
@@ -167,22 +168,12 @@ export async function folderContents(db: Db, id: string) {
   };
 }
 
-/** Deletes a folder with everything inside, including uploads still in progress there. */
-export async function deleteFolder(ctx: FilesContext, id: string): Promise<DeleteCounts> {
+/** Moves a folder with everything listed inside it to the trash (trash/service.ts). */
+export async function deleteFolder(
+  ctx: FilesContext,
+  id: string,
+  userId: string | null = null,
+): Promise<DeleteCounts> {
   await requireFolder(ctx.db, id);
-  // One transaction: what is found inside is exactly what is deleted, and its blobs are queued with it.
-  const inside = await ctx.db.transaction().execute(async (trx) => {
-    const found = await descendantsOf(trx, id);
-    await queueChunksAsGarbage(
-      trx,
-      found.map((r) => r.id),
-      nowIso(),
-    );
-    await deleteItemRow(trx, id); // cascades to everything inside, their chunks, shares and tickets
-    return found;
-  });
-  const listed = inside.filter((r) => r.status === 'complete');
-  const deletedFiles = listed.filter((r) => r.type === 'file').length;
-  ctx.garbage.kick();
-  return { deletedFiles, deletedFolders: listed.length - deletedFiles + 1 };
+  return trashItem(ctx, id, userId);
 }

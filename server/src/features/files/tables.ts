@@ -1,5 +1,6 @@
 /** Tables of the files and shares features; joined into `Database` in db/schema.ts. */
-export type FileStatus = 'uploading' | 'stored' | 'complete';
+/** trashed: deleted by a member, restorable until purged (migration 060). */
+export type FileStatus = 'uploading' | 'stored' | 'complete' | 'trashed';
 
 export type FilesTable = {
   id: string;
@@ -29,6 +30,15 @@ export type FilesTable = {
    * (files/resumable/resumable-hashes.ts).
    */
   upload_hash_state?: string | null;
+  /**
+   * Bytes an upload under way was admitted for and has not yet recorded in `size` (a `POST /upload`
+   * body; 0 otherwise). Quotas and the disk reserve count `size + reserved_bytes`. Migration 050.
+   */
+  reserved_bytes?: number | string;
+  /** Trash (migration 060): when and by whom it was deleted, and the item whose delete took it. */
+  deleted_at?: string | null;
+  deleted_by?: string | null;
+  trash_root_id?: string | null;
 };
 
 export type FileChunksTable = {
@@ -59,6 +69,8 @@ export type FileSharesTable = {
   created_by: string | null;
   download_count: number;
   revoked_at: string | null;
+  /** scrypt hash of the link's password, or null for none (migration 060). */
+  password_hash?: string | null;
 };
 
 export type DownloadTicketsTable = {
@@ -86,7 +98,32 @@ export type FilesTables = {
   download_tickets: DownloadTicketsTable;
   storage_copies: StorageCopiesTable;
   storage_quotas: StorageQuotasTable;
+  storage_locks: StorageLocksTable;
+  file_thumbnails: FileThumbnailsTable;
+  archive_tickets: ArchiveTicketsTable;
 };
+
+/** A file's generated thumbnail (migration 060); `none` records that the file has no picture. */
+export type FileThumbnailsTable = {
+  file_id: string;
+  status: 'ready' | 'none';
+  data: string | null;
+  width: number | null;
+  height: number | null;
+  created_at: string;
+};
+
+/** A short-lived permission to download a selection as one ZIP (migration 060). */
+export type ArchiveTicketsTable = {
+  token_hash: string;
+  item_ids: string;
+  user_id: string | null;
+  session_hash: string | null;
+  expires_at: string;
+};
+
+/** One row per admission scope; updating it serialises admissions across instances (migration 050). */
+export type StorageLocksTable = { name: string; version: number | string };
 
 /** An admin-set storage quota for one member (migration 011). */
 export type StorageQuotasTable = {

@@ -12,7 +12,6 @@ import { HttpError, httpError } from '../../platform/errors.ts';
 import type { FilesContext } from './context.ts';
 import { watchBody } from './fair-uploads.ts';
 import { presentItem } from './present.ts';
-import { roomFor } from './storage-limits/service.ts';
 import { completeUpload, receiveUpload, tooLarge, type UploadPart, uploadStatus } from './upload.ts';
 
 const write = { access: 'user' } as const;
@@ -67,23 +66,19 @@ export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
         }
         const userId = req.auth!.user.discord_id;
         const release = ctx.uploadSlots.take(userId);
-        let unhold = () => {};
         try {
-          // Quota and disk reserve: refused before the body is read when the declared size cannot fit,
-          // and held to the room left while streaming otherwise.
+          // Quota and disk reserve: admitted (or refused with 507) before the body is read, against the
+          // declared size; a body of unknown length reserves room as it goes (receiveUpload).
           const estimate = Number.isFinite(declared)
             ? Math.max(0, declared - MULTIPART_USUAL_OVERHEAD_BYTES)
-            : 0;
-          const { room, refusal, release: releaseHold } = await roomFor(ctx.db, ctx.limits, userId, estimate);
-          unhold = releaseHold;
+            : null;
           const parts = guardParts(req.parts() as AsyncIterable<UploadPart>);
           // A body that stalls or trickles is cut off; receiveUpload's cleanup then removes what it stored.
           const cut = () => req.raw.socket?.destroy();
           const watched = watchParts(parts, (file) => watchBody(file, ctx.fairness, cut, asClientError));
-          const result = await receiveUpload(ctx, userId, watched, { bytes: room, refusal });
+          const result = await receiveUpload(ctx, userId, watched, estimate);
           return { success: true as const, ...result };
         } finally {
-          unhold();
           release();
         }
       },

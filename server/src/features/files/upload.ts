@@ -8,7 +8,7 @@ import {
   type UploadCompleteBody,
 } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
-import { StoreUnavailableError } from '../../platform/blob-store/index.ts';
+import { type BlobStore, StoreUnavailableError } from '../../platform/blob-store/index.ts';
 import { httpError } from '../../platform/errors.ts';
 import { isoIn, nowIso } from '../../platform/time.ts';
 import { type StoredChunk, storeInChunks, TooLargeError } from './chunker.ts';
@@ -29,6 +29,7 @@ import {
   updateItem,
 } from './repo.ts';
 import { requireFolder } from './service.ts';
+import { admitUpload, diskFull, growReservation, isNoSpace } from './storage-limits/service.ts';
 import type { FilesTable } from './tables.ts';
 
 /** A multipart part as the upload needs it (a structural subset of @fastify/multipart's parts). */
@@ -67,28 +68,66 @@ export async function resolveTarget(db: Db, fields: Record<string, string>): Pro
   return { parentId: folderId, category };
 }
 
+/** How much more an upload of unknown length reserves each time it needs room (see receiveUpload). */
+const RESERVATION_STEP_BYTES = 64 * 1024 * 1024;
+
 /**
  * POST /upload: streams the one file of a multipart form into chunks in the store. The item stays
  * unlisted ("stored") until POST /upload/complete. Any failure (bad fields, too large, client gone)
  * removes the row and its chunks before the error propagates.
+ *
+ * Storage admission (quota, disk reserve) happens before the body is read: the row is inserted with
+ * `declared` bytes reserved, checked and reserved in one transaction (admitUpload), so concurrent
+ * uploads cannot each take the same room. A file larger than that (a body of unknown length, or one a
+ * little over its Content-Length estimate) grows the reservation before each further chunk is stored,
+ * and the final update swaps the reservation for the stored size in the same write.
  */
 export async function receiveUpload(
   ctx: FilesContext,
   ownerId: string,
   parts: AsyncIterable<UploadPart>,
-  /** Room left under the member's quota or the disk reserve, and the 507 to answer past it. */
-  room: { bytes: number; refusal: () => Error } = {
-    bytes: Number.POSITIVE_INFINITY,
-    refusal: () => tooLarge(0),
-  },
+  /** The file's expected size (Content-Length less the multipart framing), or null if unknown. */
+  declared: number | null = null,
 ): Promise<{ fileId: string; totalChunks: number }> {
   const { db, store } = ctx;
-  const maxUploadBytes = Math.min(ctx.maxUploadBytes, room.bytes);
+  const maxUploadBytes = ctx.maxUploadBytes;
   const fields: Record<string, string> = {};
+  const id = randomUUID();
   let fileId: string | null = null;
   let stored: { size: number; sha256: string; chunks: number } | null = null;
+  let provisional = 'upload';
   let lease: NodeJS.Timeout | undefined;
+  const now = nowIso();
+  await admitUpload(
+    ctx.db,
+    ctx.limits,
+    { userId: ownerId, declared: declared ?? 0, resumable: false },
+    (trx) =>
+      insertItem(trx, {
+        id,
+        parent_id: null,
+        parent_key: '',
+        type: 'file',
+        name: 'upload',
+        name_key: '',
+        category: DEFAULT_CATEGORY,
+        size: 0,
+        total_chunks: 0,
+        sha256: null,
+        status: 'uploading',
+        owner_id: ownerId,
+        lease_expires_at: isoIn(UPLOAD_LEASE_MS),
+        created_at: now,
+        updated_at: now,
+        reserved_bytes: declared ?? 0,
+      }),
+  );
+  fileId = id;
   try {
+    lease = setInterval(() => {
+      updateItem(db, id, { lease_expires_at: isoIn(UPLOAD_LEASE_MS) }).catch(() => {});
+    }, UPLOAD_LEASE_RENEW_MS);
+    let hasFile = false;
     for await (const part of parts) {
       if (part.type === 'field') {
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
@@ -101,33 +140,12 @@ export async function receiveUpload(
           'VALIDATION',
         );
       }
-      if (fileId) throw httpError(400, 'Send one file per upload', 'VALIDATION');
+      if (hasFile) throw httpError(400, 'Send one file per upload', 'VALIDATION');
+      hasFile = true;
       // Fields sent before the file are checked before any byte is stored.
       await resolveTarget(db, fields);
-      const id = randomUUID();
-      fileId = id;
-      const provisional = part.filename?.trim() || 'upload';
-      const now = nowIso();
-      await insertItem(db, {
-        id,
-        parent_id: null,
-        parent_key: '',
-        type: 'file',
-        name: nameProblem(provisional) ? 'upload' : provisional,
-        name_key: '',
-        category: DEFAULT_CATEGORY,
-        size: 0,
-        total_chunks: 0,
-        sha256: null,
-        status: 'uploading',
-        owner_id: ownerId,
-        lease_expires_at: isoIn(UPLOAD_LEASE_MS),
-        created_at: now,
-        updated_at: now,
-      });
-      lease = setInterval(() => {
-        updateItem(db, id, { lease_expires_at: isoIn(UPLOAD_LEASE_MS) }).catch(() => {});
-      }, UPLOAD_LEASE_RENEW_MS);
+      const name = part.filename?.trim() || 'upload';
+      if (!nameProblem(name)) provisional = name;
       // The Discord store keeps a file's chunks in one thread: its id is recorded before any chunk goes in.
       const fileStore =
         store.forFile?.(id, async (thread) => {
@@ -136,7 +154,7 @@ export async function receiveUpload(
       const fileHash = ctx.hashes.openFileHash();
       try {
         const chunked = await storeInChunks(part.file, {
-          store: fileStore,
+          store: reservingStore(fileStore, ctx, ownerId, id, declared),
           buffers: ctx.buffers,
           fileHash,
           maxBytes: maxUploadBytes,
@@ -149,13 +167,16 @@ export async function receiveUpload(
         throw e;
       }
     }
-    if (!fileId || !stored)
+    if (!stored)
       throw httpError(400, 'No file in the upload: send it in the multipart field "file"', 'VALIDATION');
     const target = await resolveTarget(db, fields);
     try {
-      await updateItem(db, fileId, {
+      await updateItem(db, id, {
         status: 'stored',
+        name: provisional,
         size: stored.size,
+        // The stored size now counts what the reservation held, in the same write.
+        reserved_bytes: 0,
         sha256: stored.sha256,
         total_chunks: stored.chunks,
         parent_id: target.parentId,
@@ -168,7 +189,7 @@ export async function receiveUpload(
       if (/FOREIGN KEY|foreign key/.test(String(e))) throw httpError(404, 'Folder not found', 'NOT_FOUND');
       throw e;
     }
-    return { fileId, totalChunks: stored.chunks };
+    return { fileId: id, totalChunks: stored.chunks };
   } catch (e) {
     if (fileId) {
       await discardItems(db, [fileId]).catch((err: unknown) =>
@@ -176,10 +197,13 @@ export async function receiveUpload(
       );
       ctx.garbage.kick();
     }
-    if (e instanceof TooLargeError)
-      throw room.bytes < ctx.maxUploadBytes ? room.refusal() : tooLarge(maxUploadBytes);
+    if (e instanceof TooLargeError) throw tooLarge(maxUploadBytes);
     if (e instanceof BufferWaitTimeout) throw uploadBusy();
     if (e instanceof UploadTooSlowError) throw uploadTooSlow();
+    if (isNoSpace(e)) {
+      ctx.log.error({ err: e }, 'the blob disk is full');
+      throw diskFull();
+    }
     if (e instanceof StoreUnavailableError) {
       ctx.log.error({ err: e }, 'file storage failed during an upload');
       throw storageUnavailable();
@@ -188,6 +212,41 @@ export async function receiveUpload(
   } finally {
     clearInterval(lease);
   }
+}
+
+/**
+ * The file's store, with the upload's reservation grown before each chunk goes in once the chunks
+ * would pass it: to the exact size for a file over its estimate, in steps for a body of unknown length.
+ */
+function reservingStore(
+  store: BlobStore,
+  ctx: FilesContext,
+  ownerId: string,
+  fileId: string,
+  declared: number | null,
+): BlobStore {
+  let admitted = declared ?? 0;
+  let sent = 0;
+  const ensure = async (bytes: number) => {
+    sent += bytes;
+    if (sent <= admitted) return;
+    const want =
+      declared !== null
+        ? sent
+        : Math.min(ctx.maxUploadBytes, Math.max(sent, admitted + RESERVATION_STEP_BYTES));
+    await growReservation(ctx.db, ctx.limits, ownerId, fileId, want);
+    admitted = Math.max(admitted, want);
+  };
+  return {
+    kind: store.kind,
+    parallelPuts: store.parallelPuts,
+    put: async (body, size) => {
+      await ensure(size ?? 0);
+      return store.put(body, size);
+    },
+    get: (blobId, range, check) => store.get(blobId, range, check),
+    delete: (blobId) => store.delete(blobId),
+  };
 }
 
 /** The row of a stored chunk (new chunks carry a CRC32C; the SHA-256 column is for older ones). */

@@ -4,6 +4,7 @@ import type { Outbound } from '../../platform/outbound/index.ts';
 import type { GeoLookup } from './geo.ts';
 import type { RdapClient } from './rdap.ts';
 import type { Site } from './sites.ts';
+import type { SourceLog } from './source-result.ts';
 
 /** What every source needs: the one outbound fetcher, the configured endpoints, the site list. */
 export type OsintContext = {
@@ -12,6 +13,10 @@ export type OsintContext = {
   sites: Site[];
   rdap: RdapClient;
   geo: GeoLookup;
+  /** This search's: stops everything when the member goes away. */
+  signal?: AbortSignal;
+  /** Operator-facing log of a source's failure (members see a plain reason). */
+  log?: SourceLog;
 };
 
 /** Reports a username scan's progress (sites checked, hits since the last report). */

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { OSINT_TEXTS, type OsintType } from '@guildhall/common';
+import { OSINT_HISTORY_TEXTS, OSINT_TEXTS, type OsintType } from '@guildhall/common';
 import { httpError } from '../../platform/errors.ts';
 
 const DOMAIN =
@@ -14,6 +14,9 @@ const PHONE = /^\+?[\d\s().-]{4,32}$/;
  */
 export function normalizeQuery(type: OsintType, query: string): string {
   const q = query.trim();
+  // NUL and other control or format characters: refused for every type (PostgreSQL cannot store a NUL,
+  // and no address, name or number contains one).
+  if (/[\p{Cc}\p{Cf}]/u.test(q)) throw httpError(400, OSINT_HISTORY_TEXTS.badControl, 'BAD_QUERY');
   switch (type) {
     case 'email': {
       const at = q.lastIndexOf('@');

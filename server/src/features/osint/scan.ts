@@ -1,40 +1,134 @@
-import type { OsintSource, PlatformData } from '@guildhall/common';
-import type { Outbound } from '../../platform/outbound/index.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type OsintSource, type PlatformData, OSINT_UNCHECKED_REASONS as R } from '@guildhall/common';
+import {
+  type FetchResult,
+  findRefusal,
+  type Outbound,
+  OutboundTimeoutError,
+} from '../../platform/outbound/index.ts';
 import type { ProgressSink } from './context.ts';
 import { platformRisk } from './risk.ts';
-import { judgeResponse, type Site, type SiteOutcome, siteUrls } from './sites.ts';
+import { type Site, siteUrls } from './sites.ts';
 import { source } from './source-result.ts';
+import { judge, type SiteOutcome } from './verdict.ts';
 
 export type SiteCheck = { site: Site; outcome: SiteOutcome; url: string; reason?: string };
 
-/** Checks one site for an account; any failure (timeout, refusal, reset) is an unknown, never a hit. */
+/** How much of a profile page is searched for the site's markers (streamed, not kept). */
+export const SCAN_MAX_BYTES = 8 * 1024 * 1024;
+/** The start of a page kept for block-page signatures. */
+const HEAD_CHARS = 64 * 1024;
+/** Longest wait a 429's Retry-After may ask of one retry; a longer ask is an unknown. */
+const MAX_RETRY_AFTER_MS = 5000;
+const DEFAULT_RETRY_AFTER_MS = 1000;
+
+/** Browser-like headers for profile pages (sites answer bare clients with block pages); a site's own replace them. */
+const PAGE_HEADERS = {
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  'accept-language': 'en-US,en;q=0.9',
+};
+
+/**
+ * Checks one site for an account. A timeout or a 429 is retried once (after the site's Retry-After, at
+ * most 5 s); any failure is an unknown with its reason, never a hit or a miss.
+ */
 export async function checkSite(
   outbound: Outbound,
   site: Site,
   account: string,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<SiteCheck> {
   const { check, profile } = siteUrls(site, account);
-  try {
-    const res = await outbound.fetch(check, {
+  const attempt = () =>
+    outbound.fetch(check, {
       method: site.post_body ? 'POST' : 'GET',
       body: site.post_body?.replaceAll('{account}', account),
-      headers: site.headers,
+      headers: { ...PAGE_HEADERS, ...site.headers },
       timeoutMs,
+      signal,
       // WhatsMyName describes a miss by its redirect status on some sites: the first answer is judged.
       followRedirects: false,
+      scan: {
+        markers: [site.e_string, site.m_string],
+        caseless: [account],
+        maxBytes: SCAN_MAX_BYTES,
+        keepChars: HEAD_CHARS,
+      },
     });
-    return { site, outcome: judgeResponse(site, res.status, res.body), url: profile };
+  try {
+    let res: FetchResult;
+    try {
+      res = await attempt();
+      if (res.status === 429) {
+        const wait = retryAfterMs(res.headers['retry-after']);
+        if (wait === null) return { site, outcome: 'unknown', url: profile, reason: R.rateLimited };
+        await sleep(wait, undefined, { signal });
+        res = await attempt();
+      }
+    } catch (err) {
+      if (!(err instanceof OutboundTimeoutError) || signal?.aborted) throw err;
+      res = await attempt();
+    }
+    const verdict = judge(
+      site,
+      {
+        status: res.status,
+        headers: res.headers,
+        head: res.body,
+        hasHit: res.markers?.[0] ?? false,
+        hasMiss: res.markers?.[1] ?? false,
+        hasAccount: res.caseless?.[0] ?? false,
+      },
+      account,
+    );
+    return { site, outcome: verdict.outcome, url: profile, reason: verdict.reason };
   } catch (err) {
-    return { site, outcome: 'unknown', url: profile, reason: err instanceof Error ? err.message : 'failed' };
+    return { site, outcome: 'unknown', url: profile, reason: failureReason(err, signal) };
   }
+}
+
+function retryAfterMs(header: string | undefined): number | null {
+  if (!header) return DEFAULT_RETRY_AFTER_MS;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+  if (!Number.isFinite(ms)) return DEFAULT_RETRY_AFTER_MS;
+  return ms > MAX_RETRY_AFTER_MS ? null : Math.max(0, ms);
+}
+
+/** A failure in member-facing words (grouped on the screen). */
+export function failureReason(err: unknown, signal?: AbortSignal): string {
+  if (signal?.aborted) return R.aborted;
+  if (findRefusal(err)) return R.refused;
+  if (err instanceof OutboundTimeoutError) return R.timeout;
+  const code = errorCode(err);
+  if (
+    code === 'ENOTFOUND' ||
+    code === 'ENODATA' ||
+    code === 'ESERVFAIL' ||
+    code === 'ETIMEOUT' ||
+    code === 'EREFUSED'
+  )
+    return R.dns;
+  if (code?.startsWith('UND_ERR_') && code.includes('TIMEOUT')) return R.timeout;
+  return R.unreachable;
+}
+
+function errorCode(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 const PROGRESS_INTERVAL_MS = 150;
 
 /**
- * Checks every site in parallel (the fetcher's global cap bounds what is in flight) and reports progress:
- * the count checked at most every 150 ms, and each hit as it comes.
+ * Checks every site in parallel (the fetcher's caps bound what is in flight: globally, per member and per
+ * host) and reports progress: the count checked at most every 150 ms, and each hit as it comes.
  */
 export async function scanSites(
   outbound: Outbound,
@@ -42,6 +136,7 @@ export async function scanSites(
   account: string,
   timeoutMs: number,
   onProgress?: ProgressSink,
+  signal?: AbortSignal,
 ): Promise<SiteCheck[]> {
   let checked = 0;
   let lastReport = 0;
@@ -55,26 +150,73 @@ export async function scanSites(
     pendingHits = [];
   };
   report(true);
-  const results = await Promise.all(
+  return Promise.all(
     sites.map(async (site) => {
-      const result = await checkSite(outbound, site, account, timeoutMs);
+      const result = await checkSite(outbound, site, account, timeoutMs, signal);
       checked += 1;
       if (result.outcome === 'found') pendingHits.push({ name: site.name, url: result.url });
       report(checked === sites.length);
       return result;
     }),
   );
-  return results;
 }
 
-/** A platform-type source (§3): the platforms found, with how many were checked and how many were unknown. */
-export function platformSource(name: string, checks: SiteCheck[], url: string | null = null): OsintSource {
+/** How sure a platform source is: unknowns at or above this share of the sites, with nothing found, are inconclusive. */
+const INCONCLUSIVE_SHARE = 0.5;
+
+export type PlatformRiskMode = 'account' | 'candidate';
+
+/**
+ * A platform-type source (§3): the platforms found (with their category), every site that could not be
+ * checked with why, and a tri-state outcome. Nothing found while most sites could not be checked is
+ * "could not check", never "Not found".
+ */
+export function platformSource(
+  name: string,
+  checks: SiteCheck[],
+  account: string,
+  mode: PlatformRiskMode = 'account',
+  url: string | null = null,
+): OsintSource {
   const found = checks.filter((c) => c.outcome === 'found');
-  const unknown = checks.filter((c) => c.outcome === 'unknown').length;
+  const unknown = checks.filter((c) => c.outcome === 'unknown');
+  const notFound = checks.length - found.length - unknown.length;
   const data: PlatformData = {
-    sources: found.map((c) => ({ name: c.site.name, status: 'Found', url: c.url })),
-    summary: { foundOn: found.length, totalPlatforms: checks.length, unknown },
+    sources: found.map((c) => ({ name: c.site.name, status: 'Found', url: c.url, category: c.site.cat })),
+    summary: { foundOn: found.length, totalPlatforms: checks.length, unknown: unknown.length, notFound },
+    unchecked: unknown.map((c) => ({
+      name: c.site.name,
+      url: c.url,
+      reason: c.reason ?? R.unexpected,
+      category: c.site.cat,
+    })),
+    account,
   };
-  const status = found.length > 0 ? `Found on ${found.length}` : 'Not found';
-  return source(name, status, data, platformRisk(found.length), url);
+  if (found.length > 0) {
+    const { risk, rule } = platformRisk(found.length, mode);
+    return { ...source(name, `Found on ${found.length}`, data, risk, url), state: 'found', riskRule: rule };
+  }
+  if (checks.length === 0 || unknown.length / checks.length >= INCONCLUSIVE_SHARE) {
+    return {
+      ...source(name, 'Could not check', data, 'none', url),
+      state: 'could_not_check',
+      reason: unreachedReason(unknown, checks.length),
+    };
+  }
+  return {
+    ...source(name, 'Not found', data, 'none', url),
+    state: 'not_found',
+    riskRule: `Not found on the ${notFound} platforms checked`,
+  };
+}
+
+function unreachedReason(unknown: SiteCheck[], total: number): string {
+  if (total === 0) return 'No sites to check';
+  const counts = new Map<string, number>();
+  for (const c of unknown)
+    counts.set(c.reason ?? R.unexpected, (counts.get(c.reason ?? R.unexpected) ?? 0) + 1);
+  const [top] = [...counts].sort((a, b) => b[1] - a[1]);
+  const what =
+    unknown.length === total ? `None of the ${total} sites` : `${unknown.length} of ${total} sites`;
+  return `${what} could be checked${top ? ` (mostly: ${top[0].toLowerCase()})` : ''}`;
 }

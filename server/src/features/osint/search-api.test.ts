@@ -1,5 +1,6 @@
 import {
   type AuditEntry,
+  OSINT_HISTORY_TEXTS,
   OSINT_PROGRESS_EVENT,
   OSINT_TEXTS,
   type OsintProgress,
@@ -76,7 +77,14 @@ describe('username', () => {
       foundOn: expectedFound.length,
       totalPlatforms: SITES,
       unknown: unknown.length,
+      notFound: SITES - expectedFound.length - unknown.length,
     });
+    // Every site that could not be checked is listed with why.
+    expect(data.unchecked?.map((u) => u.reason).sort()).toEqual(
+      unknown.map((i) => (i % 10 === 1 ? 'Blocked by a bot check (Cloudflare)' : 'Timed out')).sort(),
+    );
+    expect(platforms.state).toBe('found');
+    expect(platforms.riskRule).toBe(`Found on ${expectedFound.length} platforms (5–14: medium)`);
     expect(data.sources.every((s) => s.status === 'Found')).toBe(true);
     expect(data.sources.map((s) => s.url).sort()).toEqual(
       expectedFound.map((i) => `${fake.httpBase}/sites/${i}/${FAKE.knownUser}`).sort(),
@@ -325,6 +333,9 @@ describe('validation and envelope', () => {
     [{ type: 'ip', query: 'example.com' }, OSINT_TEXTS.badIp],
     [{ type: 'person', query: 'Cher' }, OSINT_TEXTS.badPerson],
     [{ type: 'username', query: 'x'.repeat(300) }, OSINT_TEXTS.queryTooLong],
+    // A NUL reached the audit insert and PostgreSQL answered 500 (issue 26): refused first, on both databases.
+    [{ type: 'email', query: 'a\u0000b@example.com' }, OSINT_HISTORY_TEXTS.badControl],
+    [{ type: 'person', query: 'Jane\u0000 Doe' }, OSINT_HISTORY_TEXTS.badControl],
   ])('%j → 400 "%s"', async (payload, message) => {
     const res = await ctx.app.inject({
       method: 'POST',
@@ -341,8 +352,24 @@ describe('validation and envelope', () => {
     expect(Object.keys(body).sort()).toEqual(['error', 'results', 'success']);
     expect(body.success).toBe(true);
     expect(body.error).toBeNull();
-    expect(Object.keys(body.results).sort()).toEqual(['metadata', 'query', 'sources', 'summary', 'type']);
-    expect(Object.keys(body.results.sources[0]).sort()).toEqual(['data', 'name', 'risk', 'status', 'url']);
+    // The spec's fields, and ours beyond them: the stored search's id, each source's state and risk rule.
+    expect(Object.keys(body.results).sort()).toEqual([
+      'id',
+      'metadata',
+      'query',
+      'sources',
+      'summary',
+      'type',
+    ]);
+    expect(Object.keys(body.results.sources[0]).sort()).toEqual([
+      'data',
+      'name',
+      'risk',
+      'riskRule',
+      'state',
+      'status',
+      'url',
+    ]);
   });
 
   it('needs a sign-in', async () => {

@@ -1,7 +1,8 @@
-import type { OsintResult, OsintSource, OsintType } from '@guildhall/common';
+import type { OsintResult, OsintType } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import { recordActivity } from '../admin/index.ts';
 import type { OsintContext, ProgressSink } from './context.ts';
+import { storeSearch } from './history.ts';
 import { normalizeQuery } from './queries.ts';
 import { overallRisk } from './risk.ts';
 import { domainSources } from './sources/domain.ts';
@@ -15,8 +16,9 @@ export type Searcher = { id: string; username: string };
 
 /**
  * One OSINT search (portal-tools §3): the query is checked and normalised for its type, the search is
- * written to the audit trail, the type's sources run in parallel, and the result is summarised with the
- * overall risk.
+ * written to the audit trail, the type's sources run in parallel (stopped when `ctx.signal` aborts: the
+ * member went away), and the result is summarised with the overall risk and stored in the member's
+ * history.
  */
 export async function runSearch(
   ctx: OsintContext,
@@ -33,7 +35,8 @@ export async function runSearch(
     details: { type: input.type, query },
   });
   const set = await sourcesFor(ctx, input.type, query, onProgress);
-  return summarise(query, input.type, set);
+  ctx.signal?.throwIfAborted();
+  return storeSearch(db, who.id, summarise(query, input.type, set));
 }
 
 function sourcesFor(
@@ -58,7 +61,7 @@ function sourcesFor(
   }
 }
 
-function platformCount(sources: OsintSource[]): number | undefined {
+function platformCount(sources: OsintResult['sources']): number | undefined {
   let total: number | undefined;
   for (const s of sources) {
     const found = (s.data as { summary?: { foundOn?: unknown } } | null)?.summary?.foundOn;
@@ -69,13 +72,14 @@ function platformCount(sources: OsintSource[]): number | undefined {
 
 export function summarise(query: string, type: OsintType, set: SourceSet): OsintResult {
   const platformsFound = platformCount(set.sources);
+  const overall = overallRisk(set.sources);
   return {
     query,
     type,
     summary: {
       totalSources: set.sources.length,
       ...(platformsFound !== undefined ? { platformsFound } : {}),
-      overallRisk: overallRisk(set.sources),
+      ...overall,
     },
     sources: set.sources,
     metadata: { ...set.metadata, searchedAt: new Date().toISOString() },

@@ -19,6 +19,10 @@ const Site = z.object({
   m_string: z.string(),
   cat: z.string(),
   valid: z.boolean().optional(),
+  /** Accounts known to exist (the self-check expects them found). */
+  known: z.array(z.string()).optional(),
+  /** Our extension: a hit also needs the account on the page (sites prone to false positives). */
+  account_must_appear: z.boolean().optional(),
 });
 export type Site = z.infer<typeof Site>;
 
@@ -87,8 +91,6 @@ export function topSites(sites: Site[]): Site[] {
   return sites.filter((s) => wanted.has(s.name));
 }
 
-export type SiteOutcome = 'found' | 'not_found' | 'unknown';
-
 /** The account's address on a site: the public profile page when the list gives one. */
 export function siteUrls(site: Site, account: string): { check: string; profile: string } {
   let value = account;
@@ -96,15 +98,4 @@ export function siteUrls(site: Site, account: string): { check: string; profile:
   const encoded = encodeURIComponent(value);
   const check = site.uri_check.replaceAll('{account}', encoded);
   return { check, profile: site.uri_pretty ? site.uri_pretty.replaceAll('{account}', encoded) : check };
-}
-
-/**
- * WhatsMyName's rule: found when the status is e_code and the body holds e_string; not found when the
- * status is m_code and the body holds m_string (an empty m_string matches any body); anything else —
- * a block page, a captcha, a rate limit, an error — is unknown and never counts as found.
- */
-export function judgeResponse(site: Site, status: number, body: string): SiteOutcome {
-  if (status === site.e_code && body.includes(site.e_string)) return 'found';
-  if (status === site.m_code && (site.m_string === '' || body.includes(site.m_string))) return 'not_found';
-  return 'unknown';
 }

@@ -92,7 +92,10 @@ describe('SSRF matrix', () => {
       foundOn: 0,
       totalPlatforms: MATRIX_HOSTS.length + MATRIX_NAMES.length,
       unknown: MATRIX_HOSTS.length + MATRIX_NAMES.length,
+      notFound: 0,
     });
+    expect(platforms.state).toBe('could_not_check');
+    expect(res.json().results.summary.overallRisk).toBe('INCONCLUSIVE');
     expect(connections).toBe(0);
   });
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/index.ts';
 import { pendingMigrations } from '../../db/index.ts';
 import { HttpError } from '../errors.ts';
+import { APP_VERSION } from '../version.ts';
 import { registerMetrics } from './metrics.ts';
 import { createReadinessChecks, type ReadinessChecks } from './readiness.ts';
 
@@ -48,7 +49,7 @@ export function registerObservability(root: FastifyInstance, deps: Observability
   app.get(
     OPS_PATHS.liveness,
     { config: { access: 'public' }, logLevel: 'warn', schema: { response: { 200: LivenessResponse } } },
-    async () => ({ status: 'ok' as const }),
+    async () => ({ status: 'ok' as const, version: APP_VERSION }),
   );
 
   app.get(

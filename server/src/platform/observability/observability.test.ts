@@ -17,12 +17,18 @@ afterEach(async () => {
   ctx = undefined;
 });
 
+const ROOT_PACKAGE = new URL('../../../../package.json', import.meta.url);
+
 describe('GET /healthz and /readyz (issue 16: never the web app, 503 when a dependency is down)', () => {
   it('answers liveness and readiness in JSON, with the database and migrations checked', async () => {
     ctx = await createTestApp();
     const live = await ctx.app.inject({ url: '/healthz' });
     expect(live.statusCode).toBe(200);
-    expect(live.json()).toEqual({ status: 'ok' });
+    expect(live.json()).toEqual({
+      status: 'ok',
+      version: JSON.parse(fs.readFileSync(ROOT_PACKAGE, 'utf8')).version,
+    });
+    expect(live.json().version).toMatch(/^\d+\.\d+\.\d+/);
     const ready = await ctx.app.inject({ url: '/readyz' });
     expect(ready.statusCode).toBe(200);
     const body = ReadinessResponse.parse(ready.json());

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
@@ -5,13 +6,23 @@ import net from 'node:net';
 import type { PeerCertificate, TLSSocket } from 'node:tls';
 import { Agent, request } from 'undici';
 import { canonicalAddress, isAllowListed, isPublicAddress } from './address-policy.ts';
+import { type BodyScan, readBody } from './body-reader.ts';
 import { findRefusal, OutboundRefusedError, OutboundTimeoutError } from './errors.ts';
 import { createLimiter, type Limiter } from './limiter.ts';
 import { type DnsResolver, resolveAddresses } from './resolver.ts';
 
 export const MAX_REDIRECTS = 3;
 export const MAX_BODY_BYTES = 1024 * 1024;
-const USER_AGENT = 'Mozilla/5.0 (compatible; GuildhallOSINT/1.0; authorized research)';
+/** The portal's honest User-Agent, for operators who prefer to announce themselves (OUTBOUND_USER_AGENT). */
+export const HONEST_USER_AGENT = 'Mozilla/5.0 (compatible; GuildhallOSINT/1.0; authorized research)';
+/**
+ * The default: a current desktop browser's, because many profile sites answer anything else with a block
+ * page, which would make the verdict unknown (issue 28). The honest one is configurable.
+ */
+export const BROWSER_USER_AGENT =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+/** Requests in flight to one host at once, over every search (politeness: sites ban hammering clients). */
+export const PER_HOST_CONCURRENCY = 4;
 
 export type OutboundOptions = {
   resolver: DnsResolver;
@@ -21,6 +32,12 @@ export type OutboundOptions = {
   timeoutMs: number;
   /** Loopback addresses tests may reach; production passes none (config OUTBOUND_TEST_ALLOW). */
   allow?: readonly string[];
+  /** Most requests in flight for one owner (member); default `concurrency`. */
+  perOwner?: number;
+  /** Most requests in flight to one host; default PER_HOST_CONCURRENCY. */
+  perHost?: number;
+  /** The User-Agent sent unless a request sets its own; default BROWSER_USER_AGENT. */
+  userAgent?: string;
 };
 
 export type FetchOptions = {
@@ -31,6 +48,10 @@ export type FetchOptions = {
   signal?: AbortSignal;
   /** Follow redirects (each re-checked), at most MAX_REDIRECTS; otherwise the 3xx is returned. */
   followRedirects?: boolean;
+  /** Who the request is for (a member's id): the fair share of slots is counted per owner. */
+  owner?: string;
+  /** Search the whole body for markers instead of keeping it (profile pages, see body-reader.ts). */
+  scan?: BodyScan;
 };
 
 export type FetchResult = {
@@ -42,6 +63,9 @@ export type FetchResult = {
   /** The URL that answered, after redirects. */
   url: string;
   redirects: number;
+  /** With `scan`: whether each marker (and each caseless string) occurs in the body. */
+  markers?: boolean[];
+  caseless?: boolean[];
 };
 
 export type CertificateInfo = {
@@ -60,17 +84,44 @@ export type SiteInspection = {
   status: number;
   headers: Record<string, string>;
   certificate: CertificateInfo | null;
+  /** The page finally served, after redirects. */
+  url: string;
+  redirects: number;
 };
 
 export type Outbound = {
   /** Fetches a URL on a user's behalf: checked addresses only, redirects re-checked, body and time capped. */
   fetch(url: string, options?: FetchOptions): Promise<FetchResult>;
-  /** One request to a site, reporting its status, headers and (https) certificate, valid or not. */
-  inspectSite(url: string, options?: { timeoutMs?: number }): Promise<SiteInspection>;
+  /**
+   * A site's certificate (of the first https answer, valid or not) and the status and headers of the
+   * page it finally serves (redirects followed, each hop checked).
+   */
+  inspectSite(
+    url: string,
+    options?: { timeoutMs?: number; owner?: string; signal?: AbortSignal },
+  ): Promise<SiteInspection>;
   readonly resolver: DnsResolver;
   readonly limiter: Limiter;
   close(): Promise<void>;
 };
+
+/**
+ * Who the requests made inside `outboundScope.run(...)` are for, and when to stop them: every request of
+ * one search (its sources, their libraries' requests) is counted against that member's fair share and is
+ * cancelled when the member goes away, without each caller passing them along.
+ */
+export const outboundScope = new AsyncLocalStorage<{ owner?: string; signal?: AbortSignal }>();
+
+function scoped<T extends { owner?: string; signal?: AbortSignal }>(options: T): T {
+  const scope = outboundScope.getStore();
+  if (!scope) return options;
+  const signals = [options.signal, scope.signal].filter((s): s is AbortSignal => !!s);
+  return {
+    ...options,
+    owner: options.owner ?? scope.owner,
+    signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+  };
+}
 
 type LookupCallback = (
   err: NodeJS.ErrnoException | null,
@@ -86,7 +137,26 @@ type LookupCallback = (
  */
 export function createOutbound(opts: OutboundOptions): Outbound {
   const allow = opts.allow ?? [];
-  const limiter = createLimiter(opts.concurrency);
+  const limiter = createLimiter(opts.concurrency, opts.perOwner ?? opts.concurrency);
+  const userAgent = opts.userAgent ?? BROWSER_USER_AGENT;
+  const perHost = opts.perHost ?? PER_HOST_CONCURRENCY;
+  const hosts = new Map<string, Limiter>();
+  /** The host's politeness slot first (so waiting for a busy host holds no global slot), then a global one. */
+  const withSlots = async <T>(url: URL, options: FetchOptions, task: () => Promise<T>): Promise<T> => {
+    const key = url.hostname;
+    let host = hosts.get(key);
+    if (!host) {
+      // Shared fairly too: one member's hanging requests to a host leave room for another's.
+      host = createLimiter(perHost, Math.max(1, Math.ceil(perHost / 2)));
+      hosts.set(key, host);
+    }
+    const hostLimiter = host;
+    try {
+      return await hostLimiter.run(() => limiter.run(task, options), options);
+    } finally {
+      if (hostLimiter.active === 0 && hostLimiter.waiting === 0) hosts.delete(key);
+    }
+  };
 
   const permitted = (address: string) => isPublicAddress(address) || isAllowListed(address, allow);
 
@@ -135,25 +205,33 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     // net.connect skips the lookup for a literal address: judge it here instead.
     const literal = canonicalAddress(url.hostname);
     if (literal) assertPermitted(literal, url.hostname);
-    return limiter.run(async () => {
+    return withSlots(url, options, async () => {
       // The time limit runs from the first slot obtained: waiting for the global cap is not the site's fault.
       const signal = clock.start();
       const res = await request(url, {
         dispatcher: agent,
         method: options.method ?? 'GET',
-        headers: { 'user-agent': USER_AGENT, accept: '*/*', ...options.headers },
+        headers: mergeHeaders(
+          { 'user-agent': userAgent, accept: '*/*', 'accept-encoding': 'gzip, deflate, br' },
+          options.headers,
+        ),
         body: options.body,
         signal,
       });
-      const { body, truncated } = await readCapped(res.body, signal);
-      return { status: res.statusCode, headers: flattenHeaders(res.headers), body, truncated };
+      const headers = flattenHeaders(res.headers);
+      const read = await readBody(res.body, headers, signal, {
+        maxBytes: MAX_BODY_BYTES,
+        scan: options.scan,
+      });
+      return { status: res.statusCode, headers, ...read };
     });
   };
 
   return {
     resolver: opts.resolver,
     limiter,
-    async fetch(rawUrl, options = {}) {
+    async fetch(rawUrl, given = {}) {
+      const options = scoped(given);
       const clock = lazyDeadline(options.timeoutMs ?? opts.timeoutMs, options.signal);
       let url = parseUrl(rawUrl);
       try {
@@ -175,14 +253,30 @@ export function createOutbound(opts: OutboundOptions): Outbound {
         throw normaliseError(err, clock.signal());
       }
     },
-    async inspectSite(rawUrl, options = {}) {
-      const url = parseUrl(rawUrl);
-      assertFetchableUrl(url);
-      const literal = canonicalAddress(url.hostname);
-      if (literal) assertPermitted(literal, url.hostname);
-      const clock = lazyDeadline(options.timeoutMs ?? opts.timeoutMs);
+    async inspectSite(rawUrl, given = {}) {
+      const options = scoped(given);
+      let url = parseUrl(rawUrl);
+      const clock = lazyDeadline(options.timeoutMs ?? opts.timeoutMs, options.signal);
+      let certificate: CertificateInfo | null = null;
       try {
-        return await limiter.run(() => inspect(url, checkedLookup, clock.start()));
+        // Security headers are judged on the page a visitor ends on, not on the apex's redirect (issue 28).
+        for (let redirects = 0; ; redirects += 1) {
+          assertFetchableUrl(url);
+          const literal = canonicalAddress(url.hostname);
+          if (literal) assertPermitted(literal, url.hostname);
+          const hop = url;
+          const res = await withSlots(hop, options, () =>
+            inspect(hop, checkedLookup, clock.start(), userAgent),
+          );
+          if (redirects === 0 || (!certificate && res.certificate)) certificate = res.certificate;
+          const location = res.headers.location;
+          if (!(res.status >= 300 && res.status < 400 && location)) {
+            return { ...res, certificate, url: url.toString(), redirects };
+          }
+          if (redirects >= MAX_REDIRECTS)
+            throw new OutboundRefusedError(`More than ${MAX_REDIRECTS} redirects`);
+          url = parseUrl(location, url);
+        }
       } catch (err) {
         throw normaliseError(err, clock.signal());
       }
@@ -240,24 +334,15 @@ function normaliseError(err: unknown, signal: AbortSignal | undefined): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy?: (err?: Error) => void },
-  signal: AbortSignal,
-): Promise<{ body: string; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (signal.aborted) throw new OutboundTimeoutError();
-    const room = MAX_BODY_BYTES - size;
-    if (chunk.length >= room) {
-      chunks.push(chunk.subarray(0, room));
-      body.destroy?.();
-      return { body: Buffer.concat(chunks).toString('utf8'), truncated: chunk.length > room };
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return { body: Buffer.concat(chunks).toString('utf8'), truncated: false };
+/** Defaults overridden by a caller's headers, names compared without regard to case (one value per name). */
+export function mergeHeaders(
+  defaults: Record<string, string>,
+  overrides: Record<string, string> | undefined,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(defaults)) out[k.toLowerCase()] = v;
+  for (const [k, v] of Object.entries(overrides ?? {})) out[k.toLowerCase()] = v;
+  return out;
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -269,12 +354,17 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 }
 
 /** One GET whose certificate is read even when it does not verify (reporting it is the point). */
-function inspect(url: URL, lookup: unknown, signal: AbortSignal): Promise<SiteInspection> {
+function inspect(
+  url: URL,
+  lookup: unknown,
+  signal: AbortSignal,
+  userAgent: string,
+): Promise<Omit<SiteInspection, 'url' | 'redirects'>> {
   return new Promise((resolve, reject) => {
     const isHttps = url.protocol === 'https:';
     const req = (isHttps ? https : http).request(url, {
       method: 'GET',
-      headers: { 'user-agent': USER_AGENT, accept: 'text/html,*/*' },
+      headers: { 'user-agent': userAgent, accept: 'text/html,*/*' },
       lookup: lookup as never,
       rejectUnauthorized: false,
       servername: net.isIP(url.hostname) ? undefined : url.hostname,

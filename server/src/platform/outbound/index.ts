@@ -3,15 +3,20 @@ import { createOutbound, type Outbound } from './fetcher.ts';
 import { createResolver } from './resolver.ts';
 
 export { addressRange, canonicalAddress, isPublicAddress } from './address-policy.ts';
+export { type BodyScan, readBody } from './body-reader.ts';
 export { findRefusal, OutboundRefusedError, OutboundTimeoutError } from './errors.ts';
 export {
+  BROWSER_USER_AGENT,
   type CertificateInfo,
   createOutbound,
   type FetchOptions,
   type FetchResult,
+  HONEST_USER_AGENT,
   MAX_BODY_BYTES,
   MAX_REDIRECTS,
+  mergeHeaders,
   type Outbound,
+  outboundScope,
   type SiteInspection,
 } from './fetcher.ts';
 export { createLimiter, type Limiter } from './limiter.ts';
@@ -24,5 +29,7 @@ export function outboundFromConfig(config: OutboundConfig): Outbound {
     concurrency: config.concurrency,
     timeoutMs: config.timeoutMs,
     allow: config.testAllow,
+    perOwner: config.perMember,
+    userAgent: config.userAgent,
   });
 }

@@ -1,5 +1,6 @@
-import { TEXTS } from '@guildhall/common';
+import { DEMO_USER_ID, TEXTS } from '@guildhall/common';
 import { CloudOff, RefreshCw } from 'lucide-react';
+import { usePublicConfig } from '../../auth/public-config.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -20,6 +21,7 @@ import { useAdminUsers } from './useAdminUsers.ts';
 export function AdminPage() {
   const { user } = useAuth();
   const admin = useAdminUsers();
+  const config = usePublicConfig();
   const isOnline = admin.status === 'online';
   const isOffline = admin.status === 'offline';
   // Every admin button but Refresh is disabled unless the API is online (and while a change is in flight).
@@ -67,7 +69,7 @@ export function AdminPage() {
         </p>
       )}
 
-      <StatCards stats={userStats(admin.approved)} />
+      <StatCards stats={userStats(admin.approved, config?.setupMode ? DEMO_USER_ID : null)} />
       <AddUserForm approved={admin.approved} disabled={disabled} perform={admin.perform} />
       <PendingList
         pending={admin.pending}

@@ -9,6 +9,8 @@ const VERBS: Record<AuditEntry['action'], string> = {
   'user.sessions_revoke': 'signed out',
   'osint.search': 'ran an OSINT search:',
   'storage.quota': 'set the storage quota of',
+  'osint.report.accepted': 'accepted a wrong-result report on OSINT site',
+  'osint.report.dismissed': 'dismissed the wrong-result reports on OSINT site',
 };
 
 const FIELD_LABELS: Record<string, string> = {

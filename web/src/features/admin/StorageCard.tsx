@@ -16,7 +16,7 @@ export function StorageCard({ disabled }: { disabled: boolean }) {
   const storage = useQuery({ queryKey: STORAGE_KEY, queryFn: fetchStorage });
   const defaultQuota = storage.data?.defaultQuotaBytes ?? null;
   return (
-    <Card data-testid="storage-quotas">
+    <Card className="mb-6" data-testid="storage-quotas">
       <CardTitle icon={<HardDrive className="size-4" />}>Storage</CardTitle>
       <p className="mb-3 text-sm text-muted">
         Default quota: {defaultQuota ? formatFileSize(defaultQuota) : 'none'} (STORAGE_QUOTA_BYTES)

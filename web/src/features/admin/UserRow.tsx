@@ -7,7 +7,7 @@ import {
   TEXTS,
 } from '@guildhall/common';
 import { Check, Pencil, Trash2, X } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { usePublicConfig } from '../../auth/public-config.ts';
 import { ActingLevel } from '../../ui/ActingLevel.tsx';
@@ -39,6 +39,21 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
   const [dialog, setDialog] = useState<'confirm-remove' | 'cannot-remove-self' | null>(null);
   const config = usePublicConfig();
   const isSetupIdentity = Boolean(config?.setupMode) && user.id === DEMO_USER_ID;
+  // Keyboard (issue 31): editing starts in the Username field (never on Save), Escape cancels, and
+  // leaving the edit puts focus back on the row's Edit button.
+  const usernameField = useRef<HTMLInputElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (draft && !wasEditing.current) usernameField.current?.focus();
+    if (!draft && wasEditing.current) editButton.current?.focus();
+    wasEditing.current = draft !== null;
+  }, [draft]);
+
+  function cancelEdit() {
+    setDraft(null);
+    setProblem(null);
+  }
 
   async function save() {
     if (!draft) return;
@@ -71,10 +86,20 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
 
   if (draft) {
     return (
-      <li data-testid={`user-row-${user.id}`} data-editing="true" className={cn(rowClass, columns)}>
+      <li
+        data-testid={`user-row-${user.id}`}
+        data-editing="true"
+        className={cn(rowClass, columns)}
+        onKeyDown={(e) => {
+          if (e.key !== 'Escape') return;
+          e.preventDefault();
+          cancelEdit();
+        }}
+      >
         <div className="flex min-w-0 items-center gap-3">
           <UserAvatar id={user.id} username={draft.username || user.username} />
           <TextInput
+            ref={usernameField}
             aria-label="Username"
             value={draft.username}
             onChange={(e) => setDraft({ ...draft, username: e.target.value })}
@@ -105,15 +130,7 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
           >
             Save
           </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            icon={<X className="size-4" />}
-            onClick={() => {
-              setDraft(null);
-              setProblem(null);
-            }}
-          >
+          <Button variant="ghost" size="sm" icon={<X className="size-4" />} onClick={cancelEdit}>
             Cancel
           </Button>
         </div>
@@ -150,6 +167,7 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
       </div>
       <div className="col-span-2 flex justify-end gap-2 md:col-span-1">
         <Button
+          ref={editButton}
           variant="secondary"
           size="sm"
           icon={<Pencil className="size-4" />}

@@ -1,11 +1,11 @@
 import { ACCESS_LEVELS, type AccessLevel, LEVEL_LABELS } from '@guildhall/common';
-import type { InputHTMLAttributes, SelectHTMLAttributes } from 'react';
+import type { ComponentProps, SelectHTMLAttributes } from 'react';
 import { cn } from '../../ui/cn.ts';
 
 export const inputClass =
   'h-10 w-full min-w-0 rounded-lg border border-border bg-bg px-3 text-sm outline-none placeholder:text-muted/60 focus:border-brand disabled:opacity-60';
 
-export function TextInput({ className, ...rest }: InputHTMLAttributes<HTMLInputElement>) {
+export function TextInput({ className, ...rest }: ComponentProps<'input'>) {
   return <input className={cn(inputClass, className)} {...rest} />;
 }
 

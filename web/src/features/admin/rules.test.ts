@@ -42,4 +42,10 @@ describe('stat cards', () => {
     ];
     expect(userStats(list)).toEqual({ total: 4, admins: 1, moderators: 1, regular: 2 });
   });
+
+  it('in setup mode counts the access-code identity as the Admin its row is badged', () => {
+    const list = [user('demo', 'Demo User', 'viewer'), user('2', 'b')];
+    expect(userStats(list, 'demo')).toEqual({ total: 2, admins: 1, moderators: 0, regular: 1 });
+    expect(userStats(list, null)).toEqual({ total: 2, admins: 0, moderators: 0, regular: 2 });
+  });
 });

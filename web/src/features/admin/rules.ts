@@ -17,9 +17,18 @@ export function checkEdit(input: { username: string }): string | null {
 
 export type UserStats = { total: number; admins: number; moderators: number; regular: number };
 
-/** The four stat cards, over the approved users: regular users are everyone below moderator. */
-export function userStats(approved: { accessLevel: AccessLevel }[]): UserStats {
-  const count = (level: AccessLevel) => approved.filter((u) => u.accessLevel === level).length;
+/**
+ * The four stat cards, over the approved users: regular users are everyone below moderator. In setup
+ * mode `actingAdminId` (the access-code identity) counts as the Admin it acts as, as its row's badge
+ * says, so the cards never read "0 Admins" beside a row badged Admin.
+ */
+export function userStats(
+  approved: { id: string; accessLevel: AccessLevel }[],
+  actingAdminId: string | null = null,
+): UserStats {
+  const levelOf = (u: { id: string; accessLevel: AccessLevel }) =>
+    u.id === actingAdminId ? 'admin' : u.accessLevel;
+  const count = (level: AccessLevel) => approved.filter((u) => levelOf(u) === level).length;
   const admins = count('admin');
   const moderators = count('moderator');
   return { total: approved.length, admins, moderators, regular: approved.length - admins - moderators };

@@ -9,12 +9,14 @@ import { CheckCircle2, Hourglass, XCircle } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, apiFetch } from '../../api/client.ts';
+import { forgetNextForDiscord, loginPathFor, recallNextForDiscord } from '../../auth/next-path.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import { buttonClass } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { claimCode } from './callback-guard.ts';
+import { isCancelled, providerErrorMessage } from './provider-error.ts';
 
 type State =
   | { phase: 'processing' }
@@ -29,6 +31,8 @@ export function CallbackPage() {
   const navigate = useNavigate();
   const { signIn } = useAuth();
   const [state, setState] = useState<State>({ phase: 'processing' });
+  // Where sign-in started from (remembered by startDiscordLogin in this tab).
+  const [next] = useState(recallNextForDiscord);
 
   useEffect(() => {
     const code = params.get('code');
@@ -37,7 +41,7 @@ export function CallbackPage() {
 
     const fail = (message: string) => setState({ phase: 'error', message });
     const run = async () => {
-      if (providerError) return fail(`${TEXTS.authenticationFailedPrefix}${providerError}`);
+      if (providerError) return fail(providerErrorMessage(providerError));
       if (!code || !returnedState) return fail(TEXTS.missingDiscordParams);
       const guard = claimCode(code);
       if (guard === 'same-page-duplicate') return;
@@ -56,6 +60,7 @@ export function CallbackPage() {
         });
         if (!res?.success || !res.token) return fail(TEXTS.discordAuthFailed);
         signIn(res);
+        forgetNextForDiscord();
         setState({ phase: 'success', username: res.user.username });
       } catch (e) {
         if (e instanceof ApiError && e.code === 'NOT_APPROVED') {
@@ -71,13 +76,15 @@ export function CallbackPage() {
   useEffect(() => {
     // A pending user stays to read what happens next instead of being bounced back to /login.
     if (state.phase === 'processing' || state.phase === 'pending') return;
+    // Success: the page sign-in started from, else the dashboard. Error: sign-in again, still
+    // carrying that page so a second try returns there too.
     const [to, ms] =
       state.phase === 'success'
-        ? ['/dashboard', CALLBACK_SUCCESS_REDIRECT_MS]
-        : ['/login', CALLBACK_ERROR_REDIRECT_MS];
+        ? [next ?? '/dashboard', CALLBACK_SUCCESS_REDIRECT_MS]
+        : [next ? loginPathFor(next) : '/login', CALLBACK_ERROR_REDIRECT_MS];
     const t = setTimeout(() => navigate(to, { replace: true }), ms);
     return () => clearTimeout(t);
-  }, [state, navigate]);
+  }, [state, navigate, next]);
 
   return (
     <Page className="flex justify-center">
@@ -94,7 +101,8 @@ export function CallbackPage() {
             <CheckCircle2 className="mx-auto mb-4 size-12 text-success" />
             <h1 className="text-xl font-semibold">Welcome, {state.username}!</h1>
             <p className="mt-1 text-sm text-muted">
-              Authentication successful. Redirecting to your dashboard…
+              Authentication successful.{' '}
+              {next ? 'Taking you back to where you were…' : 'Redirecting to your dashboard…'}
             </p>
           </>
         )}
@@ -117,7 +125,9 @@ export function CallbackPage() {
         {state.phase === 'error' && (
           <>
             <XCircle className="mx-auto mb-4 size-12 text-danger" />
-            <h1 className="text-xl font-semibold">Authentication Failed</h1>
+            <h1 className="text-xl font-semibold">
+              {isCancelled(params.get('error')) ? 'Sign-in cancelled' : 'Authentication Failed'}
+            </h1>
             <p role="alert" className="mt-2 text-sm text-danger-text">
               {state.message}
             </p>

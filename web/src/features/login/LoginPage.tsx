@@ -1,8 +1,9 @@
 import { type SignInResponse, TEXTS } from '@guildhall/common';
 import { KeyRound } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { apiFetch } from '../../api/client.ts';
+import { AFTER_SIGN_IN_DEFAULT, NEXT_PARAM, safeNextPath } from '../../auth/next-path.ts';
 import { usePublicConfig } from '../../auth/public-config.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import { Logo } from '../../layout/Logo.tsx';
@@ -15,6 +16,10 @@ import { startDiscordLogin } from './discord-login.ts';
 export function LoginPage() {
   const { status, signIn } = useAuth();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // Back to the page that sent the member here (guards, share links), never off this site.
+  const next = safeNextPath(params.get(NEXT_PARAM));
+  const destination = next ?? AFTER_SIGN_IN_DEFAULT;
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [discordBusy, setDiscordBusy] = useState(false);
@@ -23,14 +28,14 @@ export function LoginPage() {
   // Members get a hint; the operator's fix ("check your environment variables") is in the server log.
   const discordOff = config !== null && !config.oauthConfigured;
 
-  if (status === 'signed-in') return <Navigate to="/dashboard" replace />;
+  if (status === 'signed-in') return <Navigate to={destination} replace />;
 
   const onDiscord = async () => {
     setError(null);
     if (discordOff) return;
     setDiscordBusy(true);
     try {
-      await startDiscordLogin();
+      await startDiscordLogin(next);
     } catch (e) {
       setError(e instanceof Error ? e.message : TEXTS.oauthUrlFailed);
       setDiscordBusy(false);
@@ -49,7 +54,7 @@ export function LoginPage() {
         token: null,
       });
       signIn(res);
-      navigate('/dashboard');
+      navigate(destination, { replace: true });
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : TEXTS.loginFailed);
       setBusy(false);

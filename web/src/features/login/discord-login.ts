@@ -1,8 +1,12 @@
 import { type OAuthUrlResponse, STORAGE_KEYS, TEXTS } from '@guildhall/common';
 import { ApiError, apiFetch } from '../../api/client.ts';
+import { forgetNextForDiscord, rememberNextForDiscord } from '../../auth/next-path.ts';
 
-/** Asks the server for the authorize URL, stores the state, and sends the browser to Discord. */
-export async function startDiscordLogin(): Promise<void> {
+/**
+ * Asks the server for the authorize URL, stores the state, and sends the browser to Discord; `next`
+ * (a checked same-origin path) is where the callback page goes once signed in.
+ */
+export async function startDiscordLogin(next: string | null): Promise<void> {
   let res: OAuthUrlResponse;
   try {
     res = await apiFetch<OAuthUrlResponse>('/api/auth/discord/url', { token: null });
@@ -11,5 +15,7 @@ export async function startDiscordLogin(): Promise<void> {
     throw new Error(TEXTS.oauthUrlFailed);
   }
   localStorage.setItem(STORAGE_KEYS.oauthState, res.state);
+  if (next) rememberNextForDiscord(next);
+  else forgetNextForDiscord();
   window.location.assign(res.url);
 }

@@ -36,7 +36,7 @@ export function ThemeCard() {
                 onChange={() => setChoice(value)}
                 className="sr-only"
               />
-              <Icon className="size-4" aria-hidden />
+              <Icon className="size-4 shrink-0" aria-hidden />
               {label}
             </label>
           ))}

@@ -10,14 +10,20 @@ import { Server } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
-import { httpError } from '../../../platform/errors.ts';
+import { HttpError, httpError, serverFault } from '../../../platform/errors.ts';
 import type { FilesContext } from '../context.ts';
 import { findItem } from '../repo.ts';
-import { roomFor } from '../storage-limits/service.ts';
+import { checkDiskStillHolds, diskFull, isNoSpace } from '../storage-limits/service.ts';
 import { storageUnavailable } from '../upload.ts';
 import { ChunkTusStore } from './tus-store.ts';
 
 const write = { access: 'user' } as const;
+
+/** An HttpError as tus answers it, in the API's envelope. */
+const envelope = (err: HttpError) => ({
+  status_code: err.statusCode,
+  body: JSON.stringify({ success: false, error: err.message, code: err.code }),
+});
 const OCTETS = 'application/offset+octet-stream';
 
 /**
@@ -44,10 +50,14 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
     },
     // tus's own refusals (offset conflicts, size) in the API's envelope, as every other route answers.
     onResponseError: (_req, err) => {
+      if (isNoSpace(err)) {
+        ctx.log.error({ err }, 'the blob disk is full');
+        return envelope(diskFull());
+      }
+      if (err instanceof HttpError) return envelope(err);
       if (err instanceof StoreUnavailableError) {
         ctx.log.error({ err }, 'file storage failed during a resumable upload');
-        const { message } = storageUnavailable();
-        return { status_code: 503, body: JSON.stringify({ success: false, error: message }) };
+        return envelope(storageUnavailable());
       }
       if (err instanceof Error && 'statusCode' in err) {
         const status = Number((err as { statusCode: number }).statusCode);
@@ -59,7 +69,9 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
           body: JSON.stringify({ success: false, error: err.body.trim() || 'Upload refused' }),
         };
       }
-      return undefined;
+      // A fault of ours: logged with its details, answered without them (no server paths in a body).
+      ctx.log.error({ err }, 'a resumable upload request failed');
+      return { status_code: 500, body: JSON.stringify(serverFault(err)) };
     },
   });
 
@@ -111,15 +123,9 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
       { config: write, schema: { response: ResumableResponses } },
       async (req, reply) => {
         precheck(req);
-        // Quota and disk reserve against the declared Upload-Length, before any byte is sent; held until
-        // the upload's row (which counts that length) exists.
-        const userId = req.auth!.user.discord_id;
-        const { release } = await roomFor(ctx.db, ctx.limits, userId, Number(req.headers['upload-length']));
-        try {
-          await handOver(req, reply);
-        } finally {
-          release();
-        }
+        // Quota, disk reserve and the open-uploads cap are checked against the declared Upload-Length
+        // when tus creates the upload (ChunkTusStore.create), in the transaction that inserts its row.
+        await handOver(req, reply);
       },
     );
     app.head(`${RESUMABLE_UPLOAD_PATH}/:fileId`, byId, async (req, reply) => {
@@ -130,6 +136,8 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
     app.patch(`${RESUMABLE_UPLOAD_PATH}/:fileId`, byId, async (req, reply) => {
       precheck(req);
       await ownUpload(req, req.params.fileId);
+      // Something else may have filled the disk since the upload was admitted: 507 before any byte.
+      await checkDiskStillHolds(ctx.db, ctx.limits);
       await handOver(req, reply, req.params.fileId);
     });
     app.delete(`${RESUMABLE_UPLOAD_PATH}/:fileId`, byId, async (req, reply) => {

@@ -12,6 +12,8 @@ import type { FileHash } from '../hashing/hash-pool.ts';
 import { discardItems } from '../maintenance.ts';
 import { parentKeyOf } from '../names.ts';
 import { findItem, insertChunk, insertItem, listChunks, updateItem } from '../repo.ts';
+import { admitUpload } from '../storage-limits/service.ts';
+import type { FilesTable } from '../tables.ts';
 import { chunkRow, resolveTarget } from '../upload.ts';
 import { ResumableHashes } from './resumable-hashes.ts';
 
@@ -63,7 +65,7 @@ export class ChunkTusStore extends DataStore {
     });
     const name = (meta.filename ?? '').trim();
     const now = nowIso();
-    await insertItem(this.ctx.db, {
+    const row: FilesTable = {
       id: upload.id,
       parent_id: target.parentId,
       parent_key: parentKeyOf(target.parentId),
@@ -81,7 +83,15 @@ export class ChunkTusStore extends DataStore {
       created_at: now,
       updated_at: now,
       upload_hash_state: RESUMABLE_MARK,
-    });
+    };
+    // The quota, the disk reserve and the cap on open resumable uploads are checked and the row (whose
+    // size, the declared length, counts until the upload finishes or expires) inserted in one step.
+    await admitUpload(
+      this.ctx.db,
+      this.ctx.limits,
+      { userId: owner, declared: upload.size, resumable: true },
+      (trx) => insertItem(trx, row),
+    );
     if (upload.size === 0) await this.finish(upload.id, 0, this.ctx.hashes.openFileHash());
     return upload;
   }

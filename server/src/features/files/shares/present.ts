@@ -11,6 +11,7 @@ export function presentShare(row: FileSharesTable, baseUrl: string): FileShare {
     expiresAt: row.expires_at,
     createdAt: row.created_at,
     downloadCount: Number(row.download_count),
+    hasPassword: !!row.password_hash,
   };
 }
 

@@ -2,6 +2,9 @@ import {
   DownloadTicketResponse,
   FileIdParams,
   OkResponse,
+  SHARE_PASSWORD_HEADER,
+  SHARE_PASSWORD_MAX_FAILURES,
+  SHARE_PASSWORD_WINDOW_MS,
   ShareCreateBody,
   SharedInfoResponse,
   ShareIdParams,
@@ -12,12 +15,16 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../../config.ts';
+import { clientAddressKey } from '../../../platform/client-address.ts';
 import type { FilesContext } from '../context.ts';
 import { FILE_RESPONSES, TicketQuery, ticketExpired } from '../download-routes.ts';
 import { sendStoredFile } from '../http-download.ts';
+import { presentationOf, sendThumbnail, THUMBNAIL_RESPONSES } from '../preview.ts';
 import { listChunks } from '../repo.ts';
+import type { Thumbnails } from '../thumbnails/service.ts';
 import { issueTicket, isTicketValid } from '../tickets.ts';
 import { publicUrlWarning, shareBaseUrl } from './base-url.ts';
+import { requireSharePassword } from './password.ts';
 import { presentShare, presentSharedInfo } from './present.ts';
 import { incrementDownloadCount } from './repo.ts';
 import {
@@ -36,11 +43,32 @@ const open = { access: 'public' } as const;
  * Share links (portal-tools §7): managing them needs level user; the /shared/:token calls are public
  * and check the share's own access level.
  */
-export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAsyncZod {
+export function sharesRoutes(
+  ctx: FilesContext,
+  config: Config,
+  thumbnails: Thumbnails,
+): FastifyPluginAsyncZod {
   const { db } = ctx;
   const baseUrl = (req: FastifyRequest) => shareBaseUrl(config, req);
 
   return async (app) => {
+    const passwordFailures = app.createFailureLimiter(
+      'share-password',
+      SHARE_PASSWORD_MAX_FAILURES,
+      SHARE_PASSWORD_WINDOW_MS,
+    );
+    /** A live share the caller may open: its access level, then its password if it has one. */
+    const openShare = async (req: FastifyRequest<{ Params: { token: string } }>) => {
+      const found = await findLiveShare(db, req.params.token);
+      requireShareAccess(found.share, req.auth);
+      await requireSharePassword(
+        found.share,
+        req.headers[SHARE_PASSWORD_HEADER],
+        passwordFailures,
+        clientAddressKey(req.ip),
+      );
+      return found;
+    };
     const warning = publicUrlWarning(config);
     if (warning) app.log.warn(warning);
     app.post(
@@ -78,8 +106,7 @@ export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAs
       '/api/files/shared/:token',
       { config: open, schema: { params: ShareTokenParams, response: { 200: SharedInfoResponse } } },
       async (req) => {
-        const { share, file } = await findLiveShare(db, req.params.token);
-        requireShareAccess(share, req.auth);
+        const { share, file } = await openShare(req);
         return { success: true as const, data: presentSharedInfo(share, file) };
       },
     );
@@ -89,8 +116,7 @@ export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAs
       '/api/files/shared/:token/ticket',
       { config: open, schema: { params: ShareTokenParams, response: { 200: DownloadTicketResponse } } },
       async (req) => {
-        const { share, file } = await findLiveShare(db, req.params.token);
-        requireShareAccess(share, req.auth);
+        const { share, file } = await openShare(req);
         const ticket = await issueTicket(db, {
           fileId: file.id,
           shareId: share.id,
@@ -113,13 +139,41 @@ export function sharesRoutes(ctx: FilesContext, config: Config): FastifyPluginAs
         if (req.query.ticket !== undefined) {
           if (!(await isTicketValid(db, req.query.ticket, file.id, share.id))) throw ticketExpired();
         } else {
-          requireShareAccess(share, req.auth);
+          await openShare(req);
         }
         // Counted once the file's last byte has been sent: previews and aborted fetches do not count.
         const count = isLinkPreview(req.headers['user-agent'])
           ? undefined
           : () => incrementDownloadCount(db, share.id);
         return sendStoredFile(req, reply, ctx, file, await listChunks(db, file.id), count);
+      },
+    );
+
+    // The preview viewer on the shared-link page: inline with the sandboxing CSP, never counted as a download.
+    app.get(
+      '/api/files/shared/:token/preview',
+      {
+        config: open,
+        schema: { params: ShareTokenParams, querystring: TicketQuery, response: FILE_RESPONSES },
+      },
+      async (req, reply) => {
+        const { share, file } = await findLiveShare(db, req.params.token);
+        if (req.query.ticket !== undefined) {
+          if (!(await isTicketValid(db, req.query.ticket, file.id, share.id))) throw ticketExpired();
+        } else {
+          await openShare(req);
+        }
+        const chunks = await listChunks(db, file.id);
+        return sendStoredFile(req, reply, ctx, file, chunks, undefined, presentationOf(file));
+      },
+    );
+
+    app.get(
+      '/api/files/shared/:token/thumbnail',
+      { config: open, schema: { params: ShareTokenParams, response: THUMBNAIL_RESPONSES } },
+      async (req, reply) => {
+        const { file } = await openShare(req);
+        return sendThumbnail(req, reply, thumbnails, file);
       },
     );
   };

@@ -8,6 +8,7 @@ import { nowIso } from '../../../platform/time.ts';
 import { findItem } from '../repo.ts';
 import { requireItem } from '../service.ts';
 import type { FileSharesTable, FilesTable } from '../tables.ts';
+import { hashSharePassword } from './password.ts';
 import { findShareById, findShareByToken, insertShare, listSharesOfFile, markShareRevoked } from './repo.ts';
 
 /** 24 random bytes (192 bits), base64url: 32 characters. */
@@ -50,6 +51,7 @@ export async function createShare(
     created_by: userId,
     download_count: 0,
     revoked_at: null,
+    password_hash: body.password ? await hashSharePassword(body.password) : null,
   };
   await insertShare(db, row);
   return row;

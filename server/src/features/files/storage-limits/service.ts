@@ -1,47 +1,34 @@
 import fs from 'node:fs';
 import { type AdminStorageEntry, formatFileSize, type StorageUsage, securityTexts } from '@guildhall/common';
+import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/index.ts';
+import type { Database } from '../../../db/schema.ts';
 import { HttpError } from '../../../platform/errors.ts';
 import { nowIso } from '../../../platform/time.ts';
 import { recordActivity } from '../../admin/index.ts';
-import { customQuota, setCustomQuota, storageByUser, usedBytes, userExists } from './repo.ts';
+import {
+  customQuota,
+  lockAdmissions,
+  openResumableUploads,
+  outstandingUploadBytes,
+  reservationOf,
+  setCustomQuota,
+  storageByUser,
+  usedBytes,
+  userExists,
+} from './repo.ts';
 
-/** STORAGE_QUOTA_BYTES and STORAGE_RESERVE_BYTES, and where the local store keeps its blobs. */
+type Trx = Transaction<Database>;
+
+/** STORAGE_QUOTA_BYTES, STORAGE_RESERVE_BYTES, RESUMABLE_UPLOADS_PER_USER, and where local blobs live. */
 export type StorageLimits = {
   defaultQuotaBytes: number | null;
   reserveBytes: number;
   /** The local store's directory (the reserve is kept on its disk); null when blobs are remote. */
   localBlobDir: string | null;
-  /** Declared bytes of uploads under way on this instance, not yet counted by the database or the disk. */
-  inFlight: InFlightBytes;
+  /** Unfinished resumable uploads one member may have open (their declared sizes count meanwhile). */
+  resumablePerUser: number;
 };
-
-/**
- * Bytes that uploads under way have declared, per member and in all. Checked and taken in one step
- * (no await between), so a member's concurrent uploads cannot each fit the same remaining room.
- */
-export class InFlightBytes {
-  private readonly byUser = new Map<string, number>();
-  total = 0;
-
-  of(userId: string): number {
-    return this.byUser.get(userId) ?? 0;
-  }
-
-  take(userId: string, bytes: number): () => void {
-    this.byUser.set(userId, this.of(userId) + bytes);
-    this.total += bytes;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = this.of(userId) - bytes;
-      if (left <= 0) this.byUser.delete(userId);
-      else this.byUser.set(userId, left);
-      this.total -= bytes;
-    };
-  }
-}
 
 export const quotaExceeded = (quota: number) =>
   new HttpError(507, securityTexts.quotaExceeded(formatFileSize(quota)), 'QUOTA_EXCEEDED');
@@ -59,41 +46,91 @@ export async function usageOf(db: Db, limits: StorageLimits, userId: string): Pr
   return { usedBytes: used, quotaBytes: custom ?? limits.defaultQuotaBytes };
 }
 
+/** The reserve applies: blobs go to the local disk and a reserve is set. */
+function checksDisk(limits: StorageLimits): limits is StorageLimits & { localBlobDir: string } {
+  return limits.localBlobDir !== null && limits.reserveBytes > 0;
+}
+
 /**
- * Checks an upload of `declared` bytes (Upload-Length, or the body's Content-Length) before a byte of it
- * is stored: 507 when it would take the member over their quota or the disk under the reserve, counting
- * the other uploads under way. Holds `declared` bytes for this upload until `release()`. Returns how many
- * bytes may arrive in all (a body of unknown length is held to it while streaming).
+ * 507 unless `bytes` more fit the member's quota (counting every upload of theirs under way, on any
+ * instance) and the disk keeps its reserve after every upload under way has stored what it was
+ * admitted for. Runs inside the admissions lock (see admitUpload).
  */
-export async function roomFor(
+async function checkRoom(trx: Trx, limits: StorageLimits, userId: string, bytes: number): Promise<void> {
+  const quota = (await customQuota(trx, userId)) ?? limits.defaultQuotaBytes;
+  if (quota !== null && (await usedBytes(trx, userId)) + bytes > quota) throw quotaExceeded(quota);
+  if (checksDisk(limits)) {
+    const free = await freeBytes(limits.localBlobDir);
+    const left = free - limits.reserveBytes - (await outstandingUploadBytes(trx));
+    if (bytes > left || left <= 0) throw diskFull();
+  }
+}
+
+export const tooManyResumable = (limit: number) =>
+  new HttpError(429, securityTexts.tooManyResumableUploads(limit), 'TOO_MANY_RESUMABLE_UPLOADS');
+
+/**
+ * Admits an upload of `declared` bytes (tus Upload-Length, or a POST /upload body's Content-Length)
+ * before a byte of it is stored, and runs `record` — the insert of the row that then counts those
+ * bytes — in the same transaction, under the admissions lock: the check and the reservation are one
+ * step, so concurrent requests on any number of instances sharing the database cannot each take the
+ * same room. 507 over the quota or into the disk reserve; 429 past the open resumable uploads cap.
+ */
+export async function admitUpload(
+  db: Db,
+  limits: StorageLimits,
+  upload: { userId: string; declared: number; resumable: boolean },
+  record: (trx: Trx) => Promise<void>,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await lockAdmissions(trx);
+    if (upload.resumable && (await openResumableUploads(trx, upload.userId)) >= limits.resumablePerUser) {
+      throw tooManyResumable(limits.resumablePerUser);
+    }
+    await checkRoom(trx, limits, upload.userId, upload.declared);
+    await record(trx);
+  });
+}
+
+/**
+ * Grows a POST /upload's reservation to `total` bytes before more of it is stored (a body of unknown
+ * length, or a file a little larger than its Content-Length estimate): 507 if that does not fit.
+ */
+export async function growReservation(
   db: Db,
   limits: StorageLimits,
   userId: string,
-  declared: number,
-): Promise<{ room: number; refusal: () => HttpError; release: () => void }> {
-  const checkDisk = limits.localBlobDir !== null && limits.reserveBytes > 0;
-  const [{ quotaBytes, usedBytes: used }, free] = await Promise.all([
-    usageOf(db, limits, userId),
-    checkDisk ? freeBytes(limits.localBlobDir!) : Promise.resolve(Number.POSITIVE_INFINITY),
-  ]);
-  // From here to take(): no await, so concurrent uploads see each other's holds.
-  let room = Number.POSITIVE_INFINITY;
-  let reason: 'quota' | 'disk' | null = null;
-  if (quotaBytes !== null) {
-    room = Math.max(0, quotaBytes - used - limits.inFlight.of(userId));
-    reason = 'quota';
-    if (declared > room) throw quotaExceeded(quotaBytes);
+  fileId: string,
+  total: number,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await lockAdmissions(trx);
+    const current = await reservationOf(trx, fileId);
+    if (total <= current) return;
+    await checkRoom(trx, limits, userId, total - current);
+    await trx.updateTable('files').set({ reserved_bytes: total }).where('id', '=', fileId).execute();
+  });
+}
+
+/**
+ * Before a resumable upload's next bytes (a tus PATCH): the disk must still hold, above its reserve,
+ * what every upload under way was admitted for. Something else filling the disk (the database, other
+ * programs) then stops uploads with a 507 instead of eating into the reserve.
+ */
+export async function checkDiskStillHolds(db: Db, limits: StorageLimits): Promise<void> {
+  if (!checksDisk(limits)) return;
+  const [free, outstanding] = await Promise.all([freeBytes(limits.localBlobDir), outstandingUploadBytes(db)]);
+  if (free - limits.reserveBytes < outstanding) throw diskFull();
+}
+
+/** A write the file system refused for want of space (ENOSPC, or a disk quota: EDQUOT). */
+export function isNoSpace(e: unknown): boolean {
+  for (let err = e, depth = 0; err && typeof err === 'object' && depth < 4; depth++) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+    err = (err as { cause?: unknown }).cause;
   }
-  if (checkDisk) {
-    const diskRoom = Math.max(0, free - limits.reserveBytes - limits.inFlight.total);
-    if (declared > diskRoom || diskRoom === 0) throw diskFull();
-    if (diskRoom < room) {
-      room = diskRoom;
-      reason = 'disk';
-    }
-  }
-  const refusal = () => (reason === 'quota' && quotaBytes !== null ? quotaExceeded(quotaBytes) : diskFull());
-  return { room, refusal, release: limits.inFlight.take(userId, declared) };
+  return false;
 }
 
 export async function adminStorageList(db: Db, limits: StorageLimits): Promise<AdminStorageEntry[]> {

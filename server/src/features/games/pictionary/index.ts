@@ -1,6 +1,7 @@
 /** What the rest of the app may use of Pictionary: its feature definition. */
 import {
   PICTIONARY_EVENTS,
+  PICTIONARY_PRESENCE_TICK_MS,
   PICTIONARY_ROOM_TYPE,
   PictionarySocketDraw,
   pictionaryRoom as roomName,
@@ -9,8 +10,9 @@ import {
 } from '@guildhall/common';
 import { httpError } from '../../../platform/errors.ts';
 import { defineFeature } from '../../../platform/feature.ts';
+import { dropAbsent, noteOneSeen, noteSeen } from './presence.ts';
 import { createRateWindow } from './rate-window.ts';
-import { pictionaryRoom } from './room.ts';
+import { pictionaryRoom, socketsInGameRooms } from './room.ts';
 import { pictionaryRoutes } from './routes.ts';
 import { advanceDueGames, advanceIfDue, armTimers, draw, type PictionaryContext } from './service.ts';
 import { type Clock, createTurnTimers } from './timers.ts';
@@ -23,7 +25,11 @@ const SOCKET_DRAWS_PER_SECOND = 40;
 /** Test seams: the clock (default the platform's), the word draw, and how often the sweep runs. */
 export type PictionaryOptions = { clock?: Clock; random?: () => number; sweepEveryMs?: number };
 
-type PictionaryState = { game: PictionaryContext; sweep: NodeJS.Timeout | undefined };
+type PictionaryState = {
+  game: PictionaryContext;
+  sweep: NodeJS.Timeout | undefined;
+  presence: NodeJS.Timeout | undefined;
+};
 
 /**
  * Pictionary: turns advance with nobody connected (a timer per game on this instance, and a sweep for
@@ -54,6 +60,7 @@ export function pictionaryFeature(options: PictionaryOptions = {}) {
         pushClear: (gameId, turnNumber) =>
           realtime.publish(roomName(gameId), PICTIONARY_EVENTS.clear, { gameId, turnNumber }),
         segmentCounts: new Map(),
+        startedAt: clock.now(),
       };
       // The live path for strokes: the drawer's open socket, with the same rules as POST /:id/draw.
       const socketDrawLimit = createRateWindow(SOCKET_DRAWS_PER_SECOND, 1000);
@@ -66,21 +73,42 @@ export function pictionaryFeature(options: PictionaryOptions = {}) {
           throw httpError(429, TEXTS.rateLimitGeneric, 'RATE_LIMITED');
         return draw(game, identity.userId, parsed.data.gameId, parsed.data.strokeData);
       });
-      return { game, sweep: undefined };
+      return { game, sweep: undefined, presence: undefined };
     },
-    rooms: ({ db }, { game }) => ({ [PICTIONARY_ROOM_TYPE]: pictionaryRoom(db, game.clock) }),
+    rooms: ({ log }, { game }) => ({
+      [PICTIONARY_ROOM_TYPE]: pictionaryRoom(game, (gameId, userId) =>
+        noteOneSeen(game, gameId, userId).catch((err: unknown) =>
+          log.error({ err, gameId }, 'pictionary: noting a player as seen failed'),
+        ),
+      ),
+    }),
     routes: (_ctx, { game }) => pictionaryRoutes(game),
-    start: async ({ log }, state) => {
+    start: async ({ log, realtime }, state) => {
       await advanceDueGames(state.game);
       await armTimers(state.game);
       state.sweep = setInterval(() => {
         advanceDueGames(state.game).catch((err: unknown) => log.error({ err }, 'pictionary: sweep failed'));
       }, options.sweepEveryMs ?? SWEEP_EVERY_MS);
       state.sweep.unref();
+      // The same beat notes who has a socket in a game's room, and acts on players gone too long.
+      let ticking = false;
+      state.presence = setInterval(() => {
+        if (ticking) return; // a slow database: never two ticks at once
+        ticking = true;
+        noteSeen(state.game, socketsInGameRooms(realtime))
+          .then(() => dropAbsent(state.game))
+          .catch((err: unknown) => log.error({ err }, 'pictionary: presence check failed'))
+          .finally(() => {
+            ticking = false;
+          });
+      }, PICTIONARY_PRESENCE_TICK_MS);
+      state.presence.unref();
     },
     stop: (_ctx, state) => {
       clearInterval(state.sweep);
+      clearInterval(state.presence);
       state.sweep = undefined;
+      state.presence = undefined;
       state.game.timers.cancelAll();
     },
   });

@@ -44,18 +44,25 @@ export function presentGame(
       row.current_word !== null && row.status === 'in_progress' ? wordPattern(row.current_word) : null,
     roundNumber: row.round_number,
     playerScores,
-    guesses: guesses.map((g) => ({
-      playerId: g.user_id,
-      playerUsername: g.username,
-      guess: g.is_correct && !turnOver && g.user_id !== viewerId && !isDrawer ? null : g.guess,
-      isCorrect: g.is_correct === 1,
-      points: g.points,
-    })),
+    guesses: guesses
+      // A close guess, or a wrong one containing the word, reaches its author alone (issue 26).
+      .filter((g) => !(g.is_private && g.user_id !== viewerId))
+      .map((g) => ({
+        playerId: g.user_id,
+        playerUsername: g.username,
+        guess: g.is_correct && !turnOver && g.user_id !== viewerId && !isDrawer ? null : g.guess,
+        isCorrect: g.is_correct === 1,
+        points: g.points,
+        isPrivate: g.is_private === 1,
+      })),
     ...(drawing ? { drawingData: drawing } : {}),
     turnNumber: row.turn_number,
     turnPhase: row.status === 'in_progress' ? row.turn_phase : null,
     turnEndsAt: row.status === 'in_progress' ? row.turn_ends_at : null,
     serverTime: new Date(now).toISOString(),
+    isPrivate: row.is_private === 1,
+    nextGameId: row.status === 'finished' ? row.next_game_id : null,
+    awayIds: row.status === 'in_progress' ? active.filter((p) => p.away).map((p) => p.user_id) : [],
     hasGuessed: guesses.some((g) => g.user_id === viewerId && g.is_correct === 1),
     version: row.version,
     createdAt: row.created_at,

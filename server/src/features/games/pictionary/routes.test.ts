@@ -258,8 +258,11 @@ describe('Pictionary turns', () => {
     const wrong = await guessAs(ctx.app, players[2]!.token, id, 'qqqqqqqqqq');
     expect(wrong.body).toMatchObject({ isCorrect: false, message: T.wrong });
     const seen = await get(ctx.app, players[2]!.token, id);
-    expect(seen.body.game!.guesses.map((g) => g.guess)).toEqual([close, 'qqqqqqqqqq']);
+    // The close guess is its author's alone (issue 26): the others' list leaves it out.
+    expect(seen.body.game!.guesses.map((g) => g.guess)).toEqual(['qqqqqqqqqq']);
     expect(seen.raw).not.toContain('is close');
+    const own = await get(ctx.app, players[1]!.token, id);
+    expect(own.body.game!.guesses[0]).toMatchObject({ guess: close, isPrivate: true });
   });
 
   it('scores 10, 7 in order and the drawer 3 each; others see "guessed the word" without the text until the turn ends', async () => {

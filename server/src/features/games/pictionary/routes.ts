@@ -13,6 +13,8 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { noteOneSeen } from './presence.ts';
+import { joinById, playAgain } from './rooms.ts';
 import {
   currentGame,
   draw,
@@ -44,6 +46,11 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409
 /** The Pictionary API; the services behind it (timers, the socket draw handler, the sweep) are built in index.ts. */
 export function pictionaryRoutes(ctx: PictionaryContext): FastifyPluginAsyncZod {
   return async (app) => {
+    // Reads, guesses and polls note the player as present as well as the socket beat (index.ts).
+    const seen = (gameId: string, userId: string) =>
+      noteOneSeen(ctx, gameId, userId).catch((err: unknown) =>
+        app.log.error({ err, gameId }, 'pictionary: noting a player as seen failed'),
+      );
     const me = (req: FastifyRequest) => req.auth!.user.discord_id;
     const params = PictionaryGameParams;
 
@@ -56,7 +63,11 @@ export function pictionaryRoutes(ctx: PictionaryContext): FastifyPluginAsyncZod 
     app.get(
       `${BASE}/current`,
       { config: ACCESS, schema: { response: { 200: PictionaryCurrentResponse, ...errors } } },
-      async (req) => ok(await currentGame(ctx, me(req))),
+      async (req) => {
+        const r = await currentGame(ctx, me(req));
+        if (r.game) await seen(r.game.id, me(req));
+        return ok(r);
+      },
     );
 
     app.get(
@@ -71,13 +82,30 @@ export function pictionaryRoutes(ctx: PictionaryContext): FastifyPluginAsyncZod 
     app.get(
       `${BASE}/:id`,
       { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } },
-      async (req) => ok(await getGame(ctx, me(req), req.params.id)),
+      async (req) => {
+        const r = await getGame(ctx, me(req), req.params.id);
+        await seen(req.params.id, me(req));
+        return ok(r);
+      },
     );
 
     app.post(
       `${BASE}/:id/leave`,
       { config: ACCESS, schema: { params, response: { 200: PictionaryLeaveResponse, ...errors } } },
       async (req) => ok(await leaveGame(ctx, me(req), req.params.id)),
+    );
+
+    // Beyond the spec (issue 29): join a lobby by its invite link; Play again after Game Complete.
+    app.post(
+      `${BASE}/:id/join`,
+      { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } },
+      async (req) => ok(await joinById(ctx, me(req), req.params.id)),
+    );
+
+    app.post(
+      `${BASE}/:id/play-again`,
+      { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } },
+      async (req) => ok(await playAgain(ctx, me(req), req.params.id)),
     );
 
     app.post(
@@ -114,7 +142,10 @@ export function pictionaryRoutes(ctx: PictionaryContext): FastifyPluginAsyncZod 
         config: ACCESS,
         schema: { params, body: PictionaryGuessBody, response: { 200: PictionaryGuessResponse, ...errors } },
       },
-      async (req) => ok(await guess(ctx, me(req), req.params.id, req.body.guess)),
+      async (req) => {
+        await seen(req.params.id, me(req));
+        return ok(await guess(ctx, me(req), req.params.id, req.body.guess));
+      },
     );
   };
 }

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import {
   cleanCustomWords,
   cleanWordBanks,
+  containsWord,
   guessPoints,
   isCloseGuess,
   normalizeWord,
+  PICTIONARY_ABSENT_AFTER_MS,
   PICTIONARY_DEFAULT_BANK,
   PICTIONARY_DRAWER_POINTS,
-  PICTIONARY_MAX_GUESSES_PER_TURN,
+  PICTIONARY_MAX_GUESSES_PER_PLAYER,
   PICTIONARY_MAX_SEGMENTS_PER_TURN,
   PICTIONARY_PLAYERS,
   PICTIONARY_ROUNDS,
@@ -44,12 +46,14 @@ export type PictionaryContext = {
    * guard against a runaway client, not an exact quota.
    */
   segmentCounts: Map<string, number>;
+  /** When this instance started: nobody is counted gone until it has watched for the grace itself. */
+  startedAt: number;
 };
 
 export type GameResult = { game: PictionaryGame; message: string };
 
 /** Optimistic updates retry this often before answering 409 (only under heavy contention). */
-const MAX_ATTEMPTS = 10;
+export const MAX_ATTEMPTS = 10;
 
 class VersionConflict extends Error {}
 class SeatTaken extends Error {}
@@ -69,7 +73,7 @@ export async function joinGame(ctx: PictionaryContext, userId: string): Promise<
         // A simultaneous join of the same user may have seated them since the check above.
         if (await repo.findSeatGameId(trx, userId)) throw new SeatTaken();
         const now = ctx.clock.now();
-        const lobby = await repo.findOpenLobby(trx);
+        const lobby = await repo.findOpenLobby(trx, iso(now - PICTIONARY_ABSENT_AFTER_MS));
         if (lobby) {
           await repo.insertPlayer(trx, lobby.id, userId, lobby.maxSeq + 1, iso(now));
           const row = (await repo.findGame(trx, lobby.id))!;
@@ -125,6 +129,7 @@ export async function updateSettings(
       max_players: body.maxPlayers,
       word_banks: JSON.stringify(cleanWordBanks(body.wordBanks)),
       custom_words: JSON.stringify(cleanCustomWords(body.customWords)),
+      ...(body.isPrivate === undefined ? {} : { is_private: body.isPrivate ? 1 : 0 }),
       updated_at: iso(ctx.clock.now()),
     };
     const applied = await apply(
@@ -182,12 +187,21 @@ export async function draw(
   const turn = Number(row.turn_number);
   const countKey = `${gameId}:${turn}`;
   if (strokeData.type === 'clear') {
-    await repo.deleteStrokes(ctx.db, gameId, turn);
-    ctx.segmentCounts.set(countKey, 0);
+    // A marker, not a delete: the turn's budget keeps counting what was cleared (a drawer cannot clear and
+    // refill without end), and the replay starts after the last clear.
+    await repo.insertStrokes(ctx.db, {
+      id: randomUUID(),
+      game_id: gameId,
+      turn_number: turn,
+      seq: nextSeq(),
+      segments: '[]',
+      segment_count: 0,
+      kind: 'clear',
+    });
     ctx.pushClear(gameId, turn);
     return { turnNumber: turn, message: 'Canvas cleared' };
   }
-  const { segments } = strokeData;
+  const segments = strokeData.segments.map(compactSegment);
   const stored = ctx.segmentCounts.get(countKey) ?? (await repo.countSegments(ctx.db, gameId, turn));
   if (stored + segments.length > PICTIONARY_MAX_SEGMENTS_PER_TURN) {
     throw httpError(413, T.drawingFull, 'DRAWING_FULL');
@@ -200,6 +214,7 @@ export async function draw(
     seq: nextSeq(),
     segments: JSON.stringify(segments),
     segment_count: segments.length,
+    kind: 'stroke',
   });
   // Stored before it is sent: a player joining in between gets it in the snapshot, never misses it.
   ctx.pushStrokes(gameId, userId, turn, segments);
@@ -229,15 +244,25 @@ export async function guess(
     if (guesses.some((g) => g.user_id === userId && g.is_correct)) {
       throw httpError(409, T.alreadyGuessed, 'ALREADY_GUESSED');
     }
-    if (guesses.length >= PICTIONARY_MAX_GUESSES_PER_TURN) throw httpError(429, T.tooManyGuesses, 'TOO_MANY');
+    // Per player: one player's flood never uses up another's guesses (issue 26).
+    if (guesses.filter((g) => g.user_id === userId).length >= PICTIONARY_MAX_GUESSES_PER_PLAYER) {
+      throw httpError(429, T.tooManyGuesses, 'TOO_MANY');
+    }
 
     const word = row.current_word ?? '';
     const isCorrect = normalized === word;
+    const isClose = !isCorrect && isCloseGuess(normalized, word);
+    const isPrivate = isClose || (!isCorrect && containsWord(typed, word));
     const previousCorrect = guesses.filter((g) => g.is_correct).length;
     const points = isCorrect ? guessPoints(previousCorrect) : 0;
-    const guessers = players.filter((p) => p.left_at === null && p.user_id !== row.drawer_id);
+    // Players counted away are not waited for; the guesser themself is here, whatever their flag says.
+    const guessers = players.filter(
+      (p) => p.left_at === null && p.user_id !== row.drawer_id && (!p.away || p.user_id === userId),
+    );
     const now = ctx.clock.now();
-    const everyoneGuessed = isCorrect && previousCorrect + 1 >= guessers.length;
+    const correctSoFar = new Set(guesses.filter((g) => g.is_correct).map((g) => g.user_id));
+    const everyoneGuessed =
+      isCorrect && guessers.every((p) => p.user_id === userId || correctSoFar.has(p.user_id));
     const changes: GameChanges = everyoneGuessed ? revealChanges(now) : { updated_at: iso(now) };
     const applied = await apply(ctx, row, changes, async (trx) => {
       await repo.insertGuess(trx, {
@@ -249,6 +274,7 @@ export async function guess(
         is_correct: isCorrect ? 1 : 0,
         points,
         created_at: iso(now),
+        is_private: isPrivate ? 1 : 0,
       });
       if (isCorrect) {
         await repo.addScore(trx, gameId, userId, points);
@@ -257,7 +283,7 @@ export async function guess(
     });
     if (!applied) continue;
     const game = await afterChange(ctx, gameId, userId, row);
-    const message = isCorrect ? T.correct : isCloseGuess(normalized, word) ? T.close(typed) : T.wrong;
+    const message = isCorrect ? T.correct : isClose ? T.close(typed) : T.wrong;
     return { game, isCorrect, message };
   }
   throw httpError(409, T.busy, 'CONFLICT');
@@ -279,6 +305,8 @@ export async function leaveGame(
     if (!state || !me) throw httpError(state ? 403 : 404, state ? T.notAPlayer : T.gameNotFound);
     const { row, players, guesses } = state;
     if (row.status === 'finished' || me.left_at !== null) {
+      // Noted so that Play again does not bring back a player who went on to something else.
+      if (me.left_at === null) await repo.markPlayerLeft(ctx.db, gameId, userId, iso(ctx.clock.now()));
       return { game: presentGame(state, userId, ctx.clock.now()), message: 'You left the game' };
     }
     const now = ctx.clock.now();
@@ -295,10 +323,11 @@ export async function leaveGame(
     const changes: GameChanges = { updated_at: iso(now) };
     if (row.host_id === userId) changes.host_id = nextHost(players, me)!;
     if (row.status === 'in_progress') {
-      const guessers = remaining.filter((p) => p.user_id !== row.drawer_id);
+      const guessers = remaining.filter((p) => p.user_id !== row.drawer_id && !p.away);
       const correct = new Set(guesses.filter((g) => g.is_correct).map((g) => g.user_id));
       const allGuessed = guessers.length > 0 && guessers.every((p) => correct.has(p.user_id));
-      if (remaining.length < PICTIONARY_PLAYERS.min) Object.assign(changes, finishChanges(now));
+      if (remaining.filter((p) => !p.away).length < PICTIONARY_PLAYERS.min)
+        Object.assign(changes, finishChanges(now));
       else if (row.turn_phase === 'drawing' && (row.drawer_id === userId || allGuessed)) {
         Object.assign(changes, revealChanges(now));
       }
@@ -384,7 +413,7 @@ async function turnDrawing(db: Db, row: GameRow): Promise<PictionarySegment[]> {
   return batches.flatMap((b) => JSON.parse(b) as PictionarySegment[]);
 }
 
-async function loadState(db: Db, gameId: string): Promise<GameState | null> {
+export async function loadState(db: Db, gameId: string): Promise<GameState | null> {
   const row = await repo.findGame(db, gameId);
   if (!row) return null;
   const [players, guesses] = await Promise.all([
@@ -404,7 +433,7 @@ async function playerState(db: Db, userId: string, gameId: string): Promise<Game
 }
 
 /** Applies `changes` at the version read (plus `extra` writes) in one transaction; false on a conflict. */
-async function apply(
+export async function apply(
   ctx: PictionaryContext,
   row: GameRow,
   changes: GameChanges,
@@ -427,19 +456,19 @@ async function apply(
  * After a change: drop the drawing of past turns, arm the timer for the new phase, push every player their
  * own view. Returns the view of `viewerId` (when given).
  */
-async function afterChange(
+export async function afterChange(
   ctx: PictionaryContext,
   gameId: string,
   viewerId: string,
   before?: GameRow,
 ): Promise<PictionaryGame>;
-async function afterChange(
+export async function afterChange(
   ctx: PictionaryContext,
   gameId: string,
   viewerId: null,
   before?: GameRow,
 ): Promise<null>;
-async function afterChange(
+export async function afterChange(
   ctx: PictionaryContext,
   gameId: string,
   viewerId: string | null,
@@ -486,10 +515,18 @@ export function newGameRow(id: string, hostId: string, now: string): GameRow {
     drawer_id: null,
     current_word: null,
     used_words: '[]',
+    is_private: 0,
+    next_game_id: null,
     version: 0,
     created_at: now,
     updated_at: now,
   };
+}
+
+/** Coordinates to a tenth of a canvas unit: finer is invisible on a 1000×600 canvas and only costs bytes. */
+function compactSegment(s: PictionarySegment): PictionarySegment {
+  const r = (v: number) => Math.round(v * 10) / 10;
+  return { ...s, from: { x: r(s.from.x), y: r(s.from.y) }, to: { x: r(s.to.x), y: r(s.to.y) } };
 }
 
 /** Increasing numbers for stroke batches: replay order is drawing order. */

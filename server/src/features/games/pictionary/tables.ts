@@ -23,6 +23,10 @@ export type PictionaryGamesTable = {
   current_word: string | null;
   /** JSON list of the words already drawn in this game (never picked twice). */
   used_words: string;
+  /** 1: Find Game never fills this lobby; players join it by its invite link (migration 040). */
+  is_private: number;
+  /** On a finished game: the lobby its players moved on to with Play again (migration 041). */
+  next_game_id: string | null;
   version: number;
   created_at: string;
   updated_at: string;
@@ -37,6 +41,10 @@ export type PictionaryPlayersTable = {
   joined_at: string;
   /** Set when the player left a game in progress (their join order still decides who draws next). */
   left_at: string | null;
+  /** When the player last had the game open (a connected socket in its room, or a request); migration 040. */
+  seen_at: string | null;
+  /** 1 while a player of a running game has been gone longer than the grace: not a guesser, skipped as drawer. */
+  away: number;
 };
 
 /** One row per player of an unfinished game (primary key user_id): one unfinished game per player. */
@@ -54,6 +62,8 @@ export type PictionaryGuessesTable = {
   is_correct: number;
   points: number;
   created_at: string;
+  /** 1 for a close guess or a wrong one containing the word: only its author sees it while the turn runs. */
+  is_private: number;
 };
 
 /** The current turn's drawing, one row per batch, replayed in `seq` order. */
@@ -62,9 +72,11 @@ export type PictionaryStrokesTable = {
   game_id: string;
   turn_number: number;
   seq: number;
-  /** JSON list of segments. */
+  /** JSON list of segments (`[]` for a clear). */
   segments: string;
   segment_count: number;
+  /** `stroke`, or `clear`: a marker that counts nothing but starts the replay afresh. */
+  kind: 'stroke' | 'clear';
 };
 
 /** A single row (id 1) that join transactions lock first, one at a time. */

@@ -130,6 +130,7 @@ export function serviceContext(db: Db, clock: Clock, random: () => number = Math
     pushStrokes: () => {},
     pushClear: () => {},
     segmentCounts: new Map(),
+    startedAt: clock.now(),
   };
   return { ctx, pushes };
 }

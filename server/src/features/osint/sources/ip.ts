@@ -3,7 +3,7 @@ import type { OsintSource } from '@guildhall/common';
 import { addressRange, isPublicAddress } from '../../../platform/outbound/index.ts';
 import { type OsintContext, SOURCE_TIMEOUT_MS } from '../context.ts';
 import { entityName } from '../rdap.ts';
-import { runSource, source } from '../source-result.ts';
+import { nothing, runSource, source, unchecked } from '../source-result.ts';
 import type { SourceSet } from './username.ts';
 
 /**
@@ -23,10 +23,11 @@ export async function ipSources(ctx: OsintContext, address: string): Promise<Sou
   });
   const metadata = { address, version: `IPv${version}`, range, public: isPublic };
   if (!isPublic) return { sources: [base], metadata };
+  const opts = { signal: ctx.signal, log: ctx.log };
   const results = await Promise.all([
-    runSource('Reverse DNS', SOURCE_TIMEOUT_MS, () => reverseSource(ctx, address)),
-    runSource('RDAP Network', SOURCE_TIMEOUT_MS, (signal) => rdapSource(ctx, address, signal)),
-    runSource('Geolocation', SOURCE_TIMEOUT_MS, () => geoSource(ctx, address, version)),
+    runSource('Reverse DNS', SOURCE_TIMEOUT_MS, () => reverseSource(ctx, address), opts),
+    runSource('RDAP Network', SOURCE_TIMEOUT_MS * 2, (signal) => rdapSource(ctx, address, signal), opts),
+    runSource('Geolocation', SOURCE_TIMEOUT_MS, () => geoSource(ctx, address, version), opts),
   ]);
   return { sources: [base, ...results.flat()], metadata };
 }
@@ -34,18 +35,20 @@ export async function ipSources(ctx: OsintContext, address: string): Promise<Sou
 async function reverseSource(ctx: OsintContext, address: string): Promise<OsintSource> {
   try {
     const names = await ctx.outbound.resolver.reverse(address);
-    return source('Reverse DNS', names.length > 0 ? 'Found' : 'None', { names });
+    return names.length > 0
+      ? source('Reverse DNS', 'Found', { names })
+      : nothing('Reverse DNS', 'None', { names });
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'ENOTFOUND' || code === 'ENODATA') return source('Reverse DNS', 'None', { names: [] });
+    if (code === 'ENOTFOUND' || code === 'ENODATA') return nothing('Reverse DNS', 'None', { names: [] });
     throw err;
   }
 }
 
 async function rdapSource(ctx: OsintContext, address: string, signal: AbortSignal): Promise<OsintSource> {
   const { data, url } = await ctx.rdap.ip(address, signal);
-  if (!url) return source('RDAP Network', 'Unknown', { error: 'No RDAP service for this address' });
-  if (!data) return source('RDAP Network', 'Not found', {}, 'none', url);
+  if (!url) return unchecked('RDAP Network', 'Unknown', 'No RDAP service for this address');
+  if (!data) return nothing('RDAP Network', 'Not found', {}, url);
   const info = {
     network: data.name ?? null,
     handle: data.handle ?? null,
@@ -62,7 +65,7 @@ const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
 
 async function geoSource(ctx: OsintContext, address: string, version: 4 | 6): Promise<OsintSource> {
   const rec = await ctx.geo(address, version);
-  if (!rec) return source('Geolocation', 'Not found', {});
+  if (!rec) return nothing('Geolocation', 'Not found', {});
   const data = {
     country: rec.country_code ?? null,
     countryName: rec.country_code ? (REGION_NAMES.of(rec.country_code) ?? rec.country_code) : null,

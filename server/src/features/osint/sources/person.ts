@@ -13,7 +13,12 @@ export async function personSources(ctx: OsintContext, name: string): Promise<So
   const sites = topSites(ctx.sites);
   const scans = await Promise.all(
     candidates.map(async (c) =>
-      platformSource(`Username "${c}"`, await scanSites(ctx.outbound, sites, c, ctx.config.siteTimeoutMs)),
+      platformSource(
+        `Username "${c}"`,
+        await scanSites(ctx.outbound, sites, c, ctx.config.siteTimeoutMs, undefined, ctx.signal),
+        c,
+        'candidate',
+      ),
     ),
   );
   const quoted = encodeURIComponent(`"${name}"`);

@@ -1,5 +1,5 @@
 import { phoneRisk } from '../risk.ts';
-import { source } from '../source-result.ts';
+import { nothing, source } from '../source-result.ts';
 import type { SourceSet } from './username.ts';
 
 const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -12,7 +12,7 @@ export async function phoneSources(query: string): Promise<SourceSet> {
   if (!phone) {
     return {
       sources: [
-        source('Phone Number', 'Invalid', {
+        nothing('Phone Number', 'Invalid', {
           valid: false,
           reason: 'Not a phone number in international form',
         }),
@@ -37,7 +37,9 @@ export async function phoneSources(query: string): Promise<SourceSet> {
   };
   return {
     sources: [
-      source('Phone Number', valid ? 'Valid' : 'Invalid', data, phoneRisk(valid, type), phone.getURI()),
+      valid
+        ? source('Phone Number', 'Valid', data, phoneRisk(valid, type), phone.getURI())
+        : nothing('Phone Number', 'Invalid', data, phone.getURI()),
     ],
     metadata: {
       e164: phone.number,

@@ -11,10 +11,17 @@ export async function usernameSources(
   onProgress?: ProgressSink,
 ): Promise<SourceSet> {
   const started = Date.now();
-  const checks = await scanSites(ctx.outbound, ctx.sites, username, ctx.config.siteTimeoutMs, onProgress);
+  const checks = await scanSites(
+    ctx.outbound,
+    ctx.sites,
+    username,
+    ctx.config.siteTimeoutMs,
+    onProgress,
+    ctx.signal,
+  );
   const unknown = checks.filter((c) => c.outcome === 'unknown').length;
   return {
-    sources: [platformSource('Social Media Platforms', checks)],
+    sources: [platformSource('Social Media Platforms', checks, username)],
     metadata: {
       username,
       sitesChecked: checks.length,

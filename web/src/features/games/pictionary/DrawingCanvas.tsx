@@ -8,6 +8,9 @@ import {
 import { type RefObject, useEffect, useImperativeHandle, useRef } from 'react';
 import { paintBlank, paintSegments, toCanvasPoint } from './canvas-draw.ts';
 
+/** Canvas units between two points of a stroke (1000×600: invisible at any screen size). */
+const MIN_STEP = 2;
+
 const contextOf = (el: HTMLCanvasElement | null) => el?.getContext('2d') ?? null;
 
 /** What the screen does to the canvas: strokes of a turn arrive, a whole drawing replaces it. */
@@ -96,6 +99,12 @@ export function DrawingCanvas({ handle, turnNumber, initial, canDraw, color, siz
     addSegment(last.current);
     timer.current ??= setInterval(flush, PICTIONARY_STROKE_FLUSH_MS);
   };
+  // A stroke that left the canvas with the button held goes on where the pointer comes back (issue 29).
+  const onPointerEnter = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    if (!canDraw || (e.buttons & 1) === 0) return;
+    last.current = point(e);
+    timer.current ??= setInterval(flush, PICTIONARY_STROKE_FLUSH_MS);
+  };
   const onPointerMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
     if (!canDraw || !last.current) return;
     const events = e.nativeEvent.getCoalescedEvents?.() ?? [];
@@ -105,6 +114,8 @@ export function DrawingCanvas({ handle, turnNumber, initial, canDraw, color, siz
   };
   const addSegment = (to: { x: number; y: number }) => {
     const from = last.current ?? to;
+    // Points closer than MIN_STEP add nothing visible, only segments (the turn's budget is finite).
+    if (from !== to && Math.hypot(to.x - from.x, to.y - from.y) < MIN_STEP) return;
     const segment: PictionarySegment = { type: 'line', from, to, color, size, timestamp: Date.now() };
     last.current = to;
     const c = contextOf(ref.current);
@@ -121,6 +132,7 @@ export function DrawingCanvas({ handle, turnNumber, initial, canDraw, color, siz
       height={PICTIONARY_CANVAS.height}
       className={`block aspect-[5/3] w-full rounded-xl border border-border bg-white ${canDraw ? 'cursor-crosshair touch-none' : ''}`}
       onPointerDown={onPointerDown}
+      onPointerEnter={onPointerEnter}
       onPointerMove={onPointerMove}
       onPointerUp={stop}
       onPointerCancel={stop}

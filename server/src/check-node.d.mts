@@ -1,0 +1,2 @@
+// check-node.mjs exports nothing; it is imported for its start-up check only.
+export {};

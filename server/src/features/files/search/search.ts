@@ -1,0 +1,47 @@
+import { type FileSearchHit, SEARCH_MAX_RESULTS } from '@guildhall/common';
+import { sql } from 'kysely';
+import type { Db } from '../../../db/index.ts';
+import { nameKey } from '../names.ts';
+import { presentItem } from '../present.ts';
+import type { ItemRow } from '../repo.ts';
+import { folderPaths } from './paths.ts';
+
+/** LIKE wildcards in the member's text are literal characters (escaped with `\`, on SQLite and PostgreSQL alike). */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Listed files and folders in any folder whose name contains `query` (case-insensitive, NFC), folders
+ * first then by name, each with the path of the folder it is in; at most SEARCH_MAX_RESULTS.
+ */
+export async function findItemsByName(
+  db: Db,
+  query: string,
+): Promise<{ hits: FileSearchHit[]; truncated: boolean }> {
+  const rows: ItemRow[] = await db
+    .selectFrom('files')
+    .leftJoin('users', 'users.discord_id', 'files.owner_id')
+    .selectAll('files')
+    .select('users.username as owner_username')
+    .select((eb) =>
+      eb
+        .selectFrom('files as child')
+        .select(eb.fn.countAll().as('n'))
+        .whereRef('child.parent_id', '=', 'files.id')
+        .where('child.status', '=', 'complete')
+        .as('item_count'),
+    )
+    .where('files.status', '=', 'complete')
+    .where(sql<boolean>`files.name_key like ${likePattern(nameKey(query))} escape '\\'`)
+    .orderBy('files.type', 'desc')
+    .orderBy('files.name_key')
+    .limit(SEARCH_MAX_RESULTS + 1)
+    .execute();
+  const paths = await folderPaths(db);
+  const hits = rows.slice(0, SEARCH_MAX_RESULTS).map((r) => ({
+    ...presentItem(r),
+    folderPath: r.parent_id ? (paths.get(r.parent_id) ?? []) : [],
+  }));
+  return { hits, truncated: rows.length > SEARCH_MAX_RESULTS };
+}

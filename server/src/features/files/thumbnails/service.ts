@@ -1,0 +1,107 @@
+import { THUMBNAIL_MAX_IMAGE_BYTES, thumbnailSourceOf } from '@guildhall/common';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../../db/index.ts';
+import type { BlobStore } from '../../../platform/blob-store/index.ts';
+import { httpError } from '../../../platform/errors.ts';
+import { nowIso } from '../../../platform/time.ts';
+import { streamRange } from '../http-download.ts';
+import { listChunks } from '../repo.ts';
+import type { FilesTable, FileThumbnailsTable } from '../tables.ts';
+import { imageThumbnail, type Thumbnail } from './image.ts';
+import { FileLoopback } from './loopback.ts';
+import { JobQueue } from './queue.ts';
+import { findThumbnail, saveThumbnail } from './repo.ts';
+import { videoPoster } from './video.ts';
+
+export type Thumbnails = {
+  /** The file's thumbnail (made now if it never was), or null when the file has no picture to show. */
+  get(file: FilesTable): Promise<{ data: Buffer; etag: string } | null>;
+  close(): Promise<void>;
+  /** Jobs running or waiting. */
+  readonly pending: number;
+};
+
+export const noThumbnail = () => httpError(404, 'This file has no thumbnail', 'NO_THUMBNAIL');
+
+/**
+ * Thumbnails are made once per file, the first time one is asked for, from the file's bytes in whatever
+ * store holds them, and kept in the database (a few KB each), so every instance serves them and a
+ * file's thumbnail goes with its row. One job runs at a time (libvips or ffmpeg, both off the event loop),
+ * at most 500 wait; a file that cannot be pictured is remembered as such and not tried again.
+ */
+export function createThumbnails(opts: {
+  db: Db;
+  store: BlobStore;
+  ffmpegPath: string;
+  log: FastifyBaseLogger;
+  concurrency?: number;
+}): Thumbnails {
+  const { db, store, log } = opts;
+  const queue = new JobQueue<FileThumbnailsTable>(opts.concurrency ?? 1, 500);
+  const loopback = new FileLoopback();
+
+  async function make(file: FilesTable): Promise<Thumbnail | null> {
+    const size = Number(file.size);
+    const source = thumbnailSourceOf(file.name);
+    if (!source || size === 0) return null;
+    const chunks = await listChunks(db, file.id);
+    const open = (start: number, end: number) => streamRange(store, chunks, start, end);
+    if (source === 'image') {
+      if (size > THUMBNAIL_MAX_IMAGE_BYTES) return null;
+      const input = await open(0, size - 1); // a store failure rejects here: not cached
+      let readFailure: Error | null = null;
+      input.once('error', (e) => {
+        readFailure = e;
+      });
+      try {
+        return await imageThumbnail(input);
+      } catch (err) {
+        input.destroy();
+        // The store failed mid-read: not the file's fault, so nothing is remembered (asked again later).
+        if (readFailure) throw readFailure;
+        log.info({ err: (err as Error).message, fileId: file.id }, 'thumbnail: not a readable image');
+        return null;
+      }
+    }
+    const address = await loopback.open(size, open);
+    try {
+      return await videoPoster(opts.ffmpegPath, address.url);
+    } finally {
+      address.release();
+    }
+  }
+
+  return {
+    async get(file) {
+      let row = await findThumbnail(db, file.id);
+      if (!row) {
+        row = await queue.run(file.id, async () => {
+          const again = await findThumbnail(db, file.id); // made by another instance meanwhile?
+          if (again) return again;
+          const made = await make(file);
+          const fresh: FileThumbnailsTable = {
+            file_id: file.id,
+            status: made ? 'ready' : 'none',
+            data: made ? made.data.toString('base64') : null,
+            width: made?.width ?? null,
+            height: made?.height ?? null,
+            created_at: nowIso(),
+          };
+          try {
+            await saveThumbnail(db, fresh);
+          } catch (err) {
+            // The file was deleted meanwhile (foreign key): answer anyway, keep nothing.
+            log.debug({ err: (err as Error).message }, 'thumbnail not saved');
+          }
+          return fresh;
+        });
+      }
+      if (row.status !== 'ready' || !row.data) return null;
+      return { data: Buffer.from(row.data, 'base64'), etag: `"t-${file.sha256 ?? file.id}"` };
+    },
+    close: () => loopback.close(),
+    get pending() {
+      return queue.size;
+    },
+  };
+}

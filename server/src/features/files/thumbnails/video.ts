@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { THUMBNAIL_MAX_PX } from '@guildhall/common';
+import { imageThumbnail, type Thumbnail } from './image.ts';
+
+/** A poster that takes longer than this is given up (a broken or hostile file). */
+const POSTER_TIMEOUT_MS = 60_000;
+/** ffmpeg's one scaled frame as PNG is far below this; more means something is wrong. */
+const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A video's poster: one frame, a second in (the first frame is often black), or the first frame of a
+ * clip shorter than that. ffmpeg reads the file from `url` (seeking with Range), scales the frame down
+ * and hands it over as PNG; the WebP is made like an image's.
+ */
+export async function videoPoster(ffmpegPath: string, url: string): Promise<Thumbnail | null> {
+  for (const at of ['1', '0']) {
+    const frame = await grabFrame(ffmpegPath, url, at);
+    if (frame) return imageThumbnail(frame);
+  }
+  return null;
+}
+
+function grabFrame(ffmpegPath: string, url: string, at: string): Promise<Buffer | null> {
+  const size = THUMBNAIL_MAX_PX * 2; // the WebP step scales it down again, sharper than one step
+  const args = [
+    '-nostdin',
+    '-v',
+    'error',
+    '-ss',
+    at,
+    '-i',
+    url,
+    '-frames:v',
+    '1',
+    '-an',
+    '-sn',
+    '-vf',
+    `scale=${size}:${size}:force_original_aspect_ratio=decrease`,
+    '-f',
+    'image2pipe',
+    '-c:v',
+    'png',
+    'pipe:1',
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const parts: Buffer[] = [];
+    let bytes = 0;
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), POSTER_TIMEOUT_MS);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e); // ffmpeg missing: not the file's fault, not cached as "no thumbnail"
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      if (stderr.length < 4096) stderr += d.toString();
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      bytes += d.length;
+      if (bytes > MAX_FRAME_BYTES) child.kill('SIGKILL');
+      else parts.push(d);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(code === 0 && bytes > 0 && bytes <= MAX_FRAME_BYTES ? Buffer.concat(parts) : null);
+    });
+  });
+}
