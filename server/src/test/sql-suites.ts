@@ -51,6 +51,15 @@ export const SQL_SUITES = [
   'server/src/platform/observability/observability.test.ts',
   'server/src/platform/realtime/hub.test.ts',
   'server/src/platform/realtime/shutdown.test.ts',
+  'server/src/features/files/download-limits.test.ts',
+  'server/src/features/files/manager.test.ts',
+  'server/src/features/files/storage-limits/admission.test.ts',
+  'server/src/features/games/pictionary/fairness.test.ts',
+  'server/src/features/games/pictionary/presence.test.ts',
+  'server/src/features/games/pictionary/rooms.test.ts',
+  'server/src/features/games/tictactoe/waiting.test.ts',
+  'server/src/features/osint/history.test.ts',
+  'server/src/features/osint/self-check.test.ts',
 ];
 
 /** Suites that reach the database but test something the database does not change. */
@@ -73,4 +82,12 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/platform/static.test.ts': 'serving the built web app',
   'server/src/platform/trust-proxy.test.ts': 'client addresses behind proxies',
   'server/src/route-contract.test.ts': 'route declarations and the OpenAPI document',
+  'server/src/chaos/database-redis.test.ts':
+    'PostgreSQL and Redis outages: runs on its own schema whenever TEST_DATABASE_URL is set',
+  'server/src/features/osint/chaos.test.ts': 'outside sources failing during a search',
+  'server/src/features/osint/fair-share.test.ts': 'the outbound limiter sharing between members',
+  'server/src/features/osint/wmn-fixture.test.ts': 'the shipped site list against its loopback fixture',
+  'server/src/platform/input-guard.test.ts': 'the request input guard',
+  'server/src/platform/realtime/pending-connections.test.ts': 'sockets that never sign in',
+  'server/src/startup-banner.test.ts': 'the start-up banner text',
 };

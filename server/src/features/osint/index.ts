@@ -5,3 +5,6 @@ import { osintRoutes } from './routes.ts';
 export { TOP_SITE_NAMES } from './sites.ts';
 
 export const osintFeature = defineFeature({ name: 'osint', routes: (ctx) => osintRoutes(ctx) });
+
+/** The site list's self-check (the admin CLI), loaded only when that command runs. */
+export const loadSelfCheck = () => import('./self-check.ts');
