@@ -3,9 +3,9 @@ import { create as createContentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
+import { type ChunkPart, sendDirect } from '../../platform/transfer/direct-send.ts';
 import { chunkCheck } from './chunk-check.ts';
 import type { FilesContext } from './context.ts';
-import { type ChunkPart, sendDirect } from './direct-send.ts';
 import { startDownload } from './download-limits.ts';
 import type { FileChunksTable, FilesTable } from './tables.ts';
 

@@ -1,15 +1,15 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DownloadWatch } from '../../features/files/download-limits.ts';
 import {
   type BlobReader,
   type BlobStore,
   type ChunkCheck,
   chunkChecker,
   withinRange,
-} from '../../platform/blob-store/index.ts';
-import { serverFault } from '../../platform/errors.ts';
-import type { DownloadWatch } from './download-limits.ts';
-import type { ChunkBufferPool } from './hashing/buffer-pool.ts';
+} from '../blob-store/index.ts';
+import { serverFault } from '../errors.ts';
+import type { ChunkBufferPool } from './buffer-pool.ts';
 
 /** One chunk's share of a response: the inclusive byte range inside the chunk, and its record. */
 export type ChunkPart = { blobId: string; start: number; end: number; check: ChunkCheck };

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { crc32cHex } from '../../../platform/blob-store/index.ts';
+import { crc32cHex } from '../blob-store/index.ts';
 
 /**
  * The worker's code, as plain JavaScript evaluated in the thread: it loads no TypeScript tooling, which
