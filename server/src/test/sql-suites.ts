@@ -65,7 +65,6 @@ export const SQL_SUITES = [
 /** Suites that reach the database but test something the database does not change. */
 export const NOT_SQL: Record<string, string> = {
   'server/src/features/files/discord-store.test.ts': 'the Discord store under 429s and expiring URLs',
-  'server/src/features/files/http-download.test.ts': 'Range and conditional-request parsing',
   'server/src/features/files/stores-smoke.test.ts':
     'one pass per blob store; the SQL runs in the suites above',
   'server/src/features/music/audio.test.ts': 'audio through the fake Discord voice gateway',

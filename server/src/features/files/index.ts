@@ -13,7 +13,6 @@ import { filesRoutes } from './routes.ts';
 import { createThumbnails, type Thumbnails } from './thumbnails/service.ts';
 import { startTrashPurge } from './trash/purge.ts';
 
-export { parseRange } from './http-download.ts';
 export { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles } from './library.ts';
 export { collectGarbage } from './maintenance.ts';
 export { migrateStorage, verifyStorage } from './storage-migration.ts';

@@ -1,6 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DownloadWatch } from '../../features/files/download-limits.ts';
 import {
   type BlobReader,
   type BlobStore,
@@ -10,6 +9,9 @@ import {
 } from '../blob-store/index.ts';
 import { serverFault } from '../errors.ts';
 import type { ChunkBufferPool } from './buffer-pool.ts';
+
+/** What a download tells its watch (the files feature's stall detector): a write handed to the response, and its completion. */
+export type DownloadWatch = { writeStarted(): void; writeDone(): void };
 
 /** One chunk's share of a response: the inclusive byte range inside the chunk, and its record. */
 export type ChunkPart = { blobId: string; start: number; end: number; check: ChunkCheck };
