@@ -12,12 +12,12 @@ import {
   OsintSiteListInfo,
   userRoom,
 } from '@guildhall/common';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError, httpError } from '../../platform/errors.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
+import { perMemberKey } from '../../platform/rate-limit/keys.ts';
 import type { OsintContext } from './context.ts';
 import { exportFileName, searchToCsv } from './export.ts';
 import { getSearch, listSearches, pruneSearches } from './history.ts';
@@ -104,8 +104,7 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
           rateLimit: {
             max: config.searchesPerMinute,
             timeWindow: '1 minute',
-            keyGenerator: (req: FastifyRequest) =>
-              req.auth ? `osint:${req.auth.user.discord_id}` : `osint-ip:${req.ip}`,
+            keyGenerator: perMemberKey,
           },
         },
         schema: {
