@@ -153,6 +153,8 @@ export const MUSIC_TEXTS = {
     'Join the voice channel the bot is playing in to change what everyone hears (moderators excepted).',
   queueEntryNotFound: 'That song is no longer in the queue',
   skipped: 'Skipped',
+  encoderUnavailable: 'The music bot cannot play audio right now. An administrator has been told.',
+  audioUnavailable: 'Failed to play song: the platform did not deliver the audio',
   voiceUnreachable: "Discord's voice server cannot be reached right now. Try again in a moment.",
 } as const;
 

@@ -11,6 +11,8 @@ export type FakeSoundCloud = {
   clientId: string;
   /** Every request path, in order. */
   log: string[];
+  /** ok; every API call answers 503 (an outage); or 200 with an HTML page (a captcha or a proxy's page). */
+  setMode: (mode: 'ok' | 'error5xx' | 'garbage') => void;
   close: () => Promise<void>;
 };
 
@@ -60,6 +62,7 @@ export async function startFakeSoundCloud(
   }
   const log: string[] = [];
   let base = '';
+  let mode: 'ok' | 'error5xx' | 'garbage' = 'ok';
   const track = (t: (typeof tones)[number]) => ({
     kind: 'track',
     id: t.id,
@@ -102,6 +105,12 @@ export async function startFakeSoundCloud(
       fs.createReadStream(file).pipe(res);
       return;
     }
+    if (mode === 'error5xx') return json(503, { error: 'Service Unavailable' });
+    if (mode === 'garbage') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Just a moment...</title>');
+      return;
+    }
     if (url.searchParams.get('client_id') !== clientId) return json(401, { error: 'invalid client_id' });
     if (url.pathname === '/search/tracks') {
       const q = (url.searchParams.get('q') ?? '').toLowerCase();
@@ -135,6 +144,9 @@ export async function startFakeSoundCloud(
     apiUrl: base,
     clientId,
     log,
+    setMode: (m: 'ok' | 'error5xx' | 'garbage') => {
+      mode = m;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

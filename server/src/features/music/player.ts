@@ -76,6 +76,8 @@ export class GuildPlayer {
   /** Bumped by every change, so a slower older start never replaces a newer one. */
   private generation = 0;
   private crashRestarts = 0;
+  /** Why the last track could not start: ffmpeg itself (missing, not runnable) or the song's audio. */
+  lastStartFailure: 'encoder' | 'audio' | null = null;
   private connection: VoiceConnection | null = null;
   /**
    * The listener's pause, kept here rather than read from the voice player: a pause that lands while the
@@ -340,6 +342,11 @@ export class GuildPlayer {
         'music: cannot start track',
       );
       transcoder?.kill();
+      this.lastStartFailure = transcoder
+        ? 'audio'
+        : (err as Error).message.startsWith('ffmpeg could not be started')
+          ? 'encoder'
+          : 'audio';
       if (generation !== this.generation) return;
       this.pendingPosition = null;
       const atEnd = song.duration > 0 && position >= song.duration - 0.5;
@@ -371,6 +378,7 @@ export class GuildPlayer {
     const old = this.track;
     this.track = track;
     this.pendingPosition = null;
+    this.lastStartFailure = null;
     if (this.out && !this.out.isFinishing) {
       this.out.switchTo(track);
     } else {

@@ -60,16 +60,18 @@ export async function startMusicApp(env: Record<string, string> = {}): Promise<M
   const alice = await ctx.signIn({ discord_id: ALICE.id, username: ALICE.username });
   const bob = await ctx.signIn({ discord_id: BOB.id, username: BOB.username });
   await waitForBot(ctx, alice.token);
-  return {
+  const music: MusicTestContext = {
     ...ctx,
     discord,
     alice,
     bob,
     async closeAll() {
       await ctx.close();
-      await discord.close();
+      // The fake in use now (a chaos test may have restarted it).
+      await music.discord.close();
     },
   };
+  return music;
 }
 
 /** Resolves once GET /guilds lists the bot's servers (the bot logs in after the app is ready). */
