@@ -121,6 +121,7 @@ export const MUSIC_TEXTS = {
   effectFailed: 'Failed to apply effect',
   eqFailed: 'Failed to apply EQ',
   seekFailed: 'Seek failed',
+  controlFailed: 'Failed to change playback',
   // states and badges
   playing: 'Playing',
   paused: 'Paused',
