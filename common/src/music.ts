@@ -562,6 +562,9 @@ export const MusicPlayResponse = ok({
   /** Queue position (0-based) when queued, null when playing now. */
   position: z.number().int().nullable(),
   status: PlaybackStatus,
+  /** A list link (a SoundCloud set): how many tracks were queued, and what to tell (cut at the cap). */
+  added: z.number().int().nonnegative().optional(),
+  message: z.string().optional(),
 });
 export type MusicPlayResponse = z.infer<typeof MusicPlayResponse>;
 /** pause, resume, skip, stop, restart, clear queue, reorder, seek, effects, equalizer. */

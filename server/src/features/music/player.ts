@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import {
   type AudioPlayer,
   AudioPlayerStatus,
@@ -425,28 +426,42 @@ export class GuildPlayer {
   }
 }
 
-/** Resolves once the demuxer holds its first Opus packet; rejects when it ends or errs first. */
+/**
+ * Packets a new ffmpeg must have ready before the switch: three frames (60 ms of audio, which a starting
+ * ffmpeg delivers together) so a loaded machine's slower second packet cannot leave the player a frame
+ * with nothing to send right after the switch.
+ */
+const READY_PACKETS = 3;
+
+/** Resolves once the demuxer holds its first packets (or all there are); rejects when it ends with none. */
 function firstPacket(t: Transcoder): Promise<void> {
   const packets = t.packets;
-  if (packets.readableLength > 0) return Promise.resolve();
+  if (packets.readableLength >= READY_PACKETS) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     const done = (err?: Error) => {
       clearTimeout(timer);
       packets.off('readable', onReadable);
+      packets.off('finish', onReadable);
       packets.off('end', onEnd);
       packets.off('close', onEnd);
       if (err) reject(err);
       else resolve();
     };
+    // The demuxer's writable side finishing means ffmpeg's output is all in: a short remainder is enough.
+    const inputDone = () => (packets as Partial<Duplex>).writableFinished === true;
     const onReadable = () => {
-      if (packets.readableLength > 0) done();
+      if (packets.readableLength >= READY_PACKETS || (inputDone() && packets.readableLength > 0)) done();
     };
-    const onEnd = () => done(new Error(`ffmpeg delivered no audio: ${t.stderr().trim() || 'no output'}`));
-    const timer = setTimeout(
-      () => done(new Error('ffmpeg delivered no audio in time')),
-      FIRST_PACKET_TIMEOUT_MS,
-    );
+    const onEnd = () =>
+      packets.readableLength > 0
+        ? done()
+        : done(new Error(`ffmpeg delivered no audio: ${t.stderr().trim() || 'no output'}`));
+    const timer = setTimeout(() => {
+      if (packets.readableLength > 0) done();
+      else done(new Error('ffmpeg delivered no audio in time'));
+    }, FIRST_PACKET_TIMEOUT_MS);
     packets.on('readable', onReadable);
+    packets.on('finish', onReadable);
     packets.once('end', onEnd);
     packets.once('close', onEnd);
   });

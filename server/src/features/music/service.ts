@@ -5,6 +5,8 @@ import {
   botReconnectingText,
   type EqSettings,
   hasLevel,
+  linkCutText,
+  MUSIC_LINK_TRACKS_MAX,
   MUSIC_LOOP_LABELS,
   MUSIC_PAUSED_LEAVE_MS,
   MUSIC_PLATFORM_LABELS,
@@ -222,6 +224,7 @@ export class MusicService {
     const channel = this.requireVoice(caller, guildId, userId);
     const source = this.e.sources.find((s) => s.owns(url));
     if (!source) throw httpError(400, MUSIC_TEXTS.unsupportedUrl, 'UNSUPPORTED_URL');
+    if (source.isList?.(url) && source.resolveList) return this.playList(caller, guildId, url, source);
     const found = await source.resolve(url).catch((err: Error) => {
       this.e.log.warn({ err: err.message, platform: source.platform }, 'music: resolve failed');
       throw httpError(
@@ -248,6 +251,37 @@ export class MusicService {
       action,
       position: action === 'queued' ? player.queue.length - 1 : null,
       status: this.status(guildId),
+    };
+  }
+
+  /**
+   * A list link (a SoundCloud set): its tracks are queued (the first plays when nothing does), at most
+   * MUSIC_LINK_TRACKS_MAX, with a message saying how many were left out.
+   */
+  private async playList(caller: UsersTable, guildId: string, url: string, source: MusicSource) {
+    const list = await source.resolveList?.(url, MUSIC_LINK_TRACKS_MAX).catch((err: Error) => {
+      this.e.log.warn({ err: err.message, platform: source.platform }, 'music: list resolve failed');
+      throw httpError(
+        502,
+        platformUnavailableText(MUSIC_PLATFORM_LABELS[source.platform]),
+        'PLATFORM_UNAVAILABLE',
+      );
+    });
+    if (!list || list.songs.length === 0) throw httpError(404, MUSIC_TEXTS.songNotFound, 'SONG_NOT_FOUND');
+    const before = this.players.get(guildId)?.queue.length ?? 0;
+    const result = await this.playMany(caller, guildId, list.songs, false);
+    const player = this.players.get(guildId);
+    const first = result.action === 'playing' ? player?.current : player?.queue[before];
+    if (!first) throw httpError(502, MUSIC_TEXTS.audioUnavailable, 'PLAY_FAILED');
+    const message =
+      list.total > result.added ? linkCutText(result.added, list.total) : `Queued ${result.added} tracks`;
+    return {
+      song: first,
+      action: result.action,
+      position: result.action === 'queued' ? before : null,
+      status: result.status,
+      added: result.added,
+      message,
     };
   }
 

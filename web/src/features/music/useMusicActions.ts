@@ -37,8 +37,10 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
     },
     onSuccess: (res) => {
       storeStatus(qc, res.status);
+      // A list link (a SoundCloud set) says how many tracks it queued, and when it was cut.
       feedback.showSuccess(
-        res.action === 'playing' ? `Now playing: ${res.song.title}` : `Added to queue: ${res.song.title}`,
+        res.message ??
+          (res.action === 'playing' ? `Now playing: ${res.song.title}` : `Added to queue: ${res.song.title}`),
       );
     },
     onError: (e) =>
