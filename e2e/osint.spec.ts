@@ -126,7 +126,7 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   // A past search reopens from the history as it was shown.
   await page
     .getByTestId('osint-history')
-    .getByRole('button', { name: new RegExp(`^${FAKE.knownUser}`) })
+    .getByRole('button', { name: new RegExp(`^${FAKE.knownUser}\\s*Username`) })
     .click();
   await expect(page.getByTestId('osint-summary')).toContainText(`Results for ${FAKE.knownUser}`);
   await expect(page.getByTestId('summary-platforms')).toContainText('13');
