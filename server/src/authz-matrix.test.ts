@@ -80,6 +80,8 @@ const MATRIX: Record<string, Entry> = {
     body: () => ({ strokeData: { type: 'clear', timestamp: 1 } }),
   },
   'POST /api/games/pictionary/:id/guess': { access: 'login', body: () => ({ guess: 'cat' }) },
+  'POST /api/games/pictionary/:id/join': { access: 'login' },
+  'POST /api/games/pictionary/:id/play-again': { access: 'login' },
 
   // Files (portal-tools §2: login; the files feature lets viewers read and users write)
   'GET /api/files': { access: 'login' },

@@ -1,5 +1,6 @@
 import { isOAuthConfigured } from '../config.ts';
 import { openConfigured } from '../open-configured.ts';
+import { describeStartupFailure } from '../startup-failure.ts';
 import { runAdminCommand, USAGE } from './admin-commands.ts';
 import { runBackupCommand, runRestoreCommand } from './backup-commands.ts';
 import { runOsintCommand } from './osint-commands.ts';
@@ -38,7 +39,9 @@ main().then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    console.error(e);
+    // A setting to fix or a database that cannot be reached gets one line; anything else is a bug.
+    const known = describeStartupFailure(e);
+    console.error(known ? `Error: ${known}` : e);
     process.exitCode = 1;
   },
 );

@@ -3,8 +3,8 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { outboundFromConfig } from '../../platform/outbound/index.ts';
 import { checkSite } from './scan.ts';
-import { loadSites, type Site } from './sites.ts';
 import { disabledSiteNames, disableSite, enableSite, SELF_CHECK_MARK } from './site-state.ts';
+import { loadSites, type Site } from './sites.ts';
 
 export type SelfCheckRow = {
   site: string;
