@@ -185,7 +185,13 @@ test.describe('tic-tac-toe', () => {
     for (const s of [x.screen, o.screen]) {
       await expect(s.headline).toHaveText(T.draw);
       await expect(s.winner).toHaveText('Draw');
+      // The series score carries over: o (X now) 0 – 1 x, one draw.
+      await expect(s.page.getByTestId('game-series')).toHaveText(`${o.username} 0 – 1 ${x.username}, 1 draw`);
     }
+    // x moves on: o is no longer offered a rematch, and is told why.
+    await x.screen.page.getByRole('button', { name: T.leaveGame }).click();
+    await expect(o.screen.page.getByText(T.opponentLeftFinished(x.username))).toBeVisible();
+    await expect(o.screen.rematchButton).toHaveCount(0);
   });
 
   test('a move out of turn is refused: the cells are locked and the server says no', async ({ browser }) => {
