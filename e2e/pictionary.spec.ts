@@ -36,7 +36,18 @@ async function shoot(p: Player, name: string): Promise<void> {
 }
 
 test.afterEach(async () => {
-  for (const p of opened.splice(0)) await p.context.close();
+  for (const p of opened.splice(0)) {
+    // Leave first: a lobby left behind would be found by the next test's Find Game for the grace.
+    await p.screen.page
+      .evaluate(async () => {
+        const h = { authorization: `Bearer ${localStorage.getItem('authToken')}` };
+        const cur = await (await fetch('/api/games/pictionary/current', { headers: h })).json();
+        if (cur.game)
+          await fetch(`/api/games/pictionary/${cur.game.id}/leave`, { method: 'POST', headers: h });
+      })
+      .catch(() => {});
+    await p.context.close();
+  }
 });
 
 /** Everyone but the drawer guesses the word, in the order given; the turn then ends for all. */
