@@ -87,6 +87,7 @@ export const CONFIG_SECTIONS: Section[] = [
       S3_FORCE_PATH_STYLE: { note: 'true for MinIO, Garage and most self-hosted servers' },
       S3_PREFIX: { note: 'key prefix, one per install sharing a bucket' },
       FILES_DISCORD_CHANNEL_ID: { note: 'text channel whose threads hold the files (FILES_STORE=discord)' },
+      FILES_STORE_TIMEOUT_MS: { note: 'an S3 or Discord call taking longer fails (the member gets 503)' },
     },
   },
   {
@@ -99,6 +100,11 @@ export const CONFIG_SECTIONS: Section[] = [
       UPLOAD_BUFFER_WAIT_MS: { note: 'wait for a shared chunk buffer before answering 503' },
       STORAGE_QUOTA_BYTES: { note: "each member's default quota (none when unset)", example: '10737418240' },
       STORAGE_RESERVE_BYTES: { note: "free space always kept on the local store's disk" },
+      RESUMABLE_UPLOADS_PER_USER: { note: 'unfinished resumable uploads one member may have open' },
+      DOWNLOADS_PER_USER: { note: 'downloads one member may run at once (more: 429)' },
+      DOWNLOADS_PER_ADDRESS: { note: 'downloads one client address may run at once (more: 429)' },
+      DOWNLOADS_MAX: { note: 'downloads running at once on this instance (more: 503)' },
+      DOWNLOAD_IDLE_TIMEOUT_MS: { note: 'a download whose client takes nothing this long is dropped' },
     },
   },
   {
