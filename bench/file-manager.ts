@@ -104,18 +104,17 @@ async function api<T>(port: number, method: string, url: string, token: string, 
   return json;
 }
 
-/** Uploads a file from disk (streamed) with POST /upload and /upload/complete; returns its id. */
+/**
+ * Uploads a file from disk with curl (`-F file=@…`, as members' clients send it; fetch gives EPIPE
+ * instead of the answer when a server refuses early), then POST /upload/complete; returns its id.
+ */
 async function upload(port: number, token: string, file: string, name: string, folderId?: string) {
-  const form = new FormData();
-  if (folderId) form.append('folderId', folderId);
-  form.append('file', await fs.openAsBlob(file), name);
-  const res = await fetch(`http://127.0.0.1:${port}/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  const start = (await res.json()) as { fileId: string; totalChunks: number };
-  if (!res.ok) throw new Error(`upload ${name}: ${res.status} ${JSON.stringify(start)}`);
+  const args = ['-s', '-H', `authorization: Bearer ${token}`];
+  if (folderId) args.push('-F', `folderId=${folderId}`);
+  args.push('-F', `file=@${file};filename=${name}`, `http://127.0.0.1:${port}/upload`);
+  const out = spawnSync('curl', args, { encoding: 'utf8', maxBuffer: 1024 * 1024 });
+  const start = JSON.parse(out.stdout || '{}') as { fileId?: string; totalChunks?: number; error?: string };
+  if (!start.fileId) throw new Error(`upload ${name}: ${out.stdout} ${out.stderr}`);
   await api(port, 'POST', '/upload/complete', token, {
     fileId: start.fileId,
     fileName: name,
@@ -242,29 +241,29 @@ async function main(): Promise<void> {
       .jpeg({ quality: 90 })
       .toFile(photo);
     const video = path.join(tmp, 'video.mp4');
-    // A high bitrate so the file reaches the size with a short encode; no faststart: the moov is at the end.
-    const seconds = Math.max(4, Math.round((VIDEO_BYTES * 8) / 90e6));
+    // A 10-second 1080p H.264 clip, then the same stream repeated (stream copy, no re-encoding) until
+    // the file reaches the size; no faststart, so the moov atom is at the end, as phones write it.
+    const clip = path.join(tmp, 'clip.mp4');
     execFileSync('ffmpeg', [
       '-v',
       'error',
       '-f',
       'lavfi',
       '-i',
-      `testsrc2=size=1920x1080:rate=30:duration=${seconds}`,
+      'testsrc2=size=1920x1080:rate=30:duration=10',
       '-c:v',
       'libx264',
       '-preset',
       'ultrafast',
-      '-b:v',
-      '90M',
-      '-maxrate',
-      '90M',
-      '-bufsize',
-      '90M',
+      '-qp',
+      '4',
       '-pix_fmt',
       'yuv420p',
-      video,
+      clip,
     ]);
+    const loops = Math.max(0, Math.ceil(VIDEO_BYTES / fs.statSync(clip).size) - 1);
+    execFileSync('ffmpeg', ['-v', 'error', '-stream_loop', String(loops), '-i', clip, '-c', 'copy', video]);
+    fs.rmSync(clip);
     for (const [label, file, name] of [
       ['20-megapixel JPEG', photo, 'photo.jpg'],
       ['video', video, 'video.mp4'],
