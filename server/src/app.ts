@@ -11,6 +11,7 @@ import { registerAccessControl } from './platform/access.ts';
 import { createBlobStore } from './platform/blob-store/index.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { type App, type Clock, type Feature, type FeatureContext, realClock } from './platform/feature.ts';
+import { registerInputGuard } from './platform/input-guard.ts';
 import { registerObservability } from './platform/observability/index.ts';
 import { redactUrl } from './platform/observability/redact.ts';
 import { createRedisPing } from './platform/observability/redis-ping.ts';
@@ -93,7 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', request.id);
   });
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, { serverPaths: [deps.config.dataDir, deps.config.webDistDir] });
+  registerInputGuard(app);
   // The users feature decides levels; the platform only receives the function.
   const levelOf = (user: UsersTable) => effectiveLevel(deps.db, user);
   registerAccessControl(app, deps.db, levelOf);

@@ -4,6 +4,7 @@ import { CHUNK_SIZE_BYTES } from '@guildhall/common';
 import { defineFeature } from '../../platform/feature.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
 import { DOWNLOAD_BUFFER_BYTES } from './direct-send.ts';
+import { DownloadSlots } from './download-limits.ts';
 import { UploadSlots } from './fair-uploads.ts';
 import { ChunkBufferPool } from './hashing/buffer-pool.ts';
 import { hashPool } from './hashing/hash-pool.ts';
@@ -59,6 +60,10 @@ export const filesFeature = defineFeature<FilesState>({
         // The reserve guards the disk the local store writes to; remote stores have their own limits.
         localBlobDir: config.files.store === 'local' ? path.join(config.dataDir, 'blobs') : null,
         resumablePerUser: config.storage.resumablePerUser,
+      },
+      downloads: {
+        slots: new DownloadSlots(config.downloads),
+        idleTimeoutMs: config.downloads.idleTimeoutMs,
       },
     },
   }),
