@@ -223,7 +223,7 @@ test('[signed out] a user share shows Login Required; revoked and expired shares
   await visitor.goto(`/shared/${userShare.token}`);
   await expect(visitor.getByRole('heading', { name: FILES_TEXTS.loginRequired })).toBeVisible();
   await expect(visitor.getByText(FILES_TEXTS.loginRequiredBody)).toBeVisible();
-  // Sign-in brings the visitor back to the link (`?next=`).
+  // Sign-in comes back to this link afterwards (issue 31).
   await expect(visitor.getByRole('link', { name: 'Log in' })).toHaveAttribute(
     'href',
     `/login?next=${encodeURIComponent(`/shared/${userShare.token}`)}`,
