@@ -9,7 +9,7 @@ process.env.NODE_EXTRA_CA_CERTS = testCaBundle();
 const sharedInclude = ['common/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'];
 /** The suites that touch stored bytes: they run again on S3 (s3rver) and on the fake Discord. */
 const filesSuites = [
-  'server/src/features/files/{upload,download,http-download,items,crash,bad-input}.test.ts',
+  'server/src/features/files/{upload,download,http-download,items,crash,bad-input,download-limits}.test.ts',
   'server/src/features/files/resumable/*.test.ts',
   'server/src/features/files/shares/**/*.test.ts',
   'server/src/features/files/manager.test.ts',

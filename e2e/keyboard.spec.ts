@@ -23,8 +23,9 @@ async function expectVisibleRing(page: Page): Promise<string> {
     const style = getComputedStyle(drawn);
     const bg = getComputedStyle(document.body).backgroundColor;
     const what = `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`;
+    // A date field has its focus inside (Chromium): the field matches :focus-within, not :focus-visible.
     const ok =
-      el.matches(':focus-visible') &&
+      (el.matches(':focus-visible') || el.matches('input:focus-within')) &&
       style.outlineStyle === 'solid' &&
       Number.parseFloat(style.outlineWidth) >= 2 &&
       style.outlineColor !== bg &&

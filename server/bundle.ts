@@ -38,6 +38,9 @@ export async function bundleServer(dist: string): Promise<void> {
       'youtubei.js',
       // Native CRC32C (a prebuilt .node per platform, loaded by name); the hash threads load it too.
       /^@node-rs\/crc32/,
+      // Thumbnails: sharp loads its prebuilt libvips add-on (@img/sharp-<platform>) by name at run time.
+      'sharp',
+      /^@img\//,
     ],
     logLevel: 'warn',
     output: {

@@ -80,6 +80,8 @@ const MATRIX: Record<string, Entry> = {
     body: () => ({ strokeData: { type: 'clear', timestamp: 1 } }),
   },
   'POST /api/games/pictionary/:id/guess': { access: 'login', body: () => ({ guess: 'cat' }) },
+  'POST /api/games/pictionary/:id/join': { access: 'login' },
+  'POST /api/games/pictionary/:id/play-again': { access: 'login' },
 
   // Files (portal-tools §2: login; the files feature lets viewers read and users write)
   'GET /api/files': { access: 'login' },
@@ -130,6 +132,24 @@ const MATRIX: Record<string, Entry> = {
 
   // OSINT (portal-tools §6: a stored login; viewers may search). A phone search makes no outside call.
   'POST /api/osint/search': { access: 'login', body: () => ({ type: 'phone', query: '+14155552671' }) },
+  // Each member's own history (someone else's search is a 404, tested in features/osint/history.test.ts).
+  'GET /api/osint/searches': { access: 'login' },
+  'GET /api/osint/searches/:id': { access: 'login', url: () => '/api/osint/searches/probe-search-id' },
+  'GET /api/osint/searches/:id/export': {
+    access: 'login',
+    url: () => '/api/osint/searches/probe-search-id/export?format=csv',
+  },
+  'GET /api/osint/sites': { access: 'login' },
+  'POST /api/osint/reports': {
+    access: 'login',
+    body: () => ({ searchId: 'probe-search-id', site: 'GitHub', verdict: 'found' }),
+  },
+  'GET /api/osint/reports': { access: 'admin' },
+  'PUT /api/osint/reports/:id': {
+    access: 'admin',
+    url: () => '/api/osint/reports/probe-report-id',
+    body: () => ({ decision: 'dismissed' }),
+  },
 
   // Music (portal-tools §6, issue 11): viewers read status and playlists; users and above control. The
   // every-route app runs without a bot, so control probes use an invalid guild id (400 after the access

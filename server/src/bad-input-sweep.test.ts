@@ -64,8 +64,9 @@ const BODIES: (string | undefined)[] = [
   }),
   // File manager (issue 30): selections, move targets, share passwords
   JSON.stringify({ ids: [{}, '%00', 'x'.repeat(70)], targetFolderId: 7, accessLevel: 'public', password: 1 }),
+  JSON.stringify({ type: 'email', query: 'a\u0000b@example.com' }),
 ];
-const QUERY = '?limit=abc&folderId[]=1&category=%00';
+const QUERY = '?limit=abc&folderId[]=1&category=%00&format=%00';
 
 let ctx: TestContext;
 let token: string;

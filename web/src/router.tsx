@@ -3,9 +3,9 @@ import type { ReactNode } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { Route, Routes, useLocation } from 'react-router';
 import { RequireAuth } from './auth/guards.tsx';
-import { RouteError } from './features/errors/RouteError.tsx';
 import { LoginPage } from './features/login/LoginPage.tsx';
 import { RootLayout } from './layout/RootLayout.tsx';
+import { RouteError } from './layout/RouteError.tsx';
 import { lazyPage } from './lazy-page.tsx';
 
 // Every page but /login loads lazily so /login ships only what it needs (< 100 KB gzipped).

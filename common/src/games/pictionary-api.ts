@@ -145,6 +145,8 @@ export const PictionarySettingsBody = z.object(
         { error: 'customWords must be a list' },
       )
       .max(PICTIONARY_MAX_CUSTOM_WORDS, { error: `At most ${PICTIONARY_MAX_CUSTOM_WORDS} custom words` }),
+    /** Beyond the spec: a private lobby is never filled by Find Game; players join it by its invite link. */
+    isPrivate: z.boolean({ error: 'isPrivate must be true or false' }).optional(),
   },
   { error: 'Request body must be a JSON object with maxRounds, maxPlayers, wordBanks and customWords' },
 );
@@ -204,6 +206,15 @@ export const PictionaryGame = z.object({
   turnEndsAt: z.string().nullable(),
   /** The server's clock when this was produced, so a client with a wrong clock still counts down right. */
   serverTime: z.string(),
+  /**
+   * Players of a running game who have been gone longer than the grace (PICTIONARY_ABSENT_AFTER_MS): they keep
+   * their seat and points, but do not count as guessers and are skipped as drawers until they come back.
+   */
+  awayIds: z.array(z.string()),
+  /** A private lobby: Find Game never fills it; players join by the invite link (`/minigames/pictionary?join=<id>`). */
+  isPrivate: z.boolean(),
+  /** On a finished game: the lobby its players moved on to with Play again. */
+  nextGameId: z.string().nullable(),
   /** Whether the viewer has guessed this turn's word. */
   hasGuessed: z.boolean(),
   version: z.number().int(),

@@ -12,6 +12,15 @@ export const PICTIONARY_DEFAULT_BANK = 'general';
 export const PICTIONARY_TURN_MS = 80_000;
 /** Between turns the word is shown to everyone this long. */
 export const PICTIONARY_REVEAL_MS = 4_000;
+/**
+ * A player of an open lobby or a running game counts as gone once not seen this long (a connected socket in
+ * the game's room is noted every PICTIONARY_PRESENCE_TICK_MS; so is every request). Gone from a lobby: dropped,
+ * and the host role passes on. Gone from a running game: no longer a guesser, skipped as drawer (an absent
+ * drawer's turn ends), seat and points kept for when they come back. 20 s plus the 5 s tick keeps a closed
+ * tab noticed within 30 s.
+ */
+export const PICTIONARY_ABSENT_AFTER_MS = 20_000;
+export const PICTIONARY_PRESENCE_TICK_MS = 5_000;
 /** The drawer's client sends the strokes drawn so far this often while the pointer is down. */
 export const PICTIONARY_STROKE_FLUSH_MS = 50;
 /** Most segments in one batch (50 ms of drawing is a handful; this leaves room for a slow client). */
@@ -191,6 +200,17 @@ export const PICTIONARY_TEXTS = {
   tooManyGuesses: 'You have used all your guesses for this turn',
   controlCharacters: (field: string) => `${field} must not contain control characters`,
   onlyYou: 'only you can see this',
+  away: 'Away',
+  privateRoom: 'Private room',
+  privateRoomHint: 'Find Game never fills it: players join with the invite link',
+  inviteLink: 'Invite link',
+  playAgain: 'Play again',
+  findNewGame: 'Find New Game',
+  turnOverPanel: 'Turn over',
+  lobbyFull: 'This lobby is full',
+  inAnotherGame: 'You are already in another game; leave it to join this one',
+  notALobby: 'This game has already started',
+  notFinished: 'The game is not finished yet',
   busy: 'The game changed while your request was being applied; please try again',
   guessedTheWord: (name: string) => `${name} guessed the word!`,
   close: (guess: string) => `'${guess}' is close!`,

@@ -10,6 +10,12 @@ export const TICTACTOE_POLL_MS = 2000;
  * a tab the browser froze or discarded, or a laptop that went to sleep, has left.
  */
 export const TICTACTOE_ABSENT_AFTER_MS = 90_000;
+/**
+ * A waiting game is offered to others only while its creator was seen this recently: a player who pressed
+ * Find Game and closed the tab is not matched (an open tab is noted every 5 s through its socket, or by its
+ * 2 s poll, written at most every 10 s).
+ */
+export const TICTACTOE_WAITING_ABSENT_AFTER_MS = 25_000;
 export const TICTACTOE_CELLS = 9;
 
 export const TICTACTOE_TEXTS = {

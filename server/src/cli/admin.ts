@@ -3,6 +3,7 @@ import { openConfigured } from '../open-configured.ts';
 import { describeStartupFailure } from '../startup-failure.ts';
 import { runAdminCommand, USAGE } from './admin-commands.ts';
 import { runBackupCommand, runRestoreCommand } from './backup-commands.ts';
+import { runOsintCommand } from './osint-commands.ts';
 import { runStorageCommand } from './storage-commands.ts';
 
 /**
@@ -26,6 +27,7 @@ async function main(): Promise<number> {
   try {
     if (argv[0] === 'backup') return await runBackupCommand(db, opened.config, argv.slice(1), io);
     if (argv[0] === 'storage') return await runStorageCommand(db, opened.config, argv.slice(1), io);
+    if (argv[0] === 'osint') return await runOsintCommand(db, opened.config, argv.slice(1), io);
     return await runAdminCommand(db, argv, io, { oauthConfigured: isOAuthConfigured(opened.config) });
   } finally {
     await db.destroy();

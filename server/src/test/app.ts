@@ -25,7 +25,10 @@ export type TestContext = {
 
 export type TestDatabase = 'sqlite' | 'postgres';
 
-export type TestAppOptions = Pick<AppDeps, 'realtime' | 'rateLimit'> & {
+export type TestAppOptions = Pick<
+  AppDeps,
+  'realtime' | 'rateLimit' | 'features' | 'featureOptions' | 'clock'
+> & {
   /**
    * Yield to the event loop after every query the app makes. node:sqlite answers synchronously, so
    * without this one request's read and write run back to back and races never show; with it,

@@ -2,10 +2,10 @@ import { Keyboard } from 'lucide-react';
 import { useEffect } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { Outlet, useLocation } from 'react-router';
-import { RouteError } from '../features/errors/RouteError.tsx';
 import { useFollowSystemTheme } from '../ui/theme.ts';
 import { NavBar } from './NavBar.tsx';
 import { pageTitle } from './page-title.ts';
+import { RouteError } from './RouteError.tsx';
 import { SetupBanner } from './SetupBanner.tsx';
 import { ShortcutsDialog, useShortcutHelp } from './ShortcutsDialog.tsx';
 

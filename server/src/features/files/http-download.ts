@@ -6,6 +6,7 @@ import type { BlobStore } from '../../platform/blob-store/index.ts';
 import { chunkCheck } from './chunk-check.ts';
 import type { FilesContext } from './context.ts';
 import { type ChunkPart, sendDirect } from './direct-send.ts';
+import { startDownload } from './download-limits.ts';
 import type { FileChunksTable, FilesTable } from './tables.ts';
 
 /** A byte range to send, the whole file (null), or a range no byte of the file satisfies. */
@@ -79,7 +80,8 @@ export async function streamRange(
   // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
   const first = await store.get(head.blobId, head, head.check);
   if (rest.length === 0) return first;
-  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  // A quarter of a MiB between the chunks' streams and the response: what a stalled client holds here.
+  const out = new PassThrough({ highWaterMark: 256 * 1024 });
   (async () => {
     await pump(first, out);
     for (const p of rest) await pump(await store.get(p.blobId, p, p.check), out);
@@ -148,11 +150,13 @@ export type Presentation = { contentType: string; inline: boolean };
 export async function sendStoredFile(
   request: FastifyRequest,
   reply: FastifyReply,
-  { store, downloadBuffers }: Pick<FilesContext, 'store' | 'downloadBuffers'>,
+  { store, downloadBuffers, downloads }: Pick<FilesContext, 'store' | 'downloadBuffers' | 'downloads'>,
   file: FilesTable,
   chunks: FileChunksTable[],
   onDelivered?: () => Promise<void>,
   presentation?: Presentation,
+  /** The member downloading (a ticket's holder); the signed-in caller's id by default. */
+  member: string | null = request.auth?.user.discord_id ?? null,
 ): Promise<FastifyReply> {
   const size = Number(file.size);
   const etag = etagOf(file);
@@ -194,6 +198,9 @@ export async function sendStoredFile(
     return reply.send(Readable.from([]));
   }
   const delivered = onDelivered && end === size - 1 ? onDelivered : undefined;
+  // A body holds memory until the client has taken it: counted per member, per address and in all
+  // (429/503 beyond), given back when the response closes, and dropped if the client stops reading.
+  const watch = startDownload(downloads, request, reply, member);
   const parts = planParts(chunks, start, end);
   // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
   const first = parts[0] ? await store.openReader?.(parts[0].blobId) : null;
@@ -202,10 +209,12 @@ export async function sendStoredFile(
       request,
       reply,
       store,
-      buffers: downloadBuffers,
+      // Past its client's first few downloads, a download reads into 768 KiB of its own (download-limits.ts).
+      buffers: watch.fast ? downloadBuffers : null,
       parts,
       first,
       onDelivered: delivered,
+      watch,
     });
     return reply;
   }

@@ -177,3 +177,34 @@ export function audioAfter(
     if (!check()) discord.voice.on('packet', check);
   });
 }
+
+/**
+ * The longest hole in the audio while a change happened (from its request to 100 ms after its answer,
+ * which comes once the new audio flows), and the silence frames sent meanwhile. A change that hands the
+ * voice player a stream with no data yet leaves a hole of 110–300 ms after which packets come at the
+ * usual pace (issue 27). A stall of this shared machine's event loop (the same process runs the bot and
+ * the fake) also delays packets, but the voice library then sends the late ones back to back: a gap
+ * followed by such a burst is a stall, not a hole, and is not counted.
+ */
+export async function holeAround(
+  discord: FakeDiscordBot,
+  requestAt: number,
+  answeredAt: number,
+): Promise<{ holeMs: number; silences: number }> {
+  await audioAfter(discord, answeredAt, 200, 8);
+  const ssrc = discord.voice.packets.at(-1)?.ssrc;
+  const mine = discord.voice.packets.filter((p) => p.ssrc === ssrc);
+  const from = mine.findLastIndex((p) => p.receivedAt < requestAt);
+  const list = mine.slice(Math.max(0, from)).filter((p) => p.receivedAt <= answeredAt + 200);
+  const at = (i: number) => list[i]?.receivedAt ?? 0;
+  let holeMs = 0;
+  for (let i = 1; i < list.length - 5; i++) {
+    const gap = at(i) - at(i - 1);
+    const paceAfter = (at(i + 5) - at(i)) / 5;
+    if (paceAfter >= 15) holeMs = Math.max(holeMs, gap);
+  }
+  const silences = list.filter(
+    (p) => p.receivedAt >= requestAt && p.receivedAt <= answeredAt + 100 && isSilenceFrame(p.opus),
+  ).length;
+  return { holeMs, silences };
+}

@@ -14,8 +14,9 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.ts';
+import { z } from 'zod';
 import { HttpError, httpError } from '../../platform/errors.ts';
+import type { FeatureContext } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
 import type { OsintContext } from './context.ts';
 import { exportFileName, searchToCsv } from './export.ts';
@@ -40,26 +41,27 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  * sources, the fetcher and the site list load on the first search, so they cost nothing at start-up
  * (bench/startup). Beyond the spec: the member's history, its export, the site list's state, reports.
  */
-export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
   return async (app) => {
     const config = deps.config.osint;
     let loaded: Promise<Loaded> | undefined;
     const load = () => {
       loaded ??= (async () => {
         const [
-          { outboundFromConfig, outboundScope },
+          outbound,
+          { outboundScope },
           { createRdapClient },
           { createGeoLookup },
           { loadSites },
           { runSearch },
         ] = await Promise.all([
+          deps.outbound(), // the platform's one fetcher, created on first use
           import('../../platform/outbound/index.ts'),
           import('./rdap.ts'),
           import('./geo.ts'),
           import('./sites.ts'),
           import('./service.ts'),
         ]);
-        const outbound = outboundFromConfig(deps.config.outbound);
         const ctx: OsintContext = {
           outbound,
           config,
@@ -81,9 +83,9 @@ export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       );
     }, PRUNE_EVERY_MS);
     pruner.unref();
+    // The fetcher belongs to the platform, which closes it; only the pruner is ours.
     app.addHook('onClose', async () => {
       clearInterval(pruner);
-      if (loaded) await (await loaded.catch(() => null))?.outbound.close();
     });
     if (deps.config.outbound.testAllow.length > 0) {
       app.log.warn(
@@ -190,7 +192,12 @@ export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/osint/searches/:id/export',
       {
         config: { access: 'login' },
-        schema: { params: OsintSearchIdParams, querystring: OsintExportQuery },
+        schema: {
+          params: OsintSearchIdParams,
+          querystring: OsintExportQuery,
+          // The file itself: JSON (the stored result) or CSV text.
+          response: { 200: z.string(), 400: ApiError, 404: ApiError },
+        },
       },
       async (req, reply) => {
         const result = await getSearch(deps.db, req.auth!.user.discord_id, req.params.id, config.historyDays);

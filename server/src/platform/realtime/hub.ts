@@ -44,8 +44,11 @@ export type ClientEventHandler = (
 
 export type RealtimeHub = {
   readonly io: Server;
-  /** Sends an event to every socket in a room, on every instance. Features call it after a state change. */
-  publish(room: string, event: string, payload: unknown): void;
+  /**
+   * Sends an event to every socket in a room, on every instance. Features call it after a state change.
+   * `except` leaves out the sockets of another room (a drawer's own `user:<id>` room for their strokes).
+   */
+  publish(room: string, event: string, payload: unknown, options?: { except?: string }): void;
   /** Registers the rooms of one feature, e.g. `tictactoe` for rooms `tictactoe:<gameId>`. */
   defineRoomType(type: string, room: RoomType): void;
   /**
@@ -310,8 +313,9 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
 
   return {
     io,
-    publish(room, event, payload) {
-      io.to(room).emit(event, payload);
+    publish(room, event, payload, options = {}) {
+      if (options.except) io.to(room).except(options.except).emit(event, payload);
+      else io.to(room).emit(event, payload);
     },
     defineRoomType(type, room) {
       if (!/^[a-z][a-z0-9-]{0,31}$/.test(type) || type === 'user')

@@ -16,13 +16,16 @@ export function GameShell({
   title,
   realtime,
   children,
+  wide,
 }: {
   title: string;
   realtime: RealtimeStatus | null;
   children: ReactNode;
+  /** A wider column (a running Pictionary game: the canvas takes most of it). */
+  wide?: boolean;
 }) {
   return (
-    <Page>
+    <Page wide={wide} className={wide ? 'px-2 sm:px-6' : undefined}>
       <div className="mb-6 flex items-center justify-between gap-3">
         <BackLink to="/minigames">{T.backToMinigames}</BackLink>
         {realtime && <LiveBadge status={realtime} />}

@@ -35,6 +35,12 @@ const status = (over: Partial<PlaybackStatus> = {}): PlaybackStatus => ({
   voiceChannel: { id: '9', name: 'Lounge' },
   listeners: 2,
   idle: false,
+  botState: 'online',
+  botStateSince: null,
+  volume: 100,
+  normalize: true,
+  loop: 'off',
+  skipVotes: { voters: [], needed: 1 },
   ...over,
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { RESUMABLE_UPLOAD_PATH, securityTexts, TUS_VERSION } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { App } from '../../../app.ts';
+import type { App } from '../../../platform/feature.ts';
 import { bearer, createTestApp, type TestContext } from '../../../test/app.ts';
 import { startUpload } from '../test-helpers.ts';
 import { freeBytes } from './service.ts';

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { nextEvent, record, subscribe } from '../../../platform/realtime/testing.ts';
 import type { TestContext } from '../../../test/app.ts';
 import { useRealtimeApp } from '../../../test/realtime-app.ts';
+import { socketsInGameRooms } from './room.ts';
 import { batch, drawAs, get, guessAs, leaksWord, lobbyOf, segment, start, wordOf } from './test-helpers.ts';
 
 let ctx: TestContext;
@@ -93,5 +94,23 @@ describe('Pictionary over the realtime channel', () => {
       expect(p.game.currentWord).toBeNull();
       expect(leaksWord(p, word)).toBe(false);
     }
+  });
+});
+
+describe('Pictionary presence over the realtime channel', () => {
+  it('the presence beat sees whoever has a socket in a game room here, and no longer once it closed', async () => {
+    const { id, players } = await lobbyOf(ctx, 2);
+    const host = await connect(players[0]!.token);
+    await subscribe(host, pictionaryRoom(id));
+    expect(socketsInGameRooms(ctx.app.realtime).get(id)).toEqual([players[0]!.userId]);
+    const guest = await connect(players[1]!.token);
+    await subscribe(guest, pictionaryRoom(id));
+    expect(new Set(socketsInGameRooms(ctx.app.realtime).get(id))).toEqual(
+      new Set([players[0]!.userId, players[1]!.userId]),
+    );
+    const gone = new Promise((resolve) => host.once('disconnect', resolve));
+    host.disconnect();
+    await gone;
+    await expect.poll(() => socketsInGameRooms(ctx.app.realtime).get(id)).toEqual([players[1]!.userId]);
   });
 });

@@ -73,13 +73,24 @@ export async function lockMatchmaking(trx: Transaction<Database>): Promise<void>
     .execute();
 }
 
-/** The oldest lobby with a free place, with its highest join order so far. */
-export async function findOpenLobby(db: Conn): Promise<{ id: string; maxSeq: number } | undefined> {
+/**
+ * The oldest public lobby with a free place whose host was seen since `hostSeenSince` (a lobby whose host
+ * closed the tab is never filled), with its highest join order so far.
+ */
+export async function findOpenLobby(
+  db: Conn,
+  hostSeenSince: string,
+): Promise<{ id: string; maxSeq: number } | undefined> {
   const r = await db
     .selectFrom('pictionary_games as g')
     .innerJoin('pictionary_players as p', 'p.game_id', 'g.id')
+    .innerJoin('pictionary_players as h', (join) =>
+      join.onRef('h.game_id', '=', 'g.id').onRef('h.user_id', '=', 'g.host_id'),
+    )
     .select(['g.id', (eb) => eb.fn.max('p.seq').as('max_seq'), (eb) => eb.fn.countAll().as('n')])
     .where('g.status', '=', 'lobby')
+    .where('g.is_private', '=', 0)
+    .where('h.seen_at', '>=', hostSeenSince)
     .where('p.left_at', 'is', null)
     .groupBy(['g.id', 'g.max_players', 'g.created_at'])
     .having((eb) => eb(eb.fn.countAll(), '<', eb.ref('g.max_players')))
@@ -249,4 +260,54 @@ export async function inTransaction<T>(
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
   return db.transaction().execute(work);
+}
+
+/** Notes players of a game as seen now (those still in it). */
+export async function markSeen(db: Conn, gameId: string, userIds: string[], now: string): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
+    .updateTable('pictionary_players')
+    .set({ seen_at: now })
+    .where('game_id', '=', gameId)
+    .where('user_id', 'in', userIds)
+    .where('left_at', 'is', null)
+    .execute();
+}
+
+/** Of the given games, the players currently counted as away (to bring back the ones seen again). */
+export async function findAway(db: Conn, gameIds: string[]): Promise<{ game_id: string; user_id: string }[]> {
+  if (gameIds.length === 0) return [];
+  return db
+    .selectFrom('pictionary_players')
+    .select(['game_id', 'user_id'])
+    .where('game_id', 'in', gameIds)
+    .where('away', '=', 1)
+    .where('left_at', 'is', null)
+    .execute();
+}
+
+/** Games (open lobbies and running games) with a player not seen since `cutoff` and not yet counted away. */
+export async function findGamesWithAbsentPlayers(db: Conn, cutoff: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('pictionary_players as p')
+    .innerJoin('pictionary_games as g', 'g.id', 'p.game_id')
+    .select('g.id')
+    .distinct()
+    .where('g.status', 'in', ['lobby', 'in_progress'])
+    .where('p.left_at', 'is', null)
+    .where('p.away', '=', 0)
+    .where((eb) => eb.or([eb('p.seen_at', 'is', null), eb('p.seen_at', '<', cutoff)]))
+    .limit(500)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function setAway(db: Conn, gameId: string, userIds: string[], away: 0 | 1): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
+    .updateTable('pictionary_players')
+    .set({ away })
+    .where('game_id', '=', gameId)
+    .where('user_id', 'in', userIds)
+    .execute();
 }

@@ -1,27 +1,36 @@
-import { PICTIONARY_EVENTS, PictionaryGameParams } from '@guildhall/common';
-import type { Db } from '../../../db/index.ts';
+import { PICTIONARY_EVENTS, PICTIONARY_ROOM_TYPE, PictionaryGameParams } from '@guildhall/common';
 import { httpError } from '../../../platform/errors.ts';
-import type { RoomType } from '../../../platform/realtime/index.ts';
-import { authorizeViewer, viewOf } from './service.ts';
-import type { Clock } from './timers.ts';
+import type { RealtimeHub, RoomType } from '../../../platform/realtime/index.ts';
+import { socketsInRooms } from '../room-members.ts';
+import { authorizeViewer, type PictionaryContext, viewOf } from './service.ts';
 
 /**
  * Rooms `pictionary:<gameId>`: the game's players may join. Joining sends that player's own view with the
- * turn's drawing, so a late or reconnecting player sees the canvas as it is.
+ * turn's drawing, so a late or reconnecting player sees the canvas as it is; it also counts as being seen
+ * (a player coming back is no longer away).
  */
-export function pictionaryRoom(db: Db, clock: Clock): RoomType {
+export function pictionaryRoom(
+  ctx: Pick<PictionaryContext, 'db' | 'clock'>,
+  onSeen: (gameId: string, userId: string) => Promise<unknown>,
+): RoomType {
   return {
     async authorize(identity, key) {
       if (!PictionaryGameParams.safeParse({ id: key }).success) {
         throw httpError(400, 'Game id must be a UUID', 'BAD_REQUEST');
       }
-      await authorizeViewer(db, identity.userId, key);
+      await authorizeViewer(ctx.db, identity.userId, key);
     },
     async snapshot(key, identity) {
+      await onSeen(key, identity.userId);
       return {
         event: PICTIONARY_EVENTS.state,
-        payload: { game: await viewOf({ db, clock }, key, identity.userId, true) },
+        payload: { game: await viewOf(ctx, key, identity.userId, true) },
       };
     },
   };
+}
+
+/** Who has a socket in a game's room on this instance, by game id. */
+export function socketsInGameRooms(hub: RealtimeHub): Map<string, string[]> {
+  return socketsInRooms(hub, PICTIONARY_ROOM_TYPE);
 }

@@ -1,7 +1,5 @@
 import {
   ApiError,
-  PICTIONARY_EVENTS,
-  PICTIONARY_ROOM_TYPE,
   PictionaryCurrentResponse,
   PictionaryDrawBody,
   PictionaryDrawResponse,
@@ -11,22 +9,13 @@ import {
   PictionaryLeaveResponse,
   PictionaryResponse,
   PictionarySettingsBody,
-  PictionarySocketDraw,
   PictionaryWordBanksResponse,
-  pictionaryRoom as roomName,
-  TEXTS,
-  userRoom,
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../../app.ts';
-import { httpError } from '../../../platform/errors.ts';
-import { createRateWindow } from './rate-window.ts';
-import { pictionaryRoom } from './room.ts';
+import { noteOneSeen } from './presence.ts';
+import { joinById, playAgain } from './rooms.ts';
 import {
-  advanceDueGames,
-  advanceIfDue,
-  armTimers,
   currentGame,
   draw,
   getGame,
@@ -37,15 +26,9 @@ import {
   startGame,
   updateSettings,
 } from './service.ts';
-import { type Clock, createTurnTimers, realClock } from './timers.ts';
 import { listWordBanks } from './word-banks.ts';
 
 const BASE = '/api/games/pictionary';
-
-/** Due turns whose timer ran on another (or a stopped) instance are picked up this often. */
-const SWEEP_EVERY_MS = 5_000;
-/** Socket draws per user and second (the screen sends about 20). */
-const SOCKET_DRAWS_PER_SECOND = 40;
 
 /** Limits count per user. The drawer sends a batch every ≈50 ms (1200 a minute) plus the odd clear. */
 const userKey = (req: FastifyRequest) => (req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`);
@@ -60,59 +43,14 @@ const DRAW_ACCESS = {
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 429: ApiError };
 
-export type PictionaryOptions = { clock?: Clock; random?: () => number };
-
-export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {}): FastifyPluginAsyncZod {
+/** The Pictionary API; the services behind it (timers, the socket draw handler, the sweep) are built in index.ts. */
+export function pictionaryRoutes(ctx: PictionaryContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const clock = options.clock ?? realClock;
-    const hub = app.realtime;
-    const ctx: PictionaryContext = {
-      db: deps.db,
-      clock,
-      random: options.random ?? Math.random,
-      timers: createTurnTimers(clock, (id) => {
-        advanceIfDue(ctx, id).catch((err: unknown) =>
-          app.log.error({ err, gameId: id }, 'pictionary: advancing a turn failed'),
-        );
-      }),
-      pushState: (userId, game) => hub.publish(userRoom(userId), PICTIONARY_EVENTS.state, { game }),
-      pushStrokes: (gameId, drawerId, turnNumber, segments) =>
-        hub.io
-          .to(roomName(gameId))
-          .except(userRoom(drawerId))
-          .emit(PICTIONARY_EVENTS.strokes, { gameId, turnNumber, segments }),
-      pushClear: (gameId, turnNumber) =>
-        hub.publish(roomName(gameId), PICTIONARY_EVENTS.clear, { gameId, turnNumber }),
-      segmentCounts: new Map(),
-    };
-    // The live path for strokes: the drawer's open socket, with the same rules as POST /:id/draw.
-    const socketDrawLimit = createRateWindow(SOCKET_DRAWS_PER_SECOND, 1000);
-    hub.onClientEvent(PICTIONARY_EVENTS.draw, async (identity, payload) => {
-      const parsed = PictionarySocketDraw.safeParse(payload);
-      if (!parsed.success) {
-        throw httpError(400, parsed.error.issues[0]?.message ?? 'Invalid stroke data', 'BAD_REQUEST');
-      }
-      if (!socketDrawLimit.allow(identity.userId))
-        throw httpError(429, TEXTS.rateLimitGeneric, 'RATE_LIMITED');
-      return draw(ctx, identity.userId, parsed.data.gameId, parsed.data.strokeData);
-    });
-    hub.defineRoomType(PICTIONARY_ROOM_TYPE, pictionaryRoom(deps.db, clock));
-
-    // Turns advance with nobody connected: a timer per game here, and a sweep for due turns anyone left.
-    let sweep: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
-      await advanceDueGames(ctx);
-      await armTimers(ctx);
-      sweep = setInterval(() => {
-        advanceDueGames(ctx).catch((err: unknown) => app.log.error({ err }, 'pictionary: sweep failed'));
-      }, SWEEP_EVERY_MS);
-      sweep.unref();
-    });
-    app.addHook('onClose', async () => {
-      clearInterval(sweep);
-      ctx.timers.cancelAll();
-    });
-
+    // Reads, guesses and polls note the player as present as well as the socket beat (index.ts).
+    const seen = (gameId: string, userId: string) =>
+      noteOneSeen(ctx, gameId, userId).catch((err: unknown) =>
+        app.log.error({ err, gameId }, 'pictionary: noting a player as seen failed'),
+      );
     const me = (req: FastifyRequest) => req.auth!.user.discord_id;
     const params = PictionaryGameParams;
 
@@ -125,7 +63,11 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
     app.get(
       `${BASE}/current`,
       { config: ACCESS, schema: { response: { 200: PictionaryCurrentResponse, ...errors } } },
-      async (req) => ok(await currentGame(ctx, me(req))),
+      async (req) => {
+        const r = await currentGame(ctx, me(req));
+        if (r.game) await seen(r.game.id, me(req));
+        return ok(r);
+      },
     );
 
     app.get(
@@ -140,13 +82,30 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
     app.get(
       `${BASE}/:id`,
       { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } },
-      async (req) => ok(await getGame(ctx, me(req), req.params.id)),
+      async (req) => {
+        const r = await getGame(ctx, me(req), req.params.id);
+        await seen(req.params.id, me(req));
+        return ok(r);
+      },
     );
 
     app.post(
       `${BASE}/:id/leave`,
       { config: ACCESS, schema: { params, response: { 200: PictionaryLeaveResponse, ...errors } } },
       async (req) => ok(await leaveGame(ctx, me(req), req.params.id)),
+    );
+
+    // Beyond the spec (issue 29): join a lobby by its invite link; Play again after Game Complete.
+    app.post(
+      `${BASE}/:id/join`,
+      { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } },
+      async (req) => ok(await joinById(ctx, me(req), req.params.id)),
+    );
+
+    app.post(
+      `${BASE}/:id/play-again`,
+      { config: ACCESS, schema: { params, response: { 200: PictionaryResponse, ...errors } } },
+      async (req) => ok(await playAgain(ctx, me(req), req.params.id)),
     );
 
     app.post(
@@ -183,7 +142,10 @@ export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {})
         config: ACCESS,
         schema: { params, body: PictionaryGuessBody, response: { 200: PictionaryGuessResponse, ...errors } },
       },
-      async (req) => ok(await guess(ctx, me(req), req.params.id, req.body.guess)),
+      async (req) => {
+        await seen(req.params.id, me(req));
+        return ok(await guess(ctx, me(req), req.params.id, req.body.guess));
+      },
     );
   };
 }

@@ -6,6 +6,7 @@ import {
   guessPoints,
   isCloseGuess,
   normalizeWord,
+  PICTIONARY_ABSENT_AFTER_MS,
   PICTIONARY_DEFAULT_BANK,
   PICTIONARY_DRAWER_POINTS,
   PICTIONARY_MAX_GUESSES_PER_PLAYER,
@@ -45,12 +46,14 @@ export type PictionaryContext = {
    * guard against a runaway client, not an exact quota.
    */
   segmentCounts: Map<string, number>;
+  /** When this instance started: nobody is counted gone until it has watched for the grace itself. */
+  startedAt: number;
 };
 
 export type GameResult = { game: PictionaryGame; message: string };
 
 /** Optimistic updates retry this often before answering 409 (only under heavy contention). */
-const MAX_ATTEMPTS = 10;
+export const MAX_ATTEMPTS = 10;
 
 class VersionConflict extends Error {}
 class SeatTaken extends Error {}
@@ -70,7 +73,7 @@ export async function joinGame(ctx: PictionaryContext, userId: string): Promise<
         // A simultaneous join of the same user may have seated them since the check above.
         if (await repo.findSeatGameId(trx, userId)) throw new SeatTaken();
         const now = ctx.clock.now();
-        const lobby = await repo.findOpenLobby(trx);
+        const lobby = await repo.findOpenLobby(trx, iso(now - PICTIONARY_ABSENT_AFTER_MS));
         if (lobby) {
           await repo.insertPlayer(trx, lobby.id, userId, lobby.maxSeq + 1, iso(now));
           const row = (await repo.findGame(trx, lobby.id))!;
@@ -126,6 +129,7 @@ export async function updateSettings(
       max_players: body.maxPlayers,
       word_banks: JSON.stringify(cleanWordBanks(body.wordBanks)),
       custom_words: JSON.stringify(cleanCustomWords(body.customWords)),
+      ...(body.isPrivate === undefined ? {} : { is_private: body.isPrivate ? 1 : 0 }),
       updated_at: iso(ctx.clock.now()),
     };
     const applied = await apply(
@@ -251,9 +255,14 @@ export async function guess(
     const isPrivate = isClose || (!isCorrect && containsWord(typed, word));
     const previousCorrect = guesses.filter((g) => g.is_correct).length;
     const points = isCorrect ? guessPoints(previousCorrect) : 0;
-    const guessers = players.filter((p) => p.left_at === null && p.user_id !== row.drawer_id);
+    // Players counted away are not waited for; the guesser themself is here, whatever their flag says.
+    const guessers = players.filter(
+      (p) => p.left_at === null && p.user_id !== row.drawer_id && (!p.away || p.user_id === userId),
+    );
     const now = ctx.clock.now();
-    const everyoneGuessed = isCorrect && previousCorrect + 1 >= guessers.length;
+    const correctSoFar = new Set(guesses.filter((g) => g.is_correct).map((g) => g.user_id));
+    const everyoneGuessed =
+      isCorrect && guessers.every((p) => p.user_id === userId || correctSoFar.has(p.user_id));
     const changes: GameChanges = everyoneGuessed ? revealChanges(now) : { updated_at: iso(now) };
     const applied = await apply(ctx, row, changes, async (trx) => {
       await repo.insertGuess(trx, {
@@ -296,6 +305,8 @@ export async function leaveGame(
     if (!state || !me) throw httpError(state ? 403 : 404, state ? T.notAPlayer : T.gameNotFound);
     const { row, players, guesses } = state;
     if (row.status === 'finished' || me.left_at !== null) {
+      // Noted so that Play again does not bring back a player who went on to something else.
+      if (me.left_at === null) await repo.markPlayerLeft(ctx.db, gameId, userId, iso(ctx.clock.now()));
       return { game: presentGame(state, userId, ctx.clock.now()), message: 'You left the game' };
     }
     const now = ctx.clock.now();
@@ -312,10 +323,11 @@ export async function leaveGame(
     const changes: GameChanges = { updated_at: iso(now) };
     if (row.host_id === userId) changes.host_id = nextHost(players, me)!;
     if (row.status === 'in_progress') {
-      const guessers = remaining.filter((p) => p.user_id !== row.drawer_id);
+      const guessers = remaining.filter((p) => p.user_id !== row.drawer_id && !p.away);
       const correct = new Set(guesses.filter((g) => g.is_correct).map((g) => g.user_id));
       const allGuessed = guessers.length > 0 && guessers.every((p) => correct.has(p.user_id));
-      if (remaining.length < PICTIONARY_PLAYERS.min) Object.assign(changes, finishChanges(now));
+      if (remaining.filter((p) => !p.away).length < PICTIONARY_PLAYERS.min)
+        Object.assign(changes, finishChanges(now));
       else if (row.turn_phase === 'drawing' && (row.drawer_id === userId || allGuessed)) {
         Object.assign(changes, revealChanges(now));
       }
@@ -401,7 +413,7 @@ async function turnDrawing(db: Db, row: GameRow): Promise<PictionarySegment[]> {
   return batches.flatMap((b) => JSON.parse(b) as PictionarySegment[]);
 }
 
-async function loadState(db: Db, gameId: string): Promise<GameState | null> {
+export async function loadState(db: Db, gameId: string): Promise<GameState | null> {
   const row = await repo.findGame(db, gameId);
   if (!row) return null;
   const [players, guesses] = await Promise.all([
@@ -421,7 +433,7 @@ async function playerState(db: Db, userId: string, gameId: string): Promise<Game
 }
 
 /** Applies `changes` at the version read (plus `extra` writes) in one transaction; false on a conflict. */
-async function apply(
+export async function apply(
   ctx: PictionaryContext,
   row: GameRow,
   changes: GameChanges,
@@ -444,19 +456,19 @@ async function apply(
  * After a change: drop the drawing of past turns, arm the timer for the new phase, push every player their
  * own view. Returns the view of `viewerId` (when given).
  */
-async function afterChange(
+export async function afterChange(
   ctx: PictionaryContext,
   gameId: string,
   viewerId: string,
   before?: GameRow,
 ): Promise<PictionaryGame>;
-async function afterChange(
+export async function afterChange(
   ctx: PictionaryContext,
   gameId: string,
   viewerId: null,
   before?: GameRow,
 ): Promise<null>;
-async function afterChange(
+export async function afterChange(
   ctx: PictionaryContext,
   gameId: string,
   viewerId: string | null,
@@ -504,6 +516,7 @@ export function newGameRow(id: string, hostId: string, now: string): GameRow {
     current_word: null,
     used_words: '[]',
     is_private: 0,
+    next_game_id: null,
     version: 0,
     created_at: now,
     updated_at: now,

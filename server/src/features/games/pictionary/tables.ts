@@ -25,6 +25,8 @@ export type PictionaryGamesTable = {
   used_words: string;
   /** 1: Find Game never fills this lobby; players join it by its invite link (migration 040). */
   is_private: number;
+  /** On a finished game: the lobby its players moved on to with Play again (migration 041). */
+  next_game_id: string | null;
   version: number;
   created_at: string;
   updated_at: string;

@@ -1,6 +1,6 @@
 import type { PictionaryGame, PictionarySegment } from '@guildhall/common';
-import type { App } from '../../../app.ts';
 import type { Db } from '../../../db/index.ts';
+import type { App } from '../../../platform/feature.ts';
 import { bearer, type TestContext } from '../../../test/app.ts';
 import { advanceIfDue, type PictionaryContext } from './service.ts';
 import { type Clock, createTurnTimers } from './timers.ts';
@@ -130,6 +130,7 @@ export function serviceContext(db: Db, clock: Clock, random: () => number = Math
     pushStrokes: () => {},
     pushClear: () => {},
     segmentCounts: new Map(),
+    startedAt: clock.now(),
   };
   return { ctx, pushes };
 }

@@ -26,7 +26,8 @@ export function nextTurnChanges(
   now: number,
   random: () => number,
 ): GameChanges {
-  const active = players.filter((p) => p.left_at === null);
+  // Players counted away keep their seat but are skipped as drawers until they come back.
+  const active = players.filter((p) => p.left_at === null && !p.away);
   if (active.length < 2) return finishChanges(now);
   const lastSeq = players.find((p) => p.user_id === row.drawer_id)?.seq ?? -1;
   let round = Math.max(row.round_number, 1);
@@ -51,8 +52,16 @@ export function nextTurnChanges(
   };
 }
 
-/** The player who takes over as host when `leaving` goes: the next in join order, else the first. */
-export function nextHost(players: PlayerRow[], leaving: PlayerRow): string | null {
+/**
+ * The player who takes over as host when `leaving` goes: the next in join order, else the first; players
+ * in `gone` (counted absent) are passed over.
+ */
+export function nextHost(
+  players: PlayerRow[],
+  leaving: PlayerRow,
+  gone: ReadonlySet<string> = new Set(),
+): string | null {
   const others = players.filter((p) => p.left_at === null && p.user_id !== leaving.user_id);
-  return (others.find((p) => p.seq > leaving.seq) ?? others[0])?.user_id ?? null;
+  const here = others.filter((p) => !p.away && !gone.has(p.user_id));
+  return (here.find((p) => p.seq > leaving.seq) ?? here[0] ?? others[0])?.user_id ?? null;
 }

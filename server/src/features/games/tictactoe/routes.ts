@@ -1,5 +1,4 @@
 import {
-  TICTACTOE_ROOM_TYPE,
   TICTACTOE_STATE_EVENT,
   TicTacToeCurrentResponse,
   TicTacToeGameParams,
@@ -9,8 +8,7 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../../app.ts';
-import { ticTacToeRoom } from './room.ts';
+import type { FeatureContext } from '../../../platform/feature.ts';
 import {
   claimWin,
   currentGame,
@@ -37,13 +35,12 @@ function userKey(req: FastifyRequest): string {
   return req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`;
 }
 
-export function ticTacToeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function ticTacToeRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
   return async (app) => {
     const ctx: GameContext = {
       db: deps.db,
       publish: (game) => app.realtime.publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
     };
-    app.realtime.defineRoomType(TICTACTOE_ROOM_TYPE, ticTacToeRoom(deps.db));
     const me = (req: FastifyRequest) => req.auth!.user.discord_id;
     const params = TicTacToeGameParams;
     const response = { 200: TicTacToeResponse };

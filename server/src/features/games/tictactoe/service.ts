@@ -9,6 +9,7 @@ import {
   otherMark,
   TICTACTOE_TEXTS as T,
   TICTACTOE_ABSENT_AFTER_MS,
+  TICTACTOE_WAITING_ABSENT_AFTER_MS,
   type TicTacToeGame,
 } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
@@ -58,7 +59,7 @@ export async function joinGame(ctx: GameContext, userId: string): Promise<GameRe
         await repo.lockMatchmaking(trx);
         const now = nowIso();
         // A waiting game is matched only while its creator still has it on screen.
-        const seenSince = isoIn(-TICTACTOE_ABSENT_AFTER_MS);
+        const seenSince = isoIn(-TICTACTOE_WAITING_ABSENT_AFTER_MS);
         for (const id of await repo.findOpenGameIds(trx, userId, seenSince, MATCH_CANDIDATES)) {
           if (await repo.takeSecondSeat(trx, id, userId, now, null)) {
             if (!(await repo.insertSeat(trx, userId, id, now))) throw new SeatTaken();
@@ -279,6 +280,11 @@ export async function requestRematch(ctx: GameContext, userId: string, gameId: s
 export async function authorizeViewer(db: Db, userId: string, gameId: string): Promise<void> {
   await findViewable(db, userId, gameId);
   await markSeen(db, userId);
+}
+
+/** Players with a socket in their game's room on this instance (the presence beat, every 5 s). */
+export async function markManySeen(db: Db, userIds: Iterable<string>): Promise<void> {
+  for (const id of userIds) await markSeen(db, id);
 }
 
 /** The player has their game on screen (see TICTACTOE_ABSENT_AFTER_MS). */

@@ -4,7 +4,7 @@ import {
   type PictionaryGame,
   PICTIONARY_TEXTS as T,
 } from '@guildhall/common';
-import { Brush, Clock, Eraser, Eye, LogOut, Pencil, Send, Trophy } from 'lucide-react';
+import { Brush, Clock, Eye, LogOut, Pencil, RotateCcw, Search, Send, Trash2, Trophy } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { Badge } from '../../../ui/Badge.tsx';
 import { Button } from '../../../ui/Button.tsx';
@@ -26,24 +26,15 @@ export function GameView({ game, myId, state }: { game: PictionaryGame; myId: st
     return held && held.gameId === game.id && held.turn === game.turnNumber ? held.segments : [];
   }, [state.drawing, game.id, game.turnNumber]);
 
-  if (game.status === 'finished') return <GameComplete game={game} onLeave={state.leaveGame} />;
+  if (game.status === 'finished') return <GameComplete game={game} state={state} />;
   const drawing = isDrawer && game.turnPhase === 'drawing';
 
+  // Desktop: the canvas takes most of the width, players and guesses in a column beside it. Phone: the
+  // canvas full width, the guess box right under it (in view with the on-screen keyboard open), then the
+  // guesses and the players.
   return (
-    <div className="grid grid-cols-1 gap-4 lg:grid-cols-[13rem_minmax(0,1fr)_16rem] lg:gap-5">
+    <div className="grid grid-cols-1 gap-3 lg:grid-cols-[minmax(0,1fr)_17rem] lg:gap-4">
       <TurnHeader game={game} isDrawer={isDrawer} offset={state.clockOffset} />
-      <Card className="order-3 p-4 sm:p-4 lg:order-none">
-        <PlayerList game={game} />
-        <Button
-          variant="danger"
-          size="sm"
-          className="mt-4 w-full"
-          icon={<LogOut className="size-4" />}
-          onClick={state.leaveGame}
-        >
-          {T.leaveGame}
-        </Button>
-      </Card>
       <div className="min-w-0 space-y-3">
         <DrawingCanvas
           handle={state.canvas}
@@ -54,7 +45,7 @@ export function GameView({ game, myId, state }: { game: PictionaryGame; myId: st
           size={size}
           onSend={state.sendStrokes}
         />
-        {drawing && (
+        {drawing ? (
           <DrawingTools
             color={color}
             size={size}
@@ -66,9 +57,25 @@ export function GameView({ game, myId, state }: { game: PictionaryGame; myId: st
               state.sendStrokes({ type: 'clear', timestamp: Date.now() });
             }}
           />
+        ) : (
+          <GuessBox game={game} isDrawer={isDrawer} state={state} />
         )}
       </div>
-      <GuessPanel game={game} isDrawer={isDrawer} state={state} />
+      <div className="flex min-w-0 flex-col gap-3 lg:row-span-1">
+        <GuessList game={game} />
+        <Card className="p-4 sm:p-4">
+          <PlayerList game={game} />
+          <Button
+            variant="danger"
+            size="sm"
+            className="mt-4 w-full"
+            icon={<LogOut className="size-4" />}
+            onClick={state.leaveGame}
+          >
+            {T.leaveGame}
+          </Button>
+        </Card>
+      </div>
     </div>
   );
 }
@@ -83,27 +90,28 @@ function TurnHeader({ game, isDrawer, offset }: { game: PictionaryGame; isDrawer
   const drawer = game.currentDrawer?.username ?? '';
   const revealing = game.turnPhase === 'reveal';
   return (
-    <Card className="p-4 sm:p-4 lg:col-span-3" data-testid="turn-header">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="flex min-w-0 items-center gap-3">
+    <Card className="p-3 sm:p-4 lg:col-span-2" data-testid="turn-header">
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
+        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-3">
           <span data-testid="round-indicator">
             <Badge tone="brand" className="text-sm">
               R{game.roundNumber} of {game.maxRounds}
             </Badge>
           </span>
           {revealing ? (
-            <p className="truncate font-medium" data-testid="drawer-prompt">
+            <p className="min-w-0 font-medium [overflow-wrap:anywhere]" data-testid="drawer-prompt">
               {T.theWordWas}{' '}
               <span className="font-bold text-success-text" data-testid="revealed-word">
                 {game.currentWord}
               </span>
             </p>
           ) : isDrawer ? (
-            <p className="flex min-w-0 items-center gap-2 font-medium" data-testid="drawer-prompt">
+            <p className="flex min-w-0 flex-wrap items-center gap-2 font-medium" data-testid="drawer-prompt">
               <Pencil className="size-4 shrink-0 text-brand" />
               <span className="shrink-0">{T.youreDrawing}</span>
+              {/* The whole word, wrapping on a narrow screen: never cut (issue 29). */}
               <span
-                className="truncate rounded-lg bg-surface-2 px-2 py-0.5 font-bold tracking-wide"
+                className="min-w-0 rounded-lg bg-surface-2 px-2 py-0.5 font-bold tracking-wide [overflow-wrap:anywhere]"
                 data-testid="secret-word"
               >
                 {game.currentWord}
@@ -121,7 +129,10 @@ function TurnHeader({ game, isDrawer, offset }: { game: PictionaryGame; isDrawer
         </div>
         <div className="flex items-center gap-4">
           {!isDrawer && !revealing && game.wordPattern && (
-            <span className="font-mono text-lg tracking-[0.3em]" data-testid="word-pattern">
+            <span
+              className="font-mono text-lg tracking-[0.3em] [overflow-wrap:anywhere]"
+              data-testid="word-pattern"
+            >
               {game.wordPattern}
             </span>
           )}
@@ -143,6 +154,7 @@ function PlayerList({ game }: { game: PictionaryGame }) {
       {game.players.map((p) => {
         const drawing = p.id === game.currentDrawer?.id;
         const guessed = game.guesses.some((g) => g.playerId === p.id && g.isCorrect);
+        const away = game.awayIds.includes(p.id);
         return (
           <li
             key={p.id}
@@ -158,7 +170,10 @@ function PlayerList({ game }: { game: PictionaryGame }) {
           >
             <span className="min-w-0">
               <span className="block truncate text-sm font-medium">{p.username}</span>
-              <span className="text-xs text-muted">{drawing ? T.drawing : T.guessing}</span>
+              <span className="text-xs text-muted">
+                {drawing ? T.drawing : T.guessing}
+                {away && <span data-testid="away"> · {T.away}</span>}
+              </span>
             </span>
             <span className="text-sm font-semibold tabular-nums" data-testid="points">
               {game.playerScores[p.id] ?? 0}
@@ -217,7 +232,7 @@ function DrawingTools(props: {
       <Button
         variant="secondary"
         size="sm"
-        icon={<Eraser className="size-4" />}
+        icon={<Trash2 className="size-4" />}
         onClick={props.onClear}
         className="ml-auto"
       >
@@ -227,13 +242,14 @@ function DrawingTools(props: {
   );
 }
 
-function GuessPanel({ game, isDrawer, state }: { game: PictionaryGame; isDrawer: boolean; state: State }) {
-  const [text, setText] = useState('');
-  const canGuess = !isDrawer && game.turnPhase === 'drawing' && !game.hasGuessed;
+function GuessList({ game }: { game: PictionaryGame }) {
   return (
-    <Card className="flex min-h-64 flex-col p-4 sm:p-4 lg:max-h-[34rem]">
+    <Card className="flex flex-col p-4 sm:p-4">
       <CardTitle>{T.guesses}</CardTitle>
-      <ul className="min-h-0 flex-1 space-y-1.5 overflow-y-auto text-sm" data-testid="guesses">
+      <ul
+        className="max-h-64 min-h-16 space-y-1.5 overflow-y-auto text-sm lg:max-h-[24rem]"
+        data-testid="guesses"
+      >
         {game.guesses.length === 0 && <li className="text-muted">{T.noGuesses}</li>}
         {game.guesses.map((g, i) => (
           <li
@@ -241,7 +257,7 @@ function GuessPanel({ game, isDrawer, state }: { game: PictionaryGame; isDrawer:
             key={i}
             data-testid="guess"
             className={cn(
-              'rounded-lg px-2.5 py-1.5',
+              'rounded-lg px-2.5 py-1.5 [overflow-wrap:anywhere]',
               g.isCorrect ? 'border border-success/40 bg-success/15 text-success-text' : 'bg-surface-2',
             )}
           >
@@ -257,46 +273,62 @@ function GuessPanel({ game, isDrawer, state }: { game: PictionaryGame; isDrawer:
           </li>
         ))}
       </ul>
-      <div className="mt-3">
-        {isDrawer ? (
-          <p className="text-center text-sm text-muted">{T.youreDrawing}</p>
-        ) : canGuess ? (
-          <form
-            className="flex gap-2"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const guess = text.trim();
-              if (!guess) return;
-              setText('');
-              void state.submitGuess(guess);
-            }}
-          >
-            <input
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              placeholder={T.guessPlaceholder}
-              aria-label={T.guessPlaceholder}
-              maxLength={100}
-              className="min-w-0 flex-1 rounded-lg border border-border bg-surface-2 px-3 py-2 text-sm outline-none focus:border-brand"
-            />
-            <Button
-              type="submit"
-              aria-label="Send guess"
-              disabled={text.trim() === ''}
-              icon={<Send className="size-4" />}
-            />
-          </form>
-        ) : (
-          <p className="text-center text-sm text-muted">
-            {game.hasGuessed && game.turnPhase === 'drawing' ? T.youGuessedIt : T.waitForTurn}
-          </p>
-        )}
-      </div>
     </Card>
   );
 }
 
-function GameComplete({ game, onLeave }: { game: PictionaryGame; onLeave: () => void }) {
+/** Under the canvas: the guess box for a guesser, else what this player is waiting for. */
+function GuessBox({ game, isDrawer, state }: { game: PictionaryGame; isDrawer: boolean; state: State }) {
+  const [text, setText] = useState('');
+  const canGuess = !isDrawer && game.turnPhase === 'drawing' && !game.hasGuessed;
+  return (
+    <Card className="p-3 sm:p-3" data-testid="guess-box">
+      {canGuess ? (
+        <form
+          className="flex gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const guess = text.trim();
+            if (!guess) return;
+            setText('');
+            void state.submitGuess(guess);
+          }}
+        >
+          <input
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            // On a phone the keyboard opens over the page: keep the box in view above it.
+            onFocus={(e) => e.currentTarget.scrollIntoView({ block: 'nearest' })}
+            placeholder={T.guessPlaceholder}
+            aria-label={T.guessPlaceholder}
+            maxLength={100}
+            enterKeyHint="send"
+            autoComplete="off"
+            className="min-w-0 flex-1 rounded-lg border border-border bg-surface-2 px-3 py-2 text-base outline-none focus:border-brand sm:text-sm"
+          />
+          <Button
+            type="submit"
+            aria-label="Send guess"
+            disabled={text.trim() === ''}
+            icon={<Send className="size-4" />}
+          />
+        </form>
+      ) : (
+        <p className="py-1 text-center text-sm text-muted">
+          {isDrawer && game.turnPhase === 'drawing'
+            ? T.youreDrawing
+            : game.turnPhase === 'reveal'
+              ? T.turnOverPanel
+              : game.hasGuessed
+                ? T.youGuessedIt
+                : T.waitForTurn}
+        </p>
+      )}
+    </Card>
+  );
+}
+
+function GameComplete({ game, state }: { game: PictionaryGame; state: State }) {
   const ranked = ranking(game);
   return (
     <Card className="mx-auto max-w-xl text-center">
@@ -320,9 +352,26 @@ function GameComplete({ game, onLeave }: { game: PictionaryGame; onLeave: () => 
           </li>
         ))}
       </ol>
-      <Button variant="danger" className="mt-6" icon={<LogOut className="size-4" />} onClick={onLeave}>
-        {T.leaveGame}
-      </Button>
+      <div className="mt-6 flex flex-wrap justify-center gap-2">
+        <Button
+          icon={<RotateCcw className="size-4" />}
+          onClick={state.playAgain}
+          disabled={state.isPlayingAgain}
+        >
+          {T.playAgain}
+        </Button>
+        <Button
+          variant="secondary"
+          icon={<Search className="size-4" />}
+          onClick={state.findNewGame}
+          disabled={state.isFinding}
+        >
+          {T.findNewGame}
+        </Button>
+        <Button variant="ghost" icon={<LogOut className="size-4" />} onClick={state.leaveGame}>
+          {T.leaveGame}
+        </Button>
+      </div>
     </Card>
   );
 }

@@ -6,10 +6,11 @@ import {
   type PictionaryGame,
   PICTIONARY_TEXTS as T,
 } from '@guildhall/common';
-import { Crown, LogOut, Play, Save, Settings, Users } from 'lucide-react';
+import { Crown, Link2, LogOut, Play, Save, Settings, Users } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../ui/Button.tsx';
 import { Card, CardTitle } from '../../../ui/Card.tsx';
+import { CopyButton } from '../../../ui/CopyButton.tsx';
 import { parseCustomWords } from './game-view.ts';
 import type { usePictionary } from './usePictionary.ts';
 
@@ -63,6 +64,7 @@ export function Lobby({ game, myId, state }: { game: PictionaryGame; myId: strin
             </li>
           ))}
         </ul>
+        <InviteLink game={game} />
         <div className="mt-5 flex justify-end">
           <Button variant="danger" icon={<LogOut className="size-4" />} onClick={state.leaveGame}>
             {T.leaveLobby}
@@ -79,6 +81,7 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
   const [maxPlayers, setMaxPlayers] = useState(game.maxPlayers);
   const [banks, setBanks] = useState(game.wordBanks);
   const [custom, setCustom] = useState(game.customWords.join('\n'));
+  const [isPrivate, setPrivate] = useState(game.isPrivate);
   // The game's settings are loaded into the editor when it is opened (portal-tools §4).
   // biome-ignore lint/correctness/useExhaustiveDependencies: reload only when another game opens
   useEffect(() => {
@@ -86,7 +89,21 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
     setMaxPlayers(game.maxPlayers);
     setBanks(game.wordBanks);
     setCustom(game.customWords.join('\n'));
+    setPrivate(game.isPrivate);
   }, [game.id]);
+  const edited = {
+    maxRounds: rounds,
+    maxPlayers,
+    wordBanks: cleanWordBanks(banks),
+    customWords: parseCustomWords(custom),
+    isPrivate,
+  };
+  const isDirty =
+    edited.maxRounds !== game.maxRounds ||
+    edited.maxPlayers !== game.maxPlayers ||
+    edited.isPrivate !== game.isPrivate ||
+    edited.wordBanks.join() !== game.wordBanks.join() ||
+    edited.customWords.join('\n') !== game.customWords.join('\n');
 
   const toggle = (id: string, on: boolean) =>
     setBanks((held) => {
@@ -142,18 +159,26 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
             className="w-full rounded-lg border border-border bg-surface-2 px-3 py-2 text-sm outline-none focus:border-brand"
           />
         </label>
+        <label className="flex cursor-pointer items-start gap-2 text-sm">
+          <input
+            type="checkbox"
+            className="mt-0.5 size-4 accent-[#5865f2]"
+            checked={isPrivate}
+            onChange={(e) => setPrivate(e.target.checked)}
+            data-testid="private-room"
+          />
+          <span>
+            <span className="font-medium">{T.privateRoom}</span>
+            <span className="block text-muted">{T.privateRoomHint}</span>
+          </span>
+        </label>
         <div className="flex flex-col gap-2">
           <Button
             variant="secondary"
             icon={<Save className="size-4" />}
             disabled={state.isSaving}
             onClick={async () => {
-              const saved = await state.saveSettings({
-                maxRounds: rounds,
-                maxPlayers,
-                wordBanks: cleanWordBanks(banks),
-                customWords: parseCustomWords(custom),
-              });
+              const saved = await state.saveSettings(edited);
               // The editor shows the words as kept: trimmed, lowercased, without duplicates.
               if (saved) setCustom(saved.customWords.join('\n'));
             }}
@@ -163,7 +188,8 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
           <Button
             icon={<Play className="size-4" />}
             disabled={!canStart || state.isStarting}
-            onClick={state.startGame}
+            // Settings changed but not saved are saved first, not lost (issue 29).
+            onClick={() => state.startGame(isDirty ? edited : undefined)}
           >
             {T.startGame}
           </Button>
@@ -171,6 +197,31 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
         </div>
       </div>
     </Card>
+  );
+}
+
+/** The lobby's invite link: opens this lobby for whoever follows it (after sign-in), private or not. */
+function InviteLink({ game }: { game: PictionaryGame }) {
+  const url = `${window.location.origin}/minigames/pictionary?join=${game.id}`;
+  return (
+    <div className="mt-5">
+      <p className="mb-1.5 flex items-center gap-1.5 text-sm font-medium">
+        <Link2 className="size-4 text-muted" />
+        {T.inviteLink}
+        {game.isPrivate && <span className="text-xs font-normal text-muted">· {T.privateRoom}</span>}
+      </p>
+      <div className="flex items-center gap-2">
+        <input
+          readOnly
+          value={url}
+          aria-label={T.inviteLink}
+          data-testid="invite-link"
+          onFocus={(e) => e.currentTarget.select()}
+          className="min-w-0 flex-1 rounded-lg border border-border bg-surface-2 px-3 py-1.5 font-mono text-xs"
+        />
+        <CopyButton value={url} label={T.inviteLink} />
+      </div>
+    </div>
   );
 }
 

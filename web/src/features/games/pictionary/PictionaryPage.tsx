@@ -15,7 +15,7 @@ export function PictionaryPage() {
   const game = p.game;
 
   return (
-    <GameShell title={T.title} realtime={game ? p.realtime : null}>
+    <GameShell title={T.title} realtime={game ? p.realtime : null} wide={game?.status === 'in_progress'}>
       {p.isLookingUp ? (
         <PageSpinner />
       ) : !game || !user ? (

@@ -51,3 +51,13 @@ export async function sendStrokes(id: string, strokeData: PictionaryDrawBody['st
 export async function submitGuess(id: string, guess: string) {
   return PictionaryGuessResponse.parse(await apiFetch(at(id, '/guess'), { method: 'POST', body: { guess } }));
 }
+
+/** Joins the lobby of an invite link (beyond the spec). */
+export async function joinById(id: string): Promise<PictionaryGame> {
+  return PictionaryResponse.parse(await apiFetch(at(id, '/join'), { method: 'POST' })).game;
+}
+
+/** Play again after Game Complete: the new lobby of the same group (beyond the spec). */
+export async function playAgain(id: string): Promise<PictionaryGame> {
+  return PictionaryResponse.parse(await apiFetch(at(id, '/play-again'), { method: 'POST' })).game;
+}

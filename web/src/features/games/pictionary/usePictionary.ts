@@ -13,7 +13,9 @@ import {
 } from '@guildhall/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import { ApiError } from '../../../api/client.ts';
 import { useAuth } from '../../../auth/useAuth.ts';
 import { acquireSocket, releaseSocket } from '../../../realtime/socket.ts';
 import { useRealtimeRoom } from '../../../realtime/useRealtimeRoom.ts';
@@ -23,6 +25,8 @@ import { newerGame } from './game-view.ts';
 import { useSocketEvent } from './useSocketEvent.ts';
 
 const currentKey = ['pictionary', 'current'] as const;
+/** A running game is polled this often only while the realtime channel is not live. */
+const PICTIONARY_FALLBACK_POLL_MS = 5_000;
 const gameKey = (id: string | null) => ['pictionary', 'game', id] as const;
 
 const message = (e: unknown, fallback: string) => (e instanceof Error && e.message ? e.message : fallback);
@@ -55,6 +59,10 @@ export function usePictionary() {
   );
 
   const current = useQuery({ queryKey: currentKey, queryFn: api.fetchCurrentGame, gcTime: 0, retry: 1 });
+  // An invite link (`?join=<id>`): once the user's own game is known, join that lobby (or show it, if
+  // it is theirs already), then drop the parameter so a reload does not join again.
+  const [params, setParams] = useSearchParams();
+  const inviteId = params.get('join');
   useEffect(() => {
     if (lookedUp || (!current.isSuccess && !current.isError)) return;
     setLookedUp(true);
@@ -62,7 +70,23 @@ export function usePictionary() {
       store(current.data);
       setGameId(current.data.id);
     }
-  }, [lookedUp, current.isSuccess, current.isError, current.data, store]);
+    if (inviteId && current.data?.id !== inviteId) {
+      api.joinById(inviteId).then(
+        (g) => {
+          store(g);
+          setGameId(g.id);
+        },
+        (e: unknown) => toast.error(message(e, T.joinFailed)),
+      );
+    }
+    if (inviteId) setParams({}, { replace: true });
+  }, [lookedUp, current.isSuccess, current.isError, current.data, store, inviteId, setParams]);
+
+  const room = gameId ? pictionaryRoom(gameId) : null;
+  const realtime = useRealtimeRoom<unknown>(room, PICTIONARY_EVENTS.state, (payload) => {
+    const push = PictionaryStatePush.safeParse(payload);
+    if (push.success && push.data.game.id === gameId) store(push.data.game);
+  });
 
   const game = useQuery({
     queryKey: gameKey(gameId),
@@ -72,16 +96,17 @@ export function usePictionary() {
       return newerGame(qc.getQueryData(gameKey(gameId)), fresh);
     },
     enabled: gameId !== null,
-    // Polling only in the lobby (portal-tools §4); the game itself is pushed.
-    refetchInterval: (q) => (q.state.data?.status === 'lobby' ? PICTIONARY_LOBBY_POLL_MS : false),
+    // Polling in the lobby (portal-tools §4); the game itself is pushed, and polled only while the realtime
+    // channel is down (so a browser without it still plays, and still counts as present).
+    refetchInterval: (q) =>
+      q.state.data?.status === 'lobby'
+        ? PICTIONARY_LOBBY_POLL_MS
+        : q.state.data?.status === 'in_progress' && realtime !== 'live'
+          ? PICTIONARY_FALLBACK_POLL_MS
+          : false,
     refetchIntervalInBackground: true,
   });
 
-  const room = gameId ? pictionaryRoom(gameId) : null;
-  const realtime = useRealtimeRoom<unknown>(room, PICTIONARY_EVENTS.state, (payload) => {
-    const push = PictionaryStatePush.safeParse(payload);
-    if (push.success && push.data.game.id === gameId) store(push.data.game);
-  });
   useSocketEvent<unknown>(PICTIONARY_EVENTS.strokes, room !== null, (payload) => {
     const push = PictionaryStrokesPush.safeParse(payload);
     if (!push.success || push.data.gameId !== gameId) return;
@@ -103,6 +128,25 @@ export function usePictionary() {
     canvas.current?.replace(push.data.turnNumber, []);
   });
 
+  // Play again: every screen of the group follows the finished game to its new lobby.
+  const nextGameId = game.data?.status === 'finished' ? game.data.nextGameId : null;
+  useEffect(() => {
+    if (nextGameId && nextGameId !== gameId) {
+      drawing.current = null;
+      setGameId(nextGameId);
+    }
+  }, [nextGameId, gameId]);
+
+  // Dropped from a lobby after being away (or the lobby closed): back to the entry view.
+  useEffect(() => {
+    const e = game.error;
+    if (e instanceof ApiError && (e.status === 403 || e.status === 404)) {
+      qc.setQueryData(currentKey, null);
+      drawing.current = null;
+      setGameId(null);
+    }
+  }, [game.error, qc]);
+
   const wordBanks = useQuery({
     queryKey: ['pictionary', 'word-banks'],
     queryFn: api.fetchWordBanks,
@@ -121,7 +165,8 @@ export function usePictionary() {
   });
 
   const leave = useMutation({
-    mutationFn: async (g: PictionaryGame) => (g.status === 'finished' ? g : api.leaveGame(g.id)),
+    // A finished game too: the server notes it, so Play again does not bring this player back.
+    mutationFn: async (g: PictionaryGame) => api.leaveGame(g.id),
     // Leaving clears the local game (portal-tools §4); errors are only logged (§8).
     onSettled: () => {
       qc.setQueryData(currentKey, null);
@@ -140,8 +185,18 @@ export function usePictionary() {
     onError: (e) => toast.error(message(e, T.settingsFailed)),
   });
 
+  const again = useMutation({
+    mutationFn: () => api.playAgain(gameId!),
+    onSuccess: show,
+    onError: (e) => toast.error(message(e, T.joinFailed)),
+  });
+
   const start = useMutation({
-    mutationFn: () => api.startGame(gameId!),
+    // Settings the host changed but did not save are saved first (issue 29), then the game starts.
+    mutationFn: async (pending?: PictionarySettingsBody) => {
+      if (pending) store(await api.updateSettings(gameId!, pending));
+      return api.startGame(gameId!);
+    },
     onSuccess: store,
     onError: (e) => toast.error(message(e, T.startFailed)),
   });
@@ -189,7 +244,14 @@ export function usePictionary() {
         (g) => g,
         () => null,
       ),
-    startGame: () => start.mutate(),
+    startGame: (pending?: PictionarySettingsBody) => start.mutate(pending),
+    isPlayingAgain: again.isPending,
+    playAgain: () => again.mutate(),
+    findNewGame: () => {
+      const held = game.data;
+      if (held) leave.mutate(held, { onSettled: () => find.mutate() });
+      else find.mutate();
+    },
     submitGuess: (text: string) =>
       guess.mutateAsync(text).then(
         () => true,

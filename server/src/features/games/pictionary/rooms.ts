@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { PICTIONARY_ABSENT_AFTER_MS, PICTIONARY_TEXTS as T } from '@guildhall/common';
+import { httpError } from '../../../platform/errors.ts';
+import * as repo from './repo.ts';
+import {
+  afterChange,
+  type GameResult,
+  loadState,
+  MAX_ATTEMPTS,
+  newGameRow,
+  type PictionaryContext,
+  viewOf,
+} from './service.ts';
+
+/**
+ * Rooms beyond Find Game (issue 29): joining one lobby by its invite link (a private lobby is joined this
+ * way only), and Play again, which moves the group of a finished game to a new lobby with the same host
+ * and settings.
+ */
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+class Busy extends Error {}
+
+/** Joins the lobby `gameId` (an invite link), public or private, if it has room. */
+export async function joinById(ctx: PictionaryContext, userId: string, gameId: string): Promise<GameResult> {
+  const seated = await repo.findSeatGameId(ctx.db, userId);
+  if (seated === gameId)
+    return { game: await viewOf(ctx, gameId, userId, true), message: 'You are in this game' };
+  if (seated) throw httpError(409, T.inAnotherGame, 'IN_GAME');
+  const joined = await repo.inTransaction(ctx.db, async (trx) => {
+    await repo.lockMatchmaking(trx);
+    const row = await repo.findGame(trx, gameId);
+    if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+    if (row.status !== 'lobby') throw httpError(409, T.notALobby, 'NOT_IN_LOBBY');
+    const players = await repo.findPlayers(trx, gameId);
+    if (players.some((p) => p.user_id === userId)) return false;
+    if (players.length >= row.max_players) throw httpError(409, T.lobbyFull, 'LOBBY_FULL');
+    const now = iso(ctx.clock.now());
+    if (!(await repo.insertSeat(trx, userId, gameId))) throw httpError(409, T.inAnotherGame, 'IN_GAME');
+    await repo.insertPlayer(trx, gameId, userId, Math.max(-1, ...players.map((p) => p.seq)) + 1, now);
+    await repo.updateGameIfVersion(trx, gameId, row.version, { updated_at: now });
+    return true;
+  });
+  if (joined) await afterChange(ctx, gameId, null);
+  return { game: await viewOf(ctx, gameId, userId, true), message: 'Joined the lobby' };
+}
+
+/**
+ * Play again after Game Complete: the first player to ask opens a new lobby with the finished game's host
+ * and settings (private stays private) and seats every player of it who is still there and in no other
+ * game, in the same join order; the finished game points at it (`nextGameId`), so every screen follows.
+ * Asking again, or later, joins that lobby.
+ */
+export async function playAgain(ctx: PictionaryContext, userId: string, gameId: string): Promise<GameResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const state = await loadState(ctx.db, gameId);
+    if (!state) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+    const { row, players } = state;
+    const me = players.find((p) => p.user_id === userId);
+    if (!me) throw httpError(403, T.notAPlayer, 'FORBIDDEN');
+    if (row.status !== 'finished') throw httpError(409, T.notFinished, 'NOT_FINISHED');
+    if (row.next_game_id) return joinById(ctx, userId, row.next_game_id);
+
+    const now = ctx.clock.now();
+    const seenSince = iso(now - PICTIONARY_ABSENT_AFTER_MS);
+    const group = players.filter(
+      (p) => p.user_id === userId || (p.left_at === null && p.seen_at !== null && p.seen_at >= seenSince),
+    );
+    const nextId = randomUUID();
+    try {
+      await repo.inTransaction(ctx.db, async (trx) => {
+        await repo.lockMatchmaking(trx);
+        if (!(await repo.updateGameIfVersion(trx, gameId, row.version, { next_game_id: nextId })))
+          throw new Busy();
+        const host = group.some((p) => p.user_id === row.host_id) ? row.host_id : userId;
+        await repo.insertGame(trx, {
+          ...newGameRow(nextId, host, iso(now)),
+          max_rounds: row.max_rounds,
+          max_players: row.max_players,
+          word_banks: row.word_banks,
+          custom_words: row.custom_words,
+          is_private: row.is_private,
+        });
+        let seq = 0;
+        const seated = new Set<string>();
+        for (const p of group) {
+          // Someone already in another game stays there; the asker must not be.
+          if (!(await repo.insertSeat(trx, p.user_id, nextId))) {
+            if (p.user_id === userId) throw httpError(409, T.inAnotherGame, 'IN_GAME');
+            continue;
+          }
+          await repo.insertPlayer(trx, nextId, p.user_id, seq++, iso(now));
+          seated.add(p.user_id);
+        }
+        // The host went into another game meanwhile: the asker hosts.
+        if (!seated.has(host)) await repo.updateGameIfVersion(trx, nextId, 0, { host_id: userId });
+      });
+    } catch (e) {
+      if (e instanceof Busy) continue;
+      throw e;
+    }
+    await afterChange(ctx, gameId, null);
+    await afterChange(ctx, nextId, null);
+    return { game: await viewOf(ctx, nextId, userId, true), message: 'A new lobby with the same players' };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
