@@ -2,13 +2,14 @@ import { PassThrough, pipeline, Readable, Transform } from 'node:stream';
 import { create as createContentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import type { BlobStore } from '../../platform/blob-store/index.ts';
+import { type BlobStore, StoreUnavailableError } from '../../platform/blob-store/index.ts';
 import { type ChunkPart, sendDirect } from '../../platform/transfer/direct-send.ts';
 import { contentDisposition, parseRange } from '../../platform/transfer/range.ts';
 import { chunkCheck } from './chunk-check.ts';
 import type { FilesContext } from './context.ts';
 import { startDownload } from './download-limits.ts';
 import type { FileChunksTable, FilesTable } from './tables.ts';
+import { storageUnavailable } from './upload.ts';
 
 export function etagOf(file: FilesTable): string {
   return `"${file.sha256 ?? `${file.id}-${Number(file.size)}`}"`;
@@ -184,7 +185,15 @@ export async function sendStoredFile(
     });
     return reply;
   }
-  let body = await streamRange(store, chunks, start, end);
+  let body: Readable;
+  try {
+    body = await streamRange(store, chunks, start, end);
+  } catch (e) {
+    // A remote store down before the first byte: the member is told to try again, the log says why.
+    if (!(e instanceof StoreUnavailableError)) throw e;
+    request.log.error({ err: e }, 'file storage failed during a download');
+    throw storageUnavailable();
+  }
   if (delivered) body = countOnLastByte(body, delivered, request);
   return reply.send(body);
 }
