@@ -71,10 +71,6 @@ export const WEB_LAYOUT: Layout = {
       reason: 'the router is the composition root: it lazy-loads each page file on its own',
       test: (from) => from === 'router.tsx',
     },
-    {
-      reason: "the root layout is the router's frame: it shows the route error page around every page",
-      test: (from, to) => from === 'layout/RootLayout.tsx' && to === 'features/errors/RouteError.tsx',
-    },
   ],
 };
 

@@ -60,6 +60,7 @@ export const SQL_SUITES = [
   'server/src/features/games/tictactoe/waiting.test.ts',
   'server/src/features/osint/history.test.ts',
   'server/src/features/osint/self-check.test.ts',
+  'server/src/features/music/playlist-input.test.ts',
 ];
 
 /** Suites that reach the database but test something the database does not change. */
@@ -89,4 +90,7 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/platform/input-guard.test.ts': 'the request input guard',
   'server/src/platform/realtime/pending-connections.test.ts': 'sockets that never sign in',
   'server/src/startup-banner.test.ts': 'the start-up banner text',
+  'server/src/features/files/store-chaos.test.ts': 'blob stores failing during transfers',
+  'server/src/features/music/audio-levels.test.ts': 'audio levels through the fake Discord voice gateway',
+  'server/src/features/music/chaos.test.ts': 'the music sources and Discord failing during playback',
 };

@@ -130,7 +130,7 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
               req.body,
               searchId
                 ? (progress) =>
-                    app.realtime.publish(userRoom(user.discord_id), OSINT_PROGRESS_EVENT, {
+                    deps.publish(userRoom(user.discord_id), OSINT_PROGRESS_EVENT, {
                       searchId,
                       ...progress,
                     })

@@ -36,7 +36,7 @@ export function ticTacToeRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
   return async (app) => {
     const ctx: GameContext = {
       db: deps.db,
-      publish: (game) => app.realtime.publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
+      publish: (game) => deps.publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
     };
     const me = (req: FastifyRequest) => req.auth!.user.discord_id;
     const params = TicTacToeGameParams;
