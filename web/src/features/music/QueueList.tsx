@@ -16,7 +16,7 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import type { Song } from '@guildhall/common';
+import { MUSIC_PLATFORM_LABELS, type Song } from '@guildhall/common';
 import { ArrowUpToLine, GripVertical, ListMusic, X } from 'lucide-react';
 import { cn } from '../../ui/cn.ts';
 import { formatDuration } from './playback-clock.ts';
@@ -147,7 +147,10 @@ function QueueRow({
           {song.title}
         </p>
         <p className="truncate text-xs text-muted">
-          {song.uploader || 'Unknown artist'} · {song.requestedBy.displayName}
+          {/* A library file has no artist; its badge already says Library. */}
+          {song.uploader && song.uploader !== MUSIC_PLATFORM_LABELS[song.platform]
+            ? `${song.uploader} · ${song.requestedBy.displayName}`
+            : `Requested by ${song.requestedBy.displayName}`}
         </p>
       </div>
       <span className="hidden sm:inline-flex">
