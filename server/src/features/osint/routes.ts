@@ -20,8 +20,7 @@ import type { FeatureContext } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
 import type { OsintContext } from './context.ts';
 import { exportFileName, searchToCsv } from './export.ts';
-import { getSearch, listSearches, pruneSearches } from './history.ts';
-import { createResolverProbe } from './readiness.ts';
+import { getSearch, listSearches } from './history.ts';
 import { osintReportRoutes } from './reports-routes.ts';
 import { disabledSiteNames, siteListInfo } from './site-state.ts';
 
@@ -31,8 +30,6 @@ type Loaded = {
   runSearch: typeof import('./service.ts').runSearch;
   outboundScope: typeof import('../../platform/outbound/index.ts').outboundScope;
 };
-
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * POST /api/osint/search (portal-tools §7). Any approved member (viewers too: "a stored login is
@@ -77,24 +74,12 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
       return loaded;
     };
     const running = new Map<string, number>();
-    const pruner = setInterval(() => {
-      pruneSearches(deps.db, config.historyDays).catch((err: unknown) =>
-        app.log.warn({ err }, 'OSINT history: pruning old searches failed; will retry'),
-      );
-    }, PRUNE_EVERY_MS);
-    pruner.unref();
-    // The fetcher belongs to the platform, which closes it; only the pruner is ours.
-    app.addHook('onClose', async () => {
-      clearInterval(pruner);
-    });
     if (deps.config.outbound.testAllow.length > 0) {
       app.log.warn(
         { allow: deps.config.outbound.testAllow },
         'OUTBOUND_TEST_ALLOW is set: the OSINT fetcher may reach these loopback addresses. Test harnesses only; never in production.',
       );
     }
-    // Optional: without DNS every source is "could not check", but the rest of the portal is fine.
-    app.readiness.add('osintDns', createResolverProbe(deps.config.outbound.dnsServers), { optional: true });
 
     app.post(
       '/api/osint/search',
