@@ -1,32 +1,31 @@
 /** The OSINT lookup: what the app registers. */
 import { defineFeature } from '../../platform/feature.ts';
 import { pruneSearches } from './history.ts';
-import { createResolverProbe } from './readiness.ts';
 import { osintRoutes } from './routes.ts';
 
 export { TOP_SITE_NAMES } from './sites.ts';
 
+/** Stored searches older than OSINT_HISTORY_DAYS are deleted this often. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
-export const osintFeature = defineFeature({
+export const osintFeature = defineFeature<{ pruner: NodeJS.Timeout | undefined }>({
   name: 'osint',
-  setup: (ctx) => {
-    // Optional: without DNS every source is "could not check", but the rest of the portal is fine.
-    ctx.readiness.add('osintDns', createResolverProbe(ctx.config.outbound.dnsServers), { optional: true });
-    return { pruner: null as NodeJS.Timeout | null };
-  },
+  setup: () => ({ pruner: undefined }),
   routes: (ctx) => osintRoutes(ctx),
-  // Searches older than OSINT_HISTORY_DAYS are dropped hourly (and never listed once past it).
-  start: (ctx, state) => {
+  // The fetcher belongs to the platform, which closes it; the history pruner is the feature's own.
+  start: ({ db, config, log }, state) => {
     state.pruner = setInterval(() => {
-      pruneSearches(ctx.db, ctx.config.osint.historyDays).catch((err: unknown) =>
-        ctx.log.warn({ err }, 'OSINT history: pruning old searches failed; will retry'),
+      pruneSearches(db, config.osint.historyDays).catch((err: unknown) =>
+        log.warn({ err }, 'OSINT history: pruning old searches failed; will retry'),
       );
     }, PRUNE_EVERY_MS);
     state.pruner.unref();
   },
   stop: (_ctx, state) => {
-    if (state.pruner) clearInterval(state.pruner);
-    state.pruner = null;
+    clearInterval(state.pruner);
+    state.pruner = undefined;
   },
 });
+
+/** The site list's self-check (the admin CLI), loaded only when that command runs. */
+export const loadSelfCheck = () => import('./self-check.ts');

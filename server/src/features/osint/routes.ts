@@ -12,15 +12,16 @@ import {
   OsintSiteListInfo,
   userRoom,
 } from '@guildhall/common';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError, httpError } from '../../platform/errors.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
+import { perMemberKey } from '../../platform/rate-limit/keys.ts';
 import type { OsintContext } from './context.ts';
 import { exportFileName, searchToCsv } from './export.ts';
 import { getSearch, listSearches } from './history.ts';
+import { createResolverProbe } from './readiness.ts';
 import { osintReportRoutes } from './reports-routes.ts';
 import { disabledSiteNames, siteListInfo } from './site-state.ts';
 
@@ -80,6 +81,8 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
         'OUTBOUND_TEST_ALLOW is set: the OSINT fetcher may reach these loopback addresses. Test harnesses only; never in production.',
       );
     }
+    // Optional: without DNS every source is "could not check", but the rest of the portal is fine.
+    app.readiness.add('osintDns', createResolverProbe(deps.config.outbound.dnsServers), { optional: true });
 
     app.post(
       '/api/osint/search',
@@ -89,8 +92,7 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
           rateLimit: {
             max: config.searchesPerMinute,
             timeWindow: '1 minute',
-            keyGenerator: (req: FastifyRequest) =>
-              req.auth ? `osint:${req.auth.user.discord_id}` : `osint-ip:${req.ip}`,
+            keyGenerator: perMemberKey,
           },
         },
         schema: {
