@@ -14,8 +14,10 @@
  *    plain and with every effect plus a non-flat equalizer, beside a bare ffmpeg with the bot's own encoder
  *    arguments (`encoderArgs`: filters, libopus, Ogg)
  *    of the same seconds of the same file (with and without the same filters) in the same run.
- * 2. Latency from an effect or seek request to the first packet that carries it (p50/p95/max), from
- *    the pitch of each received packet (a file of 440 Hz then 660 Hz; nightcore makes 440 → 550).
+ * 2. Latency from a seek, skip, effect or equalizer request to the first packet that carries it
+ *    (p50/p95/max), from the pitch or level of each received packet (a file of 440 Hz then 660 Hz;
+ *    nightcore makes 440 → 550; low-mid −12 dB lowers the 440 Hz tone), and the longest gap between
+ *    two packets around each change (a gapless change keeps it at one 20 ms frame).
  * 3. How many guilds play at once before packets fall late (> 60 ms behind their 20 ms schedule).
  *
  * The server is started as `node <SERVER_NODE_FLAGS> server/src/main.ts` (the same code `npm start`
@@ -52,7 +54,7 @@ const GUILD_STEPS = ONLY_CPU
 const LATENCY_ROUNDS = ONLY_CPU ? 0 : Number(process.env.BENCH_MUSIC_LATENCY_ROUNDS ?? 10);
 const LATE_MS = 60;
 const CLK_TCK = 100; // /proc times are in USER_HZ, 100 on Linux
-const GOALS = { nodePctPerStream: 3, p95Ms: 300 };
+const GOALS = { nodePctPerStream: 3, p95Ms: 150, gapMs: 40 };
 const MAX_GUILDS = Math.max(1, ...GUILD_STEPS);
 const FULL_EQ: EqSettings = { bass: 6, lowMid: -3, mid: 2, highMid: -2, treble: 4 };
 
@@ -277,13 +279,15 @@ try {
   const barePlain = await bare([], FLAT_EQ);
   const bareLoaded = await bare([...MUSIC_EFFECTS], FULL_EQ);
 
-  // ---- 2. Latency: request → first packet carrying the change ----
+  // ---- 2. Latency and gaps: request → first packet carrying the change; longest packet gap around it ----
   const decoder = new OpusScript(48_000, 2, OpusScript.Application.AUDIO);
   const ssrcOf = () => discord.voice.packets.at(-1)?.ssrc ?? 0;
   const candidates = [440, 550, 660, 825, 352, 528];
-  const pitchOf = (p: ReceivedPacket): number => {
+  const pcmOf = (p: ReceivedPacket) => {
     const pcm = decoder.decode(p.opus);
-    const s = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.byteLength / 2);
+    return new Int16Array(pcm.buffer, pcm.byteOffset, pcm.byteLength / 2);
+  };
+  const pitchOf = (s: Int16Array): number => {
     let best = 0;
     let bestPower = -1;
     for (const f of candidates) {
@@ -303,42 +307,75 @@ try {
     }
     return best;
   };
-  const firstCarrying = (since: number, ssrc: number, target: number, timeoutMs = 10_000) =>
-    new Promise<number>((resolve, reject) => {
-      const onPacket = (p: ReceivedPacket) => {
-        if (p.ssrc !== ssrc || isSilenceFrame(p.opus)) return;
-        const pitch = pitchOf(p);
-        if (p.receivedAt >= since && pitch === target) {
-          discord.voice.off('packet', onPacket);
-          clearTimeout(timer);
-          resolve(p.receivedAt - since);
-        }
-      };
-      const timer = setTimeout(() => {
-        discord.voice.off('packet', onPacket);
-        reject(new Error(`no packet at ${target} Hz within ${timeoutMs} ms`));
-      }, timeoutMs);
-      discord.voice.on('packet', onPacket);
-    });
+  const levelDb = (s: Int16Array): number => {
+    let sum = 0;
+    for (let i = 0; i < s.length; i++) sum += ((s[i] ?? 0) / 32768) ** 2;
+    return 10 * Math.log10(sum / Math.max(1, s.length) + 1e-12);
+  };
+  /** What a packet carries: the pitch among the candidates and its level (every packet is decoded, in order). */
+  type Heard = { pitch: number; db: number; at: number; silence: boolean };
+  const heard: Heard[] = [];
+  const onAny = (p: ReceivedPacket) => {
+    if (isSilenceFrame(p.opus)) {
+      heard.push({ pitch: 0, db: -120, at: p.receivedAt, silence: true });
+      return;
+    }
+    const s = pcmOf(p);
+    heard.push({ pitch: pitchOf(s), db: levelDb(s), at: p.receivedAt, silence: false });
+  };
   const ssrc = ssrcOf();
-  const latencies: { kind: string; ms: number }[] = [];
+  const filtered = (p: ReceivedPacket) => p.ssrc === ssrc && onAny(p);
+  discord.voice.on('packet', filtered);
+  const waitFor = (since: number, carries: (h: Heard) => boolean, timeoutMs = 10_000) =>
+    new Promise<number>((resolve) => {
+      const t0 = performance.now();
+      const tick = () => {
+        const hit = heard.find((h) => h.at >= since && !h.silence && carries(h));
+        if (hit) return resolve(hit.at - since);
+        if (performance.now() - t0 > timeoutMs) return resolve(Number.POSITIVE_INFINITY);
+        setTimeout(tick, 5);
+      };
+      tick();
+    });
+  /** The longest time between two packets (any, silence included) from 100 ms before the request to 300 ms after the change. */
+  const gapAround = (since: number, until: number) => {
+    const list = heard.filter((h) => h.at >= since - 100 && h.at <= until + 300);
+    let worst = 0;
+    for (let i = 1; i < list.length; i++)
+      worst = Math.max(worst, (list[i]?.at ?? 0) - (list[i - 1]?.at ?? 0));
+    return { worst, silences: list.filter((h) => h.silence).length };
+  };
+  const latencies: { kind: string; ms: number; gapMs: number; silences: number }[] = [];
   const duration = half * 2;
+  const lowMidCut: EqSettings = { ...FLAT_EQ, lowMid: -12 };
+  const token0 = tokens[0] ?? '';
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
-    // seek into the 660 Hz half, back into the 440 Hz half, nightcore on (→ 550), off (→ 440)
-    const steps: [string, string, unknown, number][] = [
-      ['seek', `/api/music/seek/${g0}`, { time: duration * 0.75 }, 660],
-      ['seek', `/api/music/seek/${g0}`, { time: duration * 0.1 }, 440],
-      ['effect', `/api/music/effects/${g0}`, { effects: ['nightcore'] }, 550],
-      ['effect', `/api/music/effects/${g0}`, { effects: [] }, 440],
+    // One more copy of the song in the queue for the skip (it starts at 0 s: 440 Hz).
+    await call(token0, 'POST', '/api/music/play', { guildId: g0, url });
+    let levelBefore = 0;
+    const steps: [string, string, unknown, (h: Heard) => boolean][] = [
+      ['seek', `/api/music/seek/${g0}`, { time: duration * 0.75 }, (h) => h.pitch === 660],
+      ['skip', `/api/music/skip/${g0}`, undefined, (h) => h.pitch === 440],
+      ['effect', `/api/music/effects/${g0}`, { effects: ['nightcore'] }, (h) => h.pitch === 550],
+      ['effect', `/api/music/effects/${g0}`, { effects: [] }, (h) => h.pitch === 440],
+      ['eq', `/api/music/equalizer/${g0}`, { eq: lowMidCut }, (h) => h.db < levelBefore - 6],
+      ['eq', `/api/music/equalizer/${g0}`, { eq: FLAT_EQ }, (h) => h.db > levelBefore + 6],
+      ['seek', `/api/music/seek/${g0}`, { time: duration * 0.1 }, (h) => h.pitch === 440],
     ];
-    for (const [kind, path, body, target] of steps) {
-      await sleep(300);
+    for (const [kind, path, body, carries] of steps) {
+      await sleep(400);
+      const recent = heard.filter((h) => !h.silence).slice(-5);
+      levelBefore = recent.reduce((sum, h) => sum + h.db, 0) / Math.max(1, recent.length);
       const since = performance.now();
-      const carried = firstCarrying(since, ssrc, target).catch(() => Number.POSITIVE_INFINITY);
-      await call(tokens[0] ?? '', 'POST', path, body);
-      latencies.push({ kind, ms: await carried }); // Infinity: not heard within 10 s (counted in p95/max)
+      const carried = waitFor(since, carries);
+      await call(token0, 'POST', path, body);
+      const ms = await carried; // Infinity: not heard within 10 s (counted in p95/max)
+      await sleep(350);
+      const gap = gapAround(since, since + (Number.isFinite(ms) ? ms : 0));
+      latencies.push({ kind, ms, gapMs: gap.worst, silences: gap.silences });
     }
   }
+  discord.voice.off('packet', filtered);
   decoder.delete();
 
   // Baseline for the latency: a bare ffmpeg started the same way (seek into the same local file, same
@@ -441,10 +478,15 @@ try {
     `  ratio bot ffmpeg / bare ffmpeg: ${(plain.ffmpeg / barePlain).toFixed(2)}× plain, ${(loaded.ffmpeg / bareLoaded).toFixed(2)}× filtered; Node goal ≤ ${GOALS.nodePctPerStream} % per stream above idle: ${plain.node - idleNode <= GOALS.nodePctPerStream ? 'met' : 'NOT met'}`,
   );
   if (!ONLY_CPU) {
-    for (const kind of ['seek', 'effect']) {
-      const ms = latencies.filter((l) => l.kind === kind).map((l) => l.ms);
+    for (const kind of ['seek', 'skip', 'effect', 'eq', 'all']) {
+      const of = latencies.filter((l) => kind === 'all' || l.kind === kind);
+      const ms = of.map((l) => l.ms);
+      const gaps = of.map((l) => l.gapMs);
       console.log(
         `\n${kind} → first packet carrying it (${ms.length} requests): p50 ${f1(percentile(ms, 50))} ms, p95 ${f1(percentile(ms, 95))} ms, max ${f1(Math.max(...ms))} ms (goal p95 ≤ ${GOALS.p95Ms} ms)`,
+      );
+      console.log(
+        `  longest packet gap around the change: p50 ${f1(percentile(gaps, 50))} ms, p95 ${f1(percentile(gaps, 95))} ms, max ${f1(Math.max(...gaps))} ms (goal ≤ ${GOALS.gapMs} ms); silence frames inserted: ${of.reduce((n, l) => n + l.silences, 0)}`,
       );
     }
     console.log(

@@ -1,15 +1,17 @@
 /**
  * OSINT username scan: one search (POST /api/osint/search, type username) over 500 profile sites served by
- * loopback fakes, each answering after a latency drawn from 50–800 ms, and 5 % never answering (so they
- * end at the per-site time limit). Prints the wall time (goal ≤ 10 s), the peak memory, and — as the
- * baseline of the same run — the lower bound any scan with the same concurrency cap could reach:
+ * loopback fakes (each on its own host name, as real sites are), each answering after a latency drawn
+ * from 50–800 ms, and 5 % never answering (so they end at the per-site time limit, twice: a timeout is
+ * retried once). Prints the wall time, the recall (sites found / sites that have the account), the peak
+ * memory, and — as the baseline of the same run — the lower bound any scan with the same concurrency cap
+ * could reach (goal: wall ≤ 1.3 × bound):
  *
  *   lower bound = max( longest single site, Σ per-site times / concurrency )
  *
- * where a site's time is its latency, or the time limit for one that never answers.
+ * where a site's time is its latency, or twice the time limit for one that never answers.
  *
  *   node bench/osint.ts
- *   BENCH_SITES=500 BENCH_CONCURRENCY=96 BENCH_SITE_TIMEOUT_MS=4000 BENCH_SEED=1 node bench/osint.ts
+ *   BENCH_SITES=500 BENCH_CONCURRENCY=96 BENCH_SITE_TIMEOUT_MS=10000 BENCH_SEED=1 node bench/osint.ts
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,9 +22,9 @@ import { startFakeOsint } from '../server/src/test/fake-osint.ts';
 
 const SITES = Number(process.env.BENCH_SITES ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 96);
-const SITE_TIMEOUT_MS = Number(process.env.BENCH_SITE_TIMEOUT_MS ?? 4000);
+const SITE_TIMEOUT_MS = Number(process.env.BENCH_SITE_TIMEOUT_MS ?? 10_000);
 const TIMEOUT_SHARE = 0.05;
-const GOAL_MS = 10_000;
+const GOAL_RATIO = 1.3;
 
 // A seeded generator, so runs draw the same latencies.
 let seed = Number(process.env.BENCH_SEED ?? 1);
@@ -38,6 +40,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-osint-'));
 const fake = await startFakeOsint({
   sites: SITES,
   dir,
+  hostnames: true,
   latencyMs: (i) => latencies[i]!,
   behaviour: (i, account) =>
     hangs.has(i) ? 'hang' : account === 'alice' && i % 7 === 0 ? 'found' : 'missing',
@@ -45,6 +48,8 @@ const fake = await startFakeOsint({
 const ctx = await createTestApp({
   ...fake.env,
   OUTBOUND_CONCURRENCY: String(CONCURRENCY),
+  // One member's scan may use every slot here (the default share is 64 of 96, leaving room for others).
+  OUTBOUND_PER_MEMBER: String(CONCURRENCY),
   OSINT_SITE_TIMEOUT_MS: String(SITE_TIMEOUT_MS),
 });
 const { token } = await ctx.signIn({ access_level: 'viewer' });
@@ -72,7 +77,8 @@ const body = res.json() as {
   results: { sources: { data: { summary: { foundOn: number; totalPlatforms: number; unknown: number } } }[] };
 };
 const summary = body.results.sources[0]!.data.summary;
-const siteTimes = latencies.map((l, i) => (hangs.has(i) ? SITE_TIMEOUT_MS : l));
+const siteTimes = latencies.map((l, i) => (hangs.has(i) ? 2 * SITE_TIMEOUT_MS : l));
+const shouldFind = latencies.filter((_, i) => !hangs.has(i) && i % 7 === 0).length;
 const lowerBoundMs = Math.max(Math.max(...siteTimes), siteTimes.reduce((a, b) => a + b, 0) / CONCURRENCY);
 const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
 
@@ -81,11 +87,12 @@ console.log(`  concurrency ${CONCURRENCY}, per-site time limit ${SITE_TIMEOUT_MS
 console.log(
   `  result: found on ${summary.foundOn}, unknown ${summary.unknown}, of ${summary.totalPlatforms}`,
 );
+console.log(`  wall time            ${(wallMs / 1000).toFixed(2)} s`);
 console.log(
-  `  wall time            ${(wallMs / 1000).toFixed(2)} s   (goal ≤ ${GOAL_MS / 1000} s: ${wallMs <= GOAL_MS ? 'met' : 'MISSED'})`,
+  `  lower bound (same run) ${(lowerBoundMs / 1000).toFixed(2)} s   → wall / bound = ${(wallMs / lowerBoundMs).toFixed(2)}× (goal ≤ ${GOAL_RATIO}×: ${wallMs / lowerBoundMs <= GOAL_RATIO ? 'met' : 'MISSED'})`,
 );
 console.log(
-  `  lower bound (same run) ${(lowerBoundMs / 1000).toFixed(2)} s   → wall / bound = ${(wallMs / lowerBoundMs).toFixed(2)}×`,
+  `  recall ${summary.foundOn} / ${shouldFind} (${((summary.foundOn / shouldFind) * 100).toFixed(1)} %), unknown ${summary.unknown} (expected ${hangs.size}: the sites that never answer)`,
 );
 console.log(
   `  peak RSS ${mib(peakRss)} MiB (before ${mib(memoryBefore.rss)}), peak heap ${mib(peakHeap)} MiB (before ${mib(memoryBefore.heapUsed)})`,
@@ -95,3 +102,9 @@ console.log(`  requests the fake sites saw: ${fake.siteHits.reduce((a, b) => a +
 await ctx.close();
 await fake.close();
 fs.rmSync(dir, { recursive: true, force: true });
+// Everything this script opened is closed. What remains are two MessagePorts of the files feature's hash
+// workers (features/files/hashing/hash-pool.ts unrefs each Worker before adding its 'message' listener,
+// which refs it again), so the process would never end on its own: end it here.
+const leftover = process.getActiveResourcesInfo().filter((r) => r !== 'PipeWrap' && r !== 'TTYWrap');
+if (leftover.length > 0) console.log(`  (ending the process: ${leftover.join(', ')} still referenced)`);
+process.exit(0);

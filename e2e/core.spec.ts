@@ -268,7 +268,7 @@ test.describe('sign-in returns to the page you came from (issue 31)', () => {
       const share = await usersOnlyShare(page);
       await page.goto(share.url);
       await expect(page.getByRole('heading', { name: FILES_TEXTS.loginRequired })).toBeVisible();
-      await page.getByRole('link', { name: /log ?in|sign ?in/i }).click();
+      await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
       await expect(page).toHaveURL(`${BASE_URL}/login?next=${encodeURIComponent(share.url)}`);
       await signIn(page);
       await expect(page).toHaveURL(`${BASE_URL}${share.url}`, { timeout: 6000 });

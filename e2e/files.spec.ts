@@ -17,7 +17,7 @@ async function member(browser: Browser, level: 'user' | 'viewer' = 'user') {
   const { context, page, member: m } = await signedInContext(browser, { access_level: level });
   const screen = new FilesScreen(page, m.token);
   const home = await screen.seedFolder(`e2e ${m.username}`);
-  return { context, page, screen, home };
+  return { context, page, screen, home, username: m.username };
 }
 
 async function signedOutPage(browser: Browser): Promise<Page> {
@@ -28,7 +28,7 @@ async function signedOutPage(browser: Browser): Promise<Page> {
 test('[user] uploads two files through the UI and sees the progress cards, then the listing', async ({
   browser,
 }) => {
-  const { context, screen, home } = await member(browser);
+  const { context, screen, home, username } = await member(browser);
   await screen.open(home.id);
   await expect(screen.emptyState).toBeVisible();
   await expect(screen.page.getByRole('button', { name: FILES_TEXTS.uploadFiles })).toBeVisible();
@@ -49,7 +49,8 @@ test('[user] uploads two files through the UI and sees the progress cards, then 
   // The list refreshes 1.5 s after completion; the cards leave 3 s after it.
   await expect(screen.card('raid-plan.txt')).toBeVisible();
   await expect(screen.card('recording.bin')).toContainText('12 MB');
-  await expect(screen.card('recording.bin')).toContainText('System');
+  // The owner is the uploader (issue 30), on the card as in its tooltip.
+  await expect(screen.card('recording.bin')).toContainText(username);
   await expect(screen.card('recording.bin')).toContainText('read-write');
   await expect(screen.page.getByTestId('upload-card')).toHaveCount(0, { timeout: 6000 });
   await expectNoSeriousA11y(screen.page);
@@ -222,7 +223,11 @@ test('[signed out] a user share shows Login Required; revoked and expired shares
   await visitor.goto(`/shared/${userShare.token}`);
   await expect(visitor.getByRole('heading', { name: FILES_TEXTS.loginRequired })).toBeVisible();
   await expect(visitor.getByText(FILES_TEXTS.loginRequiredBody)).toBeVisible();
-  await expect(visitor.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+  // Sign-in comes back to this link afterwards (issue 31).
+  await expect(visitor.getByRole('link', { name: 'Log in' })).toHaveAttribute(
+    'href',
+    `/login?next=${encodeURIComponent(`/shared/${userShare.token}`)}`,
+  );
 
   // Revoke through the Share File modal's Existing Shares tab.
   await screen.open(home.id);

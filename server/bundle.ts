@@ -15,6 +15,8 @@ const src = path.join(import.meta.dirname, 'src');
 export const SERVER_ENTRIES: Record<string, string> = {
   main: path.join(src, 'main.ts'),
   admin: path.join(src, 'cli/admin.ts'),
+  // The hash threads' module, loaded by path from beside the bundle (platform/transfer/hash-pool.ts).
+  'hash-worker': path.join(src, 'platform/transfer/hash-worker.ts'),
 };
 
 /** Bundles the server into `dist` (emptied first). */
@@ -38,6 +40,9 @@ export async function bundleServer(dist: string): Promise<void> {
       'youtubei.js',
       // Native CRC32C (a prebuilt .node per platform, loaded by name); the hash threads load it too.
       /^@node-rs\/crc32/,
+      // Thumbnails: sharp loads its prebuilt libvips add-on (@img/sharp-<platform>) by name at run time.
+      'sharp',
+      /^@img\//,
     ],
     logLevel: 'warn',
     output: {

@@ -24,3 +24,6 @@ export const OpenApiDocument = z.looseObject({
   paths: z.record(z.string(), z.unknown()),
 });
 export type OpenApiDocument = z.infer<typeof OpenApiDocument>;
+
+/** The largest value an `integer` column holds on PostgreSQL (and so on every database we run on). */
+export const INT32_MAX = 2_147_483_647;

@@ -374,3 +374,16 @@ export const FilesLimitsResponse = z.object({
 export type FilesLimitsResponse = z.infer<typeof FilesLimitsResponse>;
 
 export const OkResponse = z.object({ success: z.literal(true), message: z.string().optional() });
+
+/**
+ * Why a free text shown to other members (a playlist name, a song title) is refused, or null: the
+ * character rules of names (no control, invisible or text-direction characters, valid Unicode) without
+ * the file-system ones ("/", "." and "..").
+ */
+export function shownTextProblem(value: string, what: string): string | null {
+  if (CONTROL_CHARS.test(value)) return `${what} must not contain control characters`;
+  const deceptive = deceptionProblem(value, what);
+  if (deceptive) return deceptive;
+  if (!value.isWellFormed()) return `${what} must be valid Unicode text`;
+  return null;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { shownTextProblem } from './files.ts';
 
 /**
  * Music control (portal-tools §2–§9): constants, verbatim texts, the realtime room and event, and the
@@ -26,6 +27,31 @@ export const MUSIC_URL_MAX_CHARS = 2000;
 export const MUSIC_QUEUE_MAX = 500;
 export const PLAYLIST_NAME_MAX_CHARS = 100;
 export const PLAYLIST_MAX_SONGS = 500;
+/** Playlists one member may have per server, and how many the list returns per page (issue 26). */
+export const PLAYLISTS_PER_MEMBER_MAX = 100;
+export const PLAYLISTS_PAGE_SIZE = 50;
+/** Volume in per cent: 0 (silent) to 200 (twice the amplitude, +6 dB), 100 by default; kept per server. */
+export const MUSIC_VOLUME_MIN = 0;
+export const MUSIC_VOLUME_MAX = 200;
+export const MUSIC_VOLUME_DEFAULT = 100;
+/** A paused song keeps the bot in its channel this long before the idle rule applies (issue 27). */
+export const MUSIC_PAUSED_LEAVE_MS = 30 * 60 * 1000;
+/** The most tracks one YouTube playlist link or SoundCloud set queues. */
+export const MUSIC_LINK_TRACKS_MAX = 100;
+/** The longest song duration a playlist entry may carry (a day, in seconds). */
+export const MUSIC_DURATION_MAX_SECONDS = 24 * 60 * 60;
+
+/** Loop: off, the song playing, or the whole queue. */
+export const MUSIC_LOOP_MODES = ['off', 'track', 'queue'] as const;
+export const MusicLoopMode = z.enum(MUSIC_LOOP_MODES, {
+  error: `mode must be one of ${MUSIC_LOOP_MODES.join(', ')}`,
+});
+export type MusicLoopMode = z.infer<typeof MusicLoopMode>;
+export const MUSIC_LOOP_LABELS: Record<MusicLoopMode, string> = {
+  off: 'Loop off',
+  track: 'Loop song',
+  queue: 'Loop queue',
+};
 
 /** The three sources: the spec's video platform, audio platform, and the portal's own file library. */
 export const MUSIC_PLATFORMS = ['youtube', 'soundcloud', 'library'] as const;
@@ -95,6 +121,7 @@ export const MUSIC_TEXTS = {
   effectFailed: 'Failed to apply effect',
   eqFailed: 'Failed to apply EQ',
   seekFailed: 'Seek failed',
+  controlFailed: 'Failed to change playback',
   // states and badges
   playing: 'Playing',
   paused: 'Paused',
@@ -116,12 +143,36 @@ export const MUSIC_TEXTS = {
   playlistNotFound: 'Playlist not found',
   playlistSongNotFound: 'Song not found in this playlist',
   playlistEmpty: 'This playlist has no songs',
+  tooManyPlaylists: `You can have at most ${PLAYLISTS_PER_MEMBER_MAX} playlists on a server`,
   notPlaylistCreator: 'Only the creator of this playlist can change it',
   songNotFound: 'Song not found',
   unsupportedUrl: 'That link is not a YouTube, SoundCloud or Library song',
   platformUnavailable: 'That platform is unavailable right now',
   indexOutOfRange: 'fromIndex and toIndex must be positions in the queue',
+  reconnecting: 'Reconnecting',
+  notInBotChannel:
+    'Join the voice channel the bot is playing in to change what everyone hears (moderators excepted).',
+  queueEntryNotFound: 'That song is no longer in the queue',
+  skipped: 'Skipped',
+  encoderUnavailable: 'The music bot cannot play audio right now. An administrator has been told.',
+  audioUnavailable: 'Failed to play song: the platform did not deliver the audio',
+  voiceUnreachable: "Discord's voice server cannot be reached right now. Try again in a moment.",
 } as const;
+
+/** The answer to a skip that counted as a vote. */
+export const skipVoteText = (votes: number, needed: number) =>
+  `Vote counted: ${votes} of ${needed} needed to skip`;
+
+/** A playlist link longer than the cap: what was queued and what was left out. */
+export const linkCutText = (queued: number, total: number) =>
+  `Queued the first ${queued} of ${total} tracks (at most ${MUSIC_LINK_TRACKS_MAX} per link)`;
+
+/** Member-facing: a platform that cannot be used now (the operator's reason goes to the log and /readyz). */
+export const platformUnavailableText = (name: string) => `${name} is not available right now`;
+
+/** The 503 a control gets while the bot's link to Discord is down (seconds: how long so far). */
+export const botReconnectingText = (what: 'Discord' | 'the voice channel', seconds: number) =>
+  `The music bot lost its connection to ${what} ${seconds} s ago and is reconnecting. Try again in a moment.`;
 
 /** The spec's fallback for an API error without a text (portal-tools §8). */
 export const apiRequestFailedText = (status: number) => `API request failed (${status})`;
@@ -149,7 +200,12 @@ export const PlaylistSongParams = PlaylistIdParams.extend({
   songId: z.uuid({ error: 'Song id must be a UUID' }),
 });
 
-export const RequestedBy = z.object({ avatar: z.string().nullable(), displayName: z.string() });
+export const RequestedBy = z.object({
+  /** The requester's Discord id (absent on entries made before it was recorded). */
+  id: z.string().optional(),
+  avatar: z.string().nullable(),
+  displayName: z.string(),
+});
 export type RequestedBy = z.infer<typeof RequestedBy>;
 
 /** What every song carries, wherever it appears (search result, queue, playlist). */
@@ -205,10 +261,22 @@ export type VoiceChannelInfo = z.infer<typeof VoiceChannelInfo>;
  * `elapsedTime` is the position in the song in seconds at `serverTime`; while playing it advances by
  * `playbackRate` song-seconds per real second (1.25 with nightcore, 0.8 with slowed).
  */
+/**
+ * The bot's link to Discord, honestly: online (gateway ready, and the voice connection ready when it is
+ * in a channel), reconnecting (either is down and being re-established), offline (no bot, or not logged in).
+ */
+export const MUSIC_BOT_STATES = ['online', 'reconnecting', 'offline'] as const;
+export const MusicBotState = z.enum(MUSIC_BOT_STATES);
+export type MusicBotState = z.infer<typeof MusicBotState>;
+
 export const PlaybackStatus = z.object({
   guildId: z.string(),
-  /** The bot is logged in to Discord (the badge's online/offline). */
+  /** The bot's gateway session is ready now (false while it is reconnecting or offline). */
   connected: z.boolean(),
+  /** The badge: online, reconnecting (with since when), or offline. */
+  botState: MusicBotState,
+  /** Since when the bot is reconnecting (ISO time), null otherwise. */
+  botStateSince: z.string().nullable(),
   isPlaying: z.boolean(),
   isPaused: z.boolean(),
   state: z.enum(['playing', 'paused', 'stopped']),
@@ -225,8 +293,18 @@ export const PlaybackStatus = z.object({
   voiceChannel: VoiceChannelInfo.nullable(),
   /** Humans in the bot's channel. */
   listeners: z.number().int().nonnegative(),
-  /** In a channel with nothing playing or nobody listening: the badge shows "Idle". */
+  /** In a channel with nothing playing or nobody listening: the badge shows "Idle" (a pause is not idle). */
   idle: z.boolean(),
+  /** 0–200 %, kept per server. */
+  volume: z.number().int().min(MUSIC_VOLUME_MIN).max(MUSIC_VOLUME_MAX),
+  /** Loudness normalisation (EBU R128) of every track, on by default. */
+  normalize: z.boolean(),
+  loop: MusicLoopMode,
+  /** Votes to skip the current song: who voted, and how many votes skip it (more than half the listeners). */
+  skipVotes: z.object({
+    voters: z.array(z.object({ id: z.string(), displayName: z.string() })),
+    needed: z.number().int().nonnegative(),
+  }),
 });
 export type PlaybackStatus = z.infer<typeof PlaybackStatus>;
 
@@ -349,15 +427,55 @@ export const EffectsBody = bodyObject(
 export type EffectsBody = z.infer<typeof EffectsBody>;
 
 export const EqualizerBody = bodyObject({ eq: EqSettings }, 'an eq object');
+
+export const VolumeBody = bodyObject(
+  {
+    volume: z
+      .number({ error: 'volume must be a number from 0 to 200' })
+      .int({ error: 'volume must be a whole number of per cent' })
+      .min(MUSIC_VOLUME_MIN, { error: 'volume must be from 0 to 200' })
+      .max(MUSIC_VOLUME_MAX, { error: 'volume must be from 0 to 200' }),
+  },
+  'a volume',
+);
+export type VolumeBody = z.infer<typeof VolumeBody>;
+
+export const LoopBody = bodyObject({ mode: MusicLoopMode }, 'a loop mode');
+export type LoopBody = z.infer<typeof LoopBody>;
+
+export const NormalizeBody = bodyObject(
+  { enabled: z.boolean({ error: 'enabled must be true or false' }) },
+  'enabled',
+);
+export type NormalizeBody = z.infer<typeof NormalizeBody>;
+
+/** One entry of a guild's queue (its entryId from the status). */
+export const QueueEntryParams = GuildIdParams.extend({
+  entryId: z.uuid({ error: 'entryId must be a queue entry id' }),
+});
 export type EqualizerBody = z.infer<typeof EqualizerBody>;
 
-const playlistName = z
-  .string({ error: MUSIC_TEXTS.playlistNameRequired })
-  .trim()
-  .min(1, { error: MUSIC_TEXTS.playlistNameRequired })
-  .max(PLAYLIST_NAME_MAX_CHARS, {
-    error: `Playlist name must be at most ${PLAYLIST_NAME_MAX_CHARS} characters`,
-  });
+/** Text shown to other members: trimmed, NFC, no control, invisible or text-direction characters (issue 26). */
+const shownText = (field: string, max: number, emptyMessage?: string) =>
+  z
+    .string({ error: emptyMessage ?? `${field} must be text` })
+    .trim()
+    .transform((v) => v.normalize('NFC'))
+    .superRefine((value, ctx) => {
+      if (value.length === 0) {
+        ctx.addIssue({ code: 'custom', message: emptyMessage ?? `${field} is required` });
+        return;
+      }
+      if ([...value].length > max) {
+        ctx.addIssue({ code: 'custom', message: `${field} must be at most ${max} characters` });
+        return;
+      }
+      const problem = shownTextProblem(value, field);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
+/** A playlist name: the same character rules as file names (files' `shownTextProblem`), 1–100 characters. */
+const playlistName = shownText('Playlist name', PLAYLIST_NAME_MAX_CHARS, MUSIC_TEXTS.playlistNameRequired);
 const isPublic = z.boolean({ error: 'isPublic must be true or false' });
 
 export const PlaylistCreateBody = bodyObject(
@@ -370,18 +488,30 @@ export const PlaylistCreateBody = bodyObject(
 export type PlaylistCreateBody = z.input<typeof PlaylistCreateBody>;
 
 /** The spec's "song info sent when saving". */
+/** Plain text with no control characters (NUL included: PostgreSQL refuses it) and valid Unicode. */
+const plainText = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be text` })
+    .max(max, { error: `${field} must be at most ${max} characters` })
+    .refine((v) => shownTextProblem(v, field) === null, {
+      error: `${field} must not contain control, invisible or text-direction characters`,
+    });
+
 export const SongInfo = z.object(
   {
-    youtube_id: trimmedText('songInfo.youtube_id', 200),
-    title: trimmedText('songInfo.title', 300),
-    uploader: z.string({ error: 'songInfo.uploader must be text' }).max(200).default(''),
+    youtube_id: shownText('songInfo.youtube_id', 200),
+    title: shownText('songInfo.title', 300),
+    uploader: plainText('songInfo.uploader', 200).default(''),
     duration: z
       .number({ error: 'songInfo.duration must be a number of seconds' })
       .int({ error: 'songInfo.duration must be whole seconds' })
       .nonnegative({ error: 'songInfo.duration must be 0 or more' })
+      .max(MUSIC_DURATION_MAX_SECONDS, {
+        error: `songInfo.duration must be at most ${MUSIC_DURATION_MAX_SECONDS} seconds`,
+      })
       .default(0),
-    url: trimmedText('songInfo.url', MUSIC_URL_MAX_CHARS),
-    thumbnail: z.string().max(MUSIC_URL_MAX_CHARS).nullable().optional(),
+    url: shownText('songInfo.url', MUSIC_URL_MAX_CHARS),
+    thumbnail: plainText('songInfo.thumbnail', MUSIC_URL_MAX_CHARS).nullable().optional(),
   },
   { error: 'songInfo must be an object with youtube_id, title and url' },
 );
@@ -432,12 +562,33 @@ export const MusicPlayResponse = ok({
   /** Queue position (0-based) when queued, null when playing now. */
   position: z.number().int().nullable(),
   status: PlaybackStatus,
+  /** A list link (a SoundCloud set): how many tracks were queued, and what to tell (cut at the cap). */
+  added: z.number().int().nonnegative().optional(),
+  message: z.string().optional(),
 });
 export type MusicPlayResponse = z.infer<typeof MusicPlayResponse>;
 /** pause, resume, skip, stop, restart, clear queue, reorder, seek, effects, equalizer. */
 export const MusicControlResponse = ok({ message: z.string(), status: PlaybackStatus });
 export type MusicControlResponse = z.infer<typeof MusicControlResponse>;
-export const PlaylistsResponse = ok({ playlists: z.array(Playlist) });
+export const PlaylistsResponse = ok({
+  playlists: z.array(Playlist),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+/** `GET /playlists/{guildId}?cursor=…&limit=…`: newest change first, PLAYLISTS_PAGE_SIZE by default. */
+export const PlaylistsQuery = z.object({
+  cursor: z
+    .string({ error: 'cursor must be text' })
+    .max(200, { error: 'cursor is not one this server gave' })
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int({ error: 'limit must be a whole number' })
+    .min(1, { error: `limit must be from 1 to ${PLAYLISTS_PAGE_SIZE}` })
+    .max(PLAYLISTS_PAGE_SIZE, { error: `limit must be from 1 to ${PLAYLISTS_PAGE_SIZE}` })
+    .default(PLAYLISTS_PAGE_SIZE),
+});
+export type PlaylistsQuery = z.infer<typeof PlaylistsQuery>;
 export type PlaylistsResponse = z.infer<typeof PlaylistsResponse>;
 export const PlaylistResponse = ok({ playlist: PlaylistWithSongs });
 export type PlaylistResponse = z.infer<typeof PlaylistResponse>;

@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { UsersTable } from './db/schema.ts';
-import { registerFeatures } from './features/index.ts';
+import { allFeatures, type FeatureOptions } from './features/index.ts';
 import { effectiveLevel } from './features/users/index.ts';
 import { registerAccessControl } from './platform/access.ts';
+import { createBlobStore } from './platform/blob-store/index.ts';
 import { registerErrorHandling } from './platform/errors.ts';
+import { type App, type Clock, type Feature, type FeatureContext, realClock } from './platform/feature.ts';
+import { registerInputGuard } from './platform/input-guard.ts';
 import { registerObservability } from './platform/observability/index.ts';
 import { redactUrl } from './platform/observability/redact.ts';
 import { createRedisPing } from './platform/observability/redis-ping.ts';
 import { registerOpenApi } from './platform/openapi.ts';
+import type { Outbound } from './platform/outbound/fetcher.ts';
 import { type RateLimitOptions, registerRateLimits } from './platform/rate-limit/index.ts';
 import { attachRealtime, type RealtimeOptions } from './platform/realtime/index.ts';
 import { registerWebApp, webAppFiles } from './platform/static.ts';
@@ -29,9 +33,18 @@ export type AppDeps = {
   realtime?: RealtimeOptions;
   /** Rate-limit tuning (tests); counting in Redis follows config.redisUrl. */
   rateLimit?: RateLimitOptions;
+  /**
+   * The features to register, in order (default: every feature). Tests pass fewer to build only what a
+   * suite needs; their start runs in this order and their stop in reverse.
+   */
+  features?: Feature[];
+  /** Test seams of individual features (Pictionary's clock and sweep), used when `features` is not given. */
+  featureOptions?: FeatureOptions;
+  /** The clock features schedule on (default: the real one). */
+  clock?: Clock;
 };
 
-export type App = FastifyInstance;
+export type { App };
 
 /** A hop count as the function proxy-addr builds for one (Fastify's types take no number). */
 function fastifyTrustProxy(
@@ -40,7 +53,11 @@ function fastifyTrustProxy(
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
-/** Builds the whole application; tests call it with a temporary database and use inject(). */
+/**
+ * The composition root: builds every platform service once (errors, access, limits, OpenAPI, probes,
+ * realtime, the blob store, the outbound fetcher), then registers each feature on one shared
+ * `FeatureContext` and drives their lifecycles. Tests call it with a temporary database and use inject().
+ */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     logger: deps.logger ?? {
@@ -77,7 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', request.id);
   });
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, { serverPaths: [deps.config.dataDir, deps.config.webDistDir] });
+  registerInputGuard(app);
   // The users feature decides levels; the platform only receives the function.
   const levelOf = (user: UsersTable) => effectiveLevel(deps.db, user);
   registerAccessControl(app, deps.db, levelOf);
@@ -128,9 +146,84 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     pingRedis: redisPing?.ping,
   });
 
-  await attachRealtime(app, { ...deps, levelOf, realtime: { redisKey: prefix, ...deps.realtime } });
-  await registerFeatures(app, deps);
+  const realtime = await attachRealtime(app, {
+    ...deps,
+    levelOf,
+    realtime: { redisKey: prefix, ...deps.realtime },
+  });
+
+  // The ONE blob store of the process: files, music and backups all read and write through it.
+  const blobStore = createBlobStore(deps.config);
+  app.readiness.add('fileStore', () => blobStore.check());
+  let outbound: Promise<Outbound> | undefined;
+  const ctx: FeatureContext = {
+    db: deps.db,
+    config: deps.config,
+    log: app.log,
+    realtime,
+    blobStore,
+    outbound: () => {
+      // Loaded on first use: the resolver and agents cost nothing at start-up (bench/startup).
+      outbound ??= import('./platform/outbound/index.ts').then((m) =>
+        m.outboundFromConfig(deps.config.outbound),
+      );
+      outbound.catch(() => {
+        outbound = undefined;
+      });
+      return outbound;
+    },
+    readiness: app.readiness,
+    clock: deps.clock ?? realClock,
+    accessCode: deps.accessCode,
+  };
+  const stopFeatures = await registerFeatureList(app, ctx, deps.features ?? allFeatures(deps.featureOptions));
+  // One hook, so the order holds whatever order Fastify runs hooks in: features stop (reverse order),
+  // then the platform services they used close.
+  app.addHook('onClose', async () => {
+    await stopFeatures();
+    if (outbound) await (await outbound.catch(() => null))?.close();
+    await blobStore.close(); // the S3 client's sockets, the Discord client's timers
+  });
   await registerWebApp(app, deps.config.webDistDir);
 
   return app;
+}
+
+/**
+ * Mounts each feature (state, room types, routes) and runs its lifecycle: `start` in list order once the
+ * app is ready, `stop` in reverse order when it closes (only for the features that started).
+ */
+async function registerFeatureList(
+  app: App,
+  ctx: FeatureContext,
+  features: Feature[],
+): Promise<() => Promise<void>> {
+  const names = new Set<string>();
+  const mounted = features.map((feature) => {
+    if (names.has(feature.name)) throw new Error(`feature ${feature.name} is registered twice`);
+    names.add(feature.name);
+    return feature.mount(ctx);
+  });
+  for (const m of mounted) {
+    for (const [type, room] of Object.entries(m.rooms)) ctx.realtime.defineRoomType(type, room);
+    await app.register(m.routes);
+  }
+  const started: typeof mounted = [];
+  app.addHook('onReady', async () => {
+    for (const m of mounted) {
+      await m.start();
+      started.push(m);
+    }
+  });
+  return async () => {
+    for (const m of started.reverse()) {
+      try {
+        await m.stop();
+      } catch (err) {
+        // One feature failing to stop must not keep the others (and the stores) from closing.
+        app.log.error({ err, feature: m.name }, 'feature: stopping failed');
+      }
+    }
+    started.length = 0;
+  };
 }

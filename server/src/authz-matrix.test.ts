@@ -132,6 +132,24 @@ const MATRIX: Record<string, Entry> = {
 
   // OSINT (portal-tools §6: a stored login; viewers may search). A phone search makes no outside call.
   'POST /api/osint/search': { access: 'login', body: () => ({ type: 'phone', query: '+14155552671' }) },
+  // Each member's own history (someone else's search is a 404, tested in features/osint/history.test.ts).
+  'GET /api/osint/searches': { access: 'login' },
+  'GET /api/osint/searches/:id': { access: 'login', url: () => '/api/osint/searches/probe-search-id' },
+  'GET /api/osint/searches/:id/export': {
+    access: 'login',
+    url: () => '/api/osint/searches/probe-search-id/export?format=csv',
+  },
+  'GET /api/osint/sites': { access: 'login' },
+  'POST /api/osint/reports': {
+    access: 'login',
+    body: () => ({ searchId: 'probe-search-id', site: 'GitHub', verdict: 'found' }),
+  },
+  'GET /api/osint/reports': { access: 'admin' },
+  'PUT /api/osint/reports/:id': {
+    access: 'admin',
+    url: () => '/api/osint/reports/probe-report-id',
+    body: () => ({ decision: 'dismissed' }),
+  },
 
   // Music (portal-tools §6, issue 11): viewers read status and playlists; users and above control. The
   // every-route app runs without a bot, so control probes use an invalid guild id (400 after the access
@@ -161,6 +179,13 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/music/playlist/:id/queue/:guildId': { access: 'user', body: () => ({ shuffle: 'x' }) },
   'PUT /api/music/playlist/:id/visibility': { access: 'user', body: () => ({ isPublic: 'x' }) },
   'PUT /api/music/playlist/:id': { access: 'user', body: () => ({ name: 'Probe' }) },
+  // Music (issue 27): one queue entry out, one to the top, shuffle, volume, loop, normalisation
+  'DELETE /api/music/queue/:guildId/:entryId': { access: 'user', url: () => '/api/music/queue/x/y' },
+  'POST /api/music/queue/:guildId/:entryId/next': { access: 'user', url: () => '/api/music/queue/x/y/next' },
+  'POST /api/music/shuffle/:guildId': { access: 'user', url: () => '/api/music/shuffle/x' },
+  'POST /api/music/volume/:guildId': { access: 'user', body: () => ({ volume: 'x' }) },
+  'POST /api/music/loop/:guildId': { access: 'user', body: () => ({ mode: 'x' }) },
+  'POST /api/music/normalize/:guildId': { access: 'user', body: () => ({ enabled: 'x' }) },
 
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },

@@ -87,6 +87,7 @@ export const CONFIG_SECTIONS: Section[] = [
       S3_FORCE_PATH_STYLE: { note: 'true for MinIO, Garage and most self-hosted servers' },
       S3_PREFIX: { note: 'key prefix, one per install sharing a bucket' },
       FILES_DISCORD_CHANNEL_ID: { note: 'text channel whose threads hold the files (FILES_STORE=discord)' },
+      FILES_STORE_TIMEOUT_MS: { note: 'how long a call to a remote store (S3, Discord) may take' },
     },
   },
   {
@@ -99,6 +100,11 @@ export const CONFIG_SECTIONS: Section[] = [
       UPLOAD_BUFFER_WAIT_MS: { note: 'wait for a shared chunk buffer before answering 503' },
       STORAGE_QUOTA_BYTES: { note: "each member's default quota (none when unset)", example: '10737418240' },
       STORAGE_RESERVE_BYTES: { note: "free space always kept on the local store's disk" },
+      RESUMABLE_UPLOADS_PER_USER: { note: 'unfinished resumable (tus) uploads one member may hold' },
+      DOWNLOADS_PER_USER: { note: 'downloads one member may have running at once' },
+      DOWNLOADS_PER_ADDRESS: { note: 'downloads one client address may have running at once' },
+      DOWNLOADS_MAX: { note: 'downloads running at once over everyone (bounds their memory)' },
+      DOWNLOAD_IDLE_TIMEOUT_MS: { note: 'a download whose reader stopped reading this long is dropped' },
     },
   },
   {
@@ -131,6 +137,11 @@ export const CONFIG_SECTIONS: Section[] = [
       OSINT_SITES_FILE: { note: 'a WhatsMyName-format site list instead of the shipped one' },
       OSINT_SITE_TIMEOUT_MS: { note: 'time limit per profile site in a username scan' },
       OSINT_SEARCHES_PER_MINUTE: { note: 'OSINT searches per member per minute' },
+      OUTBOUND_PER_MEMBER: { note: "one member's share of the outbound requests in flight" },
+      OUTBOUND_USER_AGENT: {
+        note: 'User-Agent of outbound requests (default: a current browser\'s; honest: "Mozilla/5.0 (compatible; GuildhallOSINT/1.0; authorized research)")',
+      },
+      OSINT_HISTORY_DAYS: { note: 'how long search history is kept' },
     },
   },
 ];

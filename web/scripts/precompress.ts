@@ -4,8 +4,6 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Files worth compressing: text. Images other than SVG, fonts in woff2 and archives are compressed already. */
 const TEXT = /\.(?:js|mjs|css|html|svg|json|txt|xml|webmanifest|map)$/i;
-/** Below this a compressed copy saves less than the bytes of its Content-Encoding header and Vary. */
-const MIN_BYTES = 256;
 
 export type Precompressed = { file: string; raw: number; br: number | null; gzip: number | null };
 
@@ -29,23 +27,21 @@ export function precompressDir(dir: string): Precompressed[] {
       continue;
     const raw = fs.readFileSync(file);
     const result: Precompressed = { file: path.relative(dir, file), raw: raw.length, br: null, gzip: null };
-    if (raw.length >= MIN_BYTES) {
-      const br = brotliCompressSync(raw, {
-        params: {
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-          [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-        },
-      });
-      const gz = gzipSync(raw, { level: 9 });
-      if (br.length < raw.length) {
-        fs.writeFileSync(`${file}.br`, br);
-        result.br = br.length;
-      }
-      if (gz.length < raw.length) {
-        fs.writeFileSync(`${file}.gz`, gz);
-        result.gzip = gz.length;
-      }
+    const br = brotliCompressSync(raw, {
+      params: {
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+      },
+    });
+    const gz = gzipSync(raw, { level: 9 });
+    if (br.length < raw.length) {
+      fs.writeFileSync(`${file}.br`, br);
+      result.br = br.length;
+    }
+    if (gz.length < raw.length) {
+      fs.writeFileSync(`${file}.gz`, gz);
+      result.gzip = gz.length;
     }
     out.push(result);
   }

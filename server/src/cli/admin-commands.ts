@@ -22,6 +22,7 @@ import {
 import { isSetupMode } from '../features/users/index.ts';
 import { HttpError } from '../platform/errors.ts';
 import { BACKUP_USAGE } from './backup-commands.ts';
+import { OSINT_USAGE } from './osint-commands.ts';
 import { STORAGE_USAGE } from './storage-commands.ts';
 
 export const USAGE = `Guildhall admin — manage users on the server's database (same DATA_DIR / DATABASE_URL / .env).
@@ -37,6 +38,7 @@ Usage: npm run admin -- <command> [arguments]
   revoke-sessions <discord_id>                sign a user out everywhere
   audit [--limit N]                           recent admin changes, newest first (default ${AUDIT_PAGE_DEFAULT})
 ${STORAGE_USAGE}
+${OSINT_USAGE}
 ${BACKUP_USAGE}
   help, --help, -h                            this text
 

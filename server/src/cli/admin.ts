@@ -1,7 +1,9 @@
 import { isOAuthConfigured } from '../config.ts';
 import { openConfigured } from '../open-configured.ts';
+import { describeStartupFailure } from '../startup-failure.ts';
 import { runAdminCommand, USAGE } from './admin-commands.ts';
 import { runBackupCommand, runRestoreCommand } from './backup-commands.ts';
+import { runOsintCommand } from './osint-commands.ts';
 import { runStorageCommand } from './storage-commands.ts';
 
 /**
@@ -25,6 +27,7 @@ async function main(): Promise<number> {
   try {
     if (argv[0] === 'backup') return await runBackupCommand(db, opened.config, argv.slice(1), io);
     if (argv[0] === 'storage') return await runStorageCommand(db, opened.config, argv.slice(1), io);
+    if (argv[0] === 'osint') return await runOsintCommand(db, opened.config, argv.slice(1), io);
     return await runAdminCommand(db, argv, io, { oauthConfigured: isOAuthConfigured(opened.config) });
   } finally {
     await db.destroy();
@@ -36,7 +39,9 @@ main().then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    console.error(e);
+    // A setting to fix or a database that cannot be reached gets one line; anything else is a bug.
+    const known = describeStartupFailure(e);
+    console.error(known ? `Error: ${known}` : e);
     process.exitCode = 1;
   },
 );

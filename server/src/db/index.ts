@@ -16,14 +16,25 @@ export function openDb(databaseUrl: string): Db {
 
 function dialectFor(url: string): Dialect {
   if (url.startsWith('postgres')) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // A database that does not answer fails a request after 5 s (503) instead of holding it indefinitely.
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
     // A connection cut by a database restart emits 'error' (on the pool when idle, on the client while
     // checked out); unhandled, either would end the process. Queries on it fail, the pool opens a new
     // connection for the next one, and /readyz reports the outage meanwhile.
     const lost = (err: Error) => console.warn(`database: connection lost (${err.message})`);
     pool.on('error', lost);
     pool.on('connect', (client) => client.on('error', lost));
-    return new PostgresDialect({ pool });
+    // A connection that cannot be opened (refused, timed out) is marked, so the API answers 503
+    // "cannot reach its database" rather than 500; other network errors stay what they are.
+    const marked = {
+      connect: () =>
+        pool.connect().catch((e: unknown) => {
+          throw Object.assign(e instanceof Error ? e : new Error(String(e)), { databaseUnavailable: true });
+        }),
+      end: () => pool.end(),
+      options: pool.options,
+    };
+    return new PostgresDialect({ pool: marked });
   }
   const file = url.replace(/^sqlite:/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

@@ -1,22 +1,29 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
-import { adminRoutes } from './admin/index.ts';
-import { authRoutes } from './auth/index.ts';
-import { filesRoutes } from './files/index.ts';
-import { pictionaryRoutes } from './games/pictionary/index.ts';
-import { ticTacToeRoutes } from './games/tictactoe/index.ts';
+import type { Feature } from '../platform/feature.ts';
+import { adminFeature } from './admin/index.ts';
+import { authFeature } from './auth/index.ts';
+import { filesFeature } from './files/index.ts';
+import { type PictionaryOptions, pictionaryFeature } from './games/pictionary/index.ts';
+import { ticTacToeFeature } from './games/tictactoe/index.ts';
 import { musicFeature } from './music/index.ts';
-import { osintRoutes } from './osint/index.ts';
-import { usersRoutes } from './users/index.ts';
+import { osintFeature } from './osint/index.ts';
+import { usersFeature } from './users/index.ts';
 
-/** Every feature's routes, one line each (each imported from the feature's index.ts). */
-export async function registerFeatures(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  await app.register(authRoutes(deps));
-  await app.register(usersRoutes(deps));
-  await app.register(ticTacToeRoutes(deps));
-  await app.register(adminRoutes(deps));
-  await app.register(filesRoutes(deps));
-  await app.register(pictionaryRoutes(deps));
-  await app.register(osintRoutes(deps));
-  await app.register(musicFeature(deps));
+/** Test seams of the features that have them. */
+export type FeatureOptions = { pictionary?: PictionaryOptions };
+
+/**
+ * Every feature, one line each (each imported from the feature's index.ts), in the order they are
+ * registered and started; they stop in reverse order.
+ */
+export function allFeatures(options: FeatureOptions = {}): Feature[] {
+  return [
+    authFeature,
+    usersFeature,
+    ticTacToeFeature,
+    adminFeature,
+    filesFeature,
+    pictionaryFeature(options.pictionary),
+    osintFeature,
+    musicFeature,
+  ];
 }

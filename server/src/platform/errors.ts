@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { ApiError } from '@guildhall/common';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -6,6 +8,26 @@ import { ChunkCorruptError } from './blob-store/integrity.ts';
 /** What a member is told when a stored chunk fails its checksum (the log has the details). */
 export const STORED_DATA_DAMAGED =
   "This file's stored data is damaged, so it cannot be sent. An admin can find damaged files with `npm run admin -- storage verify`.";
+
+/** What a member is told while the database cannot be reached (a restart, a network cut). */
+export const DATABASE_UNAVAILABLE =
+  'The portal cannot reach its database right now. Please try again in a moment.';
+
+/** PostgreSQL's "cannot serve now" classes: connection exceptions (08…) and operator intervention (57P0…). */
+const PG_UNAVAILABLE = /^(08\d{3}|57P0[1-4])$/;
+const PG_CLIENT_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+
+/** An error from a database that cannot be reached right now (as opposed to a query that is wrong). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if ((e as { databaseUnavailable?: unknown }).databaseUnavailable === true) return true;
+    if (typeof code === 'string' && PG_UNAVAILABLE.test(code)) return true;
+    if (PG_CLIENT_MESSAGES.test(e.message)) return true;
+  }
+  return false;
+}
 
 /** An error the client can act on: a 4xx status, a message and an optional machine-readable code. */
 export class HttpError extends Error {
@@ -38,8 +60,35 @@ export function describeValidation(context: string | undefined, issues: Validati
   return `${where}: ${message}`;
 }
 
+/**
+ * Directories of this server that must never appear in an answer (a message that carries a file path
+ * tells an attacker the layout of the host): the data directory and web root the app is built with,
+ * plus the process's own places. Paths below them are replaced by "[server path]".
+ */
+function serverPathScrubber(extra: string[]): (message: string) => string {
+  const here = import.meta.dirname; // server/src/platform, or server/dist in the bundle
+  const roots = [
+    ...extra,
+    process.cwd(),
+    os.tmpdir(),
+    os.homedir(),
+    path.resolve(here, '../..'),
+    path.resolve(here, '../../..'),
+  ]
+    .filter((p) => p && p !== '/' && p.length > 1)
+    .map((p) => path.resolve(p))
+    .sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(`(?:${roots.map(escapeRegExp).join('|')})(?:/[^\\s'"\`),;:]*)?`, 'g');
+  return (message) => message.replace(pattern, '[server path]');
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** Maps every error to the spec's envelope {success: false, error, code?}; only genuine faults are 500. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, options: { serverPaths?: string[] } = {}): void {
+  const scrub = serverPathScrubber(options.serverPaths ?? []);
   // Every route declares its success responses; the error envelope is the same everywhere, so it is
   // added here (validated and documented like the rest) unless a route states its own.
   app.addHook('onRoute', (route) => {
@@ -54,15 +103,23 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(err)) {
       return reply
         .code(400)
-        .send({ success: false, error: describeValidation(err.validationContext, err.validation) });
+        .send({ success: false, error: scrub(describeValidation(err.validationContext, err.validation)) });
     }
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);
-      return reply.code(err.statusCode).send({ success: false, error: err.message, code: err.code });
+      return reply.code(err.statusCode).send({ success: false, error: scrub(err.message), code: err.code });
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ success: false, error: clientMessage(err), code: err.code });
+      return reply.code(status).send({ success: false, error: scrub(clientMessage(err)), code: err.code });
+    }
+    if (isDatabaseUnavailable(err)) {
+      // Not a bug: the database is restarting or unreachable. The pool reconnects by itself.
+      request.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return reply
+        .code(503)
+        .send({ success: false, error: DATABASE_UNAVAILABLE, code: 'DATABASE_UNAVAILABLE' });
     }
     request.log.error({ err }, 'request failed');
     return reply.code(500).send(serverFault(err));

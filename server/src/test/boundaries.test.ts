@@ -3,7 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkFile, checkTree, featureOf, importsOf, SERVER_LAYOUT, WEB_LAYOUT } from './boundaries.ts';
+import {
+  checkCalls,
+  checkFile,
+  checkTree,
+  featureOf,
+  importsOf,
+  SERVER_LAYOUT,
+  WEB_LAYOUT,
+} from './boundaries.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -45,6 +53,51 @@ describe('the boundary checker', () => {
         rule: 'only features/files/index.ts may be imported from outside that feature',
       },
     ]);
+  });
+
+  it('fails when a feature imports app.ts (the composition root) or builds a second blob store', () => {
+    const write = (rel: string, text: string) => {
+      const file = path.join(tmp, 'composition/server/src', rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+    };
+    write(
+      'app.ts',
+      "import { createBlobStore } from './platform/blob-store/index.ts';\nexport const store = createBlobStore(config);\n",
+    );
+    write('platform/blob-store/index.ts', 'export function createBlobStore(config) {\n  return config;\n}\n');
+    write(
+      'features/music/index.ts',
+      [
+        "import type { AppDeps } from '../../app.ts';",
+        "import { createBlobStore } from '../../platform/blob-store/index.ts';",
+        'export const music = (deps: AppDeps) => createBlobStore(deps.config);',
+      ].join('\n'),
+    );
+    write('features/music/x.test.ts', "import { buildApp } from '../../app.ts';\ncreateBlobStore(c);\n");
+    expect(checkTree(path.join(tmp, 'composition'), SERVER_LAYOUT)).toEqual([
+      {
+        file: 'server/src/features/music/index.ts',
+        line: 1,
+        specifier: '../../app.ts',
+        rule: 'no feature imports app.ts (the composition root): use platform/feature.ts',
+      },
+      {
+        file: 'server/src/features/music/index.ts',
+        line: 3,
+        specifier: 'createBlobStore',
+        rule: expect.stringContaining('createBlobStore is called once, in app.ts'),
+      },
+      {
+        file: 'server/src/features/music/x.test.ts',
+        line: 1,
+        specifier: '../../app.ts',
+        rule: 'no feature imports app.ts (the composition root): use platform/feature.ts',
+      },
+    ]);
+    // A second call in the composition root itself is one too many.
+    const twice = 'const a = createBlobStore(config);\nconst b = createBlobStore(config);\n';
+    expect(checkCalls('app.ts', twice, SERVER_LAYOUT).map((v) => v.line)).toEqual([2]);
   });
 
   it('fails on a platform import of a feature, even of its index.ts', () => {

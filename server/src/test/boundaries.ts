@@ -22,6 +22,13 @@ export type Layout = {
   groups: string[];
   /** Imports into a feature's internals that are allowed anyway, with the reason. */
   allow: { reason: string; test: (from: string, to: string) => boolean }[];
+  /** Root-relative files no feature may import (the composition root: features get a FeatureContext). */
+  rootOnly?: string[];
+  /**
+   * Factories of a process-wide service: called in product code only in the named files, once each
+   * (`createBlobStore` in app.ts, so a process has one blob store and one Discord rate-limit queue).
+   */
+  singleCalls?: { name: string; in: string[]; reason: string }[];
 };
 
 const isTestFile = (p: string) => /\.test\.tsx?$|(^|\/)test-helpers\.ts$/.test(p);
@@ -39,6 +46,19 @@ export const SERVER_LAYOUT: Layout = {
       reason: "a feature's test-helpers.ts is its test kit, for other features' tests only",
       test: (from, to) => isTestFile(from) && path.posix.basename(to) === 'test-helpers.ts',
     },
+    {
+      reason: 'a fake outside service (test/fake-*.ts) is built from the feature data it imitates',
+      test: (from) => /^test\/fake-[\w-]+\.ts$/.test(from),
+    },
+  ],
+  rootOnly: ['app.ts'],
+  singleCalls: [
+    {
+      name: 'createBlobStore',
+      // The admin CLI is its own process: each command opens the store once (cli/, backup/).
+      in: ['app.ts', 'cli/storage-commands.ts', 'cli/backup-commands.ts', 'backup/restore.ts'],
+      reason: 'one blob store per process: features get it from the FeatureContext',
+    },
   ],
 };
 
@@ -50,6 +70,10 @@ export const WEB_LAYOUT: Layout = {
     {
       reason: 'the router is the composition root: it lazy-loads each page file on its own',
       test: (from) => from === 'router.tsx',
+    },
+    {
+      reason: "the root layout is the router's frame: it shows the route error page around every page",
+      test: (from, to) => from === 'layout/RootLayout.tsx' && to === 'features/errors/RouteError.tsx',
     },
   ],
 };
@@ -88,10 +112,20 @@ export function checkFile(rel: string, source: string, layout: Layout): Violatio
   const fromGroup = from?.includes('/') ? from.split('/')[0] : undefined;
   for (const { specifier, line } of importsOf(source)) {
     const to = path.posix.normalize(path.posix.join(path.posix.dirname(rel), specifier));
+    if (rel.startsWith('features/') && layout.rootOnly?.includes(to)) {
+      violations.push({
+        file: rel,
+        line,
+        specifier,
+        rule: `no feature imports ${to} (the composition root): use platform/feature.ts`,
+      });
+      continue;
+    }
     const target = featureOf(to, layout);
     if (!target && !(to === 'features/index.ts' && fromPlatform)) continue;
     if (target === from) continue;
     if (fromPlatform) {
+      if (layout.allow.some((a) => a.test(rel, to))) continue;
       violations.push({ file: rel, line, specifier, rule: 'the platform imports no feature' });
       continue;
     }
@@ -108,6 +142,31 @@ export function checkFile(rel: string, source: string, layout: Layout): Violatio
   return violations;
 }
 
+const isProductFile = (rel: string) => !isTestFile(rel) && !rel.startsWith('test/');
+
+/**
+ * The calls of each `singleCalls` factory in one product file (not its definition, not tests): each
+ * must be in a named file, at most once there.
+ */
+export function checkCalls(rel: string, source: string, layout: Layout): Violation[] {
+  if (!isProductFile(rel)) return [];
+  const violations: Violation[] = [];
+  for (const single of layout.singleCalls ?? []) {
+    const re = new RegExp(`(?<!function\\s+)\\b${single.name}\\s*\\(`, 'g');
+    const lines = [...source.matchAll(re)].map((m) => source.slice(0, m.index).split('\n').length);
+    const allowed = single.in.includes(rel) ? 1 : 0;
+    for (const line of lines.slice(allowed)) {
+      violations.push({
+        file: rel,
+        line,
+        specifier: single.name,
+        rule: `${single.name} is called once, in ${single.in.join(' / ')}: ${single.reason}`,
+      });
+    }
+  }
+  return violations;
+}
+
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).flatMap((e) => {
     if (!e.isFile() || !/\.tsx?$/.test(e.name)) return [];
@@ -120,7 +179,8 @@ export function checkTree(repoRoot: string, layout: Layout): Violation[] {
   const root = path.join(repoRoot, layout.root);
   return sourceFiles(root).flatMap((file) => {
     const rel = path.relative(root, file).split(path.sep).join('/');
-    return checkFile(rel, fs.readFileSync(file, 'utf8'), layout).map((v) => ({
+    const source = fs.readFileSync(file, 'utf8');
+    return [...checkFile(rel, source, layout), ...checkCalls(rel, source, layout)].map((v) => ({
       ...v,
       file: `${layout.root}/${v.file}`,
     }));

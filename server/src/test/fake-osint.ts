@@ -128,7 +128,7 @@ export async function startFakeOsint(options: FakeOsintOptions = {}): Promise<Fa
       dnsQueries.push(`${typeName ?? q.type} ${name}`);
       const zone = /^rebind(-[a-z0-9]+)?\.test$/.test(name)
         ? { A: [rebindAnswer(name)] }
-        : /^s\d+\.sites\.test$/.test(name)
+        : /^[a-z]\d+\.sites\.test$/.test(name)
           ? { A: ['127.0.0.1'] }
           : ZONE[name];
       if (!zone) {

@@ -1,5 +1,5 @@
 import { type AccessLevel, hasLevel } from '@guildhall/common';
-import type { ReactNode } from 'react';
+import { isValidElement, type ReactNode, useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { PageSpinner } from '../ui/Spinner.tsx';
 import { AccessDenied } from './AccessDenied.tsx';
@@ -21,6 +21,12 @@ export function RequireAuth({
 }) {
   const { status, user } = useAuth();
   const location = useLocation();
+  // While the session is checked, the page's files already load (a lazy page's `preload`).
+  useEffect(() => {
+    if (status !== 'loading' || !isValidElement(children)) return;
+    const page = children.type as { preload?: () => Promise<unknown> };
+    void page.preload?.().catch(() => undefined);
+  }, [status, children]);
   if (status === 'loading') return <PageSpinner />;
   if (!user) {
     return <Navigate to={loginPathFor(`${location.pathname}${location.search}${location.hash}`)} replace />;

@@ -10,6 +10,7 @@ import * as m009 from './009_settings.ts';
 import * as m010 from './010_ticket_sessions.ts';
 import * as m011 from './011_security.ts';
 import * as m012 from './012_chunk_crc.ts';
+import * as m020 from './020_music_settings.ts';
 import * as m030 from './030_osint.ts';
 import * as m040 from './040_pictionary_presence.ts';
 import * as m041 from './041_pictionary_play_again.ts';
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '010_ticket_sessions': m010,
   '011_security': m011,
   '012_chunk_crc': m012,
+  '020_music_settings': m020,
   '030_osint': m030,
   '040_pictionary_presence': m040,
   '041_pictionary_play_again': m041,

@@ -1,5 +1,7 @@
 /** The admin feature: user management and the audit trail (the CLI drives the same service). */
-export { adminRoutes } from './routes.ts';
+import { defineFeature } from '../../platform/feature.ts';
+import { adminRoutes } from './routes.ts';
+
 export {
   type Actor,
   CLI_ACTOR,
@@ -12,3 +14,5 @@ export {
   updateUser,
 } from './service.ts';
 export type { AdminTables } from './tables.ts';
+
+export const adminFeature = defineFeature({ name: 'admin', routes: (ctx) => adminRoutes(ctx) });

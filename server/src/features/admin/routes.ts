@@ -11,14 +11,14 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.ts';
+import type { FeatureContext } from '../../platform/feature.ts';
 import { presentUser } from '../users/index.ts';
 import { type Actor, createUser, listAudit, listUsers, removeUser, updateUser } from './service.ts';
 
 const admin = { access: 'admin' } as const;
 
 /** The admin user API (portal-core §7) and the audit trail; the read routes of the core are in users/. */
-export function adminRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function adminRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
   const { db } = deps;
   return async (app) => {
     app.get('/api/users', { config: admin, schema: { response: { 200: UserListResponse } } }, async () => {

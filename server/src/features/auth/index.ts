@@ -1,4 +1,8 @@
 /** The auth feature: sign-in (Discord OAuth, access code) and sign-out. */
+import { defineFeature } from '../../platform/feature.ts';
+import { authRoutes } from './routes.ts';
+
 export { type AccessCodeOrigin, type AccessCodeSource, resolveAccessCode } from './access-code-store.ts';
-export { authRoutes } from './routes.ts';
 export type { AuthTables } from './tables.ts';
+
+export const authFeature = defineFeature({ name: 'auth', routes: (ctx) => authRoutes(ctx) });

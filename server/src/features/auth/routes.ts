@@ -10,8 +10,8 @@ import {
   ValidateResponse,
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.ts';
 import { clientAddressKey } from '../../platform/client-address.ts';
+import type { FeatureContext } from '../../platform/feature.ts';
 import { revokeSession } from '../../platform/sessions.ts';
 import { presentUser } from '../users/index.ts';
 import {
@@ -21,7 +21,7 @@ import {
   startDiscordSignIn,
 } from './service.ts';
 
-export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function authRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
   const { db, config } = deps;
 
   return async (app) => {

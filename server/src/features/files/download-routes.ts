@@ -7,7 +7,7 @@ import type { FilesContext } from './context.ts';
 import { sendStoredFile } from './http-download.ts';
 import { listChunks } from './repo.ts';
 import { requireFile } from './service.ts';
-import { issueTicket, isTicketValid } from './tickets.ts';
+import { issueTicket, validTicketHolder } from './tickets.ts';
 
 export const TicketQuery = z.object({
   ticket: z.string().max(128, { error: 'ticket is too long' }).optional(),
@@ -57,13 +57,16 @@ export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       },
       async (req, reply) => {
         const { id } = req.params;
+        let member = req.auth?.user.discord_id ?? null;
         if (req.query.ticket !== undefined) {
-          if (!(await isTicketValid(db, req.query.ticket, id, null))) throw ticketExpired();
+          const holder = await validTicketHolder(db, req.query.ticket, id, null);
+          if (!holder) throw ticketExpired();
+          member = holder.userId ?? member; // the browser's download manager sends no session
         } else {
           enforceAccess('login', req.auth, bearerToken(req.headers.authorization) !== null);
         }
         const file = await requireFile(db, id);
-        return sendStoredFile(req, reply, ctx, file, await listChunks(db, id));
+        return sendStoredFile(req, reply, ctx, file, await listChunks(db, id), undefined, undefined, member);
       },
     );
   };

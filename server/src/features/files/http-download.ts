@@ -2,46 +2,14 @@ import { PassThrough, pipeline, Readable, Transform } from 'node:stream';
 import { create as createContentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import type { BlobStore } from '../../platform/blob-store/index.ts';
+import { type BlobStore, StoreUnavailableError } from '../../platform/blob-store/index.ts';
+import { type ChunkPart, sendDirect } from '../../platform/transfer/direct-send.ts';
+import { contentDisposition, parseRange } from '../../platform/transfer/range.ts';
 import { chunkCheck } from './chunk-check.ts';
 import type { FilesContext } from './context.ts';
-import { type ChunkPart, sendDirect } from './direct-send.ts';
+import { startDownload } from './download-limits.ts';
 import type { FileChunksTable, FilesTable } from './tables.ts';
-
-/** A byte range to send, the whole file (null), or a range no byte of the file satisfies. */
-export type RangeRequest = { start: number; end: number } | 'unsatisfiable' | null;
-
-/**
- * Parses a Range header against a file size (RFC 9110 §14). Syntax the server does not support
- * (other units, several ranges, malformed values) is ignored, which the RFC allows: the whole file
- * is sent with 200.
- *
- * Kept by hand rather than `range-parser`: that library answers a suffix longer than the file
- * (`bytes=-30` of 10 bytes) and a reversed range (`bytes=5-2`) as unsatisfiable (416), where RFC 9110
- * §14.1.2 wants the whole file and an ignored header; both are tested below.
- */
-export function parseRange(header: string | undefined, size: number): RangeRequest {
-  if (!header) return null;
-  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!m) return null;
-  const [, first = '', last = ''] = m;
-  if (first === '' && last === '') return null;
-  if (first === '') {
-    const suffix = Number(last);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(first);
-  const end = last === '' ? Number.MAX_SAFE_INTEGER : Number(last);
-  if (!Number.isSafeInteger(start) || end < start) return null;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end: Math.min(end, size - 1) };
-}
-
-/** RFC 6266 attachment header (the `content-disposition` library): an ASCII fallback plus the exact UTF-8 name. */
-export function contentDisposition(name: string): string {
-  return createContentDisposition(name, { type: 'attachment' });
-}
+import { storageUnavailable } from './upload.ts';
 
 export function etagOf(file: FilesTable): string {
   return `"${file.sha256 ?? `${file.id}-${Number(file.size)}`}"`;
@@ -79,7 +47,8 @@ export async function streamRange(
   // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
   const first = await store.get(head.blobId, head, head.check);
   if (rest.length === 0) return first;
-  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  // A quarter of a MiB between the chunks' streams and the response: what a stalled client holds here.
+  const out = new PassThrough({ highWaterMark: 256 * 1024 });
   (async () => {
     await pump(first, out);
     for (const p of rest) await pump(await store.get(p.blobId, p, p.check), out);
@@ -148,11 +117,13 @@ export type Presentation = { contentType: string; inline: boolean };
 export async function sendStoredFile(
   request: FastifyRequest,
   reply: FastifyReply,
-  { store, downloadBuffers }: Pick<FilesContext, 'store' | 'downloadBuffers'>,
+  { store, downloadBuffers, downloads }: Pick<FilesContext, 'store' | 'downloadBuffers' | 'downloads'>,
   file: FilesTable,
   chunks: FileChunksTable[],
   onDelivered?: () => Promise<void>,
   presentation?: Presentation,
+  /** The member downloading (a ticket's holder); the signed-in caller's id by default. */
+  member: string | null = request.auth?.user.discord_id ?? null,
 ): Promise<FastifyReply> {
   const size = Number(file.size);
   const etag = etagOf(file);
@@ -194,6 +165,9 @@ export async function sendStoredFile(
     return reply.send(Readable.from([]));
   }
   const delivered = onDelivered && end === size - 1 ? onDelivered : undefined;
+  // A body holds memory until the client has taken it: counted per member, per address and in all
+  // (429/503 beyond), given back when the response closes, and dropped if the client stops reading.
+  const watch = startDownload(downloads, request, reply, member);
   const parts = planParts(chunks, start, end);
   // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
   const first = parts[0] ? await store.openReader?.(parts[0].blobId) : null;
@@ -202,14 +176,24 @@ export async function sendStoredFile(
       request,
       reply,
       store,
-      buffers: downloadBuffers,
+      // Past its client's first few downloads, a download reads into 768 KiB of its own (download-limits.ts).
+      buffers: watch.fast ? downloadBuffers : null,
       parts,
       first,
       onDelivered: delivered,
+      watch,
     });
     return reply;
   }
-  let body = await streamRange(store, chunks, start, end);
+  let body: Readable;
+  try {
+    body = await streamRange(store, chunks, start, end);
+  } catch (e) {
+    // A remote store down before the first byte: the member is told to try again, the log says why.
+    if (!(e instanceof StoreUnavailableError)) throw e;
+    request.log.error({ err: e }, 'file storage failed during a download');
+    throw storageUnavailable();
+  }
   if (delivered) body = countOnLastByte(body, delivered, request);
   return reply.send(body);
 }

@@ -1,9 +1,7 @@
-import path from 'node:path';
 import {
   BreadcrumbsResponse,
   CategoriesResponse,
   CategorizeBody,
-  CHUNK_SIZE_BYTES,
   DeleteResponse,
   FileIdParams,
   FilesLimitsResponse,
@@ -17,16 +15,10 @@ import {
   RenameBody,
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.ts';
-import { createBlobStore } from '../../platform/blob-store/index.ts';
+import type { Config } from '../../config.ts';
 import { archiveRoutes } from './archive/routes.ts';
-import { createGarbageCollector, type FilesContext } from './context.ts';
-import { DOWNLOAD_BUFFER_BYTES } from './direct-send.ts';
+import type { FilesContext } from './context.ts';
 import { downloadRoutes } from './download-routes.ts';
-import { UploadSlots } from './fair-uploads.ts';
-import { ChunkBufferPool } from './hashing/buffer-pool.ts';
-import { hashPool } from './hashing/hash-pool.ts';
-import { startMaintenance } from './maintenance.ts';
 import { manageRoutes } from './manage-routes.ts';
 import { presentItem } from './present.ts';
 import { previewRoutes } from './preview.ts';
@@ -45,74 +37,29 @@ import {
 } from './service.ts';
 import { sharesRoutes } from './shares/routes.ts';
 import { storageLimitRoutes } from './storage-limits/routes.ts';
-import { createThumbnails } from './thumbnails/service.ts';
-import { startTrashPurge } from './trash/purge.ts';
+import type { Thumbnails } from './thumbnails/service.ts';
 import { trashRoutes } from './trash/routes.ts';
 import { uploadRoutes } from './upload-routes.ts';
 
 const read = { access: 'login' } as const;
 const write = { access: 'user' } as const;
-/** At most this many 8 MiB chunk buffers exist at once (96 MiB), whatever the number of uploads. */
-const MAX_CHUNK_BUFFERS = 12;
-/** Downloads at once that read straight from disk into pooled, page-aligned buffers. */
-const MAX_DOWNLOAD_BUFFERS = 16;
-
 /**
  * The shared file system (portal-tools §7 Files): listings, folders, uploads, downloads and share
  * links, all on one blob store. Reads need a signed-in member; changes need level user or higher.
+ * The services behind them are built by the feature definition (index.ts).
  */
-export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function filesRoutes(
+  ctx: FilesContext,
+  config: Config,
+  thumbnails: Thumbnails,
+): FastifyPluginAsyncZod {
   return async (app) => {
-    const store = createBlobStore(deps.config);
-    app.readiness.add('fileStore', () => store.check());
-    const ctx: FilesContext = {
-      db: deps.db,
-      store,
-      maxUploadBytes: deps.config.maxUploadBytes,
-      log: app.log,
-      garbage: createGarbageCollector(deps.db, store, app.log),
-      // Three kept free: what one upload cycles through, so a steady upload never reallocates.
-      buffers: new ChunkBufferPool(CHUNK_SIZE_BYTES, MAX_CHUNK_BUFFERS, 3),
-      // 6 MiB each; downloads past these read through the page cache into buffers of their own.
-      downloadBuffers: new ChunkBufferPool(DOWNLOAD_BUFFER_BYTES, MAX_DOWNLOAD_BUFFERS, 2),
-      hashes: hashPool(),
-      fairness: deps.config.uploads,
-      uploadSlots: new UploadSlots(deps.config.uploads.uploadsPerUser),
-      limits: {
-        defaultQuotaBytes: deps.config.storage.quotaBytes ?? null,
-        reserveBytes: deps.config.storage.reserveBytes,
-        // The reserve guards the disk the local store writes to; remote stores have their own limits.
-        localBlobDir: deps.config.files.store === 'local' ? path.join(deps.config.dataDir, 'blobs') : null,
-        resumablePerUser: deps.config.storage.resumablePerUser,
-      },
-    };
-    const thumbnails = createThumbnails({
-      db: deps.db,
-      store,
-      ffmpegPath: deps.config.music.ffmpegPath,
-      log: app.log,
-    });
-    let maintenance: ReturnType<typeof startMaintenance> | null = null;
-    let trashPurge: ReturnType<typeof startTrashPurge> | null = null;
-    app.addHook('onReady', async () => {
-      maintenance = startMaintenance(deps.db, store, app.log);
-      trashPurge = startTrashPurge(ctx, app.log);
-      ctx.hashes.warmUp(); // a fixed cost at start (two small threads), not during the first upload
-    });
-    app.addHook('onClose', async () => {
-      await maintenance?.stop();
-      await trashPurge?.stop();
-      await thumbnails.close();
-      await ctx.garbage.idle();
-      await store.close(); // the S3 client's sockets, the Discord client's timers
-    });
-
     await app.register(itemRoutes(ctx));
     await app.register(uploadRoutes(ctx));
     await app.register(resumableRoutes(ctx));
     await app.register(downloadRoutes(ctx));
     await app.register(storageLimitRoutes(ctx));
-    await app.register(sharesRoutes(ctx, deps.config, thumbnails));
+    await app.register(sharesRoutes(ctx, config, thumbnails));
     await app.register(previewRoutes(ctx, thumbnails));
     await app.register(archiveRoutes(ctx));
     await app.register(manageRoutes(ctx));

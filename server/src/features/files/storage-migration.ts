@@ -45,7 +45,8 @@ export async function migrateStorage(
     .selectFrom('files')
     .select(['id', 'name', 'size', 'thread_id'])
     .where('type', '=', 'file')
-    .where('status', '=', 'complete')
+    // Trashed files too: they may still be restored, so their bytes move with the rest.
+    .where('status', 'in', ['complete', 'trashed'])
     .orderBy('id')
     .execute();
   const report: MigrationReport = { migrated: 0, skipped: 0, failed: 0, bytes: 0 };
@@ -163,7 +164,7 @@ export async function verifyStorage(
     .selectFrom('files')
     .select(['id', 'name', 'size', 'sha256', 'total_chunks'])
     .where('type', '=', 'file')
-    .where('status', '=', 'complete')
+    .where('status', 'in', ['complete', 'trashed'])
     .orderBy('id')
     .execute();
   const report: VerifyReport = { files: 0, chunks: 0, bytes: 0, problems: [] };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FileItem } from '@guildhall/common';
-import type { App } from '../../app.ts';
+import type { App } from '../../platform/feature.ts';
 import { bearer } from '../../test/app.ts';
 
 /** A multipart/form-data body with text fields (in order) and an optional file part. */

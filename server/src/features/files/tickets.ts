@@ -43,8 +43,19 @@ export async function isTicketValid(
   fileId: string,
   shareId: string | null,
 ): Promise<boolean> {
-  if (token.length > 128) return false;
+  return (await validTicketHolder(db, token, fileId, shareId)) !== null;
+}
+
+/** As isTicketValid; a valid ticket gives who it was issued to (null: a signed-out share visitor). */
+export async function validTicketHolder(
+  db: Db,
+  token: string,
+  fileId: string,
+  shareId: string | null,
+): Promise<{ userId: string | null } | null> {
+  if (token.length > 128) return null;
   const row = await findTicket(db, sha256Hex(token));
-  if (!row || row.expires_at <= nowIso() || row.file_id !== fileId || row.share_id !== shareId) return false;
-  return row.session_hash === null || (await isSessionLive(db, row.session_hash));
+  if (!row || row.expires_at <= nowIso() || row.file_id !== fileId || row.share_id !== shareId) return null;
+  if (row.session_hash !== null && !(await isSessionLive(db, row.session_hash))) return null;
+  return { userId: row.user_id };
 }

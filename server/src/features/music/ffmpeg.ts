@@ -1,6 +1,42 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { EQ_BANDS, type EqSettings, MUSIC_EFFECTS, type MusicEffect } from '@guildhall/common';
+import prism from 'prism-media';
+
+/** EBU R128 target loudness of every track when normalisation is on (streaming services use −14…−16). */
+export const TARGET_LUFS = -16;
+/** The most a quiet track is raised or a loud one lowered. */
+const MAX_GAIN_DB = 20;
+
+/**
+ * How a track's loudness is evened out: off; `loudnorm` in its dynamic (one-pass) mode while the track's
+ * loudness is not yet measured; or, once measured, the static gain that brings it to TARGET_LUFS (cheaper,
+ * and an ffmpeg with it starts at once instead of filling loudnorm's 3 s window).
+ */
+export type Loudness = { kind: 'off' } | { kind: 'dynamic' } | { kind: 'gain'; lufs: number };
+
+/** The level settings of a guild: volume 0–200 % and loudness normalisation. */
+export type LevelOptions = { volume: number; loudness: Loudness };
+const FLAT_LEVEL: LevelOptions = { volume: 100, loudness: { kind: 'off' } };
+
+function levelFilters(o: LevelOptions): { before: string[]; after: string[] } {
+  const before: string[] = [];
+  let boostDb = 0;
+  if (o.loudness.kind === 'dynamic') before.push(`loudnorm=I=${TARGET_LUFS}:TP=-1.5:LRA=11`);
+  if (o.loudness.kind === 'gain') {
+    const gain = Math.max(-MAX_GAIN_DB, Math.min(MAX_GAIN_DB, TARGET_LUFS - o.loudness.lufs));
+    boostDb += gain;
+    before.push(`volume=${gain.toFixed(2)}dB`);
+  }
+  const after: string[] = [];
+  if (o.volume !== 100) {
+    after.push(`volume=${(o.volume / 100).toFixed(2)}`);
+    if (o.volume > 0) boostDb += 20 * Math.log10(o.volume / 100);
+  }
+  // A raised level must not clip: a limiter (no auto-levelling) just under full scale.
+  if (boostDb > 0.5) after.push('alimiter=limit=0.95:level=0:attack=5:release=50');
+  return { before, after };
+}
 
 /** The issue's exact filter for each effect. */
 export const EFFECT_FILTERS: Record<MusicEffect, string> = {
@@ -33,9 +69,21 @@ export function equalizerFilters(eq: EqSettings): string[] {
  * The whole filter graph: effects in a fixed order (whatever order the client listed them), then the
  * equalizer, then back to 48 kHz for Opus (asetrate relabels the rate).
  */
-export function filterChain(effects: readonly MusicEffect[], eq: EqSettings): string {
+export function filterChain(
+  effects: readonly MusicEffect[],
+  eq: EqSettings,
+  level: LevelOptions = FLAT_LEVEL,
+): string {
   const on = MUSIC_EFFECTS.filter((e) => effects.includes(e));
-  return [...on.map((e) => EFFECT_FILTERS[e]), ...equalizerFilters(eq), 'aresample=48000'].join(',');
+  const { before, after } = levelFilters(level);
+  // Normalise the source first (its loudness is what was measured), the listener's volume last.
+  return [
+    ...before,
+    ...on.map((e) => EFFECT_FILTERS[e]),
+    ...equalizerFilters(eq),
+    ...after,
+    'aresample=48000',
+  ].join(',');
 }
 
 /** Where ffmpeg reads a track: a URL it opens itself (HTTP, HLS) or bytes we pipe to its stdin. */
@@ -49,14 +97,17 @@ export type TranscodeOptions = {
   startSeconds: number;
   effects: readonly MusicEffect[];
   eq: EqSettings;
+  level?: LevelOptions;
 };
 
 export type Transcoder = {
-  /** Ogg/Opus pages, ready for `StreamType.OggOpus`. */
-  output: Readable;
+  /** Opus packets (one 20 ms frame each), demuxed from ffmpeg's Ogg output. */
+  packets: Readable;
   kill: () => void;
   /** ffmpeg's stderr (errors only), for the log when a track fails. */
   stderr: () => string;
+  /** Resolves when ffmpeg has exited: `crashed` when it ended on an error or a signal we did not send. */
+  exited: Promise<{ crashed: boolean; code: number | null; signal: string | null }>;
 };
 
 /** ffmpeg's arguments: seek, decode, filter, and encode Opus into small Ogg pages (20 ms) so a change is heard at once. */
@@ -95,7 +146,7 @@ export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath'>): string[] {
     ...(o.startSeconds > 0 ? ['-ss', o.startSeconds.toFixed(3)] : []),
     '-i',
     input,
-    ...encoderArgs(o.effects, o.eq),
+    ...encoderArgs(o.effects, o.eq, o.level),
     'pipe:1',
   ];
 }
@@ -105,11 +156,15 @@ export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath'>): string[] {
  * Ogg pages of one frame each, written at once (`-flush_packets`) so a new track's first audio reaches
  * the voice player without waiting for a fuller page. The output target follows.
  */
-export function encoderArgs(effects: readonly MusicEffect[], eq: EqSettings): string[] {
+export function encoderArgs(
+  effects: readonly MusicEffect[],
+  eq: EqSettings,
+  level: LevelOptions = FLAT_LEVEL,
+): string[] {
   return [
     '-vn',
     '-af',
-    filterChain(effects, eq),
+    filterChain(effects, eq, level),
     '-ac',
     '2',
     '-ar',
@@ -131,23 +186,48 @@ export function encoderArgs(effects: readonly MusicEffect[], eq: EqSettings): st
   ];
 }
 
-/** Starts one ffmpeg for one track from one position with one set of filters. */
+/**
+ * Starts one ffmpeg for one track from one position with one set of filters. Rejects when ffmpeg cannot
+ * be started at all (a missing binary), so a play says so instead of "playing" a track that never sounds.
+ */
 export async function startTranscoder(o: TranscodeOptions): Promise<Transcoder> {
   const source = o.input.kind === 'stream' ? await o.input.open() : null;
   const child: ChildProcessByStdio<Writable, Readable, Readable> = spawn(o.ffmpegPath, ffmpegArgs(o), {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let err = '';
+  let killed = false;
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d: string) => {
     if (err.length < 4000) err += d;
   });
-  // A killed ffmpeg closes its stdin early: that EPIPE is expected, not a fault.
-  child.stdin.on('error', () => {});
+  // Every stream of the child gets a listener: a killed ffmpeg closes its pipes early (EPIPE, ECONNRESET).
   child.on('error', (e) => {
     err += String(e);
-    child.stdout.destroy();
   });
+  child.stdin.on('error', () => {});
+  child.stdout.on('error', () => {});
+  child.stderr.on('error', () => {});
+  const demuxer = new prism.opus.OggDemuxer();
+  demuxer.on('error', (e: Error) => {
+    err += `ogg: ${e.message}`;
+    demuxer.destroy();
+  });
+  const exited = new Promise<{ crashed: boolean; code: number | null; signal: string | null }>((resolve) => {
+    child.once('close', (code, signal) =>
+      resolve({ crashed: !killed && (code !== 0 || signal !== null), code, signal }),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', () => resolve());
+    child.once('error', (e) => {
+      err += String(e);
+      child.stdout.destroy();
+      source?.destroy();
+      reject(new Error(`ffmpeg could not be started: ${e.message}`));
+    });
+  });
+  child.stdout.pipe(demuxer);
   if (source) {
     source.on('error', () => child.stdin.destroy());
     source.pipe(child.stdin);
@@ -155,11 +235,14 @@ export async function startTranscoder(o: TranscodeOptions): Promise<Transcoder> 
     child.stdin.end();
   }
   return {
-    output: child.stdout,
+    packets: demuxer,
     kill: () => {
+      killed = true;
       source?.destroy();
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      demuxer.destroy();
     },
     stderr: () => err,
+    exited,
   };
 }

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import {
   type AudioPlayer,
   AudioPlayerStatus,
@@ -13,29 +14,48 @@ import {
   FLAT_EQ,
   MUSIC_HISTORY_KEPT,
   type MusicEffect,
+  type MusicLoopMode,
   type Song,
   type VoiceChannelInfo,
 } from '@guildhall/common';
 import type { FastifyBaseLogger } from 'fastify';
-import { playbackRate, startTranscoder, type TrackInput, type Transcoder } from './ffmpeg.ts';
+import { type Loudness, playbackRate, startTranscoder, type TrackInput, type Transcoder } from './ffmpeg.ts';
+import { type PacketSource, PacketSwitch } from './packet-switch.ts';
 
 export type PlayerDeps = {
   ffmpegPath: string;
   log: FastifyBaseLogger;
   /** Where ffmpeg reads a song's audio (looked up each time a track starts: stream URLs expire). */
   inputFor: (song: Song) => Promise<TrackInput>;
+  /** How a song's loudness is evened out now (off, measuring, or its measured loudness). */
+  loudnessOf: (song: Song) => Loudness;
   /** Called after every change of this guild's playback. */
   changed: () => void;
 };
 
+/** The settings a guild keeps between sessions (volume, normalisation, loop). */
+export type PlayerSettings = { volume: number; normalize: boolean; loop: MusicLoopMode };
+
+/** How long a new ffmpeg may take to deliver its first packet before the change counts as failed. */
+const FIRST_PACKET_TIMEOUT_MS = 15_000;
+/** An ffmpeg that dies mid-track is restarted at the position it reached, this many times per track. */
+const CRASH_RESTARTS = 3;
+/** Frames the voice player may find nothing to send (between two songs) before it would give up. */
+const MAX_MISSED_FRAMES = 1500;
+
+/** A running ffmpeg and what it plays: the song, from which position, at which speed. */
+type Track = PacketSource & { transcoder: Transcoder; song: Song; startedAt: number; rate: number };
+
 /**
- * One guild's playback: the queue, the song playing, recent history, effects and equalizer. Audio runs
- * through one ffmpeg per playing track (decode, filter, Opus) into `@discordjs/voice`; a change of
- * effects, equalizer or position starts a new ffmpeg at the current position (`-ss`).
+ * One guild's playback: the queue, the song playing, recent history, effects, equalizer, volume,
+ * normalisation and loop. Audio runs through one ffmpeg per track (decode, filter, Opus) into one
+ * `PacketSwitch` the voice player reads for the whole session: a change starts a new ffmpeg at the
+ * current position while the old one keeps playing, and the switch happens between two frames once the
+ * new one has audio (gapless). Only a stop ends the stream, after five silence frames.
  *
- * Elapsed time = the position the current ffmpeg started at + the audio the voice player has sent so
- * far (its playbackDuration, which stops while paused) × the effects' speed. So it stays right through
- * pause, seek, and speed-changing effects.
+ * Elapsed time = the position the current ffmpeg started at + the frames taken from it × 20 ms × the
+ * effects' speed; the voice player takes no frames while paused, so it stays right through pause, seek
+ * and speed-changing effects.
  */
 export class GuildPlayer {
   queue: Song[] = [];
@@ -43,38 +63,45 @@ export class GuildPlayer {
   history: Song[] = [];
   effects: MusicEffect[] = [];
   eq: EqSettings = { ...FLAT_EQ };
+  volume = 100;
+  normalize = true;
+  loop: MusicLoopMode = 'off';
   channel: VoiceChannelInfo | null = null;
+  /** Who voted to skip the current song (user id → name); cleared when the song changes. */
+  readonly skipVotes = new Map<string, string>();
   private readonly audio: AudioPlayer;
-  private resource: AudioResource | null = null;
-  private transcoder: Transcoder | null = null;
-  private startedAt = 0;
-  private rate = 1;
-  /** While paused, a change of filters or position waits for resume here (nobody hears it before). */
+  private out: PacketSwitch | null = null;
+  private track: Track | null = null;
+  /** The position a change in progress will start from (shown until its audio plays). */
   private pendingPosition: number | null = null;
-  /** Bumped whenever a track is replaced on purpose, so the old one's end is not taken for a finish. */
+  /** Bumped by every change, so a slower older start never replaces a newer one. */
   private generation = 0;
+  private crashRestarts = 0;
+  /** Why the last track could not start: ffmpeg itself (missing, not runnable) or the song's audio. */
+  lastStartFailure: 'encoder' | 'audio' | null = null;
   private connection: VoiceConnection | null = null;
   /**
-   * The listener's pause, kept here rather than read from the voice player: a pause that lands while a
-   * new ffmpeg is starting, or while its track still buffers, must hold once that track plays.
+   * The listener's pause, kept here rather than read from the voice player: a pause that lands while the
+   * first ffmpeg is starting, or while the voice link is down (auto-paused), must hold once audio flows.
    */
   private wantPaused = false;
 
   private readonly deps: PlayerDeps;
 
-  constructor(deps: PlayerDeps) {
+  constructor(deps: PlayerDeps, settings?: PlayerSettings) {
     this.deps = deps;
-    this.audio = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Play } });
-    this.audio.on('error', (err) => deps.log.warn({ err: err.message }, 'music: track failed'));
-    this.audio.on('stateChange', (before, after) => {
-      if (after.status === AudioPlayerStatus.Playing && this.wantPaused) {
-        this.audio.pause(true);
-        return;
-      }
-      if (after.status === AudioPlayerStatus.Idle && before.status !== AudioPlayerStatus.Idle) {
-        const finished = (before as { resource?: AudioResource }).resource;
-        if (finished && finished === this.resource) void this.finishCurrent();
-      }
+    if (settings) {
+      this.volume = settings.volume;
+      this.normalize = settings.normalize;
+      this.loop = settings.loop;
+    }
+    // Pause without a ready connection (the voice link is down): the song waits instead of running on unheard.
+    this.audio = createAudioPlayer({
+      behaviors: { noSubscriber: NoSubscriberBehavior.Pause, maxMissedFrames: MAX_MISSED_FRAMES },
+    });
+    this.audio.on('error', (err) => deps.log.warn({ err: err.message }, 'music: voice player error'));
+    this.audio.on('stateChange', (_before, after) => {
+      if (after.status === AudioPlayerStatus.Playing && this.wantPaused) this.audio.pause(true);
     });
   }
 
@@ -86,16 +113,21 @@ export class GuildPlayer {
     return this.current !== null && !this.isPaused;
   }
 
+  settings(): PlayerSettings {
+    return { volume: this.volume, normalize: this.normalize, loop: this.loop };
+  }
+
   /** Song seconds played, clamped to the song's length when that is known. */
   elapsed(): number {
     if (!this.current) return 0;
     if (this.pendingPosition !== null) return this.pendingPosition;
-    const played = this.startedAt + ((this.resource?.playbackDuration ?? 0) / 1000) * this.rate;
+    const t = this.track;
+    const played = t && t.song === this.current ? t.startedAt + t.frames * 0.02 * t.rate : 0;
     return this.current.duration > 0 ? Math.min(played, this.current.duration) : played;
   }
 
   playbackRate(): number {
-    return this.rate;
+    return playbackRate(this.effects);
   }
 
   attach(connection: VoiceConnection, channel: VoiceChannelInfo): void {
@@ -120,7 +152,7 @@ export class GuildPlayer {
       this.deps.changed();
       return 'queued';
     }
-    this.current = song;
+    this.setCurrent(song);
     this.wantPaused = false;
     await this.startTrack(0);
     return 'playing';
@@ -132,17 +164,14 @@ export class GuildPlayer {
 
   pause(): void {
     this.wantPaused = true;
-    // The voice player pauses only while playing; a track still buffering is paused when it starts.
+    // The voice player pauses only while playing (five silence frames); a track still starting is
+    // paused when it plays (the stateChange listener).
     this.audio.pause(true);
     this.deps.changed();
   }
 
-  async resume(): Promise<void> {
+  resume(): void {
     this.wantPaused = false;
-    if (this.pendingPosition !== null) {
-      await this.startTrack(this.pendingPosition);
-      return;
-    }
     this.audio.unpause();
     this.deps.changed();
   }
@@ -162,19 +191,34 @@ export class GuildPlayer {
     await this.restartAt(this.elapsed());
   }
 
-  async skip(): Promise<void> {
-    await this.finishCurrent();
+  /** Volume 0–200 %, heard at once (a gapless restart at the current position). */
+  async setVolume(volume: number): Promise<void> {
+    this.volume = volume;
+    await this.restartAt(this.elapsed());
   }
 
-  /** Stops the song playing (into history); the queue stays. */
+  async setNormalize(on: boolean): Promise<void> {
+    this.normalize = on;
+    await this.restartAt(this.elapsed());
+  }
+
+  /** Loop off, the song playing, or the whole queue (a finished song goes back to its end). */
+  setLoop(mode: MusicLoopMode): void {
+    this.loop = mode;
+    this.deps.changed();
+  }
+
+  async skip(): Promise<void> {
+    await this.next({ skipped: true });
+  }
+
+  /** Stops the song playing (into history); the queue stays. Five silence frames end the transmission. */
   stop(): void {
     this.generation++;
     this.toHistory();
-    this.current = null;
+    this.setCurrent(null);
     this.pendingPosition = null;
-    this.resource = null; // so the player's Idle is not taken for the song finishing
-    this.killTrack();
-    this.audio.stop(true);
+    this.endOutput();
     this.deps.changed();
   }
 
@@ -189,54 +233,97 @@ export class GuildPlayer {
     this.deps.changed();
   }
 
+  /** Index of a queue entry, or −1. */
+  indexOf(entryId: string): number {
+    return this.queue.findIndex((s) => s.entryId === entryId);
+  }
+
+  remove(index: number): Song | null {
+    const [song] = this.queue.splice(index, 1);
+    this.deps.changed();
+    return song ?? null;
+  }
+
+  /** Fisher–Yates over the queue (the song playing stays). */
+  shuffle(): void {
+    const q = this.queue;
+    for (let i = q.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [q[i], q[j]] = [q[j] as Song, q[i] as Song];
+    }
+    this.deps.changed();
+  }
+
   destroy(): void {
     this.generation++;
-    this.resource = null;
-    this.killTrack();
+    this.track?.transcoder.kill();
+    this.track = null;
+    this.out?.finish();
+    this.out = null;
     this.audio.stop(true);
   }
 
+  private setCurrent(song: Song | null): void {
+    if (this.current?.entryId !== song?.entryId) this.skipVotes.clear();
+    this.current = song;
+    this.crashRestarts = 0;
+  }
+
   private async restartAt(position: number): Promise<void> {
-    if (!this.current) return;
-    if (this.isPaused) {
-      this.pendingPosition = position;
+    if (!this.current) {
       this.deps.changed();
       return;
     }
     await this.startTrack(position);
   }
 
-  private async finishCurrent(): Promise<void> {
+  /** The song ended, was skipped, or could not start: loop it, or go on to the next one (or stop). */
+  private async next(o: { skipped: boolean; failed?: boolean }): Promise<void> {
+    const finished = this.current;
+    if (finished && this.loop === 'track' && !o.skipped) {
+      await this.startTrack(0);
+      return;
+    }
     this.generation++;
-    this.toHistory();
-    this.killTrack();
+    // A song that could not start is neither history nor looped (with every song failing, the queue drains).
+    if (!o.failed) this.toHistory();
+    if (finished && this.loop === 'queue' && !o.failed) this.queue.push(finished);
     this.pendingPosition = null;
     const next = this.queue.shift() ?? null;
-    this.current = next;
+    this.setCurrent(next);
     this.wantPaused = false; // the next song plays
-    if (next) await this.startTrack(0);
-    else {
-      this.resource = null;
-      this.audio.stop(true);
-      this.deps.changed();
+    if (next) {
+      // Gapless: the song before keeps playing until the next one has audio.
+      await this.startTrack(0);
+      return;
     }
+    this.endOutput();
+    this.deps.changed();
   }
 
   private toHistory(): void {
     if (this.current) this.history = [this.current, ...this.history].slice(0, MUSIC_HISTORY_KEPT);
   }
 
-  private killTrack(): void {
-    this.transcoder?.kill();
-    this.transcoder = null;
+  private endOutput(): void {
+    this.track?.transcoder.kill();
+    this.track = null;
+    this.out?.finish();
+    this.out = null;
   }
 
+  /**
+   * Starts an ffmpeg for the current song at `position`, waits for its first packet, then switches to it
+   * (or starts the output). A song that cannot start is skipped; a change that cannot start leaves the
+   * song playing as it was.
+   */
   private async startTrack(position: number): Promise<void> {
     const song = this.current;
     if (!song) return;
     const generation = ++this.generation;
-    this.pendingPosition = null;
-    let transcoder: Transcoder;
+    this.pendingPosition = position;
+    this.deps.changed();
+    let transcoder: Transcoder | undefined;
     try {
       transcoder = await startTranscoder({
         ffmpegPath: this.deps.ffmpegPath,
@@ -244,28 +331,138 @@ export class GuildPlayer {
         startSeconds: position,
         effects: this.effects,
         eq: this.eq,
+        level: {
+          volume: this.volume,
+          loudness: this.normalize ? this.deps.loudnessOf(song) : { kind: 'off' },
+        },
       });
+      await firstPacket(transcoder);
     } catch (err) {
-      this.deps.log.warn({ err: (err as Error).message, song: song.url }, 'music: cannot start track');
-      if (generation === this.generation) await this.finishCurrent();
+      this.deps.log.warn(
+        { err: (err as Error).message, ffmpeg: transcoder?.stderr().trim(), song: song.url },
+        'music: cannot start track',
+      );
+      transcoder?.kill();
+      this.lastStartFailure = transcoder
+        ? 'audio'
+        : (err as Error).message.startsWith('ffmpeg could not be started')
+          ? 'encoder'
+          : 'audio';
+      if (generation !== this.generation) return;
+      this.pendingPosition = null;
+      const atEnd = song.duration > 0 && position >= song.duration - 0.5;
+      if (this.track?.song === song && !atEnd) {
+        // A change on a playing song failed: the song goes on as it was.
+        this.deps.changed();
+        return;
+      }
+      if (atEnd) {
+        // A seek to the very end (nothing left to decode): the song is over.
+        await this.next({ skipped: false });
+        return;
+      }
+      await this.next({ skipped: true, failed: true });
       return;
     }
     if (generation !== this.generation) {
       transcoder.kill(); // replaced while ffmpeg was starting
       return;
     }
-    this.killTrack();
-    this.transcoder = transcoder;
-    transcoder.output.once('close', () => {
-      const err = transcoder.stderr().trim();
-      if (err && this.transcoder === transcoder)
-        this.deps.log.warn({ ffmpeg: err, song: song.url }, 'music: ffmpeg');
-    });
-    const resource = createAudioResource(transcoder.output, { inputType: StreamType.OggOpus });
-    this.resource = resource;
-    this.startedAt = position;
-    this.rate = playbackRate(this.effects);
-    this.audio.play(resource); // starts paused when a pause came meanwhile (see the stateChange handler)
+    const track: Track = {
+      packets: transcoder.packets,
+      frames: 0,
+      transcoder,
+      song,
+      startedAt: position,
+      rate: playbackRate(this.effects),
+    };
+    const old = this.track;
+    this.track = track;
+    this.pendingPosition = null;
+    this.lastStartFailure = null;
+    if (this.out && !this.out.isFinishing) {
+      this.out.switchTo(track);
+    } else {
+      const out = new PacketSwitch();
+      out.onSourceEnd = (ended) => void this.sourceEnded(ended as Track);
+      // One silence frame of padding: with our own five before the end, exactly five reach Discord.
+      const resource: AudioResource = createAudioResource(out, {
+        inputType: StreamType.Opus,
+        silencePaddingFrames: 1,
+      });
+      out.switchTo(track); // after the resource exists: its 'readable' marks the resource started
+      this.out = out;
+      this.audio.play(resource);
+      if (this.wantPaused) this.audio.pause(true);
+    }
+    old?.transcoder.kill();
     this.deps.changed();
   }
+
+  /** The current ffmpeg ran out: the song's end, or a crash (restarted where it was). */
+  private async sourceEnded(track: Track): Promise<void> {
+    if (track !== this.track) return;
+    const exit = await track.transcoder.exited;
+    if (track !== this.track) return;
+    const position = this.elapsed();
+    const song = this.current;
+    const nearEnd = song && song.duration > 0 && position >= song.duration - 1;
+    if (exit.crashed && song && !nearEnd && this.crashRestarts < CRASH_RESTARTS) {
+      this.crashRestarts++;
+      this.deps.log.warn(
+        { code: exit.code, signal: exit.signal, ffmpeg: track.transcoder.stderr().trim(), position },
+        'music: ffmpeg stopped mid-track; restarting where it was',
+      );
+      await this.startTrack(position);
+      return;
+    }
+    if (exit.crashed) {
+      this.deps.log.warn(
+        { code: exit.code, signal: exit.signal, ffmpeg: track.transcoder.stderr().trim() },
+        'music: ffmpeg failed',
+      );
+    }
+    await this.next({ skipped: false });
+  }
+}
+
+/**
+ * Packets a new ffmpeg must have ready before the switch: three frames (60 ms of audio, which a starting
+ * ffmpeg delivers together) so a loaded machine's slower second packet cannot leave the player a frame
+ * with nothing to send right after the switch.
+ */
+const READY_PACKETS = 3;
+
+/** Resolves once the demuxer holds its first packets (or all there are); rejects when it ends with none. */
+function firstPacket(t: Transcoder): Promise<void> {
+  const packets = t.packets;
+  if (packets.readableLength >= READY_PACKETS) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      packets.off('readable', onReadable);
+      packets.off('finish', onReadable);
+      packets.off('end', onEnd);
+      packets.off('close', onEnd);
+      if (err) reject(err);
+      else resolve();
+    };
+    // The demuxer's writable side finishing means ffmpeg's output is all in: a short remainder is enough.
+    const inputDone = () => (packets as Partial<Duplex>).writableFinished === true;
+    const onReadable = () => {
+      if (packets.readableLength >= READY_PACKETS || (inputDone() && packets.readableLength > 0)) done();
+    };
+    const onEnd = () =>
+      packets.readableLength > 0
+        ? done()
+        : done(new Error(`ffmpeg delivered no audio: ${t.stderr().trim() || 'no output'}`));
+    const timer = setTimeout(() => {
+      if (packets.readableLength > 0) done();
+      else done(new Error('ffmpeg delivered no audio in time'));
+    }, FIRST_PACKET_TIMEOUT_MS);
+    packets.on('readable', onReadable);
+    packets.on('finish', onReadable);
+    packets.once('end', onEnd);
+    packets.once('close', onEnd);
+  });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   MUSIC_TEXTS,
   PLAYLIST_MAX_SONGS,
+  PLAYLISTS_PER_MEMBER_MAX,
   type Playlist,
   type PlaylistAddSongBody,
   type PlaylistWithSongs,
@@ -43,8 +44,38 @@ async function withSongs(db: Db, row: repo.PlaylistRow): Promise<PlaylistWithSon
   return { ...presentPlaylist(row), songs: songs.map(presentPlaylistSong) };
 }
 
-export async function listPlaylists(db: Db, viewerId: string, guildId: string): Promise<Playlist[]> {
-  return (await repo.listVisiblePlaylists(db, guildId, viewerId)).map(presentPlaylist);
+/** A page of the playlists a member sees on a guild, and the cursor of the next page (null: the last). */
+export async function listPlaylists(
+  db: Db,
+  viewerId: string,
+  guildId: string,
+  page: { cursor?: string; limit: number },
+): Promise<{ playlists: Playlist[]; nextCursor: string | null }> {
+  const after = page.cursor ? decodeCursor(page.cursor) : null;
+  // One more than asked tells whether another page follows.
+  const rows = await repo.listVisiblePlaylists(db, guildId, viewerId, { limit: page.limit + 1, after });
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    playlists: shown.map(presentPlaylist),
+    nextCursor: rows.length > page.limit && last ? encodeCursor(last.updated_at, last.id) : null,
+  };
+}
+
+function encodeCursor(updatedAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([updatedAt, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { updatedAt: string; id: string } {
+  try {
+    const [updatedAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof updatedAt === 'string' && typeof id === 'string' && updatedAt.length < 40 && id.length < 40) {
+      return { updatedAt, id };
+    }
+  } catch {
+    // falls through to the 400
+  }
+  throw httpError(400, 'cursor is not one this server gave', 'BAD_CURSOR');
 }
 
 export async function createPlaylist(
@@ -54,6 +85,9 @@ export async function createPlaylist(
   name: string,
   isPublic: boolean,
 ): Promise<PlaylistWithSongs> {
+  if ((await repo.countOwnPlaylists(db, guildId, creator.discord_id)) >= PLAYLISTS_PER_MEMBER_MAX) {
+    throw httpError(409, MUSIC_TEXTS.tooManyPlaylists, 'TOO_MANY_PLAYLISTS');
+  }
   const id = randomUUID();
   const at = now();
   await repo.insertPlaylist(db, {

@@ -1,14 +1,37 @@
-import { avatarUrl, type PlaybackStatus, type Playlist, type PlaylistSong } from '@guildhall/common';
+import {
+  avatarUrl,
+  MUSIC_VOLUME_DEFAULT,
+  type MusicBotState,
+  type PlaybackStatus,
+  type Playlist,
+  type PlaylistSong,
+} from '@guildhall/common';
 import type { UsersTable } from '../../db/schema.ts';
-import type { GuildPlayer } from './player.ts';
+import type { GuildPlayer, PlayerSettings } from './player.ts';
 import type { PlaylistRow } from './repo.ts';
 import type { MusicPlaylistSongsTable } from './tables.ts';
 
+export const DEFAULT_SETTINGS: PlayerSettings = {
+  volume: MUSIC_VOLUME_DEFAULT,
+  normalize: true,
+  loop: 'off',
+};
+
+/** The bot's link as the badge shows it. */
+export type BotLink = { state: MusicBotState; since: string | null };
+
 /** The status of a guild nobody has played on yet, or when the bot is offline. */
-export function emptyStatus(guildId: string, connected: boolean): PlaybackStatus {
+export function emptyStatus(
+  guildId: string,
+  connected: boolean,
+  link: BotLink,
+  settings: PlayerSettings = DEFAULT_SETTINGS,
+): PlaybackStatus {
   return {
     guildId,
     connected,
+    botState: link.state,
+    botStateSince: link.since,
     isPlaying: false,
     isPaused: false,
     state: 'stopped',
@@ -23,14 +46,27 @@ export function emptyStatus(guildId: string, connected: boolean): PlaybackStatus
     voiceChannel: null,
     listeners: 0,
     idle: false,
+    volume: settings.volume,
+    normalize: settings.normalize,
+    loop: settings.loop,
+    skipVotes: { voters: [], needed: 1 },
   };
 }
 
-export function presentStatus(guildId: string, player: GuildPlayer, listeners: number): PlaybackStatus {
+export function presentStatus(
+  guildId: string,
+  player: GuildPlayer,
+  humans: string[],
+  connected: boolean,
+  link: BotLink,
+): PlaybackStatus {
   const state = player.isPaused ? 'paused' : player.isPlaying ? 'playing' : 'stopped';
+  const listeners = humans.length;
   return {
     guildId,
-    connected: true,
+    connected,
+    botState: link.state,
+    botStateSince: link.since,
     isPlaying: player.isPlaying,
     isPaused: player.isPaused,
     state,
@@ -44,7 +80,17 @@ export function presentStatus(guildId: string, player: GuildPlayer, listeners: n
     serverTime: new Date().toISOString(),
     voiceChannel: player.channel,
     listeners: player.channel ? listeners : 0,
-    idle: player.channel !== null && (state !== 'playing' || listeners === 0),
+    // A pause is not idle (it has its own, much longer limit); nothing playing or nobody listening is.
+    idle: player.channel !== null && (state === 'stopped' || listeners === 0),
+    volume: player.volume,
+    normalize: player.normalize,
+    loop: player.loop,
+    skipVotes: {
+      voters: [...player.skipVotes]
+        .filter(([id]) => humans.includes(id))
+        .map(([id, displayName]) => ({ id, displayName })),
+      needed: Math.floor(listeners / 2) + 1,
+    },
   };
 }
 
@@ -76,8 +122,9 @@ export function presentPlaylistSong(row: MusicPlaylistSongsTable): PlaylistSong 
 }
 
 /** Who asked for a song, as the Now Playing card shows them. */
-export function requesterOf(user: UsersTable): { avatar: string | null; displayName: string } {
+export function requesterOf(user: UsersTable): { id: string; avatar: string | null; displayName: string } {
   return {
+    id: user.discord_id,
     avatar: avatarUrl({ ...user, id: user.discord_id }),
     displayName: user.global_name ?? user.username,
   };

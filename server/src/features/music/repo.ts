@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.ts';
-import type { MusicPlaylistSongsTable, MusicPlaylistsTable } from './tables.ts';
+import type { MusicGuildSettingsTable, MusicPlaylistSongsTable, MusicPlaylistsTable } from './tables.ts';
 
 /** Kysely queries of the music feature (playlists); the rules are in playlists.ts. */
 
@@ -24,19 +24,70 @@ function playlistsWithCounts(db: Db) {
     );
 }
 
-/** A guild's playlists the viewer may see: public ones and their own, newest change first. */
+/**
+ * One page of a guild's playlists the viewer may see (public ones and their own), newest change first;
+ * `after` is the last row of the previous page (updated_at, id).
+ */
 export async function listVisiblePlaylists(
   db: Db,
   guildId: string,
   viewerId: string,
+  page: { limit: number; after: { updatedAt: string; id: string } | null },
 ): Promise<PlaylistRow[]> {
-  return playlistsWithCounts(db)
+  let q = playlistsWithCounts(db)
     .where('music_playlists.guild_id', '=', guildId)
     .where((eb) =>
       eb.or([eb('music_playlists.is_public', '=', 1), eb('music_playlists.created_by', '=', viewerId)]),
-    )
+    );
+  const after = page.after;
+  if (after) {
+    q = q.where((eb) =>
+      eb.or([
+        eb('music_playlists.updated_at', '<', after.updatedAt),
+        eb.and([
+          eb('music_playlists.updated_at', '=', after.updatedAt),
+          eb('music_playlists.id', '>', after.id),
+        ]),
+      ]),
+    );
+  }
+  return q
     .orderBy('music_playlists.updated_at', 'desc')
     .orderBy('music_playlists.id')
+    .limit(page.limit)
+    .execute();
+}
+
+/** How many playlists a member has on a guild (the per-member cap). */
+export async function countOwnPlaylists(db: Db, guildId: string, creatorId: string): Promise<number> {
+  const row = await db
+    .selectFrom('music_playlists')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('guild_id', '=', guildId)
+    .where('created_by', '=', creatorId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function findGuildSettings(
+  db: Db,
+  guildId: string,
+): Promise<MusicGuildSettingsTable | undefined> {
+  return db.selectFrom('music_guild_settings').selectAll().where('guild_id', '=', guildId).executeTakeFirst();
+}
+
+export async function saveGuildSettings(db: Db, row: MusicGuildSettingsTable): Promise<void> {
+  await db
+    .insertInto('music_guild_settings')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('guild_id').doUpdateSet({
+        volume: row.volume,
+        normalize: row.normalize,
+        loop: row.loop,
+        updated_at: row.updated_at,
+      }),
+    )
     .execute();
 }
 

@@ -60,7 +60,7 @@ describe('music API with the bot online', () => {
   beforeAll(async () => {
     // A YouTube that does not answer: the Platforms panel must say so rather than "Available".
     t = await startMusicApp({ YOUTUBE_BASE_URL: 'http://127.0.0.1:9' });
-    const audio = await tone(440, 3);
+    const audio = await tone(440, 30);
     songs = {
       a: await addToLibrary(t, alice(), 'Alpha song.wav', audio),
       b: await addToLibrary(t, alice(), 'Bravo song.wav', audio),
@@ -112,12 +112,26 @@ describe('music API with the bot online', () => {
     const res = await api<Ok<{ platforms: PlatformHealth[] }>>(t, alice(), 'GET', '/api/music/platforms');
     const by = Object.fromEntries(res.body.data.platforms.map((p) => [p.platform, p]));
     expect(by.library).toMatchObject({ name: 'Library', available: true, reason: null });
-    expect(by.youtube).toMatchObject({ name: 'YouTube', available: false });
-    expect(by.youtube?.reason).toMatch(/YouTube did not answer/);
+    // Members read which platform is down; why (a missing setting, the error) is for the operator.
+    expect(by.youtube).toMatchObject({
+      name: 'YouTube',
+      available: false,
+      reason: 'YouTube is not available right now',
+    });
     expect(by.soundcloud).toMatchObject({
       available: false,
-      reason: expect.stringMatching(/SOUNDCLOUD_CLIENT_ID/),
+      reason: 'SoundCloud is not available right now',
     });
+    expect(JSON.stringify(res.body)).not.toMatch(/SOUNDCLOUD_CLIENT_ID|fetch failed|did not answer/);
+    // The operator's details: /readyz names them (music is optional: degraded, still ready).
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    const music = (
+      ready.json() as { status: string; checks: Record<string, { ok: boolean; error?: string }> }
+    ).checks.music;
+    expect(music).toMatchObject({ ok: false, optional: true });
+    expect(music?.error).toMatch(/SOUNDCLOUD_CLIENT_ID is not set/);
+    expect(music?.error).toMatch(/YouTube: YouTube did not answer/);
   });
 
   test('POST /search finds library audio by every word of the name, at most maxResults', async () => {
@@ -129,12 +143,12 @@ describe('music API with the bot online', () => {
       return res.body.data?.results.map((r) => r.duration) ?? res.body.error;
     };
     // Searches are rate-limited (60 a minute): poll gently.
-    await expect.poll(durations, { timeout: 15_000, interval: 500 }).toEqual([3, 3, 3, 5]);
+    await expect.poll(durations, { timeout: 15_000, interval: 500 }).toEqual([30, 30, 30, 5]);
     const all = await search({ query: 'song', platform: 'library' });
     expect(all.body.data.results.map((r) => r.title)).toEqual(['Alpha song', 'Bravo song', 'Charlie song']);
     expect(all.body.data.results[0]).toMatchObject({
       platform: 'library',
-      duration: 3,
+      duration: 30,
       url: songs.a,
       uploader: 'Library',
     });
@@ -154,7 +168,8 @@ describe('music API with the bot online', () => {
     // A platform that does not answer is a clear 502, not a 500.
     const yt = await search({ query: 'song', platform: 'youtube' });
     expect(yt.status).toBe(502);
-    expect(yt.body.error).toMatch(/^Search failed/);
+    // One "Search failed" prefix, added by the panel; the server names the platform only.
+    expect(yt.body.error).toBe('YouTube is not available right now');
   });
 
   test('POST /play checks who asks: a Discord identity, acting as itself, in a voice channel, on a known server', async () => {
@@ -228,10 +243,13 @@ describe('music API with the bot online', () => {
     expect(await titles()).toEqual(['B', 'C', 'D']);
   });
 
-  test('seek clamps to 0–100 %, effects and equalizer are stored, bad values are refused', async () => {
+  // Each change waits for its new audio (gapless): a few seconds on a loaded machine.
+  test('seek clamps to 0–100 %, effects and equalizer are stored, bad values are refused', {
+    timeout: 90_000,
+  }, async () => {
     const seek = (time: unknown) => control(`/api/music/seek/${GUILD_ID}`, { time });
     expect((await seek(-5)).body.data.status.elapsedTime).toBeLessThan(0.5);
-    expect((await seek(1e6)).body.data.status.elapsedTime).toBeLessThanOrEqual(3);
+    expect(Math.abs((await seek(25)).body.data.status.elapsedTime - 25)).toBeLessThan(0.5);
     expect((await seek('soon')).status).toBe(400);
     await seek(0);
 
@@ -274,17 +292,26 @@ describe('music API with the bot online', () => {
     }
   });
 
-  test('skip, restart, clear queue and stop', async () => {
+  test('skip, restart, clear queue and stop', { timeout: 60_000 }, async () => {
     const skip = await control(`/api/music/skip/${GUILD_ID}`);
     expect(skip.body.data.message).toBe('Skipped');
     expect(skip.body.data.status.currentSong?.title).toBe('Bravo song');
     expect(skip.body.data.status.history[0]?.title).toBe('Alpha song');
     expect((await control(`/api/music/restart/${GUILD_ID}`)).body.data.status.elapsedTime).toBeLessThan(0.5);
+    // A seek past the end clamps to the end: the song is over and the next one plays.
+    expect((await control(`/api/music/seek/${GUILD_ID}`, { time: 1e6 })).status).toBe(200);
+    await vi.waitFor(async () => expect((await status(t, alice())).currentSong?.title).toBe('Charlie song'), {
+      timeout: 15_000,
+    });
     const cleared = await control(`/api/music/queue/${GUILD_ID}`, undefined, 'DELETE');
-    expect(cleared.body.data.status).toMatchObject({ queue: [], currentSong: { title: 'Bravo song' } });
+    expect(cleared.body.data.status).toMatchObject({ queue: [], currentSong: { title: 'Charlie song' } });
     const stopped = await control(`/api/music/stop/${GUILD_ID}`);
     expect(stopped.body.data.status).toMatchObject({ state: 'stopped', currentSong: null, isPlaying: false });
-    expect(stopped.body.data.status.history.map((h) => h.title)).toEqual(['Bravo song', 'Alpha song']);
+    expect(stopped.body.data.status.history.map((h) => h.title)).toEqual([
+      'Charlie song',
+      'Bravo song',
+      'Alpha song',
+    ]);
     expect((await control(`/api/music/resume/${GUILD_ID}`)).status).toBe(409);
   });
 
@@ -337,6 +364,7 @@ describe('music API with the bot online', () => {
       ]);
       expect((await pl(t.bob.token, 'GET', `/playlists/${OTHER_GUILD_ID}`)).body.data).toEqual({
         playlists: [],
+        nextCursor: null,
       });
       expect((await pl(t.bob.token, 'GET', `/playlist/${privateId}`)).status).toBe(404);
       expect((await pl(t.bob.token, 'GET', `/playlist/${publicId}`)).status).toBe(200);

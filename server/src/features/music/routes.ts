@@ -3,6 +3,7 @@ import {
   EffectsBody,
   EqualizerBody,
   GuildIdParams,
+  LoopBody,
   MusicControlResponse,
   MusicGuildsResponse,
   MusicPlatformsResponse,
@@ -11,6 +12,7 @@ import {
   MusicSearchBody,
   MusicSearchResponse,
   MusicStatusResponse,
+  NormalizeBody,
   PlaylistAddSongBody,
   PlaylistCreateBody,
   PlaylistDeletedResponse,
@@ -22,38 +24,38 @@ import {
   PlaylistResponse,
   PlaylistSongParams,
   PlaylistSongResponse,
+  PlaylistsQuery,
   PlaylistsResponse,
   PlaylistVisibilityBody,
+  QueueEntryParams,
   QueueReorderBody,
   SeekBody,
+  VolumeBody,
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Db } from '../../db/index.ts';
+import { perMemberKey } from '../../platform/rate-limit/keys.ts';
 import * as playlists from './playlists.ts';
-import type { MusicService } from './service.ts';
+import type { Caller, MusicService } from './service.ts';
 
 const BASE = '/api/music';
 
 /** Viewers read; users and above control (portal-tools §6, issue 11). Limits count per user. */
 const READ = {
   access: 'login',
-  rateLimit: { max: 600, timeWindow: '1 minute', keyGenerator: userKey },
+  rateLimit: { max: 600, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 const CONTROL = {
   access: 'user',
-  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: userKey },
+  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 /** Searches reach outside services: a tighter limit. */
 const SEARCH = {
   access: 'user',
-  rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: userKey },
+  rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
-
-function userKey(req: FastifyRequest): string {
-  return req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`;
-}
 
 const errors = {
   400: ApiError,
@@ -69,6 +71,7 @@ const responds = <T extends z.ZodType>(ok: T) => ({ 200: ok, ...errors });
 export function musicRoutes(db: Db, music: MusicService): FastifyPluginAsyncZod {
   return async (app) => {
     const me = (req: FastifyRequest) => req.auth!.user;
+    const caller = (req: FastifyRequest): Caller => ({ user: req.auth!.user, level: req.auth!.level });
     const ok = <T>(data: T) => ({ success: true as const, data });
     const ctx = { db, music };
 
@@ -108,14 +111,61 @@ export function musicRoutes(db: Db, music: MusicService): FastifyPluginAsyncZod 
       app.post(
         `${BASE}/${action}/:guildId`,
         { config: CONTROL, schema: { params: GuildIdParams, response: responds(MusicControlResponse) } },
-        async (req) => ok(await music.control(req.params.guildId, action)),
+        async (req) => ok(await music.control(caller(req), req.params.guildId, action)),
       );
     }
 
     app.delete(
       `${BASE}/queue/:guildId`,
       { config: CONTROL, schema: { params: GuildIdParams, response: responds(MusicControlResponse) } },
-      async (req) => ok(await music.control(req.params.guildId, 'clearQueue')),
+      async (req) => ok(await music.control(caller(req), req.params.guildId, 'clearQueue')),
+    );
+
+    // Beyond the spec's table (issue 27): one entry out, one entry to the top, shuffle, volume, loop,
+    // loudness normalisation.
+    app.delete(
+      `${BASE}/queue/:guildId/:entryId`,
+      { config: CONTROL, schema: { params: QueueEntryParams, response: responds(MusicControlResponse) } },
+      async (req) => ok(await music.removeEntry(caller(req), req.params.guildId, req.params.entryId)),
+    );
+
+    app.post(
+      `${BASE}/queue/:guildId/:entryId/next`,
+      { config: CONTROL, schema: { params: QueueEntryParams, response: responds(MusicControlResponse) } },
+      async (req) => ok(await music.playNext(caller(req), req.params.guildId, req.params.entryId)),
+    );
+
+    app.post(
+      `${BASE}/shuffle/:guildId`,
+      { config: CONTROL, schema: { params: GuildIdParams, response: responds(MusicControlResponse) } },
+      async (req) => ok(await music.shuffle(caller(req), req.params.guildId)),
+    );
+
+    app.post(
+      `${BASE}/volume/:guildId`,
+      {
+        config: CONTROL,
+        schema: { params: GuildIdParams, body: VolumeBody, response: responds(MusicControlResponse) },
+      },
+      async (req) => ok(await music.setVolume(caller(req), req.params.guildId, req.body.volume)),
+    );
+
+    app.post(
+      `${BASE}/loop/:guildId`,
+      {
+        config: CONTROL,
+        schema: { params: GuildIdParams, body: LoopBody, response: responds(MusicControlResponse) },
+      },
+      async (req) => ok(await music.setLoop(caller(req), req.params.guildId, req.body.mode)),
+    );
+
+    app.post(
+      `${BASE}/normalize/:guildId`,
+      {
+        config: CONTROL,
+        schema: { params: GuildIdParams, body: NormalizeBody, response: responds(MusicControlResponse) },
+      },
+      async (req) => ok(await music.setNormalize(caller(req), req.params.guildId, req.body.enabled)),
     );
 
     app.put(
@@ -124,7 +174,8 @@ export function musicRoutes(db: Db, music: MusicService): FastifyPluginAsyncZod 
         config: CONTROL,
         schema: { params: GuildIdParams, body: QueueReorderBody, response: responds(MusicControlResponse) },
       },
-      async (req) => ok(await music.reorder(req.params.guildId, req.body.fromIndex, req.body.toIndex)),
+      async (req) =>
+        ok(await music.reorder(caller(req), req.params.guildId, req.body.fromIndex, req.body.toIndex)),
     );
 
     app.post(
@@ -133,7 +184,7 @@ export function musicRoutes(db: Db, music: MusicService): FastifyPluginAsyncZod 
         config: CONTROL,
         schema: { params: GuildIdParams, body: SeekBody, response: responds(MusicControlResponse) },
       },
-      async (req) => ok(await music.seek(req.params.guildId, req.body.time)),
+      async (req) => ok(await music.seek(caller(req), req.params.guildId, req.body.time)),
     );
 
     app.post(
@@ -142,7 +193,7 @@ export function musicRoutes(db: Db, music: MusicService): FastifyPluginAsyncZod 
         config: CONTROL,
         schema: { params: GuildIdParams, body: EffectsBody, response: responds(MusicControlResponse) },
       },
-      async (req) => ok(await music.setEffects(req.params.guildId, req.body.effects)),
+      async (req) => ok(await music.setEffects(caller(req), req.params.guildId, req.body.effects)),
     );
 
     app.post(
@@ -151,14 +202,16 @@ export function musicRoutes(db: Db, music: MusicService): FastifyPluginAsyncZod 
         config: CONTROL,
         schema: { params: GuildIdParams, body: EqualizerBody, response: responds(MusicControlResponse) },
       },
-      async (req) => ok(await music.setEq(req.params.guildId, req.body.eq)),
+      async (req) => ok(await music.setEq(caller(req), req.params.guildId, req.body.eq)),
     );
 
     app.get(
       `${BASE}/playlists/:guildId`,
-      { config: READ, schema: { params: GuildIdParams, response: responds(PlaylistsResponse) } },
-      async (req) =>
-        ok({ playlists: await playlists.listPlaylists(db, me(req).discord_id, req.params.guildId) }),
+      {
+        config: READ,
+        schema: { params: GuildIdParams, querystring: PlaylistsQuery, response: responds(PlaylistsResponse) },
+      },
+      async (req) => ok(await playlists.listPlaylists(db, me(req).discord_id, req.params.guildId, req.query)),
     );
 
     app.post(

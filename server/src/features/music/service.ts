@@ -1,23 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import { VoiceConnectionStatus } from '@discordjs/voice';
 import {
+  type AccessLevel,
+  botReconnectingText,
   type EqSettings,
+  hasLevel,
+  linkCutText,
+  MUSIC_LINK_TRACKS_MAX,
+  MUSIC_LOOP_LABELS,
+  MUSIC_PAUSED_LEAVE_MS,
   MUSIC_PLATFORM_LABELS,
   MUSIC_QUEUE_MAX,
   MUSIC_TEXTS,
   type MusicEffect,
+  type MusicLoopMode,
   type MusicPlatform,
   type PlatformHealth,
   type PlaybackStatus,
+  platformUnavailableText,
   type SearchResult,
   type Song,
+  skipVoteText,
 } from '@guildhall/common';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UsersTable } from '../../db/schema.ts';
 import { httpError } from '../../platform/errors.ts';
 import type { MusicBot } from './bot.ts';
-import { GuildPlayer } from './player.ts';
-import { emptyStatus, presentStatus, requesterOf } from './present.ts';
+import type { Loudness } from './ffmpeg.ts';
+import type { LoudnessCache } from './loudness.ts';
+import { runMediaJob } from './media-jobs.ts';
+import { GuildPlayer, type PlayerSettings } from './player.ts';
+import { type BotLink, emptyStatus, presentStatus, requesterOf } from './present.ts';
 import type { MusicSource } from './sources/types.ts';
 
 export type MusicEngine = {
@@ -29,15 +42,37 @@ export type MusicEngine = {
   defaultGuildId: string | null;
   /** How long the bot stays in a channel alone or with nothing to play (MUSIC_IDLE_LEAVE_SECONDS). */
   idleLeaveMs: number;
+  /** How long a paused song keeps the bot in a channel with listeners. */
+  pausedLeaveMs?: number;
+  /** Per-server volume, normalisation and loop, kept in the database. */
+  settings: {
+    load(guildId: string): Promise<PlayerSettings>;
+    save(guildId: string, settings: PlayerSettings): Promise<void>;
+  };
+  loudness: LoudnessCache;
 };
+
+/** Who is asking: the member and the level they act with (moderators and above skip the channel rule). */
+export type Caller = { user: UsersTable; level: AccessLevel };
+
+export type ControlAction = 'pause' | 'resume' | 'skip' | 'stop' | 'restart' | 'clearQueue';
 
 /**
  * The playback rules: who may play, where the bot goes, one GuildPlayer per guild, pushes on every
  * change, and leaving a channel after MUSIC_IDLE_LEAVE_MS alone or idle.
  */
+/** How long a platform health answer is reused (the panel re-checks every minute; /readyz may ask often). */
+const HEALTH_TTL_MS = 60_000;
+/** How long /readyz waits for the platforms' first answer (its own limit per check is 1.5 s). */
+const READINESS_PLATFORM_WAIT_MS = 1_000;
+
 export class MusicService {
   private readonly players = new Map<string, GuildPlayer>();
-  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+  private readonly idleTimers = new Map<string, { timer: NodeJS.Timeout; kind: 'idle' | 'paused' }>();
+  private health: { at: number; result: Promise<(PlatformHealth & { detail: string | null })[]> } | null =
+    null;
+  private readonly loggedReasons = new Map<MusicPlatform, string | null>();
+  private encoder: { at: number; result: Promise<string | null> } | null = null;
 
   private readonly e: MusicEngine;
 
@@ -52,10 +87,77 @@ export class MusicService {
     bot.onVoiceStateChange((c) => {
       if (this.players.has(c.guildId)) this.changed(c.guildId);
     });
+    // The badge follows the link: every guild's status when the gateway changes, one guild's for its voice.
+    bot.onLinkChange((guildId) => {
+      for (const g of guildId ? [guildId] : [...this.players.keys()]) {
+        if (this.players.has(g)) this.changed(g);
+      }
+    });
   }
 
   get online(): boolean {
     return this.e.bot?.isReady() ?? false;
+  }
+
+  /** The bot's link as the badge shows it: a guild's voice counts only while the bot is in a channel there. */
+  link(guildId: string): BotLink {
+    const bot = this.e.bot;
+    if (!bot) return { state: 'offline', since: null };
+    const gateway = bot.gateway();
+    if (!gateway.up) return { state: 'reconnecting', since: new Date(gateway.since).toISOString() };
+    const voice = this.players.get(guildId)?.channel ? bot.voice(guildId) : null;
+    if (voice && !voice.up) return { state: 'reconnecting', since: new Date(voice.since).toISOString() };
+    return { state: 'online', since: null };
+  }
+
+  /**
+   * For /readyz (an optional check): throws naming what is down, for the operator. Music off (no token)
+   * is not a fault.
+   */
+  async readiness(hasToken: boolean, loginError: () => string | null): Promise<void> {
+    if (!hasToken) return;
+    const bot = this.e.bot;
+    if (!bot) throw new Error(`the bot is not logged in to Discord: ${loginError() ?? 'logging in'}`);
+    const gateway = bot.gateway();
+    if (!gateway.up) {
+      throw new Error(`Discord gateway down for ${secondsSince(gateway.since)} s: ${gateway.reason}`);
+    }
+    const voiceDown = [...this.players.keys()]
+      .map((g) => [g, bot.voice(g)] as const)
+      .filter(([, v]) => v && !v.up)
+      .map(([g, v]) => `guild ${g} for ${v && !v.up ? secondsSince(v.since) : 0} s`);
+    if (voiceDown.length) throw new Error(`voice connection reconnecting: ${voiceDown.join(', ')}`);
+    // The platforms answer within /readyz's time limit or are reported from the next probe on (the
+    // check goes on in the background and its answer is kept for a minute).
+    let waited: NodeJS.Timeout | undefined;
+    const [encoder, platforms] = await Promise.all([
+      this.checkEncoder(),
+      Promise.race([
+        this.checkPlatforms(),
+        new Promise<null>((r) => {
+          waited = setTimeout(() => r(null), READINESS_PLATFORM_WAIT_MS);
+        }),
+      ]).finally(() => clearTimeout(waited)),
+    ]);
+    const down = (platforms ?? []).filter((p) => !p.available);
+    const problems = [...(encoder ? [encoder] : []), ...down.map((p) => `${p.name}: ${p.detail}`)];
+    if (problems.length) throw new Error(problems.join('; '));
+  }
+
+  /** Whether ffmpeg runs (`-version`), checked at most once a minute; the reason when it does not. */
+  private checkEncoder(): Promise<string | null> {
+    const now = Date.now();
+    if (this.encoder && now - this.encoder.at < HEALTH_TTL_MS) return this.encoder.result;
+    const result = runMediaJob(this.e.ffmpegPath, ['-hide_banner', '-version'], {
+      timeoutMs: 5_000,
+      read: 'stdout',
+    }).then(({ output, code }) =>
+      code === 0 && output.startsWith('ffmpeg version')
+        ? null
+        : `ffmpeg (${this.e.ffmpegPath}) does not run: set FFMPEG_PATH or install ffmpeg`,
+    );
+    this.encoder = { at: now, result };
+    return result;
   }
 
   guilds() {
@@ -65,24 +167,44 @@ export class MusicService {
   status(guildId: string): PlaybackStatus {
     const bot = this.e.bot;
     const player = this.players.get(guildId);
-    if (!bot || !player) return emptyStatus(guildId, this.online);
-    const listeners = player.channel ? bot.listeners(guildId, player.channel.id) : 0;
-    return presentStatus(guildId, player, listeners);
+    const link = this.link(guildId);
+    if (!bot || !player) return emptyStatus(guildId, this.online, link);
+    const humans = player.channel ? bot.listenerIds(guildId, player.channel.id) : [];
+    return presentStatus(guildId, player, humans, this.online, link);
   }
 
+  /** Each platform's health in member-facing words; the operator's detail is logged (and in /readyz). */
   async platforms(): Promise<PlatformHealth[]> {
-    return Promise.all(
+    return (await this.checkPlatforms()).map(({ detail: _detail, ...health }) => health);
+  }
+
+  private checkPlatforms() {
+    const now = Date.now();
+    if (this.health && now - this.health.at < HEALTH_TTL_MS) return this.health.result;
+    const result = Promise.all(
       this.e.sources.map(async (s) => {
         const h = await s.health().catch((err: Error) => ({ available: false, reason: err.message }));
+        const name = MUSIC_PLATFORM_LABELS[s.platform];
+        const detail = h.available ? null : (h.reason ?? 'no reason given');
+        if (this.loggedReasons.get(s.platform) !== detail) {
+          // Once per change, not per check: the reason is for the operator.
+          this.loggedReasons.set(s.platform, detail);
+          if (detail)
+            this.e.log.warn({ platform: s.platform, reason: detail }, 'music: platform unavailable');
+          else this.e.log.info({ platform: s.platform }, 'music: platform available');
+        }
         return {
           platform: s.platform,
-          name: MUSIC_PLATFORM_LABELS[s.platform],
+          name,
           available: h.available,
-          reason: h.reason,
+          reason: h.available ? null : platformUnavailableText(name),
           checkedAt: new Date().toISOString(),
+          detail,
         };
       }),
     );
+    this.health = { at: now, result };
+    return result;
   }
 
   async search(query: string, maxResults: number, platform: MusicPlatform): Promise<SearchResult[]> {
@@ -91,7 +213,8 @@ export class MusicService {
       return await source.search(query, maxResults);
     } catch (err) {
       this.e.log.warn({ err: (err as Error).message, platform }, 'music: search failed');
-      throw httpError(502, `${MUSIC_TEXTS.searchFailed}: ${(err as Error).message}`, 'PLATFORM_UNAVAILABLE');
+      // The client adds "Search failed: "; the member reads which platform, the operator the log.
+      throw httpError(502, platformUnavailableText(MUSIC_PLATFORM_LABELS[platform]), 'PLATFORM_UNAVAILABLE');
     }
   }
 
@@ -101,27 +224,64 @@ export class MusicService {
     const channel = this.requireVoice(caller, guildId, userId);
     const source = this.e.sources.find((s) => s.owns(url));
     if (!source) throw httpError(400, MUSIC_TEXTS.unsupportedUrl, 'UNSUPPORTED_URL');
+    if (source.isList?.(url) && source.resolveList) return this.playList(caller, guildId, url, source);
     const found = await source.resolve(url).catch((err: Error) => {
-      throw httpError(502, `${MUSIC_TEXTS.platformUnavailable}: ${err.message}`, 'PLATFORM_UNAVAILABLE');
+      this.e.log.warn({ err: err.message, platform: source.platform }, 'music: resolve failed');
+      throw httpError(
+        502,
+        platformUnavailableText(MUSIC_PLATFORM_LABELS[source.platform]),
+        'PLATFORM_UNAVAILABLE',
+      );
     });
     if (!found) throw httpError(404, MUSIC_TEXTS.songNotFound, 'SONG_NOT_FOUND');
     const player = await this.playerIn(bot, guildId, channel);
     if (player.queue.length >= MUSIC_QUEUE_MAX) throw httpError(409, MUSIC_TEXTS.queueFull, 'QUEUE_FULL');
     const song: Song = { ...found, entryId: randomUUID(), requestedBy: requesterOf(caller) };
+    this.measure(song);
     const action = await player.add(song);
     if (action === 'playing' && player.current?.entryId !== song.entryId) {
-      // ffmpeg could not start on it (an expired or refused stream): say so rather than "playing".
-      throw httpError(
-        502,
-        `${MUSIC_TEXTS.playFailed}: the platform did not deliver the audio`,
-        'PLAY_FAILED',
-      );
+      // ffmpeg could not start on it: say so rather than "playing" (the log has the operator's detail).
+      if (player.lastStartFailure === 'encoder') {
+        throw httpError(503, MUSIC_TEXTS.encoderUnavailable, 'ENCODER_UNAVAILABLE');
+      }
+      throw httpError(502, MUSIC_TEXTS.audioUnavailable, 'PLAY_FAILED');
     }
     return {
       song,
       action,
       position: action === 'queued' ? player.queue.length - 1 : null,
       status: this.status(guildId),
+    };
+  }
+
+  /**
+   * A list link (a SoundCloud set): its tracks are queued (the first plays when nothing does), at most
+   * MUSIC_LINK_TRACKS_MAX, with a message saying how many were left out.
+   */
+  private async playList(caller: UsersTable, guildId: string, url: string, source: MusicSource) {
+    const list = await source.resolveList?.(url, MUSIC_LINK_TRACKS_MAX).catch((err: Error) => {
+      this.e.log.warn({ err: err.message, platform: source.platform }, 'music: list resolve failed');
+      throw httpError(
+        502,
+        platformUnavailableText(MUSIC_PLATFORM_LABELS[source.platform]),
+        'PLATFORM_UNAVAILABLE',
+      );
+    });
+    if (!list || list.songs.length === 0) throw httpError(404, MUSIC_TEXTS.songNotFound, 'SONG_NOT_FOUND');
+    const before = this.players.get(guildId)?.queue.length ?? 0;
+    const result = await this.playMany(caller, guildId, list.songs, false);
+    const player = this.players.get(guildId);
+    const first = result.action === 'playing' ? player?.current : player?.queue[before];
+    if (!first) throw httpError(502, MUSIC_TEXTS.audioUnavailable, 'PLAY_FAILED');
+    const message =
+      list.total > result.added ? linkCutText(result.added, list.total) : `Queued ${result.added} tracks`;
+    return {
+      song: first,
+      action: result.action,
+      position: result.action === 'queued' ? before : null,
+      status: result.status,
+      added: result.added,
+      message,
     };
   }
 
@@ -136,6 +296,7 @@ export class MusicService {
     const channel = this.requireVoice(caller, guildId);
     const player = await this.playerIn(bot, guildId, channel);
     const entries = songs.map((s) => ({ ...s, entryId: randomUUID(), requestedBy: requesterOf(caller) }));
+    for (const e of entries.slice(0, 5)) this.measure(e); // the next few; the rest when they come up
     if (clearQueue) player.queue = [];
     const room = MUSIC_QUEUE_MAX - player.queue.length;
     const taken = entries.slice(0, Math.max(0, room));
@@ -153,32 +314,56 @@ export class MusicService {
     return { added: taken.length, action, status: this.status(guildId) };
   }
 
-  async control(
-    guildId: string,
-    action: 'pause' | 'resume' | 'skip' | 'stop' | 'restart' | 'clearQueue',
-  ): Promise<{ message: string; status: PlaybackStatus }> {
+  async control(caller: Caller, guildId: string, action: ControlAction) {
     const player = this.requirePlayer(guildId);
     const needsSong = action !== 'clearQueue';
     if (needsSong && !player.current) throw httpError(409, MUSIC_TEXTS.nothingPlaying, 'NOTHING_PLAYING');
+    this.requireListening(caller, guildId, player);
     const messages = {
       pause: 'Paused',
       resume: 'Resumed',
-      skip: 'Skipped',
+      skip: MUSIC_TEXTS.skipped,
       stop: 'Stopped',
       restart: 'Restarted',
       clearQueue: 'Queue cleared',
     } as const;
+    if (action === 'skip') return this.skip(caller, guildId, player);
     if (action === 'pause') player.pause();
-    else if (action === 'resume') await player.resume();
-    else if (action === 'skip') await player.skip();
+    else if (action === 'resume') player.resume();
     else if (action === 'stop') player.stop();
     else if (action === 'restart') await player.seek(0);
     else player.clearQueue();
     return { message: messages[action], status: this.status(guildId) };
   }
 
-  async reorder(guildId: string, from: number, to: number) {
+  /**
+   * Discord-style vote-skip: the song's requester, moderators and above, and a member alone with the bot
+   * skip at once; anyone else's skip is a vote, and the song is skipped once more than half of the humans
+   * in the channel voted (votes of members who left no longer count).
+   */
+  private async skip(caller: Caller, guildId: string, player: GuildPlayer) {
+    const me = caller.user.discord_id;
+    const humans = player.channel ? (this.e.bot?.listenerIds(guildId, player.channel.id) ?? []) : [];
+    const immediate =
+      hasLevel(caller.level, 'moderator') ||
+      player.current?.requestedBy.id === me ||
+      humans.every((id) => id === me);
+    if (!immediate) {
+      player.skipVotes.set(me, caller.user.global_name ?? caller.user.username);
+      const votes = [...player.skipVotes.keys()].filter((id) => humans.includes(id)).length;
+      const needed = skipVotesNeeded(humans.length);
+      if (votes < needed) {
+        this.changed(guildId);
+        return { message: skipVoteText(votes, needed), status: this.status(guildId) };
+      }
+    }
+    await player.skip();
+    return { message: MUSIC_TEXTS.skipped, status: this.status(guildId) };
+  }
+
+  async reorder(caller: Caller, guildId: string, from: number, to: number) {
     const player = this.requirePlayer(guildId);
+    this.requireListening(caller, guildId, player);
     if (from >= player.queue.length || to >= player.queue.length) {
       throw httpError(400, MUSIC_TEXTS.indexOutOfRange, 'INDEX_OUT_OF_RANGE');
     }
@@ -186,22 +371,79 @@ export class MusicService {
     return { message: 'Queue reordered', status: this.status(guildId) };
   }
 
-  async seek(guildId: string, seconds: number) {
+  /** Removes one queue entry. */
+  async removeEntry(caller: Caller, guildId: string, entryId: string) {
+    const player = this.requirePlayer(guildId);
+    this.requireListening(caller, guildId, player);
+    const index = player.indexOf(entryId);
+    if (index < 0) throw httpError(404, MUSIC_TEXTS.queueEntryNotFound, 'QUEUE_ENTRY_NOT_FOUND');
+    const song = player.remove(index);
+    return { message: `Removed ${song?.title ?? 'the song'} from the queue`, status: this.status(guildId) };
+  }
+
+  /** Moves one queue entry to the top: it plays next. */
+  async playNext(caller: Caller, guildId: string, entryId: string) {
+    const player = this.requirePlayer(guildId);
+    this.requireListening(caller, guildId, player);
+    const index = player.indexOf(entryId);
+    if (index < 0) throw httpError(404, MUSIC_TEXTS.queueEntryNotFound, 'QUEUE_ENTRY_NOT_FOUND');
+    player.reorder(index, 0);
+    const song = player.queue[0];
+    if (song) this.measure(song);
+    return { message: `${song?.title ?? 'The song'} plays next`, status: this.status(guildId) };
+  }
+
+  async shuffle(caller: Caller, guildId: string) {
+    const player = this.requirePlayer(guildId);
+    this.requireListening(caller, guildId, player);
+    player.shuffle();
+    return { message: 'Queue shuffled', status: this.status(guildId) };
+  }
+
+  async seek(caller: Caller, guildId: string, seconds: number) {
     const player = this.requireSong(guildId);
+    this.requireListening(caller, guildId, player);
     await player.seek(seconds);
     return { message: 'Seeked', status: this.status(guildId) };
   }
 
-  async setEffects(guildId: string, effects: MusicEffect[]) {
+  async setEffects(caller: Caller, guildId: string, effects: MusicEffect[]) {
     const player = this.requireSong(guildId);
+    this.requireListening(caller, guildId, player);
     await player.setEffects(effects);
     return { message: 'Effects applied', status: this.status(guildId) };
   }
 
-  async setEq(guildId: string, eq: EqSettings) {
+  async setEq(caller: Caller, guildId: string, eq: EqSettings) {
     const player = this.requireSong(guildId);
+    this.requireListening(caller, guildId, player);
     await player.setEq(eq);
     return { message: 'Equalizer applied', status: this.status(guildId) };
+  }
+
+  /** Volume, normalisation and loop: kept per server, applied at once when something plays. */
+  async setVolume(caller: Caller, guildId: string, volume: number) {
+    const player = await this.settingsPlayer(caller, guildId);
+    await player.setVolume(volume);
+    await this.saveSettings(guildId, player);
+    return { message: `Volume ${volume} %`, status: this.status(guildId) };
+  }
+
+  async setNormalize(caller: Caller, guildId: string, enabled: boolean) {
+    const player = await this.settingsPlayer(caller, guildId);
+    await player.setNormalize(enabled);
+    await this.saveSettings(guildId, player);
+    return {
+      message: enabled ? 'Loudness normalisation on' : 'Loudness normalisation off',
+      status: this.status(guildId),
+    };
+  }
+
+  async setLoop(caller: Caller, guildId: string, mode: MusicLoopMode) {
+    const player = await this.settingsPlayer(caller, guildId);
+    player.setLoop(mode);
+    await this.saveSettings(guildId, player);
+    return { message: MUSIC_LOOP_LABELS[mode], status: this.status(guildId) };
   }
 
   /** The source that owns a song url (for playlists), or null. */
@@ -210,7 +452,7 @@ export class MusicService {
   }
 
   async close(): Promise<void> {
-    for (const t of this.idleTimers.values()) clearTimeout(t);
+    for (const t of this.idleTimers.values()) clearTimeout(t.timer);
     for (const p of this.players.values()) p.destroy();
     this.players.clear();
     await this.e.bot?.destroy();
@@ -222,10 +464,27 @@ export class MusicService {
     return s;
   }
 
+  /** The bot, with its gateway up: a control during an outage is answered at once, not after a timeout. */
   private requireBot(): MusicBot {
     const bot = this.e.bot;
-    if (!bot?.isReady()) throw httpError(503, MUSIC_TEXTS.botOffline, 'BOT_OFFLINE');
+    if (!bot) throw httpError(503, MUSIC_TEXTS.botOffline, 'BOT_OFFLINE');
+    const gateway = bot.gateway();
+    if (!gateway.up) {
+      throw httpError(503, botReconnectingText('Discord', secondsSince(gateway.since)), 'BOT_RECONNECTING');
+    }
     return bot;
+  }
+
+  /** A control that needs the audio to reach the channel: refused at once while the voice link is down. */
+  private requireVoiceLink(bot: MusicBot, guildId: string): void {
+    const voice = bot.voice(guildId);
+    if (voice && !voice.up) {
+      throw httpError(
+        503,
+        botReconnectingText('the voice channel', secondsSince(voice.since)),
+        'BOT_RECONNECTING',
+      );
+    }
   }
 
   private requireGuild(guildId: string): MusicBot {
@@ -238,6 +497,73 @@ export class MusicService {
     this.requireGuild(guildId);
     const player = this.players.get(guildId);
     if (!player) throw httpError(409, MUSIC_TEXTS.nothingPlaying, 'NOTHING_PLAYING');
+    return player;
+  }
+
+  /**
+   * Controls that change what everyone hears need the caller in the bot's voice channel; moderators and
+   * above may act from anywhere (issue 27).
+   */
+  private requireListening(caller: Caller, guildId: string, player: GuildPlayer): void {
+    if (hasLevel(caller.level, 'moderator')) return;
+    const where = this.e.bot?.memberChannel(guildId, caller.user.discord_id) ?? null;
+    if (!player.channel || where?.id !== player.channel.id) {
+      throw httpError(403, MUSIC_TEXTS.notInBotChannel, 'NOT_IN_BOT_CHANNEL');
+    }
+  }
+
+  /** The player whose settings change: made (with the saved settings) when the server has none yet. */
+  private async settingsPlayer(caller: Caller, guildId: string): Promise<GuildPlayer> {
+    this.requireGuild(guildId);
+    const player = this.players.get(guildId) ?? (await this.createPlayer(guildId));
+    if (player.channel) this.requireListening(caller, guildId, player);
+    else if (
+      !hasLevel(caller.level, 'moderator') &&
+      !this.e.bot?.memberChannel(guildId, caller.user.discord_id)
+    ) {
+      throw httpError(403, MUSIC_TEXTS.notInBotChannel, 'NOT_IN_BOT_CHANNEL');
+    }
+    return player;
+  }
+
+  private async saveSettings(guildId: string, player: GuildPlayer): Promise<void> {
+    await this.e.settings.save(guildId, player.settings()).catch((err: Error) => {
+      // The setting works for this session; only keeping it for the next failed.
+      this.e.log.warn({ err: err.message, guildId }, 'music: could not save the server settings');
+    });
+  }
+
+  /** Starts measuring a song's loudness in the background (two measurements at once in the process). */
+  private measure(song: Song): void {
+    void this.e.loudness.measure(`${song.platform}:${song.id}`, () => this.source(song.platform).input(song));
+  }
+
+  private loudnessOf(song: Song): Loudness {
+    const lufs = this.e.loudness.get(`${song.platform}:${song.id}`);
+    if (lufs === undefined) this.measure(song);
+    // Not measured yet, or not measurable: loudnorm evens it out as it plays.
+    return typeof lufs === 'number' ? { kind: 'gain', lufs } : { kind: 'dynamic' };
+  }
+
+  private async createPlayer(guildId: string): Promise<GuildPlayer> {
+    const settings = await this.e.settings.load(guildId).catch((err: Error) => {
+      this.e.log.warn({ err: err.message, guildId }, 'music: could not read the server settings');
+      return undefined;
+    });
+    // Another request may have made it while the settings were read.
+    const existing = this.players.get(guildId);
+    if (existing) return existing;
+    const player = new GuildPlayer(
+      {
+        ffmpegPath: this.e.ffmpegPath,
+        log: this.e.log,
+        inputFor: (song) => this.source(song.platform).input(song),
+        loudnessOf: (song) => this.loudnessOf(song),
+        changed: () => this.changed(guildId),
+      },
+      settings,
+    );
+    this.players.set(guildId, player);
     return player;
   }
 
@@ -264,16 +590,8 @@ export class MusicService {
    * there when it has nothing playing (it never pulls the music away from people listening to it).
    */
   private async playerIn(bot: MusicBot, guildId: string, channel: { id: string; name: string }) {
-    let player = this.players.get(guildId);
-    if (!player) {
-      player = new GuildPlayer({
-        ffmpegPath: this.e.ffmpegPath,
-        log: this.e.log,
-        inputFor: (song) => this.source(song.platform).input(song),
-        changed: () => this.changed(guildId),
-      });
-      this.players.set(guildId, player);
-    }
+    const player = this.players.get(guildId) ?? (await this.createPlayer(guildId));
+    if (player.channel) this.requireVoiceLink(bot, guildId);
     if (!player.channel || (player.channel.id !== channel.id && !player.current)) {
       try {
         const connection = await bot.join(guildId, channel.id);
@@ -290,11 +608,7 @@ export class MusicService {
           });
       } catch (err) {
         this.e.log.warn({ err: (err as Error).message, guildId }, 'music: cannot join voice');
-        throw httpError(
-          502,
-          `Could not join ${channel.name}: ${(err as Error).message}`,
-          'VOICE_JOIN_FAILED',
-        );
+        throw httpError(503, MUSIC_TEXTS.voiceUnreachable, 'VOICE_JOIN_FAILED');
       }
     }
     return player;
@@ -306,26 +620,44 @@ export class MusicService {
     this.reviewIdle(guildId, status);
   }
 
-  /** Starts the leave timer while the bot sits alone or idle in a channel; stops it otherwise. */
+  /**
+   * Starts the leave timer while the bot sits alone or idle in a channel, or holds a paused song (after
+   * a much longer time: a pause is not idle); stops it otherwise.
+   */
   private reviewIdle(guildId: string, status: PlaybackStatus): void {
-    const timer = this.idleTimers.get(guildId);
-    if (!status.voiceChannel || !status.idle) {
-      if (timer) clearTimeout(timer);
-      this.idleTimers.delete(guildId);
-      return;
-    }
-    if (timer) return;
-    const t = setTimeout(() => {
+    const current = this.idleTimers.get(guildId);
+    const kind = !status.voiceChannel
+      ? null
+      : status.idle
+        ? 'idle'
+        : status.state === 'paused'
+          ? 'paused'
+          : null;
+    if (current && current.kind === kind) return;
+    if (current) clearTimeout(current.timer);
+    this.idleTimers.delete(guildId);
+    if (!kind) return;
+    const ms = kind === 'idle' ? this.e.idleLeaveMs : (this.e.pausedLeaveMs ?? MUSIC_PAUSED_LEAVE_MS);
+    const timer = setTimeout(() => {
       this.idleTimers.delete(guildId);
       const player = this.players.get(guildId);
       if (!player) return;
-      this.e.log.info({ guildId }, 'music: leaving an idle voice channel');
+      this.e.log.info({ guildId, kind }, 'music: leaving an idle voice channel');
       player.stop();
       player.detach();
       this.e.bot?.leave(guildId);
       this.changed(guildId);
-    }, this.e.idleLeaveMs);
-    t.unref();
-    this.idleTimers.set(guildId, t);
+    }, ms);
+    timer.unref();
+    this.idleTimers.set(guildId, { timer, kind });
   }
+}
+
+/** More than half of the humans in the channel. */
+export function skipVotesNeeded(humans: number): number {
+  return Math.floor(humans / 2) + 1;
+}
+
+function secondsSince(at: number): number {
+  return Math.max(0, Math.round((Date.now() - at) / 1000));
 }

@@ -1,4 +1,4 @@
-import type { MusicPlatform } from '@guildhall/common';
+import type { MusicLoopMode, MusicPlatform } from '@guildhall/common';
 
 /** Music tables (migration 006). */
 export type MusicPlaylistsTable = {
@@ -28,7 +28,18 @@ export type MusicPlaylistSongsTable = {
   added_at: string;
 };
 
+/** Per-server settings (migration 020). */
+export type MusicGuildSettingsTable = {
+  guild_id: string;
+  volume: number;
+  /** 0 or 1. */
+  normalize: number;
+  loop: MusicLoopMode;
+  updated_at: string;
+};
+
 export type MusicTables = {
+  music_guild_settings: MusicGuildSettingsTable;
   music_playlists: MusicPlaylistsTable;
   music_playlist_songs: MusicPlaylistSongsTable;
 };

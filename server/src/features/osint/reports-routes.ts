@@ -12,8 +12,8 @@ import {
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { httpError } from '../../platform/errors.ts';
+import type { FeatureContext } from '../../platform/feature.ts';
 import { recordActivity } from '../admin/index.ts';
 import { getSearch } from './history.ts';
 import { disableSite, enableSite, SELF_CHECK_MARK } from './site-state.ts';
@@ -26,7 +26,7 @@ const REPORTED_REASON = `Reported wrong by ${OSINT_REPORTS_TO_DISABLE} members; 
  * admins review the reports. A site reported by OSINT_REPORTS_TO_DISABLE different members is taken out
  * of scans until an admin decides (accepting keeps it out; dismissing every report brings it back).
  */
-export function osintReportRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function osintReportRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/osint/reports',

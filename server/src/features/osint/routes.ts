@@ -12,14 +12,15 @@ import {
   OsintSiteListInfo,
   userRoom,
 } from '@guildhall/common';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.ts';
+import { z } from 'zod';
 import { HttpError, httpError } from '../../platform/errors.ts';
+import type { FeatureContext } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
+import { perMemberKey } from '../../platform/rate-limit/keys.ts';
 import type { OsintContext } from './context.ts';
 import { exportFileName, searchToCsv } from './export.ts';
-import { getSearch, listSearches, pruneSearches } from './history.ts';
+import { getSearch, listSearches } from './history.ts';
 import { createResolverProbe } from './readiness.ts';
 import { osintReportRoutes } from './reports-routes.ts';
 import { disabledSiteNames, siteListInfo } from './site-state.ts';
@@ -31,8 +32,6 @@ type Loaded = {
   outboundScope: typeof import('../../platform/outbound/index.ts').outboundScope;
 };
 
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
-
 /**
  * POST /api/osint/search (portal-tools §7). Any approved member (viewers too: "a stored login is
  * required"); searches count per user against OSINT_SEARCHES_PER_MINUTE, and at most
@@ -40,26 +39,27 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  * sources, the fetcher and the site list load on the first search, so they cost nothing at start-up
  * (bench/startup). Beyond the spec: the member's history, its export, the site list's state, reports.
  */
-export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
   return async (app) => {
     const config = deps.config.osint;
     let loaded: Promise<Loaded> | undefined;
     const load = () => {
       loaded ??= (async () => {
         const [
-          { outboundFromConfig, outboundScope },
+          outbound,
+          { outboundScope },
           { createRdapClient },
           { createGeoLookup },
           { loadSites },
           { runSearch },
         ] = await Promise.all([
+          deps.outbound(), // the platform's one fetcher, created on first use
           import('../../platform/outbound/index.ts'),
           import('./rdap.ts'),
           import('./geo.ts'),
           import('./sites.ts'),
           import('./service.ts'),
         ]);
-        const outbound = outboundFromConfig(deps.config.outbound);
         const ctx: OsintContext = {
           outbound,
           config,
@@ -75,16 +75,6 @@ export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       return loaded;
     };
     const running = new Map<string, number>();
-    const pruner = setInterval(() => {
-      pruneSearches(deps.db, config.historyDays).catch((err: unknown) =>
-        app.log.warn({ err }, 'OSINT history: pruning old searches failed; will retry'),
-      );
-    }, PRUNE_EVERY_MS);
-    pruner.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(pruner);
-      if (loaded) await (await loaded.catch(() => null))?.outbound.close();
-    });
     if (deps.config.outbound.testAllow.length > 0) {
       app.log.warn(
         { allow: deps.config.outbound.testAllow },
@@ -102,8 +92,7 @@ export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           rateLimit: {
             max: config.searchesPerMinute,
             timeWindow: '1 minute',
-            keyGenerator: (req: FastifyRequest) =>
-              req.auth ? `osint:${req.auth.user.discord_id}` : `osint-ip:${req.ip}`,
+            keyGenerator: perMemberKey,
           },
         },
         schema: {
@@ -190,7 +179,12 @@ export function osintRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/osint/searches/:id/export',
       {
         config: { access: 'login' },
-        schema: { params: OsintSearchIdParams, querystring: OsintExportQuery },
+        schema: {
+          params: OsintSearchIdParams,
+          querystring: OsintExportQuery,
+          // The file itself: JSON (the stored result) or CSV text.
+          response: { 200: z.string(), 400: ApiError, 404: ApiError },
+        },
       },
       async (req, reply) => {
         const result = await getSearch(deps.db, req.auth!.user.discord_id, req.params.id, config.historyDays);

@@ -54,11 +54,12 @@ const LOGIN_PATH =
 /**
  * The verdict on one site's answer (docs/osint.md, "The username check"). In order:
  *
- * 1. any 5xx → unknown (the site failed, whatever its miss rule says); 429 → unknown (rate limited);
+ * 1. a 5xx → unknown (the site failed), unless it is the miss code and the page holds a non-empty miss
+ *    string; 429 → unknown (rate limited);
  * 2. a bot wall (Cloudflare, DDoS-Guard, Incapsula, edge denials) → unknown, named;
  * 3. a redirect: to a login or challenge page → unknown; a hit only where the rule describes it
- *    precisely (the hit code and, with no hit string, a Location naming the account); a miss where
- *    the miss rule matches;
+ *    precisely (the hit code, and the hit string in the body or the Location, or with no hit string a
+ *    Location naming the account); a miss where the miss rule matches;
  * 4. the hit rule (status e_code and e_string in the body), with the site's optional "the account must
  *    appear on the page" guard → found;
  * 5. a captcha page → unknown;
@@ -66,7 +67,12 @@ const LOGIN_PATH =
  * 7. anything else → unknown, with the status.
  */
 export function judge(site: Site, a: SiteAnswer, account: string): Verdict {
-  if (a.status >= 500) return { outcome: 'unknown', reason: R.serverError };
+  // A 5xx is the site failing, unless the miss rule names that very status and a string it found on
+  // the page (a few sites answer a missing account with a 500 page of their own).
+  if (a.status >= 500) {
+    if (a.status === site.m_code && site.m_string !== '' && a.hasMiss) return { outcome: 'not_found' };
+    return { outcome: 'unknown', reason: R.serverError };
+  }
   if (a.status === 429) return { outcome: 'unknown', reason: R.rateLimited };
   for (const wall of BOT_WALLS) if (wall.test(a)) return { outcome: 'unknown', reason: wall.reason };
 

@@ -1,4 +1,7 @@
 /** The users feature: what other features and the app may use (nothing else of this folder). */
+import { defineFeature } from '../../platform/feature.ts';
+import { usersRoutes } from './routes.ts';
+
 export { bootstrapUsers } from './bootstrap.ts';
 export { presentUser } from './present.ts';
 export {
@@ -14,6 +17,7 @@ export {
   updateUser,
   upsertDiscordProfile,
 } from './repo.ts';
-export { usersRoutes } from './routes.ts';
 export { effectiveLevel, isSetupMode } from './service.ts';
 export type { UsersTable, UsersTables } from './tables.ts';
+
+export const usersFeature = defineFeature({ name: 'users', routes: (ctx) => usersRoutes(ctx) });

@@ -1,13 +1,13 @@
 import { PublicApprovedResponse, UserCheckResponse, UserIdParams, UserResponse } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.ts';
+import type { FeatureContext } from '../../platform/feature.ts';
 import { presentApprovedEntry, presentUser } from './present.ts';
 import { checkUser, listApprovedUsers, viewUser } from './service.ts';
 
 const login = { access: 'login' } as const;
 
 /** Read-only user routes of the portal core; the admin write routes live in features/admin. */
-export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function usersRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
   const { db } = deps;
   return async (app) => {
     // Signed-in members only: id, username and level of approved users, nothing else (docs/api.md).

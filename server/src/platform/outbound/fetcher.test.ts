@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { type FakeOsint, startFakeOsint } from '../../test/fake-osint.ts';
@@ -7,6 +8,7 @@ import { SSRF_ADDRESSES, SSRF_NAMES } from '../../test/ssrf-matrix.ts';
 import { isPublicAddress } from './address-policy.ts';
 import { OutboundRefusedError, OutboundTimeoutError } from './errors.ts';
 import { createOutbound, MAX_BODY_BYTES, type Outbound } from './fetcher.ts';
+import { createLimiter } from './limiter.ts';
 import { createResolver } from './resolver.ts';
 
 /**
@@ -248,14 +250,148 @@ describe('with the test allow-list (127.0.0.1 only)', () => {
       }, 30);
     });
     try {
-      const outbound = fetcher(['127.0.0.1'], { concurrency: 3 });
+      // (One host: its politeness limit is lifted here to see the global cap alone.)
+      const outbound = fetcher(['127.0.0.1'], { concurrency: 3, perHost: 100 });
       await Promise.all(
         Array.from({ length: 12 }, (_, i) => outbound.fetch(`http://127.0.0.1:${slow.port}/${i}`)),
       );
       expect(peak).toBe(3);
       expect(outbound.limiter.peak).toBe(3);
+      // With the default politeness, one host never sees more than PER_HOST_CONCURRENCY at once, and
+      // one caller gets at most half of them.
+      peak = 0;
+      const polite = fetcher(['127.0.0.1'], { concurrency: 50 });
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) => polite.fetch(`http://127.0.0.1:${slow.port}/${i}`)),
+      );
+      expect(peak).toBe(2);
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('what a site sees and what is read (issue 28)', () => {
+  it('a caller’s headers replace the defaults whatever their case, one value each', async () => {
+    let seen: http.IncomingHttpHeaders = {};
+    let raw: string[] = [];
+    const site = await listener('127.0.0.1', (req, res) => {
+      seen = req.headers;
+      raw = req.rawHeaders;
+      res.end('ok');
+    });
+    try {
+      await fetcher(['127.0.0.1']).fetch(`http://127.0.0.1:${site.port}/`, {
+        headers: { 'User-Agent': 'SiteSpecific/1.0', Accept: 'application/json' },
+      });
+      expect(seen['user-agent']).toBe('SiteSpecific/1.0');
+      expect(seen.accept).toBe('application/json');
+      expect(raw.filter((h) => /^user-agent$/i.test(h))).toHaveLength(1);
+      expect(raw.filter((h) => /^accept$/i.test(h))).toHaveLength(1);
+      // Without one, a browser's User-Agent; the honest one is configurable.
+      await fetcher(['127.0.0.1']).fetch(`http://127.0.0.1:${site.port}/`);
+      expect(seen['user-agent']).toMatch(/^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\).*Chrome\//);
+      await fetcher(['127.0.0.1'], { userAgent: 'GuildhallOSINT' }).fetch(`http://127.0.0.1:${site.port}/`);
+      expect(seen['user-agent']).toBe('GuildhallOSINT');
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('decodes gzip, deflate and br bodies and honours the charset (header or <meta>)', async () => {
+    const cyrillic = 'Профиль пользователя';
+    const cp1251 = Buffer.from([0xcf, 0xf0, 0xee, 0xf4, 0xe8, 0xeb, 0xfc]); // "Профиль"
+    const site = await listener('127.0.0.1', (req, res) => {
+      const html = `<html><body>${cyrillic}</body></html>`;
+      if (req.url === '/gzip') res.writeHead(200, { 'content-encoding': 'gzip' }).end(zlib.gzipSync(html));
+      else if (req.url === '/deflate')
+        res.writeHead(200, { 'content-encoding': 'deflate' }).end(zlib.deflateSync(html));
+      else if (req.url === '/br')
+        res.writeHead(200, { 'content-encoding': 'br' }).end(zlib.brotliCompressSync(html));
+      else if (req.url === '/cp1251-header')
+        res.writeHead(200, { 'content-type': 'text/html; charset=windows-1251' }).end(cp1251);
+      else
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(Buffer.concat([Buffer.from('<meta charset="windows-1251">'), cp1251]));
+    });
+    try {
+      const out = fetcher(['127.0.0.1']);
+      for (const path of ['gzip', 'deflate', 'br']) {
+        expect((await out.fetch(`http://127.0.0.1:${site.port}/${path}`)).body).toContain(cyrillic);
+      }
+      expect((await out.fetch(`http://127.0.0.1:${site.port}/cp1251-header`)).body).toBe('Профиль');
+      expect((await out.fetch(`http://127.0.0.1:${site.port}/cp1251-meta`)).body).toContain('Профиль');
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('a scan finds a marker past the 1 MiB cap (and across chunk boundaries) while keeping only the head', async () => {
+    const site = await listener('127.0.0.1', (_req, res) => {
+      res.write('x'.repeat(1300 * 1024));
+      res.write('<div class="prof');
+      res.end('ile">Alice</div>');
+    });
+    try {
+      const res = await fetcher(['127.0.0.1']).fetch(`http://127.0.0.1:${site.port}/`, {
+        scan: {
+          markers: ['class="profile"', 'no such user'],
+          caseless: ['ALICE'],
+          maxBytes: 8 * 1024 * 1024,
+          keepChars: 1000,
+        },
+      });
+      expect(res.markers).toEqual([true, false]);
+      expect(res.caseless).toEqual([true]);
+      expect(res.body).toHaveLength(1000);
+      expect(res.truncated).toBe(false);
+    } finally {
+      await site.close();
+    }
+  });
+});
+
+describe('the fair limiter', () => {
+  const flush = () => new Promise((r) => setImmediate(r));
+  it('caps each owner and serves waiting owners in turn; an aborted waiter leaves the queue', async () => {
+    const limiter = createLimiter(4, 3);
+    const started: string[] = [];
+    const finish = new Map<string, () => void>();
+    const run = (name: string, owner: string, signal?: AbortSignal) =>
+      limiter.run(
+        () =>
+          new Promise<void>((resolve) => {
+            started.push(name);
+            finish.set(name, resolve);
+          }),
+        { owner, signal },
+      );
+    const a = ['a0', 'a1', 'a2', 'a3', 'a4'].map((n) => run(n, 'a'));
+    await flush();
+    // Owner a gets its share (3), not every slot; the fourth stays for others.
+    expect(started).toEqual(['a0', 'a1', 'a2']);
+    const b = ['b0', 'b1'].map((n) => run(n, 'b'));
+    await flush();
+    expect(started).toEqual(['a0', 'a1', 'a2', 'b0']);
+    // A waiter whose member left is dropped from the queue.
+    const gone = new AbortController();
+    const dropped = run('c0', 'c', gone.signal);
+    gone.abort(new Error('left'));
+    await expect(dropped).rejects.toThrow('left');
+    // Freed slots go round the owners with someone waiting: b1 (b's turn), then a3.
+    finish.get('a0')!();
+    await flush();
+    expect(started.at(-1)).toBe('b1');
+    finish.get('b0')!();
+    await flush();
+    expect(started.at(-1)).toBe('a3');
+    for (const name of ['a1', 'a2', 'a3', 'b1']) finish.get(name)!();
+    await flush();
+    finish.get('a4')!();
+    await Promise.all([...a, ...b]);
+    expect(started).not.toContain('c0');
+    expect(limiter.active).toBe(0);
+    expect(limiter.waiting).toBe(0);
   });
 });

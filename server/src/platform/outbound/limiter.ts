@@ -1,7 +1,7 @@
 /**
  * A counting semaphore shared fairly: at most `limit` holders at once and at most `perOwner` for any one
- * owner (a member); when a slot frees it goes to the next owner in turn (round robin over owners with
- * someone waiting), so one member's long scan cannot make another's search wait behind all of it. A
+ * owner (a member); when a slot frees it goes to the waiting owner that holds the fewest (ties in turn,
+ * round robin), so one member's long scan cannot make another's search wait behind all of it. A
  * waiter whose signal aborts leaves the queue at once.
  */
 export type Limiter = {
@@ -33,15 +33,17 @@ export function createLimiter(limit: number, perOwner = limit): Limiter {
   };
   const dispatch = () => {
     while (active < limit) {
-      let next: Waiter | undefined;
-      for (const [owner, queue] of queues) {
-        if (holds(owner) >= perOwner) continue;
-        next = queue.shift();
-        queues.delete(owner);
-        if (queue.length > 0) queues.set(owner, queue);
-        break;
+      // The waiting owner holding the fewest slots goes first; ties go by turn.
+      let pick: string | undefined;
+      for (const owner of queues.keys()) {
+        const n = holds(owner);
+        if (n < perOwner && (pick === undefined || n < holds(pick))) pick = owner;
       }
-      if (!next) return;
+      if (pick === undefined) return;
+      const queue = queues.get(pick)!;
+      const next = queue.shift()!;
+      queues.delete(pick);
+      if (queue.length > 0) queues.set(pick, queue);
       waiting -= 1;
       take(next.owner);
       next.grant();

@@ -20,7 +20,12 @@ import {
   type SocketIdentity,
   verdictFor,
 } from './session-check.ts';
-import { createSocketGate, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits.ts';
+import {
+  createPendingCounter,
+  createSocketGate,
+  DEFAULT_SOCKET_LIMITS,
+  type SocketLimits,
+} from './socket-limits.ts';
 
 export type RoomEmission = { event: string; payload: unknown };
 
@@ -39,8 +44,11 @@ export type ClientEventHandler = (
 
 export type RealtimeHub = {
   readonly io: Server;
-  /** Sends an event to every socket in a room, on every instance. Features call it after a state change. */
-  publish(room: string, event: string, payload: unknown): void;
+  /**
+   * Sends an event to every socket in a room, on every instance. Features call it after a state change.
+   * `except` leaves out the sockets of another room (a drawer's own `user:<id>` room for their strokes).
+   */
+  publish(room: string, event: string, payload: unknown, options?: { except?: string }): void;
   /** Registers the rooms of one feature, e.g. `tictactoe` for rooms `tictactoe:<gameId>`. */
   defineRoomType(type: string, room: RoomType): void;
   /**
@@ -85,21 +93,51 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
   const { db, levelOf, log } = opts;
   const rooms = new Map<string, RoomType>();
   const clientEvents = new Map<string, ClientEventHandler>();
+  const limits = { ...DEFAULT_SOCKET_LIMITS, ...opts.limits };
+  const addressOf = opts.clientAddress ?? ((req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown');
+  const pending = createPendingCounter(limits.pendingPerAddress);
   const io = new Server(opts.httpServer, {
     path: REALTIME_PATH,
     serveClient: false,
     maxHttpBufferSize: 1_000_000,
+    // A connection that has not completed the handshake (sent its session token) in this time is closed;
+    // Socket.IO's default, 45 s, let strangers hold hundreds of idle sockets (issue 26 #14).
+    connectTimeout: limits.connectTimeoutMs,
+    // New engine.io sessions only: an address already holding its share of unauthenticated ones is refused.
+    allowRequest: (req, callback) => {
+      const full = pending.isFull(clientAddressKey(addressOf(req)));
+      callback(full ? 'Too many connections that have not signed in' : null, !full);
+    },
     ...(opts.adapter ? { adapter: opts.adapter } : {}),
   });
+  // Each engine.io connection counts as pending for its address until it signs in or closes.
+  const pendingRelease = new WeakMap<object, () => void>();
+  io.engine.on(
+    'connection',
+    (conn: { request: IncomingMessage; once: (e: 'close', f: () => void) => void; close: () => void }) => {
+      const key = clientAddressKey(addressOf(conn.request));
+      // Two handshakes racing past allowRequest: the later one is closed here.
+      if (!pending.tryOpen(key)) return conn.close();
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        pending.release(key);
+      };
+      pendingRelease.set(conn, release);
+      conn.once('close', () => {
+        release();
+        pendingRelease.delete(conn);
+      });
+    },
+  );
 
   const checkToken = async (tokenHash: string): Promise<SessionVerdict> => {
     const live = await findLiveSessionUsers(db, [tokenHash]);
     return verdictFor(levelOf, tokenHash, live.get(tokenHash));
   };
 
-  const limits = { ...DEFAULT_SOCKET_LIMITS, ...opts.limits };
   const gate = createSocketGate(limits);
-  const addressOf = opts.clientAddress ?? ((req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown');
 
   io.use((socket, next) => {
     const address = clientAddressKey(addressOf(socket.request));
@@ -128,6 +166,8 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
 
   io.on('connection', (raw) => {
     const socket = raw as HubSocket;
+    // Signed in: no longer pending.
+    pendingRelease.get(socket.conn)?.();
     void Promise.resolve(socket.join(userRoom(socket.data.identity.userId)))
       .then(() => dropOldestBeyondLimit(socket))
       .catch((err: unknown) => log.warn({ err }, 'realtime: could not enforce the per-account socket limit'));
@@ -273,8 +313,9 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
 
   return {
     io,
-    publish(room, event, payload) {
-      io.to(room).emit(event, payload);
+    publish(room, event, payload, options = {}) {
+      if (options.except) io.to(room).except(options.except).emit(event, payload);
+      else io.to(room).emit(event, payload);
     },
     defineRoomType(type, room) {
       if (!/^[a-z][a-z0-9-]{0,31}$/.test(type) || type === 'user')

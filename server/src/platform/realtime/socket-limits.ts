@@ -9,6 +9,13 @@ export type SocketLimits = {
   /** Events one socket may send per window; past it they are refused, past twice it the socket is dropped. */
   eventsPerWindow: number;
   windowSeconds: number;
+  /**
+   * Connections one address may hold open before signing in (an engine.io connection that has not
+   * completed the Socket.IO handshake): each holds a socket and memory, and none is counted elsewhere.
+   */
+  pendingPerAddress: number;
+  /** How long a connection may stay open without completing the handshake (a real client needs < 1 s). */
+  connectTimeoutMs: number;
 };
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
@@ -17,7 +24,32 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   // Pictionary strokes at 20 batches a second stay well inside.
   eventsPerWindow: 300,
   windowSeconds: 10,
+  pendingPerAddress: 10,
+  connectTimeoutMs: 5_000,
 };
+
+/**
+ * Counts the connections of each address that have not signed in yet (issue 26 #14): `tryOpen` refuses
+ * past the limit, `release` is called once per opened connection, when it signs in or closes.
+ */
+export function createPendingCounter(limit: number) {
+  const pending = new Map<string, number>();
+  return {
+    isFull: (key: string) => (pending.get(key) ?? 0) >= limit,
+    tryOpen(key: string): boolean {
+      const n = pending.get(key) ?? 0;
+      if (n >= limit) return false;
+      pending.set(key, n + 1);
+      return true;
+    },
+    release(key: string): void {
+      const n = (pending.get(key) ?? 1) - 1;
+      if (n <= 0) pending.delete(key);
+      else pending.set(key, n);
+    },
+    count: (key: string) => pending.get(key) ?? 0,
+  };
+}
 
 export type SocketGate = {
   /** False when this address has opened too many sockets lately. */

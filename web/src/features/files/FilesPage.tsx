@@ -1,10 +1,12 @@
 import {
+  FILE_MANAGER_TEXTS,
   FILES_TEXTS,
   FILES_TOAST_MS,
   type FileItem,
   formatFileSize,
   hasLevel,
   itemsFailedToDeleteText,
+  TRASH_RETENTION_DAYS,
 } from '@guildhall/common';
 import { FolderOpen, HardDrive, RefreshCw, TriangleExclamationPoint, Upload } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -16,19 +18,33 @@ import { Card } from '../../ui/Card.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import type { ItemHandlers } from './actions.tsx';
-import { categorizeFile, createFolder, deleteItem, folderContents, renameItem } from './api.ts';
+import type { DragHandlers, ItemHandlers } from './actions.tsx';
+import {
+  archiveTicket,
+  categorizeFile,
+  createFolder,
+  deleteItem,
+  folderContents,
+  moveItems,
+  previewUrl,
+  renameItem,
+} from './api.ts';
 import { BreadcrumbBar } from './BreadcrumbBar.tsx';
-import { filterItems, shareTarget } from './display.ts';
+import { filterItems, parseSort, type SortOrder, shareTarget, sortItems } from './display.ts';
 import { FileGrid } from './FileGrid.tsx';
 import { FileList } from './FileList.tsx';
+import { MoveDialog } from './MoveDialog.tsx';
 import { itemNameProblem, NameModal } from './NameModal.tsx';
+import { PreviewDialog, type PreviewFile } from './PreviewDialog.tsx';
 import { ProgressCards } from './ProgressCards.tsx';
+import { SearchResults } from './SearchResults.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
 import { ShareModal } from './ShareModal.tsx';
 import { Toolbar, type ViewMode } from './Toolbar.tsx';
-import { useDownloads } from './useDownloads.ts';
+import { TrashView } from './TrashView.tsx';
+import { startBrowserDownload, useDownloads } from './useDownloads.ts';
 import { useDropUpload } from './useDropUpload.ts';
+import { useFileShortcuts } from './useFileShortcuts.ts';
 import { useFilesView } from './useFilesView.ts';
 import { useProgressCards } from './useProgressCards.ts';
 import { useUploads } from './useUploads.ts';
@@ -39,16 +55,28 @@ type ModalState =
   | { kind: 'categorize'; item: FileItem }
   | { kind: 'share'; file: FileItem }
   | { kind: 'deleteFolder'; folder: FileItem; inside: number }
-  | { kind: 'deleteFiles'; files: FileItem[] };
+  | { kind: 'deleteFiles'; files: FileItem[] }
+  | { kind: 'move'; items: FileItem[] };
 
 const VIEW_KEY = 'files:view';
+const SORT_KEY = 'files:sort';
 
 /** The Shared File System screen (portal-tools §2 /filesystem). */
 export function FilesPage() {
   const { user } = useAuth();
   const canWrite = hasLevel(user?.accessLevel, 'user');
+  const isAdmin = hasLevel(user?.accessLevel, 'admin');
   const view = useFilesView();
   const [filter, setFilter] = useState('');
+  const [search, setSearch] = useState('');
+  const [isTrash, setTrash] = useState(false);
+  const [sort, setSortState] = useState<SortOrder>(() => parseSort(localStorage.getItem(SORT_KEY)));
+  const setSort = (next: SortOrder) => {
+    setSortState(next);
+    localStorage.setItem(SORT_KEY, `${next.key}-${next.dir}`);
+  };
+  const [preview, setPreview] = useState<{ files: PreviewFile[]; index: number } | null>(null);
+  const anchor = useRef<string | null>(null);
   const [mode, setMode] = useState<ViewMode>(() =>
     localStorage.getItem(VIEW_KEY) === 'list' ? 'list' : 'grid',
   );
@@ -68,10 +96,12 @@ export function FilesPage() {
     void place;
     setSelected(new Set());
     setFilter('');
+    setTrash(false);
+    anchor.current = null;
   }, [place]);
 
-  const shown = useMemo(() => filterItems(view.items, filter), [view.items, filter]);
-  const selectedFiles = view.items.filter((i) => selected.has(i.id));
+  const shown = useMemo(() => sortItems(filterItems(view.items, filter), sort), [view.items, filter, sort]);
+  const selectedFiles = shown.filter((i) => selected.has(i.id));
   const target = { folderId: view.folderId, category: view.category };
   const startUpload = useCallback(
     (files: File[]) => upload(files, { folderId: view.folderId, category: view.category }),
@@ -79,13 +109,78 @@ export function FilesPage() {
   );
   const isDragging = useDropUpload(startUpload, canWrite);
 
-  const toggle = (item: FileItem) =>
+  /** Plain click or Ctrl/⌘: toggles the item. Shift: selects from the last clicked item to this one. */
+  const toggle = (item: FileItem, event?: { shiftKey: boolean }) => {
+    const from = anchor.current ? shown.findIndex((i) => i.id === anchor.current) : -1;
+    const to = shown.findIndex((i) => i.id === item.id);
+    if (event?.shiftKey && from >= 0 && to >= 0) {
+      const [a, b] = from < to ? [from, to] : [to, from];
+      setSelected((s) => new Set([...s, ...shown.slice(a, b + 1).map((i) => i.id)]));
+      return;
+    }
+    anchor.current = item.id;
     setSelected((s) => {
       const next = new Set(s);
       if (next.has(item.id)) next.delete(item.id);
       else next.add(item.id);
       return next;
     });
+  };
+
+  const openPreview = (file: FileItem, among: FileItem[] = shown) => {
+    const files = among.filter((i) => i.type === 'file');
+    setPreview({
+      files,
+      index: Math.max(
+        0,
+        files.findIndex((f) => f.id === file.id),
+      ),
+    });
+  };
+
+  async function downloadZip(items: FileItem[]) {
+    try {
+      const { url } = await archiveTicket(items.map((i) => i.id));
+      startBrowserDownload(url, '');
+      toast.success('ZIP download started', { duration: FILES_TOAST_MS });
+    } catch (e) {
+      toast.error(FILES_TEXTS.downloadFailedToast, { description: errorText(e), duration: FILES_TOAST_MS });
+    }
+  }
+
+  async function move(ids: string[], targetFolderId: string | null) {
+    const { moved } = await moveItems(ids, targetFolderId);
+    toast.success(FILE_MANAGER_TEXTS.moved(moved), { duration: FILES_TOAST_MS });
+    setSelected(new Set());
+    await view.refresh();
+  }
+
+  const drag: DragHandlers = {
+    idsFor: (item) => (selected.has(item.id) ? [...selected] : [item.id]),
+    onDropInto: (folderId, ids) => {
+      if (folderId === view.folderId) return;
+      move(ids, folderId).catch((e: unknown) =>
+        toast.error(FILE_MANAGER_TEXTS.moveFailed, { description: errorText(e), duration: FILES_TOAST_MS }),
+      );
+    },
+  };
+
+  const askDelete = (items: FileItem[]) => {
+    const folder = items.length === 1 && items[0]!.type === 'folder' ? items[0]! : null;
+    if (folder) return handlers.remove(folder);
+    setModal({ kind: 'deleteFiles', files: items });
+  };
+
+  useFileShortcuts({
+    isActive: !modal && !preview && !isTrash && !search.trim(),
+    onDelete: () => canWrite && selectedFiles.length > 0 && askDelete(selectedFiles),
+    onRename: () =>
+      canWrite && selectedFiles.length === 1 && setModal({ kind: 'rename', item: selectedFiles[0]! }),
+    onSelectAll: () => setSelected(new Set(shown.map((i) => i.id))),
+    onClear: () => setSelected(new Set()),
+    onOpen: () =>
+      selectedFiles.length === 1 && selectedFiles[0]!.type === 'file' && openPreview(selectedFiles[0]!),
+  });
 
   async function deleteSequentially(items: FileItem[]) {
     let failed = 0;
@@ -99,7 +194,7 @@ export function FilesPage() {
     const ok = items.length - failed;
     if (items.length === 1) {
       if (failed) toast.error(FILES_TEXTS.deleteFailed, { duration: FILES_TOAST_MS });
-      else toast.success(`Deleted ${items[0]!.name}`, { duration: FILES_TOAST_MS });
+      else toast.success(`Deleted ${items[0]!.name}`, { description: IN_TRASH, duration: FILES_TOAST_MS });
     } else if (failed === items.length) {
       toast.error(FILES_TEXTS.bulkDeleteFailed, {
         description: itemsFailedToDeleteText(failed),
@@ -111,7 +206,7 @@ export function FilesPage() {
         duration: FILES_TOAST_MS,
       });
     } else {
-      toast.success(`Deleted ${ok} item(s)`, { duration: FILES_TOAST_MS });
+      toast.success(`Deleted ${ok} item(s)`, { description: IN_TRASH, duration: FILES_TOAST_MS });
     }
     setSelected(new Set());
     await view.refresh();
@@ -124,6 +219,9 @@ export function FilesPage() {
     share: (file) => setModal({ kind: 'share', file }),
     rename: (item) => setModal({ kind: 'rename', item }),
     categorize: (item) => setModal({ kind: 'categorize', item }),
+    preview: (file) => openPreview(file),
+    moveTo: (item) => setModal({ kind: 'move', items: selected.has(item.id) ? selectedFiles : [item] }),
+    downloadZip: (item) => void downloadZip([item]),
     remove: async (item) => {
       if (item.type === 'file') return setModal({ kind: 'deleteFiles', files: [item] });
       try {
@@ -164,7 +262,12 @@ export function FilesPage() {
 
       <Card className="space-y-4 p-4 sm:p-5">
         <div className="rounded-xl border border-border bg-bg/50 px-2 py-1.5">
-          <BreadcrumbBar crumbs={view.crumbs} category={view.category} onOpen={view.openFolder} />
+          <BreadcrumbBar
+            crumbs={view.crumbs}
+            category={view.category}
+            onOpen={view.openFolder}
+            drag={canWrite ? drag : undefined}
+          />
         </div>
         <Toolbar
           filter={filter}
@@ -180,6 +283,15 @@ export function FilesPage() {
             localStorage.setItem(VIEW_KEY, m);
           }}
           canWrite={canWrite}
+          search={search}
+          onSearch={setSearch}
+          sort={sort}
+          onSort={setSort}
+          isTrash={isTrash}
+          onTrash={(show) => {
+            setTrash(show);
+            setSelected(new Set());
+          }}
         />
         <input
           ref={picker}
@@ -193,22 +305,39 @@ export function FilesPage() {
             if (files.length > 0) startUpload(files);
           }}
         />
-        {selected.size > 0 && (
+        {selectedFiles.length > 0 && !isTrash && !search.trim() && (
           <SelectionBar
-            count={selected.size}
+            count={selectedFiles.length}
             canWrite={canWrite}
             onClear={() => setSelected(new Set())}
-            onDownload={() => void downloadMany(selectedFiles)}
+            onZip={() => void downloadZip(selectedFiles)}
+            onMove={() => setModal({ kind: 'move', items: selectedFiles })}
+            onDownload={() =>
+              selectedFiles.some((i) => i.type === 'folder')
+                ? void downloadZip(selectedFiles)
+                : void downloadMany(selectedFiles)
+            }
             onShare={() => {
               const t = shareTarget(selectedFiles);
               if ('error' in t) toast.error(t.error, { duration: FILES_TOAST_MS });
               else setModal({ kind: 'share', file: t.file });
             }}
-            onDelete={() => setModal({ kind: 'deleteFiles', files: selectedFiles })}
+            onDelete={() => askDelete(selectedFiles)}
           />
         )}
 
-        {view.isLoading ? (
+        {isTrash ? (
+          <TrashView canWrite={canWrite} isAdmin={isAdmin} />
+        ) : search.trim() ? (
+          <SearchResults
+            query={search}
+            onOpenFolder={(id) => {
+              setSearch('');
+              view.openFolder(id);
+            }}
+            onPreview={(hit, all) => openPreview(hit, all)}
+          />
+        ) : view.isLoading ? (
           <div className="flex justify-center py-16">
             <Spinner className="size-8" />
           </div>
@@ -241,9 +370,21 @@ export function FilesPage() {
             )}
           </div>
         ) : mode === 'grid' ? (
-          <FileGrid items={shown} selected={selected} onToggle={toggle} handlers={handlers} />
+          <FileGrid
+            items={shown}
+            selected={selected}
+            onToggle={toggle}
+            handlers={handlers}
+            drag={canWrite ? drag : undefined}
+          />
         ) : (
-          <FileList items={shown} selected={selected} onToggle={toggle} handlers={handlers} />
+          <FileList
+            items={shown}
+            selected={selected}
+            onToggle={toggle}
+            handlers={handlers}
+            drag={canWrite ? drag : undefined}
+          />
         )}
       </Card>
 
@@ -318,8 +459,7 @@ export function FilesPage() {
           onClose={() => setModal(null)}
         >
           Delete the folder <strong className="text-text">{modal.folder.name}</strong>
-          {modal.inside > 0 ? ` and the ${modal.inside} item(s) inside it` : ' (it is empty)'}? This cannot be
-          undone.
+          {modal.inside > 0 ? ` and the ${modal.inside} item(s) inside it` : ' (it is empty)'}? {TRASH_NOTE}
         </ConfirmDialog>
       )}
       {modal?.kind === 'deleteFiles' && (
@@ -332,16 +472,48 @@ export function FilesPage() {
         >
           {modal.files.length === 1 ? (
             <>
-              Delete <strong className="text-text">{modal.files[0]!.name}</strong>? This cannot be undone.
+              Delete <strong className="text-text">{modal.files[0]!.name}</strong>? {TRASH_NOTE}
             </>
           ) : (
-            `Delete these ${modal.files.length} files? This cannot be undone.`
+            `Delete these ${modal.files.length} ${modal.files.every((f) => f.type === 'file') ? 'files' : 'items'}? ${TRASH_NOTE}`
           )}
         </ConfirmDialog>
+      )}
+      {modal?.kind === 'move' && (
+        <MoveDialog
+          items={modal.items}
+          startFolderId={view.folderId}
+          onMove={(target) =>
+            move(
+              modal.items.map((i) => i.id),
+              target,
+            )
+          }
+          onClose={() => setModal(null)}
+        />
+      )}
+      {preview && (
+        <PreviewDialog
+          files={preview.files}
+          index={preview.index}
+          onIndex={(index) => setPreview({ ...preview, index })}
+          onClose={() => setPreview(null)}
+          urlOf={previewFileUrl}
+          onDownload={(f) => {
+            const file = preview.files.find((x) => x.id === f.id) as FileItem | undefined;
+            if (file) void downloadOne(file);
+          }}
+        />
       )}
     </Page>
   );
 }
+
+const TRASH_NOTE = `It goes to the trash, where it can be restored for ${TRASH_RETENTION_DAYS} days.`;
+
+const IN_TRASH = `In the trash for ${TRASH_RETENTION_DAYS} days`;
+
+const previewFileUrl = (file: PreviewFile) => previewUrl(file.id);
 
 /** What the member reads: apiFetch has already put a server fault into friendly words (api/server-fault.ts). */
 function errorText(e: unknown): string {

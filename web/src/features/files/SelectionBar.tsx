@@ -1,4 +1,5 @@
-import { Download, Share2, Trash, X } from 'lucide-react';
+import { FILE_MANAGER_TEXTS } from '@guildhall/common';
+import { Download, FileArchive, FolderInput, Share2, Trash, X } from 'lucide-react';
 import { Button } from '../../ui/Button.tsx';
 
 /** Shown while files are selected: Download, Share and Delete (portal-tools §2). */
@@ -8,6 +9,8 @@ export function SelectionBar(props: {
   onShare: () => void;
   onDelete: () => void;
   onClear: () => void;
+  onZip: () => void;
+  onMove: () => void;
   canWrite: boolean;
 }) {
   return (
@@ -18,6 +21,21 @@ export function SelectionBar(props: {
       <span className="mr-auto text-sm font-medium">{props.count} selected</span>
       <Button size="sm" variant="secondary" onClick={props.onDownload} icon={<Download className="size-4" />}>
         Download
+      </Button>
+      <Button size="sm" variant="secondary" onClick={props.onZip} icon={<FileArchive className="size-4" />}>
+        <span className="max-sm:sr-only">{FILE_MANAGER_TEXTS.downloadZip}</span>
+        <span className="sm:hidden" aria-hidden>
+          ZIP
+        </span>
+      </Button>
+      <Button
+        size="sm"
+        variant="secondary"
+        onClick={props.onMove}
+        disabled={!props.canWrite}
+        icon={<FolderInput className="size-4" />}
+      >
+        {FILE_MANAGER_TEXTS.moveTo}
       </Button>
       <Button
         size="sm"

@@ -1,13 +1,16 @@
 import {
+  FILE_MANAGER_TEXTS,
   FILES_TEXTS,
   type FileItem,
   type FileShare,
   isShareExpired,
+  SHARE_PASSWORD_MAX_CHARS,
+  SHARE_PASSWORD_MIN_CHARS,
   SHARE_TOAST_MS,
   type ShareAccessLevel,
 } from '@guildhall/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Copy, Download, Globe, Link2, Trash, Users } from 'lucide-react';
+import { Copy, Download, Globe, KeyRound, Link2, Trash, Users } from 'lucide-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '../../ui/Badge.tsx';
@@ -80,15 +83,21 @@ export function ShareModal({ file, onClose }: { file: FileItem; onClose: () => v
 function CreateShareForm({ file, onCreated }: { file: FileItem; onCreated: () => Promise<void> }) {
   const [accessLevel, setAccessLevel] = useState<ShareAccessLevel>('user');
   const [expiry, setExpiry] = useState('');
+  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({
-    mutationFn: () => createShare(file.id, accessLevel, expiry ? new Date(expiry).toISOString() : null),
+    mutationFn: () =>
+      createShare(file.id, accessLevel, expiry ? new Date(expiry).toISOString() : null, password),
   });
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (expiry && new Date(expiry).getTime() <= Date.now()) {
       setError('The expiry must be in the future (leave it empty for a permanent link).');
+      return;
+    }
+    if (password && password.length < SHARE_PASSWORD_MIN_CHARS) {
+      setError(`The password needs at least ${SHARE_PASSWORD_MIN_CHARS} characters (or none).`);
       return;
     }
     try {
@@ -142,6 +151,25 @@ function CreateShareForm({ file, onCreated }: { file: FileItem; onCreated: () =>
         />
         <span id="expiry-hint" className="block text-xs text-muted">
           Leave empty for a permanent link.
+        </span>
+      </label>
+      <label className="block space-y-1.5">
+        <span className="text-sm text-muted">{FILE_MANAGER_TEXTS.passwordLabel} (optional)</span>
+        <input
+          type="password"
+          autoComplete="new-password"
+          className={cn(inputClass)}
+          value={password}
+          maxLength={SHARE_PASSWORD_MAX_CHARS}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setError(null);
+          }}
+          aria-describedby="password-hint"
+          data-testid="share-password"
+        />
+        <span id="password-hint" className="block text-xs text-muted">
+          The link then asks for it before showing the file. Send it separately from the link.
         </span>
       </label>
       {error && (
@@ -259,6 +287,12 @@ function ExistingShares({
                 {s.accessLevel === 'public' ? 'Public' : 'Users'}
               </Badge>
               {isExpired && <Badge tone="danger">{FILES_TEXTS.expired}</Badge>}
+              {s.hasPassword && (
+                <Badge tone="warning">
+                  <KeyRound className="size-3" />
+                  {FILE_MANAGER_TEXTS.passwordLabel}
+                </Badge>
+              )}
               <span>{s.expiresAt ? `Expires ${dateLabel(s.expiresAt)}` : 'Never expires'}</span>
               <span className="inline-flex items-center gap-1">
                 <Download className="size-3" />

@@ -1,14 +1,29 @@
 import {
+  FILE_MANAGER_TEXTS,
   FILES_TEXTS,
   formatFileSize,
+  previewKindOf,
+  SHARE_PASSWORD_HEADER,
   SHARED_PAGE_TOAST_MS,
   type SharedFileInfo,
   SharedInfoResponse,
+  SharePasswordErrorCodes,
   sharedDownloadFailedText,
 } from '@guildhall/common';
 import { useQuery } from '@tanstack/react-query';
-import { Calendar, Download, FileX, Globe, Lock, LogIn, TriangleExclamationPoint, Users } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import {
+  Calendar,
+  Download,
+  Eye,
+  FileX,
+  Globe,
+  KeyRound,
+  Lock,
+  LogIn,
+  TriangleExclamationPoint,
+  Users,
+} from 'lucide-react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { ApiError, apiFetch } from '../../api/client.ts';
@@ -16,22 +31,40 @@ import { loginPathFor } from '../../auth/next-path.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
+import { inputClass } from '../../ui/Modal.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { dateLabel } from './display.ts';
 import { ItemIcon } from './ItemIcon.tsx';
+import { PreviewDialog, type PreviewFile } from './PreviewDialog.tsx';
 import { startBrowserDownload } from './useDownloads.ts';
 
 const tokenPath = (token: string) => `/api/files/shared/${encodeURIComponent(token)}`;
 
-async function fetchSharedInfo(token: string): Promise<SharedFileInfo> {
-  return SharedInfoResponse.parse(await apiFetch(tokenPath(token))).data;
+/** The password typed for a protected link goes in a header, never in the URL (or history). */
+const passwordHeaders = (password: string | null): Record<string, string> =>
+  password ? { [SHARE_PASSWORD_HEADER]: password } : {};
+
+async function fetchSharedInfo(token: string, password: string | null): Promise<SharedFileInfo> {
+  return SharedInfoResponse.parse(await apiFetch(tokenPath(token), { headers: passwordHeaders(password) }))
+    .data;
 }
 
-type Failure = { kind: 'login' } | { kind: 'not-found' } | { kind: 'other'; message: string };
+type Failure =
+  | { kind: 'login' }
+  | { kind: 'not-found' }
+  | { kind: 'password'; isWrong: boolean }
+  | { kind: 'other'; message: string };
 
-/** The spec's reading of a failure (portal-tools §8): AUTH_REQUIRED, anything 404, or the message as is. */
+/**
+ * The spec's reading of a failure (portal-tools §8): AUTH_REQUIRED, anything 404, or the message as is;
+ * before those, a link that asks for its password (issue 30).
+ */
 export function classifyFailure(error: unknown): Failure {
+  if (error instanceof ApiError && error.code === SharePasswordErrorCodes.required)
+    return { kind: 'password', isWrong: false };
+  if (error instanceof ApiError && error.code === SharePasswordErrorCodes.wrong)
+    return { kind: 'password', isWrong: true };
   if (error instanceof ApiError && (error.code === 'AUTH_REQUIRED' || error.status === 401))
     return { kind: 'login' };
   const message = error instanceof Error ? error.message : String(error);
@@ -50,7 +83,13 @@ export function sizeText(size: number | null | undefined): string {
 /** /shared/{token} (portal-tools §2): loading, login required, not found, or the file with a download button. */
 export function SharedLinkPage() {
   const { token = '' } = useParams();
-  const info = useQuery({ queryKey: ['shared', token], queryFn: () => fetchSharedInfo(token), retry: false });
+  const [password, setPassword] = useState<string | null>(null);
+  const info = useQuery({
+    queryKey: ['shared', token, password],
+    queryFn: () => fetchSharedInfo(token, password),
+    retry: false,
+  });
+  const failure = info.isError ? classifyFailure(info.error) : null;
 
   return (
     <Page className="max-w-xl">
@@ -59,16 +98,23 @@ export function SharedLinkPage() {
           <Spinner className="size-8" />
           <p>Loading shared file...</p>
         </div>
-      ) : info.isError ? (
-        <FailureCard failure={classifyFailure(info.error)} />
-      ) : (
-        <FileCard token={token} info={info.data} onDownloaded={() => void info.refetch()} />
-      )}
+      ) : failure?.kind === 'password' ? (
+        <PasswordCard isWrong={failure.isWrong} onSubmit={setPassword} />
+      ) : failure ? (
+        <FailureCard failure={failure} />
+      ) : info.data ? (
+        <FileCard
+          token={token}
+          info={info.data}
+          password={password}
+          onDownloaded={() => void info.refetch()}
+        />
+      ) : null}
     </Page>
   );
 }
 
-function FailureCard({ failure }: { failure: Failure }) {
+function FailureCard({ failure }: { failure: Exclude<Failure, { kind: 'password' }> }) {
   const location = useLocation();
   if (failure.kind === 'login') {
     return (
@@ -113,23 +159,90 @@ function FailureCard({ failure }: { failure: Failure }) {
   );
 }
 
+/** A protected link: the password form (a wrong one says so; too many wrong ones are refused for a while). */
+function PasswordCard({ isWrong, onSubmit }: { isWrong: boolean; onSubmit: (password: string) => void }) {
+  const [value, setValue] = useState('');
+  return (
+    <Card className="flex flex-col items-center gap-4 py-10 text-center">
+      <span className="flex size-14 items-center justify-center rounded-2xl bg-warning/15">
+        <KeyRound className="size-7 text-warning-text" />
+      </span>
+      <h1 className="text-xl font-semibold">{FILE_MANAGER_TEXTS.passwordRequired}</h1>
+      <form
+        className="flex w-full max-w-sm flex-col gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (value) onSubmit(value);
+        }}
+      >
+        <label className="text-left text-sm">
+          <span className="mb-1 block text-muted">{FILE_MANAGER_TEXTS.passwordLabel}</span>
+          <input
+            type="password"
+            autoComplete="off"
+            autoFocus
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            aria-invalid={isWrong || undefined}
+            aria-describedby={isWrong ? 'password-error' : undefined}
+            className={inputClass}
+            data-testid="shared-password"
+          />
+        </label>
+        {isWrong && (
+          <p id="password-error" role="alert" className="text-sm text-danger-text">
+            {FILE_MANAGER_TEXTS.passwordWrong}
+          </p>
+        )}
+        <Button type="submit" disabled={!value}>
+          {FILE_MANAGER_TEXTS.unlock}
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+/** A ticket for this share's file (the password, if any, proves itself once per ticket). */
+async function shareTicket(token: string, password: string | null): Promise<string> {
+  const res = await apiFetch<{ data: { url: string } }>(`${tokenPath(token)}/ticket`, {
+    method: 'POST',
+    headers: passwordHeaders(password),
+  });
+  return res.data.url;
+}
+
 function FileCard({
   token,
   info,
+  password,
   onDownloaded,
 }: {
   token: string;
   info: SharedFileInfo;
+  password: string | null;
   onDownloaded: () => void;
 }) {
   const [isDownloading, setDownloading] = useState(false);
+  const [isPreviewOpen, setPreviewOpen] = useState(false);
   const isPublic = info.accessLevel === 'public';
+  const kind = (info.size ?? 0) > 0 ? previewKindOf(info.name) : 'none';
+  const file: PreviewFile = { id: token, name: info.name, size: info.size ?? 0 };
+  const previewAddress = useCallback(async () => {
+    const url = await shareTicket(token, password);
+    return url.replace(/\/download\?/, '/preview?');
+  }, [token, password]);
+  const inlineImage = useQuery({
+    queryKey: ['shared', token, password, 'preview'],
+    queryFn: previewAddress,
+    enabled: kind === 'image',
+    staleTime: 4 * 60_000, // tickets live 5 minutes
+  });
 
   async function download() {
     setDownloading(true);
     try {
       // A short-lived ticket URL lets the browser stream the file to disk itself (and works for user shares).
-      const res = await apiFetch<{ data: { url: string } }>(`${tokenPath(token)}/ticket`, { method: 'POST' });
+      const res = { data: { url: await shareTicket(token, password) } };
       startBrowserDownload(res.data.url, info.name);
       toast.success(FILES_TEXTS.downloadStarted, { duration: SHARED_PAGE_TOAST_MS });
       setTimeout(onDownloaded, 2000);
@@ -177,6 +290,41 @@ function FileCard({
           }
         />
       </dl>
+      {kind === 'image' && inlineImage.data && (
+        <button
+          type="button"
+          onClick={() => setPreviewOpen(true)}
+          className="block w-full overflow-hidden rounded-xl border border-border bg-bg/40"
+          aria-label={`Preview ${info.name}`}
+        >
+          <img
+            src={inlineImage.data}
+            alt={info.name}
+            data-testid="shared-image"
+            className="mx-auto max-h-96 w-auto cursor-zoom-in object-contain"
+          />
+        </button>
+      )}
+      {kind !== 'none' && kind !== 'image' && (
+        <Button
+          variant="secondary"
+          className="w-full"
+          onClick={() => setPreviewOpen(true)}
+          icon={<Eye className="size-4" />}
+        >
+          Preview
+        </Button>
+      )}
+      {isPreviewOpen && (
+        <PreviewDialog
+          files={[file]}
+          index={0}
+          onIndex={() => {}}
+          onClose={() => setPreviewOpen(false)}
+          urlOf={previewAddress}
+          onDownload={() => void download()}
+        />
+      )}
       <Button
         size="lg"
         className="w-full"

@@ -1,5 +1,16 @@
 import { FILES_TEXTS, type FileItem } from '@guildhall/common';
-import { Download, FolderOpen, Pencil, Share2, Tag, Trash } from 'lucide-react';
+import {
+  Download,
+  Eye,
+  FileArchive,
+  FolderInput,
+  FolderOpen,
+  Pencil,
+  Share2,
+  Tag,
+  Trash,
+} from 'lucide-react';
+import type { DragEvent, MouseEvent } from 'react';
 import type { MenuAction } from './ItemMenu.tsx';
 
 /** What can be done to an item; the grid menu, list row and selection bar all call these. */
@@ -10,28 +21,98 @@ export type ItemHandlers = {
   rename: (item: FileItem) => void;
   categorize: (file: FileItem) => void;
   remove: (item: FileItem) => void;
+  preview: (file: FileItem) => void;
+  moveTo: (item: FileItem) => void;
+  downloadZip: (item: FileItem) => void;
   canWrite: boolean;
 };
+
+/** Dragging items onto a folder (or a breadcrumb) moves them. */
+export const DRAG_TYPE = 'application/x-guildhall-items';
+
+export type DragHandlers = {
+  /** The ids a drag starting on this item carries: the selection when the item is in it. */
+  idsFor: (item: FileItem) => string[];
+  /** Items dropped onto a folder (null = the root). */
+  onDropInto: (folderId: string | null, ids: string[]) => void;
+};
+
+/** Props that make an element a drop target for dragged items. */
+export function dropTarget(
+  folderId: string | null,
+  drag: DragHandlers | undefined,
+  setOver?: (over: boolean) => void,
+) {
+  if (!drag) return {};
+  const carries = (e: DragEvent) => e.dataTransfer.types.includes(DRAG_TYPE);
+  return {
+    onDragOver: (e: DragEvent) => {
+      if (!carries(e)) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'move';
+      setOver?.(true);
+    },
+    onDragLeave: () => setOver?.(false),
+    onDrop: (e: DragEvent) => {
+      if (!carries(e)) return;
+      e.preventDefault();
+      setOver?.(false);
+      const ids = JSON.parse(e.dataTransfer.getData(DRAG_TYPE) || '[]') as string[];
+      if (folderId && ids.includes(folderId)) return; // onto itself
+      if (ids.length > 0) drag.onDropInto(folderId, ids);
+    },
+  };
+}
+
+/** Props that let an element be dragged (members who may change things only). */
+export function dragSource(item: FileItem, drag: DragHandlers | undefined, canWrite: boolean) {
+  if (!drag || !canWrite) return {};
+  return {
+    draggable: true,
+    onDragStart: (e: DragEvent) => {
+      e.dataTransfer.setData(DRAG_TYPE, JSON.stringify(drag.idsFor(item)));
+      e.dataTransfer.effectAllowed = 'move';
+    },
+  };
+}
 
 /** What the grid and the list views both take: the items shown, the selection and the actions. */
 export type ItemViewProps = {
   items: FileItem[];
   selected: Set<string>;
-  onToggle: (item: FileItem) => void;
+  /** A click on an item's checkbox or name: plain toggles it, Shift selects the range, Ctrl/⌘ toggles. */
+  onToggle: (item: FileItem, event?: MouseEvent) => void;
   handlers: ItemHandlers;
+  drag?: DragHandlers;
 };
 
 const icon = 'size-4';
 
-/** Clicking an item's name: a folder opens, a file toggles its selection (grid and list alike). */
-export const activateItem = (item: FileItem, { onToggle, handlers }: ItemViewProps) =>
-  item.type === 'folder' ? handlers.open(item) : onToggle(item);
+/**
+ * Clicking an item's name: a folder opens, a file toggles its selection (Shift: a range); a double
+ * click on a file opens its preview (grid and list alike).
+ */
+export const activateItem = (item: FileItem, { onToggle, handlers }: ItemViewProps, event?: MouseEvent) =>
+  item.type === 'folder' && !event?.shiftKey && !event?.ctrlKey && !event?.metaKey
+    ? handlers.open(item)
+    : onToggle(item, event);
 
 export function menuActions(item: FileItem, h: ItemHandlers): MenuAction[] {
   const noWrite = !h.canWrite;
   if (item.type === 'folder') {
     return [
       { label: 'Open', icon: <FolderOpen className={icon} />, onSelect: () => h.open(item) },
+      {
+        label: 'Download as ZIP',
+        icon: <FileArchive className={icon} />,
+        onSelect: () => h.downloadZip(item),
+      },
+      {
+        label: 'Move to…',
+        icon: <FolderInput className={icon} />,
+        onSelect: () => h.moveTo(item),
+        disabled: noWrite,
+      },
       {
         label: 'Rename',
         icon: <Pencil className={icon} />,
@@ -48,9 +129,16 @@ export function menuActions(item: FileItem, h: ItemHandlers): MenuAction[] {
     ];
   }
   return [
+    { label: 'Preview', icon: <Eye className={icon} />, onSelect: () => h.preview(item) },
     { label: 'Download', icon: <Download className={icon} />, onSelect: () => h.download(item) },
     { label: 'Share', icon: <Share2 className={icon} />, onSelect: () => h.share(item), disabled: noWrite },
     { label: 'Rename', icon: <Pencil className={icon} />, onSelect: () => h.rename(item), disabled: noWrite },
+    {
+      label: 'Move to…',
+      icon: <FolderInput className={icon} />,
+      onSelect: () => h.moveTo(item),
+      disabled: noWrite,
+    },
     {
       label: 'Categorize',
       icon: <Tag className={icon} />,

@@ -3,19 +3,24 @@ import {
   CategoriesResponse,
   DeleteResponse,
   DownloadTicketResponse,
+  FileFindResponse,
   type FileItem,
   type FileShare,
   FilesLimitsResponse,
   FilesListResponse,
   FolderStatsResponse,
   ItemResponse,
+  MoveResponse,
   type ShareAccessLevel,
   ShareResponse,
   SharesListResponse,
   StorageUsageResponse,
+  TrashListResponse,
+  TrashPurgeResponse,
+  TrashRestoreResponse,
   UploadStatusResponse,
 } from '@guildhall/common';
-import { apiFetch } from '../../api/client.ts';
+import { apiFetch, getStoredToken } from '../../api/client.ts';
 
 /** The calls of the Shared File System (portal-tools §7 Files); responses are parsed with the contract. */
 
@@ -96,8 +101,13 @@ export async function createShare(
   fileId: string,
   accessLevel: ShareAccessLevel,
   expiresAt: string | null,
+  password = '',
 ): Promise<FileShare> {
-  const body = expiresAt ? { accessLevel, expiresAt } : { accessLevel };
+  const body = {
+    accessLevel,
+    ...(expiresAt ? { expiresAt } : {}),
+    ...(password ? { password } : {}),
+  };
   return ShareResponse.parse(await apiFetch(`/api/files/${id(fileId)}/share`, { method: 'POST', body })).data;
 }
 
@@ -107,4 +117,59 @@ export async function fetchShares(fileId: string): Promise<FileShare[]> {
 
 export async function deleteShare(shareId: string): Promise<void> {
   await apiFetch(`/api/files/shares/${id(shareId)}`, { method: 'DELETE' });
+}
+
+// --- File manager (issue 30) ------------------------------------------------------------------------
+
+/** An address the browser can load the file's preview from (<img>, <video>): a download ticket, no token in it. */
+export async function previewUrl(fileId: string): Promise<string> {
+  const { url } = await downloadTicket(fileId);
+  const ticket = new URL(url, window.location.origin).searchParams.get('ticket') ?? '';
+  return `/api/files/${id(fileId)}/preview?ticket=${encodeURIComponent(ticket)}`;
+}
+
+/** A thumbnail as an object URL (fetched with the bearer token), or null when the file has none. */
+export async function fetchThumbnail(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<string | null> {
+  const token = getStoredToken();
+  const res = await fetch(path, {
+    headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+  if (!res.ok) return null;
+  return URL.createObjectURL(await res.blob());
+}
+
+export async function findItems(q: string) {
+  return FileFindResponse.parse(await apiFetch(`/api/files/find?q=${encodeURIComponent(q)}`));
+}
+
+export async function moveItems(ids: string[], targetFolderId: string | null) {
+  return MoveResponse.parse(
+    await apiFetch('/api/files/move', { method: 'POST', body: { ids, targetFolderId } }),
+  ).data;
+}
+
+/** A URL for the browser's download manager to fetch these items as one ZIP. */
+export async function archiveTicket(ids: string[]) {
+  return DownloadTicketResponse.parse(
+    await apiFetch('/api/files/archive-ticket', { method: 'POST', body: { ids } }),
+  ).data;
+}
+
+export async function fetchTrash() {
+  return TrashListResponse.parse(await apiFetch('/api/trash'));
+}
+
+export async function restoreFromTrash(itemId: string) {
+  return TrashRestoreResponse.parse(await apiFetch(`/api/trash/${id(itemId)}/restore`, { method: 'POST' }));
+}
+
+export async function purgeFromTrash(itemId: string) {
+  return TrashPurgeResponse.parse(await apiFetch(`/api/trash/${id(itemId)}`, { method: 'DELETE' })).data;
+}
+
+export async function emptyTrash() {
+  return TrashPurgeResponse.parse(await apiFetch('/api/trash', { method: 'DELETE' })).data;
 }

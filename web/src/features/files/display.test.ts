@@ -1,6 +1,15 @@
 import { FILES_TEXTS, type FileItem } from '@guildhall/common';
 import { describe, expect, test } from 'vitest';
-import { dateLabel, filterItems, iconKind, itemTitle, shareTarget, sizeLabel } from './display.ts';
+import {
+  dateLabel,
+  filterItems,
+  iconKind,
+  ownerLabel,
+  parseSort,
+  shareTarget,
+  sizeLabel,
+  sortItems,
+} from './display.ts';
 
 const item = (over: Partial<FileItem>): FileItem => ({
   id: 'i',
@@ -19,11 +28,24 @@ const item = (over: Partial<FileItem>): FileItem => ({
 });
 
 describe('file display', () => {
-  test("an item's tooltip names its uploader when known", () => {
-    expect(itemTitle(item({ name: 'a.txt' }))).toBe('a.txt');
-    expect(itemTitle(item({ name: 'a.txt', uploadedBy: { id: '1', username: 'Ann' } }))).toBe(
-      'a.txt — uploaded by Ann',
-    );
+  test('the owner shown is the uploader, "System" only when there is none', () => {
+    expect(ownerLabel(item({ name: 'a.txt' }))).toBe('System');
+    expect(ownerLabel(item({ name: 'a.txt', uploadedBy: { id: '1', username: 'Ann' } }))).toBe('Ann');
+  });
+  test('sorting keeps folders first and sorts by name (numerically), size, date or type, either way', () => {
+    const items = [
+      item({ id: 'a', name: 'file 10.txt', size: 5, updatedAt: '2030-01-03T00:00:00Z' }),
+      item({ id: 'b', name: 'file 2.zip', size: 50, updatedAt: '2030-01-01T00:00:00Z' }),
+      item({ id: 'f', name: 'Zed', type: 'folder' }),
+      item({ id: 'c', name: 'Apple.md', size: 10, updatedAt: '2030-01-02T00:00:00Z' }),
+    ];
+    const ids = (key: string) => sortItems(items, parseSort(key)).map((i) => i.id);
+    expect(ids('name-asc')).toEqual(['f', 'c', 'b', 'a']);
+    expect(ids('name-desc')).toEqual(['f', 'a', 'b', 'c']);
+    expect(ids('size-desc')).toEqual(['f', 'b', 'c', 'a']);
+    expect(ids('date-asc')).toEqual(['f', 'b', 'c', 'a']);
+    expect(ids('type-asc')).toEqual(['f', 'c', 'a', 'b']);
+    expect(parseSort('junk')).toEqual({ key: 'name', dir: 'asc' });
   });
   test('the filter matches names case-insensitively and ignores surrounding spaces', () => {
     const items = [item({ name: 'Report.PDF' }), item({ name: 'notes.txt' }), item({ name: 'ÜBER.md' })];

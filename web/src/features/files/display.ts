@@ -7,12 +7,58 @@ import {
   formatFileSize,
 } from '@guildhall/common';
 
-/** Derived display of an item (portal-tools §3): owner always "System", permission read-write. */
-export const ownerLabel = (_item: FileItem) => DISPLAY_OWNER;
+/**
+ * The owner shown on cards and rows: the member who uploaded or created the item, or "System" for
+ * items without one (made before owners were kept, or whose member was removed). One name everywhere,
+ * so a card never says "System" while its tooltip names somebody (issue 30).
+ */
+export const ownerLabel = (item: FileItem) => item.uploadedBy?.username ?? DISPLAY_OWNER;
 export const permissionLabel = (_item: FileItem) => DISPLAY_PERMISSION;
-/** The tooltip of an item's name: who uploaded it, when known. */
-export const itemTitle = (item: FileItem) =>
-  item.uploadedBy ? `${item.name} — uploaded by ${item.uploadedBy.username}` : item.name;
+/** The tooltip of an item's name. */
+export const itemTitle = (item: FileItem) => item.name;
+
+export type SortKey = 'name' | 'size' | 'date' | 'type';
+export type SortOrder = { key: SortKey; dir: 'asc' | 'desc' };
+export const SORT_KEYS: { key: SortKey; label: string }[] = [
+  { key: 'name', label: 'Name' },
+  { key: 'size', label: 'Size' },
+  { key: 'date', label: 'Date modified' },
+  { key: 'type', label: 'Type' },
+];
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/**
+ * Folders first (as file managers do), then by the chosen key; ties by name. Names compare the way
+ * people read them ("file 2" before "file 10"); type is the extension.
+ */
+export function sortItems(items: FileItem[], order: SortOrder): FileItem[] {
+  const sign = order.dir === 'asc' ? 1 : -1;
+  const byName = (a: FileItem, b: FileItem) => collator.compare(a.name, b.name);
+  const compare = (a: FileItem, b: FileItem): number => {
+    switch (order.key) {
+      case 'size':
+        return a.type === 'folder' ? (a.itemCount ?? 0) - (b.itemCount ?? 0) : a.size - b.size;
+      case 'date':
+        return Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
+      case 'type':
+        return collator.compare(fileExtension(a.name), fileExtension(b.name));
+      default:
+        return byName(a, b);
+    }
+  };
+  return [...items].sort((a, b) => {
+    if (a.type !== b.type) return a.type === 'folder' ? -1 : 1;
+    return sign * compare(a, b) || byName(a, b);
+  });
+}
+
+/** "date-desc" ⇄ {key, dir}; anything else is name ascending. */
+export function parseSort(value: string | null): SortOrder {
+  const [key, dir] = (value ?? '').split('-');
+  const isKey = SORT_KEYS.some((k) => k.key === key);
+  return { key: isKey ? (key as SortKey) : 'name', dir: dir === 'desc' ? 'desc' : 'asc' };
+}
 
 export function sizeLabel(item: FileItem): string {
   if (item.type === 'folder') {

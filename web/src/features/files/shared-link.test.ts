@@ -15,6 +15,18 @@ describe('shared-link page states (portal-tools §8)', () => {
     });
     expect(classifyFailure(new Error('HTTP 404: gone'))).toEqual({ kind: 'not-found' });
   });
+  test('a protected link asks for its password before anything else, and says when it was wrong', () => {
+    expect(
+      classifyFailure(new ApiError('This link is protected by a password', 401, 'SHARE_PASSWORD_REQUIRED')),
+    ).toEqual({
+      kind: 'password',
+      isWrong: false,
+    });
+    expect(classifyFailure(new ApiError('Wrong password', 403, 'SHARE_PASSWORD_WRONG'))).toEqual({
+      kind: 'password',
+      isWrong: true,
+    });
+  });
   test('other messages are shown as they are', () => {
     expect(classifyFailure(new ApiError('Network error or server unavailable', 0))).toEqual({
       kind: 'other',

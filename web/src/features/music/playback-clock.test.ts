@@ -41,6 +41,12 @@ function status(over: Partial<PlaybackStatus> = {}): PlaybackStatus {
     voiceChannel: { id: '9', name: 'Lounge' },
     listeners: 1,
     idle: false,
+    botState: 'online',
+    botStateSince: null,
+    volume: 100,
+    normalize: true,
+    loop: 'off',
+    skipVotes: { voters: [], needed: 1 },
     ...over,
   };
 }

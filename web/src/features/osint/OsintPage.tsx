@@ -1,11 +1,18 @@
-import { OSINT_TEXTS, type OsintResult, type OsintType } from '@guildhall/common';
+import {
+  OSINT_TEXTS,
+  type OsintHistoryEntry,
+  type OsintResult,
+  type OsintSiteListInfo,
+  type OsintType,
+} from '@guildhall/common';
 import { Radar } from 'lucide-react';
-import { useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ApiError, getStoredToken } from '../../api/client.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { searchOsint } from './api.ts';
+import { listSearches, openSearch, searchOsint, siteListInfo } from './api.ts';
+import { HistoryCard, SiteListCard } from './HistoryCard.tsx';
 import { ResultView } from './ResultView.tsx';
 import { SearchForm } from './SearchForm.tsx';
 import { DatabasesCard, Disclaimer, ToolsCard } from './SidePanel.tsx';
@@ -20,12 +27,31 @@ export function OsintPage() {
   const [searchId, setSearchId] = useState<string | null>(null);
   const [result, setResult] = useState<OsintResult | null>(null);
   const progress = useScanProgress(running ? searchId : null);
+  const [history, setHistory] = useState<{ searches: OsintHistoryEntry[]; keptDays: number } | null>(null);
+  const [historyError, setHistoryError] = useState<string | null>(null);
+  const [sites, setSites] = useState<OsintSiteListInfo | null>(null);
 
-  const run = async () => {
-    const q = query.trim();
+  const refreshHistory = useCallback(() => {
+    if (!getStoredToken()) return;
+    listSearches().then(
+      (h) => {
+        setHistory(h);
+        setHistoryError(null);
+      },
+      (err: unknown) =>
+        setHistoryError(err instanceof ApiError ? err.message : 'Could not load your searches'),
+    );
+  }, []);
+  useEffect(() => {
+    refreshHistory();
+    if (getStoredToken()) siteListInfo().then(setSites, () => setSites(null));
+  }, [refreshHistory]);
+
+  const run = async (t: OsintType = type, raw: string = query) => {
+    const q = raw.trim();
     if (!q || running) return;
     if (!getStoredToken()) {
-      setResult(failedResult(type, q, OSINT_TEXTS.authRequired));
+      setResult(failedResult(t, q, OSINT_TEXTS.authRequired));
       return;
     }
     const id = crypto.randomUUID();
@@ -33,11 +59,32 @@ export function OsintPage() {
     setRunning(true);
     setResult(null);
     try {
-      setResult(await searchOsint(type, q, id));
+      setResult(await searchOsint(t, q, id));
     } catch (err) {
-      setResult(failedResult(type, q, err instanceof ApiError ? err.message : OSINT_TEXTS.searchFailed));
+      setResult(failedResult(t, q, err instanceof ApiError ? err.message : OSINT_TEXTS.searchFailed));
     } finally {
       setRunning(false);
+      refreshHistory();
+    }
+  };
+
+  /** A pivot: a found profile's or a candidate's username, searched on every site in one click. */
+  const pivot = (t: OsintType, q: string) => {
+    setType(t);
+    setQuery(q);
+    window.scrollTo({ top: 0, behavior: 'smooth' });
+    void run(t, q);
+  };
+
+  const reopen = async (id: string) => {
+    if (running) return;
+    try {
+      const past = await openSearch(id);
+      setType(past.type);
+      setQuery(past.query);
+      setResult(past);
+    } catch (err) {
+      setHistoryError(err instanceof ApiError ? err.message : 'Could not open that search');
     }
   };
 
@@ -62,9 +109,17 @@ export function OsintPage() {
             onSubmit={() => void run()}
           />
           {running && <ProgressCard type={type} progress={progress} />}
-          {result && <ResultView result={result} />}
+          {result && <ResultView result={result} onPivot={running ? undefined : pivot} />}
         </div>
-        <aside className="space-y-4">
+        <aside className="space-y-4 print:hidden">
+          <HistoryCard
+            searches={history?.searches ?? null}
+            keptDays={history?.keptDays ?? null}
+            activeId={result?.id ?? null}
+            onOpen={(id) => void reopen(id)}
+            error={historyError}
+          />
+          <SiteListCard info={sites} />
           <ToolsCard />
           <DatabasesCard />
         </aside>

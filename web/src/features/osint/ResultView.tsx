@@ -1,17 +1,19 @@
-import {
-  isPlatformData,
-  OSINT_TYPE_LABELS,
-  type OsintResult,
-  type OsintSource,
-  visiblePlatforms,
-} from '@guildhall/common';
-import { ExternalLink, Info, ListChecks } from 'lucide-react';
+import { isPlatformData, OSINT_TYPE_LABELS, type OsintResult, type OsintSource } from '@guildhall/common';
+import { Download, ExternalLink, Info, ListChecks, Printer, Search } from 'lucide-react';
+import { useState } from 'react';
+import { ApiError } from '../../api/client.ts';
 import { Badge } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { Card, CardTitle } from '../../ui/Card.tsx';
-import { formatValue, isFailedResult, isWebUrl, labelOf, RISK_TONE } from './view.ts';
+import { downloadExport } from './api.ts';
+import { type Pivot, PlatformList } from './PlatformList.tsx';
+import { formatValue, isFailedResult, isWebUrl, labelOf, RISK_TONE, STATE_TONE } from './view.ts';
 
-/** §2: the summary card, the details per source, and the additional-information grid from the metadata. */
-export function ResultView({ result }: { result: OsintResult }) {
+/**
+ * §2: the summary card, the details per source, and the additional-information grid from the metadata;
+ * beyond the spec, export (JSON, CSV, print) of a stored search and one-click pivots to further searches.
+ */
+export function ResultView({ result, onPivot }: { result: OsintResult; onPivot?: Pivot }) {
   const metadata = Object.entries(result.metadata);
   return (
     <div className="space-y-4" data-testid="osint-result">
@@ -19,7 +21,7 @@ export function ResultView({ result }: { result: OsintResult }) {
       {!isFailedResult(result) && <SummaryCard result={result} />}
       <div className="space-y-3">
         {result.sources.map((s) => (
-          <SourceCard key={s.name} source={s} />
+          <SourceCard key={s.name} source={s} result={result} onPivot={onPivot} />
         ))}
       </div>
       {metadata.length > 0 && (
@@ -50,7 +52,11 @@ function SummaryCard({ result }: { result: OsintResult }) {
       : []),
     {
       label: 'Risk level',
-      value: <Badge tone={RISK_TONE[summary.overallRisk]}>{summary.overallRisk}</Badge>,
+      value: (
+        <Badge tone={RISK_TONE[summary.overallRisk]}>
+          {summary.overallRisk === 'INCONCLUSIVE' ? 'Inconclusive' : summary.overallRisk}
+        </Badge>
+      ),
       testId: 'summary-risk',
     },
     { label: 'Search type', value: OSINT_TYPE_LABELS[result.type].label, testId: 'summary-type' },
@@ -68,11 +74,54 @@ function SummaryCard({ result }: { result: OsintResult }) {
           </div>
         ))}
       </dl>
+      {summary.inconclusive && (
+        <p
+          className="mt-3 rounded-xl border border-warning/30 bg-warning/10 px-3 py-2 text-sm text-warning-text"
+          data-testid="summary-inconclusive"
+        >
+          {summary.inconclusive}
+        </p>
+      )}
+      {result.id && <ExportBar id={result.id} />}
     </Card>
   );
 }
 
-function SourceCard({ source }: { source: OsintSource }) {
+/** Export of the stored search: the server's JSON and CSV, and the browser's print (a printable report). */
+function ExportBar({ id }: { id: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const get = (format: 'json' | 'csv') => () => {
+    setError(null);
+    downloadExport(id, format).catch((err: unknown) =>
+      setError(err instanceof ApiError ? err.message : 'Export failed'),
+    );
+  };
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-2 print:hidden" data-testid="osint-export">
+      <Button size="sm" variant="secondary" onClick={get('json')}>
+        <Download className="size-3.5" /> JSON
+      </Button>
+      <Button size="sm" variant="secondary" onClick={get('csv')}>
+        <Download className="size-3.5" /> CSV
+      </Button>
+      <Button size="sm" variant="secondary" onClick={() => window.print()}>
+        <Printer className="size-3.5" /> Print
+      </Button>
+      {error && <span className="text-sm text-danger-text">{error}</span>}
+    </div>
+  );
+}
+
+function SourceCard({
+  source,
+  result,
+  onPivot,
+}: {
+  source: OsintSource;
+  result: OsintResult;
+  onPivot?: Pivot;
+}) {
+  const unchecked = source.state === 'could_not_check';
   return (
     <Card className="p-4 sm:p-5" data-testid="osint-source" data-source={source.name}>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
@@ -91,12 +140,36 @@ function SourceCard({ source }: { source: OsintSource }) {
           )}
         </h3>
         <div className="flex items-center gap-2">
-          <Badge tone={source.status === 'Failed' ? 'danger' : 'brand'}>{source.status}</Badge>
-          <Badge tone={RISK_TONE[source.risk]}>Risk: {source.risk}</Badge>
+          <Badge tone={source.status === 'Failed' ? 'danger' : STATE_TONE[source.state]}>
+            {source.status}
+          </Badge>
+          {/* A source that could not check has no risk to show: "none" would be a claim. */}
+          {!unchecked && (
+            <span title={source.riskRule ?? undefined}>
+              <Badge tone={RISK_TONE[source.risk]}>Risk: {source.risk}</Badge>
+            </span>
+          )}
         </div>
       </div>
+      {unchecked && source.reason && (
+        <p className="mb-3 text-sm text-warning-text" data-testid="source-reason">
+          Could not check: {source.reason}
+        </p>
+      )}
+      {!unchecked && source.riskRule && source.risk !== 'none' && (
+        <p className="mb-3 text-xs text-muted" data-testid="source-risk-rule">
+          Why {source.risk}: {source.riskRule}
+        </p>
+      )}
       {isPlatformData(source.data) ? (
-        <PlatformList data={source.data} />
+        <PlatformList
+          data={source.data}
+          searchId={result.id}
+          onPivot={onPivot}
+          scannedEverySite={result.type === 'username'}
+        />
+      ) : source.name === 'Candidate Usernames' && onPivot ? (
+        <CandidateList data={source.data} onPivot={onPivot} />
       ) : (
         <DataTree value={source.data} depth={0} />
       )}
@@ -104,37 +177,39 @@ function SourceCard({ source }: { source: OsintSource }) {
   );
 }
 
-/** §2/§9: the first 5 found platforms, then "+N more". */
-function PlatformList({ data }: { data: import('@guildhall/common').PlatformData }) {
-  const { shown, more } = visiblePlatforms(data.sources);
+/** A person's candidate usernames, each one click from a search on every site; then the links. */
+function CandidateList({ data, onPivot }: { data: unknown; onPivot: Pivot }) {
+  const { candidates = [], links = [] } = (data ?? {}) as {
+    candidates?: string[];
+    links?: { name: string; url: string }[];
+  };
   return (
-    <div className="text-sm">
-      <p className="mb-2 text-muted">
-        Found on {data.summary.foundOn} of {data.summary.totalPlatforms} platforms
-        {data.summary.unknown > 0 && ` · ${data.summary.unknown} could not be checked`}
-      </p>
-      {shown.length > 0 && (
-        <ul className="flex flex-wrap gap-2" data-testid="platform-list">
-          {shown.map((p) => (
-            <li key={p.url}>
+    <div className="space-y-3 text-sm">
+      <ul className="flex flex-wrap gap-2" data-testid="candidate-list">
+        {candidates.map((c) => (
+          <li key={c}>
+            <Button size="sm" variant="secondary" onClick={() => onPivot('username', c)}>
+              <Search className="size-3.5" /> {c}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <ul className="flex flex-wrap gap-3">
+        {links
+          .filter((l) => isWebUrl(l.url))
+          .map((l) => (
+            <li key={l.url}>
               <a
-                href={isWebUrl(p.url) ? p.url : undefined}
+                href={l.url}
                 target="_blank"
                 rel="noopener noreferrer nofollow"
-                className="inline-flex items-center gap-1.5 rounded-lg border border-success/30 bg-success/10 px-2.5 py-1 text-success-text hover:bg-success/20"
+                className="text-brand-text hover:underline"
               >
-                {p.name}
-                <span className="text-xs opacity-80">{p.status}</span>
+                {l.name}
               </a>
             </li>
           ))}
-          {more > 0 && (
-            <li className="rounded-lg bg-surface-2 px-2.5 py-1 text-muted" data-testid="platform-more">
-              +{more} more
-            </li>
-          )}
-        </ul>
-      )}
+      </ul>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import {
   type OsintType,
   type OverallRisk,
   type SourceRisk,
+  type SourceState,
 } from '@guildhall/common';
 
 /** §8: a failed search is shown as a result with one "Error" source, status Failed. */
@@ -76,4 +77,35 @@ export function formatValue(value: unknown): string {
 /** Only web links are rendered as links (a tel: or other scheme is shown as text). */
 export function isWebUrl(url: string | null | undefined): url is string {
   return typeof url === 'string' && /^https?:\/\//.test(url);
+}
+
+/** Distinct colours per state: found, checked and not found, could not check. */
+export const STATE_TONE: Record<SourceState, 'brand' | 'success' | 'warning'> = {
+  found: 'brand',
+  not_found: 'success',
+  could_not_check: 'warning',
+};
+
+/** The sites that could not be checked, grouped by why (largest group first). */
+export function groupByReason<T extends { reason: string }>(items: T[]): { reason: string; items: T[] }[] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(item.reason, [...(groups.get(item.reason) ?? []), item]);
+  return [...groups]
+    .map(([reason, list]) => ({ reason, items: list }))
+    .sort((a, b) => b.items.length - a.items.length || a.reason.localeCompare(b.reason));
+}
+
+/** The categories (the site list's `cat`) present among found and unchecked sites, sorted. */
+export function categoriesOf(items: { category?: string }[]): string[] {
+  return [...new Set(items.map((i) => i.category).filter((c): c is string => !!c))].sort();
+}
+
+/** "2026-08-16" → "from 16 Aug 2026, 101 days old". */
+export function listAge(date: string | null, now = Date.now()): string {
+  if (!date) return 'of unknown age';
+  const t = Date.parse(date);
+  if (Number.isNaN(t)) return 'of unknown age';
+  const days = Math.max(0, Math.floor((now - t) / 86_400_000));
+  const when = new Date(t).toLocaleDateString('en', { day: 'numeric', month: 'short', year: 'numeric' });
+  return `from ${when}, ${days} day${days === 1 ? '' : 's'} old`;
 }

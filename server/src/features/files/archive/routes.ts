@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError, httpError } from '../../../platform/errors.ts';
 import type { FilesContext } from '../context.ts';
+import { startDownload } from '../download-limits.ts';
 import { streamRange } from '../http-download.ts';
 import { listChunks } from '../repo.ts';
 import { requireFolder } from '../service.ts';
@@ -53,6 +54,8 @@ export function archiveRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       else open.set(memberKey, n);
     };
     reply.raw.once('close', release);
+    // A ZIP holds memory until its client takes it, as a file download does: the same slots and watch.
+    startDownload(ctx.downloads, req, reply, memberKey === req.ip ? null : memberKey);
     const { stream, size } = await zipStream(entries, async (fileId, bytes) =>
       streamRange(ctx.store, await listChunks(db, fileId), 0, bytes - 1),
     );

@@ -49,10 +49,16 @@ export function createThumbnails(opts: {
     if (source === 'image') {
       if (size > THUMBNAIL_MAX_IMAGE_BYTES) return null;
       const input = await open(0, size - 1); // a store failure rejects here: not cached
+      let readFailure: Error | null = null;
+      input.once('error', (e) => {
+        readFailure = e;
+      });
       try {
         return await imageThumbnail(input);
       } catch (err) {
         input.destroy();
+        // The store failed mid-read: not the file's fault, so nothing is remembered (asked again later).
+        if (readFailure) throw readFailure;
         log.info({ err: (err as Error).message, fileId: file.id }, 'thumbnail: not a readable image');
         return null;
       }

@@ -1,2 +1,115 @@
-/** What the rest of the app may use of Pictionary: its routes. */
-export { pictionaryRoutes } from './routes.ts';
+/** What the rest of the app may use of Pictionary: its feature definition. */
+import {
+  PICTIONARY_EVENTS,
+  PICTIONARY_PRESENCE_TICK_MS,
+  PICTIONARY_ROOM_TYPE,
+  PictionarySocketDraw,
+  pictionaryRoom as roomName,
+  TEXTS,
+  userRoom,
+} from '@guildhall/common';
+import { httpError } from '../../../platform/errors.ts';
+import { defineFeature } from '../../../platform/feature.ts';
+import { dropAbsent, noteOneSeen, noteSeen } from './presence.ts';
+import { createRateWindow } from './rate-window.ts';
+import { pictionaryRoom, socketsInGameRooms } from './room.ts';
+import { pictionaryRoutes } from './routes.ts';
+import { advanceDueGames, advanceIfDue, armTimers, draw, type PictionaryContext } from './service.ts';
+import { type Clock, createTurnTimers } from './timers.ts';
+
+/** Due turns whose timer ran on another (or a stopped) instance are picked up this often. */
+const SWEEP_EVERY_MS = 5_000;
+/** Socket draws per user and second (the screen sends about 20). */
+const SOCKET_DRAWS_PER_SECOND = 40;
+
+/** Test seams: the clock (default the platform's), the word draw, and how often the sweep runs. */
+export type PictionaryOptions = { clock?: Clock; random?: () => number; sweepEveryMs?: number };
+
+type PictionaryState = {
+  game: PictionaryContext;
+  sweep: NodeJS.Timeout | undefined;
+  presence: NodeJS.Timeout | undefined;
+};
+
+/**
+ * Pictionary: turns advance with nobody connected (a timer per game on this instance, and a sweep for
+ * due turns whose timer ran elsewhere); strokes arrive on the drawer's socket or through POST /:id/draw.
+ */
+export function pictionaryFeature(options: PictionaryOptions = {}) {
+  return defineFeature<PictionaryState>({
+    name: 'games/pictionary',
+    setup: ({ db, clock: platformClock, log, realtime }) => {
+      const clock = options.clock ?? platformClock;
+      const game: PictionaryContext = {
+        db,
+        clock,
+        random: options.random ?? Math.random,
+        timers: createTurnTimers(clock, (id) => {
+          advanceIfDue(game, id).catch((err: unknown) =>
+            log.error({ err, gameId: id }, 'pictionary: advancing a turn failed'),
+          );
+        }),
+        pushState: (userId, g) => realtime.publish(userRoom(userId), PICTIONARY_EVENTS.state, { game: g }),
+        pushStrokes: (gameId, drawerId, turnNumber, segments) =>
+          realtime.publish(
+            roomName(gameId),
+            PICTIONARY_EVENTS.strokes,
+            { gameId, turnNumber, segments },
+            { except: userRoom(drawerId) },
+          ),
+        pushClear: (gameId, turnNumber) =>
+          realtime.publish(roomName(gameId), PICTIONARY_EVENTS.clear, { gameId, turnNumber }),
+        segmentCounts: new Map(),
+        startedAt: clock.now(),
+      };
+      // The live path for strokes: the drawer's open socket, with the same rules as POST /:id/draw.
+      const socketDrawLimit = createRateWindow(SOCKET_DRAWS_PER_SECOND, 1000);
+      realtime.onClientEvent(PICTIONARY_EVENTS.draw, async (identity, payload) => {
+        const parsed = PictionarySocketDraw.safeParse(payload);
+        if (!parsed.success) {
+          throw httpError(400, parsed.error.issues[0]?.message ?? 'Invalid stroke data', 'BAD_REQUEST');
+        }
+        if (!socketDrawLimit.allow(identity.userId))
+          throw httpError(429, TEXTS.rateLimitGeneric, 'RATE_LIMITED');
+        return draw(game, identity.userId, parsed.data.gameId, parsed.data.strokeData);
+      });
+      return { game, sweep: undefined, presence: undefined };
+    },
+    rooms: ({ log }, { game }) => ({
+      [PICTIONARY_ROOM_TYPE]: pictionaryRoom(game, (gameId, userId) =>
+        noteOneSeen(game, gameId, userId).catch((err: unknown) =>
+          log.error({ err, gameId }, 'pictionary: noting a player as seen failed'),
+        ),
+      ),
+    }),
+    routes: (_ctx, { game }) => pictionaryRoutes(game),
+    start: async ({ log, realtime }, state) => {
+      await advanceDueGames(state.game);
+      await armTimers(state.game);
+      state.sweep = setInterval(() => {
+        advanceDueGames(state.game).catch((err: unknown) => log.error({ err }, 'pictionary: sweep failed'));
+      }, options.sweepEveryMs ?? SWEEP_EVERY_MS);
+      state.sweep.unref();
+      // The same beat notes who has a socket in a game's room, and acts on players gone too long.
+      let ticking = false;
+      state.presence = setInterval(() => {
+        if (ticking) return; // a slow database: never two ticks at once
+        ticking = true;
+        noteSeen(state.game, socketsInGameRooms(realtime))
+          .then(() => dropAbsent(state.game))
+          .catch((err: unknown) => log.error({ err }, 'pictionary: presence check failed'))
+          .finally(() => {
+            ticking = false;
+          });
+      }, PICTIONARY_PRESENCE_TICK_MS);
+      state.presence.unref();
+    },
+    stop: (_ctx, state) => {
+      clearInterval(state.sweep);
+      clearInterval(state.presence);
+      state.sweep = undefined;
+      state.presence = undefined;
+      state.game.timers.cancelAll();
+    },
+  });
+}

@@ -1,8 +1,5 @@
 import {
   ApiError,
-  PICTIONARY_EVENTS,
-  PICTIONARY_PRESENCE_TICK_MS,
-  PICTIONARY_ROOM_TYPE,
   PictionaryCurrentResponse,
   PictionaryDrawBody,
   PictionaryDrawResponse,
@@ -12,24 +9,14 @@ import {
   PictionaryLeaveResponse,
   PictionaryResponse,
   PictionarySettingsBody,
-  PictionarySocketDraw,
   PictionaryWordBanksResponse,
-  pictionaryRoom as roomName,
-  TEXTS,
-  userRoom,
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../../app.ts';
-import { httpError } from '../../../platform/errors.ts';
-import { dropAbsent, noteOneSeen, noteSeen } from './presence.ts';
-import { createRateWindow } from './rate-window.ts';
-import { pictionaryRoom, socketsInGameRooms } from './room.ts';
+import { perMemberKey } from '../../../platform/rate-limit/keys.ts';
+import { noteOneSeen } from './presence.ts';
 import { joinById, playAgain } from './rooms.ts';
 import {
-  advanceDueGames,
-  advanceIfDue,
-  armTimers,
   currentGame,
   draw,
   getGame,
@@ -40,105 +27,30 @@ import {
   startGame,
   updateSettings,
 } from './service.ts';
-import { type Clock, createTurnTimers, realClock } from './timers.ts';
 import { listWordBanks } from './word-banks.ts';
 
 const BASE = '/api/games/pictionary';
 
-/** Due turns whose timer ran on another (or a stopped) instance are picked up this often. */
-const SWEEP_EVERY_MS = 5_000;
-/** Socket draws per user and second (the screen sends about 20). */
-const SOCKET_DRAWS_PER_SECOND = 40;
-
 /** Limits count per user. The drawer sends a batch every ≈50 ms (1200 a minute) plus the odd clear. */
-const userKey = (req: FastifyRequest) => (req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`);
 const ACCESS = {
   access: 'login',
-  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: userKey },
+  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 const DRAW_ACCESS = {
   access: 'login',
-  rateLimit: { max: 2400, timeWindow: '1 minute', keyGenerator: userKey },
+  rateLimit: { max: 2400, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 429: ApiError };
 
-export type PictionaryOptions = { clock?: Clock; random?: () => number };
-
-export function pictionaryRoutes(deps: AppDeps, options: PictionaryOptions = {}): FastifyPluginAsyncZod {
+/** The Pictionary API; the services behind it (timers, the socket draw handler, the sweep) are built in index.ts. */
+export function pictionaryRoutes(ctx: PictionaryContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const clock = options.clock ?? realClock;
-    const hub = app.realtime;
-    const ctx: PictionaryContext = {
-      db: deps.db,
-      clock,
-      random: options.random ?? Math.random,
-      timers: createTurnTimers(clock, (id) => {
-        advanceIfDue(ctx, id).catch((err: unknown) =>
-          app.log.error({ err, gameId: id }, 'pictionary: advancing a turn failed'),
-        );
-      }),
-      pushState: (userId, game) => hub.publish(userRoom(userId), PICTIONARY_EVENTS.state, { game }),
-      pushStrokes: (gameId, drawerId, turnNumber, segments) =>
-        hub.io
-          .to(roomName(gameId))
-          .except(userRoom(drawerId))
-          .emit(PICTIONARY_EVENTS.strokes, { gameId, turnNumber, segments }),
-      pushClear: (gameId, turnNumber) =>
-        hub.publish(roomName(gameId), PICTIONARY_EVENTS.clear, { gameId, turnNumber }),
-      segmentCounts: new Map(),
-      startedAt: clock.now(),
-    };
-    // The live path for strokes: the drawer's open socket, with the same rules as POST /:id/draw.
-    const socketDrawLimit = createRateWindow(SOCKET_DRAWS_PER_SECOND, 1000);
-    hub.onClientEvent(PICTIONARY_EVENTS.draw, async (identity, payload) => {
-      const parsed = PictionarySocketDraw.safeParse(payload);
-      if (!parsed.success) {
-        throw httpError(400, parsed.error.issues[0]?.message ?? 'Invalid stroke data', 'BAD_REQUEST');
-      }
-      if (!socketDrawLimit.allow(identity.userId))
-        throw httpError(429, TEXTS.rateLimitGeneric, 'RATE_LIMITED');
-      return draw(ctx, identity.userId, parsed.data.gameId, parsed.data.strokeData);
-    });
-    hub.defineRoomType(
-      PICTIONARY_ROOM_TYPE,
-      pictionaryRoom(ctx, (gameId, userId) => seen(gameId, userId)),
-    );
+    // Reads, guesses and polls note the player as present as well as the socket beat (index.ts).
     const seen = (gameId: string, userId: string) =>
       noteOneSeen(ctx, gameId, userId).catch((err: unknown) =>
         app.log.error({ err, gameId }, 'pictionary: noting a player as seen failed'),
       );
-
-    // Turns advance with nobody connected: a timer per game here, and a sweep for due turns anyone left.
-    // The same beat notes who has a socket in a game's room here, and acts on players gone too long.
-    let sweep: NodeJS.Timeout | undefined;
-    let presence: NodeJS.Timeout | undefined;
-    let ticking = false;
-    app.addHook('onReady', async () => {
-      await advanceDueGames(ctx);
-      await armTimers(ctx);
-      sweep = setInterval(() => {
-        advanceDueGames(ctx).catch((err: unknown) => app.log.error({ err }, 'pictionary: sweep failed'));
-      }, SWEEP_EVERY_MS);
-      sweep.unref();
-      presence = setInterval(() => {
-        if (ticking) return; // a slow database: never two ticks at once
-        ticking = true;
-        noteSeen(ctx, socketsInGameRooms(hub))
-          .then(() => dropAbsent(ctx))
-          .catch((err: unknown) => app.log.error({ err }, 'pictionary: presence check failed'))
-          .finally(() => {
-            ticking = false;
-          });
-      }, PICTIONARY_PRESENCE_TICK_MS);
-      presence.unref();
-    });
-    app.addHook('onClose', async () => {
-      clearInterval(sweep);
-      clearInterval(presence);
-      ctx.timers.cancelAll();
-    });
-
     const me = (req: FastifyRequest) => req.auth!.user.discord_id;
     const params = PictionaryGameParams;
 

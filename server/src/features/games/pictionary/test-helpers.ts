@@ -1,6 +1,6 @@
 import type { PictionaryGame, PictionarySegment } from '@guildhall/common';
-import type { App } from '../../../app.ts';
 import type { Db } from '../../../db/index.ts';
+import type { App } from '../../../platform/feature.ts';
 import { bearer, type TestContext } from '../../../test/app.ts';
 import { advanceIfDue, type PictionaryContext } from './service.ts';
 import { type Clock, createTurnTimers } from './timers.ts';

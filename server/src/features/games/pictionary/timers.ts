@@ -1,19 +1,7 @@
-/** The clock and timers the service runs on: the real ones in production, a driven one in tests. */
-export type Clock = {
-  now(): number;
-  setTimeout(fn: () => unknown, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-};
+import type { Clock } from '../../../platform/feature.ts';
 
-export const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return t;
-  },
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
+/** The clock and timers the service runs on: the platform's (real in production, driven in tests). */
+export { type Clock, realClock } from '../../../platform/feature.ts';
 
 /** Timers firing slightly late never hurt; firing before the stored deadline would only re-arm. */
 const SLACK_MS = 5;

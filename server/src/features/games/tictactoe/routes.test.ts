@@ -14,7 +14,7 @@ import { call, DRAW, join, leave, move, play, X_WINS } from './test-helpers.ts';
 // A fresh database per test: matchmaking depends on which games wait, so tests must not share any.
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({}, undefined, { features: ['games/tictactoe'] });
 });
 afterEach(() => ctx.close());
 

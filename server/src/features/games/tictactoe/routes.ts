@@ -1,5 +1,4 @@
 import {
-  TICTACTOE_ROOM_TYPE,
   TICTACTOE_STATE_EVENT,
   TicTacToeCurrentResponse,
   TicTacToeGameParams,
@@ -9,9 +8,8 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../../app.ts';
-import { socketsInRooms } from '../room-members.ts';
-import { ticTacToeRoom } from './room.ts';
+import type { FeatureContext } from '../../../platform/feature.ts';
+import { perMemberKey } from '../../../platform/rate-limit/keys.ts';
 import {
   claimWin,
   currentGame,
@@ -20,12 +18,10 @@ import {
   joinGame,
   leaveGame,
   makeMove,
-  markManySeen,
   requestRematch,
 } from './service.ts';
 
 const BASE = '/api/games/tic-tac-toe';
-const PRESENCE_TICK_MS = 5_000;
 
 /**
  * Minigames need a signed-in, approved user at any level (portal-tools §2). Limits count per user, not
@@ -33,38 +29,15 @@ const PRESENCE_TICK_MS = 5_000;
  */
 const ACCESS = {
   access: 'login',
-  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => userKey(req) },
+  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 
-function userKey(req: FastifyRequest): string {
-  return req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`;
-}
-
-export function ticTacToeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function ticTacToeRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
   return async (app) => {
     const ctx: GameContext = {
       db: deps.db,
       publish: (game) => app.realtime.publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
     };
-    app.realtime.defineRoomType(TICTACTOE_ROOM_TYPE, ticTacToeRoom(deps.db));
-    // Presence through the socket as well as the polls: a tab in the background keeps its socket even when
-    // the browser slows its timers, so a waiting player is matched while the tab is open, and only then.
-    let presence: NodeJS.Timeout | undefined;
-    let ticking = false;
-    app.addHook('onReady', async () => {
-      presence = setInterval(() => {
-        if (ticking) return;
-        ticking = true;
-        const here = new Set([...socketsInRooms(app.realtime, TICTACTOE_ROOM_TYPE).values()].flat());
-        markManySeen(deps.db, here)
-          .catch((err: unknown) => app.log.error({ err }, 'tic-tac-toe: presence beat failed'))
-          .finally(() => {
-            ticking = false;
-          });
-      }, PRESENCE_TICK_MS);
-      presence.unref();
-    });
-    app.addHook('onClose', async () => clearInterval(presence));
     const me = (req: FastifyRequest) => req.auth!.user.discord_id;
     const params = TicTacToeGameParams;
     const response = { 200: TicTacToeResponse };

@@ -1,6 +1,6 @@
 import type { TicTacToeGame } from '@guildhall/common';
-import type { App } from '../../../app.ts';
 import type { Db } from '../../../db/index.ts';
+import type { App } from '../../../platform/feature.ts';
 import { bearer } from '../../../test/app.ts';
 
 export const BASE = '/api/games/tic-tac-toe';

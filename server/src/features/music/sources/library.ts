@@ -25,12 +25,7 @@ const PLAY_PROBE_WAIT_MS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The portal's own shared file system as a music platform: searched by name, played from the blob store (through the loopback reader). */
-export function librarySource(
-  db: Db,
-  loopback: LibraryLoopback,
-  ffprobePath: string,
-  ffmpegPath: string,
-): MusicSource {
+export function librarySource(db: Db, loopback: LibraryLoopback, ffprobePath: string): MusicSource {
   // Durations need a probe of the bytes; a file's content never changes under its id, so cache them.
   const durations = new Map<string, Promise<number>>();
   const durationOf = (file: LibraryFile) => {
@@ -38,7 +33,7 @@ export function librarySource(
     if (!d) {
       d = loopback
         .urlFor(file)
-        .then((url) => probeDuration(ffprobePath, url, ffmpegPath))
+        .then((url) => probeDuration(ffprobePath, url))
         .catch(() => 0);
       durations.set(file.id, d);
     }

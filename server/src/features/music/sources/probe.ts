@@ -1,42 +1,45 @@
-import { spawn } from 'node:child_process';
+import { runMediaJob } from '../media-jobs.ts';
+
+/** A probe that takes longer than this is given up (the duration shows as unknown). */
+export const PROBE_TIMEOUT_MS = 5_000;
 
 /**
- * A track's duration in whole seconds, 0 when unknown. ffprobe reads it from a seekable HTTP input
- * (the container header, or the last Ogg page, or an MP3's Xing/bitrate estimate); when it still does
- * not say, ffmpeg decodes the file to count it (fast for audio; the library caches the answer per file).
+ * A track's duration in whole seconds, 0 when unknown. ffprobe reads only what the duration needs from
+ * the seekable HTTP input: the container header, or for Ogg the last page (a ranged read at the end);
+ * when neither says, the size divided by the bit rate it found. It never decodes the file: a 10-hour
+ * live-recorded Matroska once cost two full decodes per search (issue 26). Runs under the media-job
+ * limit (two at once) and a time limit.
  */
-export async function probeDuration(
-  ffprobePath: string,
-  url: string,
-  ffmpegPath = 'ffmpeg',
-): Promise<number> {
-  const whitelist = ['-protocol_whitelist', 'http,tcp'];
-  const header = Number.parseFloat(
-    await run(
-      ffprobePath,
-      ['-v', 'error', ...whitelist, '-show_entries', 'format=duration', '-of', 'csv=p=0', url],
-      'stdout',
-    ),
+export async function probeDuration(ffprobePath: string, url: string): Promise<number> {
+  const { output, timedOut } = await runMediaJob(
+    ffprobePath,
+    [
+      '-v',
+      'error',
+      '-protocol_whitelist',
+      'http,tcp',
+      // Stop reading the stream's start after 1 MB / 2 s of media: enough for any header.
+      '-probesize',
+      '1000000',
+      '-analyzeduration',
+      '2000000',
+      '-show_entries',
+      'format=duration,size,bit_rate',
+      '-of',
+      'default=noprint_wrappers=1',
+      url,
+    ],
+    { timeoutMs: PROBE_TIMEOUT_MS, read: 'stdout' },
   );
-  if (Number.isFinite(header) && header > 0) return Math.round(header);
-  const log = await run(
-    ffmpegPath,
-    ['-hide_banner', '-nostats', ...whitelist, '-i', url, '-f', 'null', '-'],
-    'stderr',
-  );
-  const last = [...log.matchAll(/time=(\d+):(\d+):(\d+(?:\.\d+)?)/g)].at(-1);
-  if (!last) return 0;
-  return Math.round(Number(last[1]) * 3600 + Number(last[2]) * 60 + Number(last[3]));
-}
-
-async function run(cmd: string, args: string[], read: 'stdout' | 'stderr'): Promise<string> {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child[read].setEncoding('utf8');
-  child[read].on('data', (d: string) => {
-    if (out.length < 1_000_000) out += d;
-  });
-  child[read === 'stdout' ? 'stderr' : 'stdout'].resume();
-  await new Promise<void>((resolve) => child.on('close', () => resolve()));
-  return out;
+  if (timedOut) return 0;
+  const field = (name: string) =>
+    Number.parseFloat(new RegExp(`^${name}=(.+)$`, 'm').exec(output)?.[1] ?? '');
+  const duration = field('duration');
+  if (Number.isFinite(duration) && duration > 0) return Math.round(duration);
+  const size = field('size');
+  const bitRate = field('bit_rate');
+  if (Number.isFinite(size) && Number.isFinite(bitRate) && size > 0 && bitRate > 0) {
+    return Math.round((size * 8) / bitRate);
+  }
+  return 0;
 }

@@ -6,9 +6,12 @@ import {
   type ChunkCheck,
   chunkChecker,
   withinRange,
-} from '../../platform/blob-store/index.ts';
-import { serverFault } from '../../platform/errors.ts';
-import type { ChunkBufferPool } from './hashing/buffer-pool.ts';
+} from '../blob-store/index.ts';
+import { serverFault } from '../errors.ts';
+import type { ChunkBufferPool } from './buffer-pool.ts';
+
+/** What a download tells its watch (the files feature's stall detector): a write handed to the response, and its completion. */
+export type DownloadWatch = { writeStarted(): void; writeDone(): void };
 
 /** One chunk's share of a response: the inclusive byte range inside the chunk, and its record. */
 export type ChunkPart = { blobId: string; start: number; end: number; check: ChunkCheck };
@@ -22,6 +25,16 @@ const PIECE_BYTES = 1024 * 1024;
 const READ_AHEAD = 4;
 /** Pieces in rotation: four being read, one held until the next is read, one being written. */
 const PIECES = 6;
+/**
+ * A download past the pooled buffers (all lent to other downloads) gets this much memory of its own:
+ * three quarter-MiB pieces, one read ahead, so however many downloads run, each one beyond the pool
+ * holds 768 KiB, not 6 MiB (issue 26: 150 stalled downloads took 900 MiB).
+ */
+const SMALL_PIECE_BYTES = 256 * 1024;
+const SMALL_PIECES = 3;
+const SMALL_READ_AHEAD = 1;
+/** The largest single write to the response: progress the stalled-reader watch can see (download-limits.ts). */
+const WRITE_SLICE_BYTES = 256 * 1024;
 /**
  * A download's pieces, as one buffer from a pool of page-aligned ones (so chunks written with O_DIRECT
  * are read the same way, see LocalBlobStore.openReader). Downloads beyond the pool's size use plain
@@ -43,11 +56,13 @@ export async function sendDirect(opts: {
   request: FastifyRequest;
   reply: FastifyReply;
   store: BlobStore;
-  /** Page-aligned buffers of DOWNLOAD_BUFFER_BYTES, lent for the download and given back after. */
-  buffers: ChunkBufferPool;
+  /** Page-aligned buffers of DOWNLOAD_BUFFER_BYTES, lent for the download and given back after (null: small ones of its own). */
+  buffers: ChunkBufferPool | null;
   parts: ChunkPart[];
   first: BlobReader;
   onDelivered?: () => Promise<void>;
+  /** Told of each write, so a client that stops reading is dropped (DOWNLOAD_IDLE_TIMEOUT_MS). */
+  watch?: DownloadWatch;
 }): Promise<void> {
   const { request, reply, store, parts } = opts;
   // The reply's headers so far (helmet's, ours) go out with the first byte; onSend hooks do not run.
@@ -62,9 +77,36 @@ export async function sendDirect(opts: {
     raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
     headSent = true;
   };
+  // A write's callback may never come once the connection is gone: closing fails the writes still
+  // waiting, so the sender stops and its buffers go back.
+  const waiting = new Set<(err: Error) => void>();
+  raw.once('close', () => {
+    for (const fail of waiting) fail(new Error('the client went away'));
+    waiting.clear();
+  });
+  const writeSlice = (bytes: Uint8Array): Promise<void> =>
+    new Promise((resolve, reject) => {
+      if (raw.destroyed) return reject(new Error('the client went away'));
+      waiting.add(reject);
+      opts.watch?.writeStarted();
+      raw.write(bytes, (err) => {
+        waiting.delete(reject);
+        opts.watch?.writeDone();
+        if (err) reject(err);
+        else resolve();
+      });
+    });
   const write = (bytes: Uint8Array): Promise<void> => {
     writeHead();
-    return new Promise((resolve, reject) => raw.write(bytes, (err) => (err ? reject(err) : resolve())));
+    if (bytes.length <= WRITE_SLICE_BYTES) return writeSlice(bytes);
+    // Slices, all handed over at once (the socket queues them): the watch sees each one taken.
+    const slices: Promise<void>[] = [];
+    for (let at = 0; at < bytes.length; at += WRITE_SLICE_BYTES) {
+      const slice = writeSlice(bytes.subarray(at, at + WRITE_SLICE_BYTES));
+      slice.catch(() => {}); // the last one is awaited; an earlier failure fails it too
+      slices.push(slice);
+    }
+    return Promise.all(slices).then(() => {});
   };
   try {
     /** The checked last piece of the part before, written once the next part is under way or at the end. */
@@ -106,17 +148,27 @@ type Held = { bytes: Uint8Array; k: number };
 /** A few reused buffers; one may be filled again once the write of what it held has finished. */
 class PiecePool {
   private readonly buffers: Buffer[];
-  private readonly writes: Promise<void>[] = Array.from({ length: PIECES }, () => Promise.resolve());
+  private readonly writes: Promise<void>[];
   private turn = 0;
+  /** Bytes per piece, and reads a chunk keeps in flight (fewer for a download's own small buffers). */
+  readonly pieceBytes: number;
+  readonly readAhead: number;
   private readonly raw: ServerResponse;
   /** Gives the lent buffer back once both the response and the sender are done with it. */
   private readonly doneWith: () => void = () => {};
 
-  constructor(raw: ServerResponse, pool: ChunkBufferPool) {
+  constructor(raw: ServerResponse, pool: ChunkBufferPool | null) {
     this.raw = raw;
-    const lent = pool.tryAcquire();
-    this.buffers = Array.from({ length: PIECES }, (_, k) =>
-      lent ? Buffer.from(lent, k * PIECE_BYTES, PIECE_BYTES) : Buffer.allocUnsafeSlow(PIECE_BYTES),
+    const lent = pool?.tryAcquire() ?? null;
+    const pieces = lent ? PIECES : SMALL_PIECES;
+    this.pieceBytes = lent ? PIECE_BYTES : SMALL_PIECE_BYTES;
+    this.readAhead = lent ? READ_AHEAD : SMALL_READ_AHEAD;
+    this.writes = Array.from({ length: pieces }, () => Promise.resolve());
+    const small = lent ? null : Buffer.allocUnsafeSlow(pieces * SMALL_PIECE_BYTES);
+    this.buffers = Array.from({ length: pieces }, (_, k) =>
+      lent
+        ? Buffer.from(lent, k * PIECE_BYTES, PIECE_BYTES)
+        : small!.subarray(k * SMALL_PIECE_BYTES, (k + 1) * SMALL_PIECE_BYTES),
     );
     if (!lent) return;
     // Two holders: the response, until it closes (every write handed to the socket, or the connection
@@ -126,7 +178,7 @@ class PiecePool {
     let holders = 2;
     this.doneWith = () => {
       holders -= 1;
-      if (holders === 0) pool.release(lent);
+      if (holders === 0) pool!.release(lent);
     };
     raw.once('close', this.doneWith);
   }
@@ -138,7 +190,7 @@ class PiecePool {
 
   /** The next buffer in rotation, once its previous write is done; its index names it to `sent`. */
   async next(): Promise<{ buffer: Buffer; k: number }> {
-    const k = this.turn++ % PIECES;
+    const k = this.turn++ % this.buffers.length;
     await this.writes[k];
     if (this.raw.destroyed) throw new Error('the client went away');
     return { buffer: this.buffers[k]!, k };
@@ -164,18 +216,19 @@ async function sendChunk(
 ): Promise<Held | null> {
   const checker = chunkChecker(part.check);
   const size = part.check.size;
+  const { pieceBytes, readAhead: ahead } = pieces;
   const reads: Promise<Read>[] = [];
   let next = 0; // where the next read starts
   const readAhead = () => {
     if (next >= size) return;
     const pos = next;
-    const want = Math.min(PIECE_BYTES, size - pos);
+    const want = Math.min(pieceBytes, size - pos);
     next += want;
     const read = pieces.next().then(async ({ buffer, k }) => {
       // A chunk of more than one piece came from a pooled upload buffer and was written with O_DIRECT:
       // whole pieces let the store read it the same way (it stops at the file's end). A smaller one
       // (a file's first megabyte, written from its own buffer) is read through the page cache.
-      const into = size > PIECE_BYTES ? buffer : buffer.subarray(0, want);
+      const into = size > pieceBytes ? buffer : buffer.subarray(0, want);
       const n = Math.min(await reader.read(into, pos), want);
       return { k, pos, want, bytes: buffer.subarray(0, n) };
     });
@@ -184,7 +237,7 @@ async function sendChunk(
   };
   let held: Held | null = null;
   try {
-    for (let i = 0; i < READ_AHEAD; i++) readAhead();
+    for (let i = 0; i < ahead; i++) readAhead();
     for (let read = reads.shift(); read; read = reads.shift()) {
       const { bytes, k, pos, want } = await read;
       checker.update(bytes);

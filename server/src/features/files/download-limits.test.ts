@@ -1,0 +1,209 @@
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { securityTexts } from '@guildhall/common';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { uploadFile } from './test-helpers.ts';
+
+/**
+ * Issue 26, finding 1: what downloads can hold is bounded whatever clients do. Each download counts
+ * against its member and its address (429 with Retry-After beyond) and against the instance (503),
+ * a client that stops reading is dropped after DOWNLOAD_IDLE_TIMEOUT_MS, and its buffers go back.
+ */
+
+const MiB = 1024 * 1024;
+
+/** A full garbage collection (gc() made reachable at run time, as --expose-gc would). */
+function collectGarbage(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+let ctx: TestContext | undefined;
+const sockets: net.Socket[] = [];
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.destroy();
+  await ctx?.close();
+  ctx = undefined;
+});
+
+async function serve(env: Record<string, string> = {}) {
+  ctx = await createTestApp(env);
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (ctx.app.server.address() as AddressInfo).port;
+  return { ctx, port };
+}
+
+async function publicShare(c: TestContext, token: string, fileId: string): Promise<string> {
+  const res = await c.app.inject({
+    method: 'POST',
+    url: `/api/files/${fileId}/share`,
+    headers: bearer(token),
+    payload: { accessLevel: 'public' },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json().data.token as string;
+}
+
+/**
+ * A client that asks for `path` and, once the answer's first bytes are in, stops reading (its socket
+ * paused: the kernel buffers fill and the server's writes stop). Resolves with the status.
+ */
+function stalledGet(port: number, path: string, localAddress = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress });
+    sockets.push(socket);
+    socket.on('error', () => {}); // cut by the server or by afterEach
+    socket.once('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: portal\r\n\r\n`));
+    socket.once('data', (head: Buffer) => {
+      socket.pause();
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(head.toString('latin1'))?.[1];
+      if (status) resolve(Number(status));
+      else reject(new Error('no status line'));
+    });
+  });
+}
+
+/** A full GET from `localAddress`: status, SHA-256 of the body and headers. */
+function fullGet(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  localAddress = '127.0.0.2',
+) {
+  return new Promise<{ status: number; sha256: string; headers: http.IncomingHttpHeaders; body: string }>(
+    (resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port, path, headers, localAddress }, (res) => {
+        const hash = createHash('sha256');
+        let text = '';
+        res.on('data', (d: Buffer) => {
+          hash.update(d);
+          if (text.length < 1000) text += d.toString('utf8');
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            sha256: hash.digest('hex'),
+            headers: res.headers,
+            body: text,
+          }),
+        );
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+    },
+  );
+}
+
+describe('downloads under hostile load', () => {
+  test("200 stalled downloads of a public share from one address: RSS grows under 64 MiB and another member's download completes", async () => {
+    const { ctx: c, port } = await serve();
+    const { token } = await c.signIn();
+    const content = randomBytes(64 * MiB);
+    const sha = createHash('sha256').update(content).digest('hex');
+    const file = await uploadFile(c.app, token, 'big.bin', content);
+    const share = await publicShare(c, token, file.id);
+    const path = `/api/files/shared/${share}/download`;
+    // A first download at rest, so the pools exist before the baseline (they are a fixed cost).
+    expect((await fullGet(port, path, {}, '127.0.0.1')).sha256).toBe(sha);
+    collectGarbage();
+    const before = process.memoryUsage.rss();
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 20);
+    try {
+      const statuses = await Promise.all(Array.from({ length: 200 }, () => stalledGet(port, path)));
+      // Another member, from another address, downloads the whole file meanwhile.
+      const other = await c.signIn();
+      const mine = await fullGet(port, `/download/${file.id}`, bearer(other.token));
+      peak = Math.max(peak, process.memoryUsage.rss());
+      // What the stalled downloads hold, their garbage collected (the test process has V8's default
+      // young generation, up to tens of MiB of short-lived garbage; the server runs with 1 MiB).
+      collectGarbage();
+      const held = process.memoryUsage.rss();
+      console.info(
+        `200 stalled downloads: RSS +${((held - before) / MiB).toFixed(1)} MiB held, +${((peak - before) / MiB).toFixed(1)} MiB at peak; ` +
+          `${statuses.filter((s) => s === 200).length} served, ${statuses.filter((s) => s === 429).length} × 429`,
+      );
+      expect((held - before) / MiB).toBeLessThan(64);
+      expect(mine.status).toBe(200);
+      expect(mine.sha256).toBe(sha);
+      // A browser's handful get the file; the rest are told to come back later.
+      expect(statuses.filter((s) => s === 200)).toHaveLength(8);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(192);
+    } finally {
+      clearInterval(sampler);
+    }
+  }, 90_000);
+
+  test('the 429 for one download too many says why and when to come back; members are counted wherever they are', async () => {
+    const { ctx: c, port } = await serve({ DOWNLOADS_PER_USER: '2', DOWNLOADS_PER_ADDRESS: '10' });
+    const { token } = await c.signIn();
+    const file = await uploadFile(c.app, token, 'mid.bin', randomBytes(24 * MiB));
+    const path = `/download/${file.id}`;
+    const authed = `${path}`;
+    // Two stalled downloads by the member from one address, a third from another address: refused.
+    const open = async (local: string) =>
+      new Promise<number>((resolve) => {
+        const socket = net.connect({ port, host: '127.0.0.1', localAddress: local });
+        sockets.push(socket);
+        socket.on('error', () => {});
+        socket.once('connect', () =>
+          socket.write(`GET ${authed} HTTP/1.1\r\nHost: portal\r\nAuthorization: Bearer ${token}\r\n\r\n`),
+        );
+        socket.once('data', (head: Buffer) => {
+          socket.pause();
+          resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(head.toString('latin1'))?.[1]));
+        });
+      });
+    expect([await open('127.0.0.1'), await open('127.0.0.1')]).toEqual([200, 200]);
+    const third = await fullGet(port, path, bearer(token), '127.0.0.3');
+    expect(third.status).toBe(429);
+    expect(third.headers['retry-after']).toBe('10');
+    expect(JSON.parse(third.body)).toEqual({
+      success: false,
+      error: securityTexts.tooManyDownloads(2),
+      code: 'TOO_MANY_DOWNLOADS',
+    });
+    // HEAD and conditional requests send no body and take no slot.
+    const head = await c.app.inject({ method: 'HEAD', url: path, headers: bearer(token) });
+    expect(head.statusCode).toBe(200);
+  });
+
+  test('a reader that stops reading is dropped after DOWNLOAD_IDLE_TIMEOUT_MS and its slot and buffers go back', async () => {
+    const { ctx: c, port } = await serve({ DOWNLOAD_IDLE_TIMEOUT_MS: '300', DOWNLOADS_PER_ADDRESS: '1' });
+    const { token } = await c.signIn();
+    const content = randomBytes(40 * MiB);
+    const file = await uploadFile(c.app, token, 'stall.bin', content);
+    const share = await publicShare(c, token, file.id);
+    const path = `/api/files/shared/${share}/download`;
+    expect(await stalledGet(port, path)).toBe(200);
+    // The address's one slot is held by the stalled reader until the server drops it; then a
+    // download from the same address goes through, whole.
+    await vi.waitFor(
+      async () => {
+        const again = await fullGet(port, path, {}, '127.0.0.1');
+        expect(again.status).toBe(200);
+        expect(again.sha256).toBe(createHash('sha256').update(content).digest('hex'));
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+  });
+
+  test('past DOWNLOADS_MAX on the instance, a download answers 503 with Retry-After', async () => {
+    const { ctx: c, port } = await serve({ DOWNLOADS_MAX: '2', DOWNLOADS_PER_ADDRESS: '5' });
+    const { token } = await c.signIn();
+    const file = await uploadFile(c.app, token, 'busy.bin', randomBytes(24 * MiB));
+    const share = await publicShare(c, token, file.id);
+    const path = `/api/files/shared/${share}/download`;
+    expect([await stalledGet(port, path), await stalledGet(port, path)]).toEqual([200, 200]);
+    const third = await fullGet(port, path, {}, '127.0.0.4');
+    expect(third.status).toBe(503);
+    expect(third.headers['retry-after']).toBe('10');
+    expect(JSON.parse(third.body).code).toBe('DOWNLOADS_BUSY');
+  });
+});

@@ -1,0 +1,141 @@
+import type { ServerResponse } from 'node:http';
+import { DOWNLOADS_RETRY_AFTER_SECONDS, securityTexts } from '@guildhall/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { clientAddressKey } from '../../platform/client-address.ts';
+import { HttpError } from '../../platform/errors.ts';
+import type { DownloadWatch } from '../../platform/transfer/index.ts';
+
+/** DOWNLOADS_PER_USER, DOWNLOADS_PER_ADDRESS, DOWNLOADS_MAX and DOWNLOAD_IDLE_TIMEOUT_MS (docs/security.md). */
+export type DownloadLimits = { perUser: number; perAddress: number; max: number; idleTimeoutMs: number };
+
+const retryAfter = { 'retry-after': String(DOWNLOADS_RETRY_AFTER_SECONDS) };
+
+/**
+ * Downloads of one address (and one member) that may read into the large pooled buffers (6 MiB each,
+ * fastest); the address's others get 768 KiB of their own. One browser's first two transfers run at
+ * full speed, and a client holding its whole allowance stalled holds about 16 MiB, not 48.
+ */
+const FAST_PER_CLIENT = 2;
+
+/**
+ * Downloads running on this instance, per member, per client address and in all (issue 26). Each one
+ * holds memory (a download buffer, a store connection) until its client has taken the bytes, so the
+ * counts bound what downloads can hold whatever clients do: a stranger with a share link gets a few,
+ * as a browser needs, and 429 with Retry-After beyond; everyone together at most `max` (503 beyond).
+ */
+export class DownloadSlots {
+  private readonly limits: DownloadLimits;
+  private readonly byUser = new Map<string, number>();
+  private readonly byAddress = new Map<string, number>();
+  private total = 0;
+
+  constructor(limits: DownloadLimits) {
+    this.limits = limits;
+  }
+
+  /**
+   * Takes a slot (throws 429/503 when none is left). `release` gives it back, once; `fast` says whether
+   * this download may use the pooled buffers (among its address's and member's first few).
+   */
+  take(who: { userId: string | null; address: string }): { release: () => void; fast: boolean } {
+    const { perUser, perAddress, max } = this.limits;
+    const { userId, address } = who;
+    if (userId !== null && (this.byUser.get(userId) ?? 0) >= perUser) throw tooManyDownloads(perUser);
+    if ((this.byAddress.get(address) ?? 0) >= perAddress) throw tooManyDownloads(perAddress);
+    if (this.total >= max) {
+      throw new HttpError(503, securityTexts.downloadsBusy, 'DOWNLOADS_BUSY', retryAfter);
+    }
+    const fast =
+      (this.byAddress.get(address) ?? 0) < FAST_PER_CLIENT &&
+      (userId === null || (this.byUser.get(userId) ?? 0) < FAST_PER_CLIENT);
+    if (userId !== null) bump(this.byUser, userId, 1);
+    bump(this.byAddress, address, 1);
+    this.total += 1;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      if (userId !== null) bump(this.byUser, userId, -1);
+      bump(this.byAddress, address, -1);
+      this.total -= 1;
+    };
+    return { release, fast };
+  }
+
+  /** Downloads running now (tests and metrics). */
+  get running(): number {
+    return this.total;
+  }
+}
+
+const tooManyDownloads = (limit: number) =>
+  new HttpError(429, securityTexts.tooManyDownloads(limit), 'TOO_MANY_DOWNLOADS', retryAfter);
+
+function bump(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n <= 0) counts.delete(key);
+  else counts.set(key, n);
+}
+
+export type { DownloadWatch };
+
+/**
+ * Drops a download whose client stopped taking bytes: while the server waits on the client (a write
+ * not yet taken by the socket, or a response asking for 'drain'), nothing moving for `idleMs` destroys
+ * the response, which closes the connection and lets the sender free its buffers. Time the server
+ * spends waiting on its store does not count. Writes are at most a quarter of a MiB (direct-send
+ * slices them), so a client taking 4 KiB/s or more is never mistaken for a stalled one at 60 s.
+ */
+export function watchDownload(raw: ServerResponse, idleMs: number, onDrop: () => void): DownloadWatch {
+  let pending = 0;
+  let lastMove = Date.now();
+  const moved = () => {
+    lastMove = Date.now();
+  };
+  raw.on('drain', moved);
+  const timer = setInterval(
+    () => {
+      if (pending === 0 && !raw.writableNeedDrain) return moved(); // waiting on the store, not the client
+      if (Date.now() - lastMove < idleMs) return;
+      stop();
+      onDrop();
+      raw.destroy();
+    },
+    Math.max(10, Math.min(idleMs / 4, 5_000)),
+  );
+  timer.unref();
+  const stop = () => {
+    clearInterval(timer);
+    raw.off('drain', moved);
+  };
+  raw.once('close', stop);
+  return {
+    writeStarted: () => {
+      if (pending === 0) moved();
+      pending += 1;
+    },
+    writeDone: () => {
+      pending -= 1;
+      moved();
+    },
+  };
+}
+
+/**
+ * Starts a response body that holds memory until its client has taken it (a file, a ZIP): takes a
+ * download slot for the member and the client's address (429/503 when none is left), gives it back
+ * when the response closes, and drops the response if its client stops reading.
+ */
+export function startDownload(
+  downloads: { slots: DownloadSlots; idleTimeoutMs: number },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  member: string | null,
+): DownloadWatch & { fast: boolean } {
+  const { release, fast } = downloads.slots.take({ userId: member, address: clientAddressKey(request.ip) });
+  reply.raw.once('close', release);
+  const watch = watchDownload(reply.raw, downloads.idleTimeoutMs, () =>
+    request.log.info({ url: request.routeOptions.url }, 'download dropped: the client stopped reading'),
+  );
+  return { ...watch, fast };
+}

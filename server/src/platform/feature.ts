@@ -1,0 +1,104 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import type { RoutingBlobStore } from './blob-store/index.ts';
+import type { ReadinessChecks } from './observability/index.ts';
+import type { Outbound } from './outbound/fetcher.ts';
+import type { RealtimeHub, RoomType } from './realtime/index.ts';
+
+/** The application: one Fastify instance with the platform's decorations (realtime, readiness, limits). */
+export type App = FastifyInstance;
+
+/** The clock features schedule on: the real one in production, a driven one in tests. */
+export type Clock = {
+  now(): number;
+  setTimeout(fn: () => unknown, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+};
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref(); // a pending turn or retry never keeps the process alive on its own
+    return t;
+  },
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/**
+ * What a feature gets from the platform, built once by the composition root (`app.ts`) and shared by
+ * every feature. A feature reaches nothing else of the application: it never imports `app.ts`.
+ */
+export type FeatureContext = {
+  db: Db;
+  /** The whole typed configuration; each feature reads its own part (`config.music`, `config.osint`). */
+  config: Config;
+  log: FastifyBaseLogger;
+  /** Rooms, publish, client events, disconnects (platform/realtime). */
+  realtime: RealtimeHub;
+  /** The ONE blob store of the process (local disk, S3, Discord; each chunk read where its id says). */
+  blobStore: RoutingBlobStore;
+  /**
+   * The one SSRF-safe fetcher for requests made on a user's behalf, created on first use (its
+   * resolver and agents cost nothing until a feature needs them) and closed by the platform.
+   */
+  outbound: () => Promise<Outbound>;
+  /** What /readyz asks: a feature adds the dependencies it owns. */
+  readiness: ReadinessChecks;
+  clock: Clock;
+  /** The access code in force (ACCESS_CODE or generated on first start): the auth feature checks it. */
+  accessCode: string;
+};
+
+/**
+ * A feature as the composition root registers it. `setup` builds the feature's services once (no I/O,
+ * no timers); its result is handed to `routes`, `rooms`, `start` and `stop`. Every timer, worker, bot
+ * and sweep of a feature starts in `start` (after the app is ready, in the order features are listed)
+ * and ends in `stop` (on close, in reverse order, before the platform's services close).
+ */
+export type FeatureDefinition<S> = {
+  name: string;
+  setup?: (ctx: FeatureContext) => S;
+  routes: (ctx: FeatureContext, state: S) => FastifyPluginAsyncZod;
+  /** Realtime room types (`type:<key>` rooms) the feature authorizes and snapshots. */
+  rooms?: (ctx: FeatureContext, state: S) => Record<string, RoomType>;
+  start?: (ctx: FeatureContext, state: S) => Promise<void> | void;
+  stop?: (ctx: FeatureContext, state: S) => Promise<void> | void;
+};
+
+/** A feature bound to one context: what `buildApp` drives. */
+export type Feature = {
+  name: string;
+  /** Builds the feature on the context: its state, its room types and its routes. */
+  mount(ctx: FeatureContext): Mounted;
+};
+
+export type Mounted = {
+  name: string;
+  routes: FastifyPluginAsyncZod;
+  rooms: Record<string, RoomType>;
+  start: () => Promise<void>;
+  stop: () => Promise<void>;
+};
+
+export function defineFeature<S = undefined>(def: FeatureDefinition<S>): Feature {
+  return {
+    name: def.name,
+    mount(ctx) {
+      const state = (def.setup ? def.setup(ctx) : undefined) as S;
+      return {
+        name: def.name,
+        routes: def.routes(ctx, state),
+        rooms: def.rooms?.(ctx, state) ?? {},
+        start: async () => {
+          await def.start?.(ctx, state);
+        },
+        stop: async () => {
+          await def.stop?.(ctx, state);
+        },
+      };
+    },
+  };
+}
