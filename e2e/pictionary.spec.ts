@@ -27,10 +27,15 @@ async function shoot(p: Player, name: string): Promise<void> {
     ['phone', 375],
   ] as const) {
     await p.screen.page.setViewportSize({ width, height: 800 });
-    await p.screen.page.screenshot({
-      path: path.join(SHOTS, `pictionary-${label}-${name}.png`),
-      fullPage: true,
-    });
+    for (const theme of ['light', 'dark'] as const) {
+      await p.screen.page.evaluate((t) => {
+        document.documentElement.dataset.theme = t;
+      }, theme);
+      await p.screen.page.screenshot({
+        path: path.join(SHOTS, `pictionary-${label}-${name}-${theme}.png`),
+        fullPage: true,
+      });
+    }
   }
   await p.screen.page.setViewportSize({ width: 1280, height: 720 });
 }
