@@ -3,9 +3,9 @@ import type { ReactNode } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { Route, Routes, useLocation } from 'react-router';
 import { RequireAuth } from './auth/guards.tsx';
-import { RouteError } from './features/errors/RouteError.tsx';
 import { LoginPage } from './features/login/LoginPage.tsx';
 import { RootLayout } from './layout/RootLayout.tsx';
+import { RouteError } from './layout/RouteError.tsx';
 import { lazyPage } from './lazy-page.tsx';
 
 // Every page but /login loads lazily so /login ships only what it needs (< 100 KB gzipped).
@@ -15,6 +15,7 @@ const NotFoundPage = lazyPage(() => import('./features/errors/NotFoundPage.tsx')
 const DashboardPage = lazyPage(() => import('./features/dashboard/DashboardPage.tsx'), 'DashboardPage');
 const SettingsPage = lazyPage(() => import('./features/settings/SettingsPage.tsx'), 'SettingsPage');
 const AdminPage = lazyPage(() => import('./features/admin/AdminPage.tsx'), 'AdminPage');
+const ApiReferencePage = lazyPage(() => import('./features/admin/ApiReferencePage.tsx'), 'ApiReferencePage');
 const MinigamesMenu = lazyPage(() => import('./features/games/MinigamesMenu.tsx'), 'MinigamesMenu');
 const PictionaryPage = lazyPage(
   () => import('./features/games/pictionary/PictionaryPage.tsx'),
@@ -36,9 +37,10 @@ const guarded = (page: ReactNode, level?: 'user' | 'admin', deniedMessage?: stri
 /**
  * The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each.
  * Declarative routes (not a data router): the app uses no loaders or actions, and the data router
- * would add about 16 KB gzipped to /login (issue 17: < 100 KB). Errors thrown while rendering a
- * route (a page that throws, a failed lazy load) show the spec's Unexpected Application Error; the
- * boundary resets when the address changes.
+ * would add about 16 KB gzipped to /login (issue 17). Errors thrown while rendering a route (a page
+ * that throws, a failed lazy load) show the spec's Unexpected Application Error inside the layout
+ * (RootLayout's boundary); this outer one only catches a layout that fails itself. Both reset when the
+ * address changes.
  */
 export function AppRoutes() {
   const { pathname } = useLocation();
@@ -52,6 +54,10 @@ export function AppRoutes() {
           <Route path="/shared/:token" element={<SharedLinkPage />} />
           <Route path="/dashboard" element={guarded(<DashboardPage />, 'user')} />
           <Route path="/admin" element={guarded(<AdminPage />, 'admin', TEXTS.adminNoPermission)} />
+          <Route
+            path="/admin/api"
+            element={guarded(<ApiReferencePage />, 'admin', TEXTS.adminNoPermission)}
+          />
           <Route path="/settings" element={guarded(<SettingsPage />)} />
           <Route path="/infosec" element={guarded(<OsintPage />)} />
           <Route path="/filesystem" element={guarded(<FilesPage />)} />

@@ -2,9 +2,9 @@ import { TEXTS } from '@guildhall/common';
 import { Home, RotateCw, TriangleExclamationPoint } from 'lucide-react';
 import type { FallbackProps } from 'react-error-boundary';
 import { Link } from 'react-router';
-import { Button, buttonClass } from '../../ui/Button.tsx';
-import { Card } from '../../ui/Card.tsx';
-import { Page } from '../../ui/Page.tsx';
+import { Button, buttonClass } from '../ui/Button.tsx';
+import { Card } from '../ui/Card.tsx';
+import { Page } from '../ui/Page.tsx';
 import { isChunkLoadError } from './chunk-error.ts';
 
 /**
