@@ -68,6 +68,7 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/features/files/discord-store.test.ts': 'the Discord store under 429s and expiring URLs',
   'server/src/features/files/stores-smoke.test.ts':
     'one pass per blob store; the SQL runs in the suites above',
+  'server/src/features/files/store-chaos.test.ts': 'blob stores breaking while in use; admission runs above',
   'server/src/features/music/audio.test.ts': 'audio through the fake Discord voice gateway',
   'server/src/features/music/soundcloud.test.ts': 'the SoundCloud source against its fake',
   'server/src/features/music/youtube.test.ts': 'the YouTube source against its fake',
