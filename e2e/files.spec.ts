@@ -223,7 +223,11 @@ test('[signed out] a user share shows Login Required; revoked and expired shares
   await visitor.goto(`/shared/${userShare.token}`);
   await expect(visitor.getByRole('heading', { name: FILES_TEXTS.loginRequired })).toBeVisible();
   await expect(visitor.getByText(FILES_TEXTS.loginRequiredBody)).toBeVisible();
-  await expect(visitor.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+  // Sign-in comes back to this link afterwards (issue 31).
+  await expect(visitor.getByRole('link', { name: 'Log in' })).toHaveAttribute(
+    'href',
+    `/login?next=${encodeURIComponent(`/shared/${userShare.token}`)}`,
+  );
 
   // Revoke through the Share File modal's Existing Shares tab.
   await screen.open(home.id);

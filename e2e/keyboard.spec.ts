@@ -55,7 +55,8 @@ async function expectFocused(target: Locator) {
 test('keyboard only: sign in, files, upload, share via menu, copy, and a whole tic-tac-toe game', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
+  // A ring check at every Tab stop, and axe at the end, on a machine other suites share.
+  test.setTimeout(120_000);
   const id = randomDiscordId();
   const m = await createMember({ discord_id: id, username: `keys_${id.slice(-6)}` });
   const context = await browser.newContext({ baseURL: BASE_URL });
@@ -91,7 +92,8 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
   await shot(page, 'files-transfer-panel');
 
   // Share through the item menu: focus moves into the menu, arrows move, Escape returns focus.
-  await tabTo(page, trigger);
+  // Past every item at the root (parallel tests add folders; each has a checkbox, a name and a menu).
+  await tabTo(page, trigger, 120);
   await page.keyboard.press('Enter');
   const menu = page.getByRole('menu');
   await expect(menu).toBeVisible();
@@ -168,7 +170,7 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
 test('[admin] keyboard only, in both themes: login → dashboard → files → share dialog → admin, a visible ring at every stop', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   for (const theme of ['dark', 'light'] as const) {
     const id = randomDiscordId();
     const m = await createMember({
@@ -218,7 +220,7 @@ test('[admin] keyboard only, in both themes: login → dashboard → files → s
     await (await chooser).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from('ring check') });
     const trigger = page.getByRole('button', { name: `Actions for ${name}` });
     await expect(trigger).toBeAttached({ timeout: 15_000 });
-    await tabTo(page, trigger);
+    await tabTo(page, trigger, 120); // past every item at the root (see above)
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu');
     const items = menu.getByRole('menuitem');
@@ -241,8 +243,10 @@ test('[admin] keyboard only, in both themes: login → dashboard → files → s
     // A destructive question opens on Cancel: Enter keeps the file.
     await page.keyboard.press('Enter');
     await expect(items.first()).toBeFocused();
-    for (let i = 1; i <= labels.indexOf('Delete'); i++) await page.keyboard.press('ArrowDown');
+    expect(labels.at(-1)).toBe('Delete');
+    await page.keyboard.press('End');
     await expect(menu.getByRole('menuitem', { name: 'Delete' })).toBeFocused();
+    await expectVisibleRing(page);
     await page.keyboard.press('Enter');
     const confirm = page.getByRole('dialog');
     await expectFocused(confirm.getByRole('button', { name: 'Cancel' }));

@@ -37,9 +37,10 @@ const guarded = (page: ReactNode, level?: 'user' | 'admin', deniedMessage?: stri
 /**
  * The route table of portal-core §2 and portal-tools §2. Tool routes: one lazy module each.
  * Declarative routes (not a data router): the app uses no loaders or actions, and the data router
- * would add about 16 KB gzipped to /login (issue 17: < 100 KB). Errors thrown while rendering a
- * route (a page that throws, a failed lazy load) show the spec's Unexpected Application Error; the
- * boundary resets when the address changes.
+ * would add about 16 KB gzipped to /login (issue 17). Errors thrown while rendering a route (a page
+ * that throws, a failed lazy load) show the spec's Unexpected Application Error inside the layout
+ * (RootLayout's boundary); this outer one only catches a layout that fails itself. Both reset when the
+ * address changes.
  */
 export function AppRoutes() {
   const { pathname } = useLocation();

@@ -46,6 +46,10 @@ export const SERVER_LAYOUT: Layout = {
       reason: "a feature's test-helpers.ts is its test kit, for other features' tests only",
       test: (from, to) => isTestFile(from) && path.posix.basename(to) === 'test-helpers.ts',
     },
+    {
+      reason: 'a fake outside service (test/fake-*.ts) is built from the feature data it imitates',
+      test: (from) => /^test\/fake-[\w-]+\.ts$/.test(from),
+    },
   ],
   rootOnly: ['app.ts'],
   singleCalls: [
@@ -66,6 +70,10 @@ export const WEB_LAYOUT: Layout = {
     {
       reason: 'the router is the composition root: it lazy-loads each page file on its own',
       test: (from) => from === 'router.tsx',
+    },
+    {
+      reason: "the root layout is the router's frame: it shows the route error page around every page",
+      test: (from, to) => from === 'layout/RootLayout.tsx' && to === 'features/errors/RouteError.tsx',
     },
   ],
 };
@@ -117,6 +125,7 @@ export function checkFile(rel: string, source: string, layout: Layout): Violatio
     if (!target && !(to === 'features/index.ts' && fromPlatform)) continue;
     if (target === from) continue;
     if (fromPlatform) {
+      if (layout.allow.some((a) => a.test(rel, to))) continue;
       violations.push({ file: rel, line, specifier, rule: 'the platform imports no feature' });
       continue;
     }

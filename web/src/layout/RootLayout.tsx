@@ -26,7 +26,7 @@ export function RootLayout() {
       {/* The target is focusable (tabIndex -1): following the link moves focus there, not only the view. */}
       <a
         href="#main-content"
-        className="sr-only rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50"
+        className="sr-only rounded-lg bg-brand text-sm font-semibold text-white shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:px-4 focus:py-2"
       >
         Skip to content
       </a>

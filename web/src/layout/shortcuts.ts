@@ -15,6 +15,17 @@ export const SHORTCUTS: { where: string; items: Shortcut[] }[] = [
   {
     where: 'File System',
     items: [
+      { keys: [['Delete']], does: 'Delete the selected items (⌘ + Backspace on a Mac)' },
+      { keys: [['F2']], does: 'Rename the one selected item' },
+      {
+        keys: [
+          ['Ctrl', 'A'],
+          ['⌘', 'A'],
+        ],
+        does: 'Select everything shown',
+      },
+      { keys: [['Esc']], does: 'Clear the selection' },
+      { keys: [['Enter']], does: 'Preview the one selected file' },
       { keys: [['Enter']], does: 'On an item’s actions button: open its menu (Share, Rename, …)' },
       { keys: [['↑'], ['↓']], does: 'Move through an open menu; Home and End jump to its ends' },
       { keys: [['Ctrl', 'A']], does: 'Select every item shown' },

@@ -22,7 +22,7 @@ export function Modal({
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const opener = returnFocusTo(document.activeElement);
     const element = dialog.current;
     if (element && !element.open) {
       element.showModal();
@@ -94,6 +94,19 @@ export function Modal({
       </div>
     </dialog>
   );
+}
+
+/**
+ * Where focus goes back when the dialog closes: what had focus when it opened, except a menu item
+ * (a dialog opened from a menu): that item is gone with its menu, so focus returns to the button that
+ * opened the menu (the menu names it in aria-labelledby, as Radix menus do).
+ */
+function returnFocusTo(active: Element | null): HTMLElement | null {
+  if (!(active instanceof HTMLElement)) return null;
+  const menu = active.closest('[role="menu"]');
+  const triggerId = menu?.getAttribute('aria-labelledby');
+  const trigger = triggerId ? document.getElementById(triggerId) : null;
+  return trigger ?? active;
 }
 
 const FOCUSABLE =

@@ -11,7 +11,8 @@ let file: FileItem;
 const content = Buffer.from('shared bytes, exactly these');
 
 beforeAll(async () => {
-  ctx = await createTestApp();
+  // 40 downloads at once from one loopback address test the counting, not the per-address download cap.
+  ctx = await createTestApp({ DOWNLOADS_PER_ADDRESS: '64' });
   token = (await ctx.signIn()).token;
   file = await uploadFile(ctx.app, token, 'shared.txt', content);
 });
