@@ -91,7 +91,6 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/platform/input-guard.test.ts': 'the request input guard',
   'server/src/platform/realtime/pending-connections.test.ts': 'sockets that never sign in',
   'server/src/startup-banner.test.ts': 'the start-up banner text',
-  'server/src/features/files/store-chaos.test.ts': 'blob stores failing during transfers',
   'server/src/features/music/audio-levels.test.ts': 'audio levels through the fake Discord voice gateway',
   'server/src/features/music/chaos.test.ts': 'the music sources and Discord failing during playback',
 };
