@@ -242,7 +242,7 @@ export class MusicScreen {
   get queueTitles(): Locator {
     return this.page.getByTestId('queue-title');
   }
-  control(name: 'Restart' | 'Pause' | 'Resume' | 'Skip' | 'Stop'): Locator {
+  control(name: 'Restart' | 'Play' | 'Pause' | 'Resume' | 'Skip' | 'Stop'): Locator {
     return this.page.getByRole('button', { name, exact: true });
   }
   button(name: string): Locator {
