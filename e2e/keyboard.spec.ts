@@ -37,7 +37,7 @@ async function expectVisibleRing(page: Page): Promise<string> {
 }
 
 /** Presses Tab until `target` has focus (at most `max` times), checking the ring at every stop. */
-async function tabTo(page: Page, target: Locator, max = 40): Promise<void> {
+async function tabTo(page: Page, target: Locator, max = 250): Promise<void> {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
     const focusedSomething = await page.evaluate(() => document.activeElement !== document.body);

@@ -97,6 +97,16 @@ describe('precompressed copies (issue 31)', () => {
     expect(brotliDecompressSync(res.rawPayload).toString()).toBe(js);
   });
 
+  it('a hashed asset carries no page-only headers (CSP, frame options), but keeps nosniff and CORP', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/assets/page-def456.js' });
+    expect(res.headers['content-security-policy']).toBeUndefined();
+    expect(res.headers['x-frame-options']).toBeUndefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    const page = await ctx.app.inject({ method: 'GET', url: '/login' });
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
   it('sends the gzip copy when brotli is not accepted, and the file itself when nothing is', async () => {
     const gz = await ctx.app.inject({
       method: 'GET',
