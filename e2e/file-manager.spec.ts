@@ -291,9 +291,9 @@ test('[user] a toast raised from a dialog shows above it; the owner is the uploa
     { x: box.x + box.width / 2, y: box.y + box.height / 2 },
   );
   expect(topmost).toBe(true);
-  await shot(page, 'files-share-toast');
   await page.getByRole('button', { name: 'Close toast' }).first().click();
   await expect(toast).toBeHidden();
+  await shot(page, 'files-share-dialog');
   void file;
   await context.close();
 });

@@ -92,7 +92,8 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
   await shot(page, 'files-transfer-panel');
 
   // Share through the item menu: focus moves into the menu, arrows move, Escape returns focus.
-  await tabTo(page, trigger);
+  // Past every item at the root (parallel tests add folders; each has a checkbox, a name and a menu).
+  await tabTo(page, trigger, 120);
   await page.keyboard.press('Enter');
   const menu = page.getByRole('menu');
   await expect(menu).toBeVisible();
@@ -219,7 +220,7 @@ test('[admin] keyboard only, in both themes: login → dashboard → files → s
     await (await chooser).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from('ring check') });
     const trigger = page.getByRole('button', { name: `Actions for ${name}` });
     await expect(trigger).toBeAttached({ timeout: 15_000 });
-    await tabTo(page, trigger);
+    await tabTo(page, trigger, 120); // past every item at the root (see above)
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu');
     const items = menu.getByRole('menuitem');

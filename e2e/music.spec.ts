@@ -385,7 +385,8 @@ test.describe('bot offline', () => {
     await screen.open();
     await expect(screen.botBadge).toHaveText(T.offline);
     await expect(screen.page.getByTestId('voice-channel')).toContainText('offline');
-    for (const name of ['Restart', 'Pause', 'Skip', 'Stop'] as const)
+    // Nothing plays: the main button offers Play (issue 27: it showed Pause while Stopped).
+    for (const name of ['Restart', 'Play', 'Skip', 'Stop'] as const)
       await expect(screen.control(name)).toBeDisabled();
     await expect(screen.button('Clear all')).toBeDisabled();
     await expect(screen.button('Clear queue')).toBeDisabled();

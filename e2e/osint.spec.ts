@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { OSINT_TEXTS, OSINT_TOOLS } from '@guildhall/common';
 import type { Page } from '@playwright/test';
@@ -17,7 +18,7 @@ const SHOTS = path.resolve(import.meta.dirname, '../.tmp/screenshots');
 async function searchFor(page: Page, type: string, query: string) {
   await page.getByTestId(`osint-type-${type}`).click();
   await page.getByTestId('osint-query').fill(query);
-  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
 }
 
 const source = (page: Page, name: string) =>
@@ -38,7 +39,7 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
     await expect(page.getByTestId('osint-tools')).toContainText(t);
   }
   await expect(page.getByTestId('osint-databases')).toContainText('Have I Been Pwned');
-  const search = page.getByRole('button', { name: 'Search' });
+  const search = page.getByRole('button', { name: 'Search', exact: true });
   await expect(search).toBeDisabled();
 
   // Username: progress streams in (sites checked / total, hits so far), then the result.
@@ -53,9 +54,37 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   await expect(page.getByTestId('summary-risk')).toContainText('MEDIUM');
   await expect(page.getByTestId('platform-list').locator('a')).toHaveCount(5);
   await expect(page.getByTestId('platform-more')).toHaveText('+8 more');
+  // The counts, the sites that could not be checked (grouped by why), the rule behind the risk.
+  await expect(page.getByTestId('platform-counts')).toHaveText(
+    'Found on 13 of 40 sites · not found on 23 · could not check 4',
+  );
+  await expect(page.getByTestId('source-risk-rule')).toHaveText(
+    'Why medium: Found on 13 platforms (5–14: medium)',
+  );
+  await page.getByTestId('platform-unchecked').locator('summary').click();
+  await expect(page.getByTestId('platform-unchecked')).toContainText(
+    'Blocked by a bot check (Cloudflare) (4)',
+  );
   await page.screenshot({ path: `${SHOTS}/osint-username-1280.png`, fullPage: true });
+  // "+N more" opens the rest; every found site is a link.
+  await page.getByTestId('platform-more').click();
+  await expect(page.getByTestId('platform-list').locator('a')).toHaveCount(13);
+  await shot(page, 'osint-username-expanded');
+  // The export carries the counts the screen shows.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('osint-export').getByRole('button', { name: 'CSV' }).click();
+  const csv = await fs.readFile((await (await download).path())!, 'utf8');
+  const kinds = csv
+    .trim()
+    .split('\r\n')
+    .slice(1)
+    .map((r) => r.split(',')[0]);
+  expect(kinds.filter((k) => k === '"found"')).toHaveLength(13);
+  expect(kinds.filter((k) => k === '"unknown"')).toHaveLength(4);
+  // The search is in the member's history.
+  await expect(page.getByTestId('osint-history')).toContainText(FAKE.knownUser);
   await page.setViewportSize({ width: 375, height: 800 });
-  await expect(page.getByTestId('platform-more')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Show fewer' })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/osint-username-375.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   await expectNoSeriousA11y(page);
@@ -78,15 +107,30 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   await expect(source(page, 'TLS Certificate & Headers')).toContainText('Untrusted certificate');
   await expect(page.getByTestId('osint-metadata')).toContainText('example.test');
   await page.screenshot({ path: `${SHOTS}/osint-domain-1280.png`, fullPage: true });
+  await shot(page, 'osint-domain');
 
   // IP: reverse DNS, RDAP owner, offline geolocation.
   await searchFor(page, 'ip', FAKE.publicIp);
   await expect(source(page, 'RDAP Network')).toContainText('Google LLC');
   await expect(source(page, 'Geolocation')).toContainText('United States');
 
-  // Person: candidate usernames.
+  // Person: candidate usernames, each one click from a search on every site (a pivot).
   await searchFor(page, 'person', 'Alice Smith');
   await expect(source(page, 'Candidate Usernames')).toContainText('alice.smith');
+  await shot(page, 'osint-person');
+  await page.getByTestId('candidate-list').getByRole('button', { name: 'alicesmith' }).click();
+  await expect(page.getByTestId('osint-query')).toHaveValue('alicesmith');
+  await expect(page.getByTestId('summary-type')).toContainText('Username', { timeout: 15_000 });
+  await expect(page.getByTestId('osint-summary')).toContainText('Results for alicesmith');
+
+  // A past search reopens from the history as it was shown.
+  await page
+    .getByTestId('osint-history')
+    .getByRole('button', { name: new RegExp(`^${FAKE.knownUser}\\s*Username`) })
+    .click();
+  await expect(page.getByTestId('osint-summary')).toContainText(`Results for ${FAKE.knownUser}`);
+  await expect(page.getByTestId('summary-platforms')).toContainText('13');
+  await expect(page.getByTestId('osint-site-list')).toContainText('40 sites');
 
   // A refused query is shown as the spec's failed search.
   await searchFor(page, 'domain', '127.0.0.1');

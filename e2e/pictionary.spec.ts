@@ -27,16 +27,32 @@ async function shoot(p: Player, name: string): Promise<void> {
     ['phone', 375],
   ] as const) {
     await p.screen.page.setViewportSize({ width, height: 800 });
-    await p.screen.page.screenshot({
-      path: path.join(SHOTS, `pictionary-${label}-${name}.png`),
-      fullPage: true,
-    });
+    for (const theme of ['light', 'dark'] as const) {
+      await p.screen.page.evaluate((t) => {
+        document.documentElement.dataset.theme = t;
+      }, theme);
+      await p.screen.page.screenshot({
+        path: path.join(SHOTS, `pictionary-${label}-${name}-${theme}.png`),
+        fullPage: true,
+      });
+    }
   }
   await p.screen.page.setViewportSize({ width: 1280, height: 720 });
 }
 
 test.afterEach(async () => {
-  for (const p of opened.splice(0)) await p.context.close();
+  for (const p of opened.splice(0)) {
+    // Leave first: a lobby left behind would be found by the next test's Find Game for the grace.
+    await p.screen.page
+      .evaluate(async () => {
+        const h = { authorization: `Bearer ${localStorage.getItem('authToken')}` };
+        const cur = await (await fetch('/api/games/pictionary/current', { headers: h })).json();
+        if (cur.game)
+          await fetch(`/api/games/pictionary/${cur.game.id}/leave`, { method: 'POST', headers: h });
+      })
+      .catch(() => {});
+    await p.context.close();
+  }
 });
 
 /** Everyone but the drawer guesses the word, in the order given; the turn then ends for all. */
@@ -216,4 +232,129 @@ test('[pictionary] a guesser receives the word in no response and no frame until
   await guesser.screen.guess(word);
   await expect(page.getByTestId('revealed-word')).toHaveText(word);
   expect([...bodies, ...frames].some((t) => t.toLowerCase().includes(quoted))).toBe(true);
+});
+
+/** Closes a player's tab (its socket goes with it); it is no longer closed again after the test. */
+async function closeTab(p: Player): Promise<void> {
+  opened.splice(opened.indexOf(p), 1);
+  await p.context.close();
+}
+
+test('[pictionary] the host closes the tab in the lobby: within 30 s the others have a new host, and a newcomer joins a lobby that starts', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const [host, second, third] = [await player(browser), await player(browser), await player(browser)];
+  await host.screen.findButton.click();
+  await second.screen.findButton.click();
+  await third.screen.findButton.click();
+  await expect(second.screen.playerCount).toHaveText('3/8 Players');
+  await expect(second.screen.page.getByTestId('readonly-settings')).toBeVisible();
+
+  const closedAt = Date.now();
+  await closeTab(host);
+  await expect(second.screen.page.getByTestId('host-settings')).toBeVisible({ timeout: 40_000 });
+  expect(Date.now() - closedAt).toBeLessThan(30_000);
+  await expect(third.screen.playerCount).toHaveText('2/8 Players');
+
+  const newcomer = await player(browser);
+  await newcomer.screen.findButton.click();
+  for (const p of [second, third, newcomer]) await expect(p.screen.playerCount).toHaveText('3/8 Players');
+  await second.screen.button(T.startGame).click();
+  await expect(second.screen.prompt).toContainText(T.youreDrawing);
+  await expect(newcomer.screen.page.getByText(T.watchAndGuess)).toBeVisible();
+});
+
+test('[pictionary] a guesser closes the tab mid-turn: the turn ends early once every present player has guessed', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const [host, stays, leaves] = [await player(browser), await player(browser), await player(browser)];
+  await host.screen.findButton.click();
+  await stays.screen.findButton.click();
+  await leaves.screen.findButton.click();
+  await expect(host.screen.playerCount).toHaveText('3/8 Players');
+  await host.screen.button(T.startGame).click();
+  const word = (await host.screen.secretWord.textContent())!;
+  await stays.screen.guess(word);
+  await expect(stays.screen.page.getByText(T.youGuessedIt)).toBeVisible();
+  await closeTab(leaves);
+  // The turn would run 80 s while the absent guesser counted; it ends once they count as gone.
+  await expect(host.screen.page.getByTestId('away')).toBeVisible({ timeout: 40_000 });
+  await expect(stays.screen.page.getByTestId('revealed-word')).toHaveText(word);
+  const left = Number((await host.screen.page.getByTestId('time-left').textContent())?.replace('s', ''));
+  expect(left).toBeLessThanOrEqual(4); // the 4 s reveal, not what was left of the 80 s turn
+});
+
+test('[pictionary] a private room is joined by its invite link only; Find Game never lands in it', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const [host, stranger, friend] = [await player(browser), await player(browser), await player(browser)];
+  await host.screen.findButton.click();
+  await host.screen.page.getByTestId('private-room').check();
+  await host.screen.button(T.updateSettings).click();
+  const link = await host.screen.page.getByTestId('invite-link').inputValue();
+  expect(link).toMatch(/\/minigames\/pictionary\?join=[0-9a-f-]{36}$/);
+
+  await stranger.screen.findButton.click();
+  await expect(stranger.screen.playerCount).toHaveText('1/8 Players');
+  await expect(host.screen.playerCount).toHaveText('1/8 Players');
+
+  await friend.screen.page.goto(link);
+  await expect(friend.screen.playerCount).toHaveText('2/8 Players');
+  await expect(host.screen.playerCount).toHaveText('2/8 Players');
+  await expect(friend.screen.page).toHaveURL(/\/minigames\/pictionary$/);
+  await shoot(host, 'private-lobby');
+});
+
+test('[pictionary] Play again brings the same three players to a new lobby with the same host and settings', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const [host, second, third] = [await player(browser), await player(browser), await player(browser)];
+  await host.screen.findButton.click();
+  await second.screen.findButton.click();
+  await third.screen.findButton.click();
+  await expect(host.screen.playerCount).toHaveText('3/8 Players');
+  // Changed but not saved: Start Game saves it first.
+  await host.screen.slider(T.rounds).fill('1');
+  await host.screen.button(T.startGame).click();
+  await expect(host.screen.round).toHaveText('R1 of 1');
+  await everyoneGuesses(host, [second, third]);
+  await expect(second.screen.prompt).toContainText(T.youreDrawing, { timeout: 10_000 });
+  await everyoneGuesses(second, [host, third]);
+  await expect(third.screen.prompt).toContainText(T.youreDrawing, { timeout: 10_000 });
+  await everyoneGuesses(third, [host, second]);
+  for (const p of [host, second, third])
+    await expect(p.screen.page.getByText(T.gameComplete)).toBeVisible({ timeout: 10_000 });
+  await shoot(second, 'complete-play-again');
+
+  await second.screen.button(T.playAgain).click();
+  for (const p of [host, second, third]) await expect(p.screen.playerCount).toHaveText('3/8 Players');
+  await expect(host.screen.page.getByTestId('host-settings')).toBeVisible();
+  await expect(second.screen.readOnly('rounds')).toHaveText('1');
+  await expect(third.screen.page.getByTestId('lobby-players')).toContainText(host.username);
+});
+
+test('[pictionary] at 375 px the drawer reads the whole word and the guess box is in view', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const [host, guesser] = [await player(browser), await player(browser)];
+  await host.screen.findButton.click();
+  await guesser.screen.findButton.click();
+  await expect(host.screen.playerCount).toHaveText('2/8 Players');
+  for (const p of [host, guesser]) await p.screen.page.setViewportSize({ width: 375, height: 740 });
+  await host.screen.button(T.startGame).click();
+  await expect(host.screen.secretWord).toHaveText(/\S/);
+  const fits = await host.screen.secretWord.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return el.scrollWidth <= el.clientWidth + 1 && r.left >= 0 && r.right <= window.innerWidth;
+  });
+  expect(fits).toBe(true);
+  await guesser.screen.guessBox.focus();
+  await expect(guesser.screen.guessBox).toBeInViewport();
+  await guesser.screen.page.screenshot({ path: path.join(SHOTS, 'pictionary-phone-guessbox.png') });
+  await host.screen.page.screenshot({ path: path.join(SHOTS, 'pictionary-phone-longword.png') });
 });

@@ -102,7 +102,8 @@ test.describe('minigames', () => {
   test('[signed out] /minigames and /minigames/tic-tac-toe send the visitor to /login', async ({ page }) => {
     for (const path of ['/minigames', '/minigames/tic-tac-toe']) {
       await page.goto(path);
-      await expect(page).toHaveURL(`${BASE_URL}/login`);
+      // Sign-in brings the visitor back (`?next=`).
+      await expect(page).toHaveURL(new RegExp(`^${BASE_URL}/login(\\?next=.*)?$`));
     }
   });
 });
@@ -144,6 +145,7 @@ test.describe('tic-tac-toe', () => {
   });
 
   test('after a win, Rematch starts a new game that ends in a draw', async ({ browser }) => {
+    test.setTimeout(60_000);
     const x = await player(browser);
     const o = await player(browser);
     await meet(x, o);
@@ -185,7 +187,13 @@ test.describe('tic-tac-toe', () => {
     for (const s of [x.screen, o.screen]) {
       await expect(s.headline).toHaveText(T.draw);
       await expect(s.winner).toHaveText('Draw');
+      // The series score carries over: o (X now) 0 – 1 x, one draw.
+      await expect(s.page.getByTestId('game-series')).toHaveText(`${o.username} 0 – 1 ${x.username}, 1 draw`);
     }
+    // x moves on: o is no longer offered a rematch, and is told why.
+    await x.screen.page.getByRole('button', { name: T.leaveGame }).click();
+    await expect(o.screen.page.getByText(T.opponentLeftFinished(x.username))).toBeVisible();
+    await expect(o.screen.rematchButton).toHaveCount(0);
   });
 
   test('a move out of turn is refused: the cells are locked and the server says no', async ({ browser }) => {

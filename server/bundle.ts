@@ -15,6 +15,8 @@ const src = path.join(import.meta.dirname, 'src');
 export const SERVER_ENTRIES: Record<string, string> = {
   main: path.join(src, 'main.ts'),
   admin: path.join(src, 'cli/admin.ts'),
+  // The hash threads' module, loaded by path from beside the bundle (platform/transfer/hash-pool.ts).
+  'hash-worker': path.join(src, 'platform/transfer/hash-worker.ts'),
 };
 
 /** Bundles the server into `dist` (emptied first). */

@@ -8,6 +8,7 @@ export * from './levels.ts';
 export * from './music.ts';
 export * from './ops.ts';
 export * from './osint.ts';
+export * from './realtime-events.ts';
 export * from './resumable.ts';
 export * from './security.ts';
 export * from './texts.ts';

@@ -121,6 +121,7 @@ export const MUSIC_TEXTS = {
   effectFailed: 'Failed to apply effect',
   eqFailed: 'Failed to apply EQ',
   seekFailed: 'Seek failed',
+  controlFailed: 'Failed to change playback',
   // states and badges
   playing: 'Playing',
   paused: 'Paused',
@@ -153,6 +154,8 @@ export const MUSIC_TEXTS = {
     'Join the voice channel the bot is playing in to change what everyone hears (moderators excepted).',
   queueEntryNotFound: 'That song is no longer in the queue',
   skipped: 'Skipped',
+  encoderUnavailable: 'The music bot cannot play audio right now. An administrator has been told.',
+  audioUnavailable: 'Failed to play song: the platform did not deliver the audio',
   voiceUnreachable: "Discord's voice server cannot be reached right now. Try again in a moment.",
 } as const;
 
@@ -559,6 +562,9 @@ export const MusicPlayResponse = ok({
   /** Queue position (0-based) when queued, null when playing now. */
   position: z.number().int().nullable(),
   status: PlaybackStatus,
+  /** A list link (a SoundCloud set): how many tracks were queued, and what to tell (cut at the cap). */
+  added: z.number().int().nonnegative().optional(),
+  message: z.string().optional(),
 });
 export type MusicPlayResponse = z.infer<typeof MusicPlayResponse>;
 /** pause, resume, skip, stop, restart, clear queue, reorder, seek, effects, equalizer. */

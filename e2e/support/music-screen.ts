@@ -242,7 +242,7 @@ export class MusicScreen {
   get queueTitles(): Locator {
     return this.page.getByTestId('queue-title');
   }
-  control(name: 'Restart' | 'Pause' | 'Resume' | 'Skip' | 'Stop'): Locator {
+  control(name: 'Restart' | 'Play' | 'Pause' | 'Resume' | 'Skip' | 'Stop'): Locator {
     return this.page.getByRole('button', { name, exact: true });
   }
   button(name: string): Locator {
@@ -299,7 +299,10 @@ export class MusicScreen {
   async handlePoints(
     index: number,
   ): Promise<{ centre: { x: number; y: number }; top: { x: number; y: number } }> {
-    const box = (await this.page.getByTestId('queue-handle').nth(index).boundingBox())!;
+    // Touch events land only inside the viewport: bring the row in first (Now Playing grew taller).
+    const handle = this.page.getByTestId('queue-handle').nth(index);
+    await handle.scrollIntoViewIfNeeded();
+    const box = (await handle.boundingBox())!;
     return {
       centre: { x: box.x + box.width / 2, y: box.y + box.height / 2 },
       top: { x: box.x + box.width / 2, y: box.y + box.height / 4 },

@@ -12,7 +12,7 @@ fs.mkdirSync(DATA_DIR, { recursive: true });
 // Loopback fakes of the OSINT sources; the app reaches them through configuration, including the
 // test-harness allow-list OUTBOUND_TEST_ALLOW (never set in production). Site i answers after 100 + 50·i ms,
 // so a username scan's progress is visible for about two seconds.
-const osint = await startFakeOsint({ sites: 40, latencyMs: (i) => 100 + 50 * i });
+const osint = await startFakeOsint({ sites: 40, hostnames: true, latencyMs: (i) => 100 + 50 * i });
 // The production bundle (npm run build), with the node flags `npm start` uses.
 const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'server/dist/main.mjs')], {
   stdio: 'inherit',

@@ -161,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     config: deps.config,
     log: app.log,
     realtime,
+    publish: (room, event, payload, options) => realtime.publish(room, event, payload, options),
     blobStore,
     outbound: () => {
       // Loaded on first use: the resolver and agents cost nothing at start-up (bench/startup).

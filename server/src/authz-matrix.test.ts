@@ -179,6 +179,13 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/music/playlist/:id/queue/:guildId': { access: 'user', body: () => ({ shuffle: 'x' }) },
   'PUT /api/music/playlist/:id/visibility': { access: 'user', body: () => ({ isPublic: 'x' }) },
   'PUT /api/music/playlist/:id': { access: 'user', body: () => ({ name: 'Probe' }) },
+  // Music (issue 27): one queue entry out, one to the top, shuffle, volume, loop, normalisation
+  'DELETE /api/music/queue/:guildId/:entryId': { access: 'user', url: () => '/api/music/queue/x/y' },
+  'POST /api/music/queue/:guildId/:entryId/next': { access: 'user', url: () => '/api/music/queue/x/y/next' },
+  'POST /api/music/shuffle/:guildId': { access: 'user', url: () => '/api/music/shuffle/x' },
+  'POST /api/music/volume/:guildId': { access: 'user', body: () => ({ volume: 'x' }) },
+  'POST /api/music/loop/:guildId': { access: 'user', body: () => ({ mode: 'x' }) },
+  'POST /api/music/normalize/:guildId': { access: 'user', body: () => ({ enabled: 'x' }) },
 
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },

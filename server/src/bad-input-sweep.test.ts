@@ -33,6 +33,14 @@ const BODIES: (string | undefined)[] = [
   JSON.stringify({ type: 'ip', query: { $ne: null } }),
   JSON.stringify({ type: 'domain', query: '%00' }),
   JSON.stringify({ quotaBytes: -1, accessLevel: 'x' }),
+  // Music (issues 26, 27): NUL and text-direction characters, an integer past what a column holds
+  JSON.stringify({
+    name: 'a\u0000b\u202e',
+    songInfo: { youtube_id: 'a\u0000', title: 't\ud800', url: 'library:x', duration: 9007199254740991 },
+    volume: 1e9,
+    mode: 'x',
+    enabled: 'x',
+  }),
   // Issue 26 #6: text PostgreSQL cannot store, in the fields that reached it (playlist and song fields, a
   // guess, an e-mail's local part), and integers past what the columns hold.
   JSON.stringify({

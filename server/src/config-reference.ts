@@ -138,7 +138,9 @@ export const CONFIG_SECTIONS: Section[] = [
       OSINT_SITE_TIMEOUT_MS: { note: 'time limit per profile site in a username scan' },
       OSINT_SEARCHES_PER_MINUTE: { note: 'OSINT searches per member per minute' },
       OUTBOUND_PER_MEMBER: { note: "one member's share of the outbound requests in flight" },
-      OUTBOUND_USER_AGENT: { note: 'User-Agent of outbound requests (default: a Guildhall one)' },
+      OUTBOUND_USER_AGENT: {
+        note: 'User-Agent of outbound requests (default: a current browser\'s; honest: "Mozilla/5.0 (compatible; GuildhallOSINT/1.0; authorized research)")',
+      },
       OSINT_HISTORY_DAYS: { note: 'how long search history is kept' },
     },
   },

@@ -44,7 +44,7 @@ describe('start-up failures a host can fix print one line, without a stack trace
       { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
       /DATABASE_URL: could not open the database/,
     ],
-  ])('%s', (_name, env, message) => {
+  ])('%s', { timeout: 60_000 }, (_name, env, message) => {
     const r = start(env);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(message);

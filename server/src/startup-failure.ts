@@ -25,7 +25,8 @@ const OPERATIONAL_CODES = new Set([
 export function describeStartupFailure(e: unknown): string | null {
   if (!(e instanceof Error)) return null;
   if (e instanceof ConfigError) return e.message;
-  if (/^[A-Z][A-Z0-9_]+: /.test(e.message)) return e.message;
+  // A message that names a variable; not an errno message (`EISDIR: …`), which only looks like one.
+  if (/^[A-Z][A-Z0-9_]+: /.test(e.message) && !(e as NodeJS.ErrnoException).code) return e.message;
   for (let cause: unknown = e; cause instanceof Error; cause = cause.cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code && OPERATIONAL_CODES.has(code)) return e.message;

@@ -15,6 +15,7 @@ const NotFoundPage = lazyPage(() => import('./features/errors/NotFoundPage.tsx')
 const DashboardPage = lazyPage(() => import('./features/dashboard/DashboardPage.tsx'), 'DashboardPage');
 const SettingsPage = lazyPage(() => import('./features/settings/SettingsPage.tsx'), 'SettingsPage');
 const AdminPage = lazyPage(() => import('./features/admin/AdminPage.tsx'), 'AdminPage');
+const ApiReferencePage = lazyPage(() => import('./features/admin/ApiReferencePage.tsx'), 'ApiReferencePage');
 const MinigamesMenu = lazyPage(() => import('./features/games/MinigamesMenu.tsx'), 'MinigamesMenu');
 const PictionaryPage = lazyPage(
   () => import('./features/games/pictionary/PictionaryPage.tsx'),
@@ -53,6 +54,10 @@ export function AppRoutes() {
           <Route path="/shared/:token" element={<SharedLinkPage />} />
           <Route path="/dashboard" element={guarded(<DashboardPage />, 'user')} />
           <Route path="/admin" element={guarded(<AdminPage />, 'admin', TEXTS.adminNoPermission)} />
+          <Route
+            path="/admin/api"
+            element={guarded(<ApiReferencePage />, 'admin', TEXTS.adminNoPermission)}
+          />
           <Route path="/settings" element={guarded(<SettingsPage />)} />
           <Route path="/infosec" element={guarded(<OsintPage />)} />
           <Route path="/filesystem" element={guarded(<FilesPage />)} />

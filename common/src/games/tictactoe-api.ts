@@ -41,6 +41,17 @@ export const TicTacToeGame = z.object({
   /** On a rematch game: the finished game it follows, and the only player who may take seat 2. */
   rematchOf: z.string().nullable(),
   invited: TicTacToePlayer.nullable(),
+  /**
+   * The series this game belongs to (a chain of rematches), this game included once finished: wins by player
+   * id, draws, games counted. A first game is a series of one.
+   */
+  series: z.object({
+    wins: z.record(z.string(), z.number().int()),
+    draws: z.number().int(),
+    games: z.number().int(),
+  }),
+  /** Players who left the finished game (no rematch with them). */
+  leftAfterEnd: z.array(MarkSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -26,6 +26,8 @@ export const TICTACTOE_TEXTS = {
   findingGame: 'Finding Game...',
   leaveGame: 'Leave Game',
   rematch: 'Rematch',
+  opponentLeftFinished: (name: string) => `${name} has left.`,
+  series: 'Series',
   acceptRematch: 'Accept Rematch',
   backToMinigames: 'Back to Minigames',
   backToDashboard: 'Back to Dashboard',

@@ -21,7 +21,7 @@ export async function runOsintCommand(db: Db, config: Config, argv: string[], io
   }
   const dryRun = parsed.values['dry-run'] === true;
   // Loaded only for this command: the site list and the fetcher cost every other command nothing.
-  const { runSelfCheck } = await import('../features/osint/self-check.ts');
+  const { runSelfCheck } = await (await import('../features/osint/index.ts')).loadSelfCheck();
   const { rows, disabled, enabled } = await runSelfCheck(db, config, { dryRun });
   for (const r of rows.filter((x) => x.verdict !== 'ok'))
     io.out(`${r.verdict.padEnd(8)} ${r.site}: ${r.detail}`);

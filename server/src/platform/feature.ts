@@ -1,3 +1,4 @@
+import type { RealtimeEventName, RealtimeEventPayload } from '@guildhall/common';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
@@ -36,8 +37,18 @@ export type FeatureContext = {
   /** The whole typed configuration; each feature reads its own part (`config.music`, `config.osint`). */
   config: Config;
   log: FastifyBaseLogger;
-  /** Rooms, publish, client events, disconnects (platform/realtime). */
+  /** Rooms, client events, disconnects (platform/realtime). */
   realtime: RealtimeHub;
+  /**
+   * Pushes one of the events of `FEATURE_EVENTS` (common/) to a room: the payload is checked against
+   * that event's schema at compile time, so the web's `useRealtimeEvent` receives what it expects.
+   */
+  publish: <E extends RealtimeEventName>(
+    room: string,
+    event: E,
+    payload: RealtimeEventPayload<E>,
+    options?: { except?: string },
+  ) => void;
   /** The ONE blob store of the process (local disk, S3, Discord; each chunk read where its id says). */
   blobStore: RoutingBlobStore;
   /**

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import { OpenApiDocument } from '@guildhall/common';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { APP_VERSION } from './version.ts';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
@@ -16,7 +17,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       openapi: '3.1.0',
       info: {
         title: 'Guildhall API',
-        version: '1',
+        version: APP_VERSION,
         description:
           'Generated from the route schemas. Sign in, then send `Authorization: Bearer <token>`. ' +
           'Errors use the envelope {success: false, error, code?}. Conventions: docs/api.md.',

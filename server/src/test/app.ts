@@ -7,9 +7,12 @@ import pg from 'pg';
 import { type App, type AppDeps, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Db, migrateToLatest, openDb } from '../db/index.ts';
+import { allFeatures, type FeatureOptions } from '../features/index.ts';
 import { bootstrapUsers } from '../features/users/index.ts';
+import type { Feature } from '../platform/feature.ts';
 import { buildSignedInUser, buildUser, type UserOverrides } from './factories.ts';
 import { filesStoreEnv } from './files-store.ts';
+import { databaseFromPgTemplate, sqliteTemplate } from './template-db.ts';
 
 export const TEST_ACCESS_CODE = 'test-access-code-123';
 
@@ -25,10 +28,12 @@ export type TestContext = {
 
 export type TestDatabase = 'sqlite' | 'postgres';
 
-export type TestAppOptions = Pick<
-  AppDeps,
-  'realtime' | 'rateLimit' | 'features' | 'featureOptions' | 'clock'
-> & {
+export type TestAppOptions = Pick<AppDeps, 'realtime' | 'rateLimit' | 'featureOptions' | 'clock'> & {
+  /**
+   * Only these features (by name: 'auth', 'files', 'games/pictionary', …), in their usual order: a
+   * suite builds what it drives, not the hash threads, sweeps and bots of every other feature.
+   */
+  features?: string[];
   /**
    * Yield to the event loop after every query the app makes. node:sqlite answers synchronously, so
    * without this one request's read and write run back to back and races never show; with it,
@@ -54,24 +59,42 @@ export async function createTestApp(
   /** Platform tuning (e.g. Redis key prefixes so parallel test files on one Redis stay apart) and test modes. */
   options: TestAppOptions = {},
 ): Promise<TestContext> {
-  const { racy, sameDatabaseAs, ...platform } = options;
+  const { racy, sameDatabaseAs, features: only, ...platform } = options;
+  const features = only ? selectFeatures(only, platform.featureOptions) : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-test-'));
-  const pgSchema = !sameDatabaseAs && database === 'postgres' ? await createPgSchema() : null;
-  const databaseUrl = sameDatabaseAs?.config.databaseUrl ?? pgSchema?.url;
+  // A copy of the run's migrated template when there is one (test/template-db.ts), else a fresh schema.
+  const pgCopy = !sameDatabaseAs && database === 'postgres' ? await databaseFromPgTemplate() : null;
+  const pgSchema = !sameDatabaseAs && database === 'postgres' && !pgCopy ? await createPgSchema() : null;
+  const databaseUrl = sameDatabaseAs?.config.databaseUrl ?? pgCopy?.url ?? pgSchema?.url;
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...(await filesStoreEnv()), // TEST_FILES_STORE: the files suites run on every store
+    ...(await filesStoreEnv()), // TEST_FILES_STORE picks the blob store (local disk unless set)
     ...env,
   });
+  const template = sqliteTemplate();
+  const copied =
+    !sameDatabaseAs &&
+    !databaseUrl &&
+    !env.DATABASE_URL &&
+    template &&
+    config.databaseUrl.startsWith('sqlite:');
+  if (copied) fs.copyFileSync(template, config.databaseUrl.slice('sqlite:'.length));
   const db = openDb(config.databaseUrl);
   if (!sameDatabaseAs) {
-    await migrateToLatest(db, pgSchema?.schema);
+    if (!copied && !pgCopy) await migrateToLatest(db, pgSchema?.schema ?? searchPathOf(config.databaseUrl));
     await bootstrapUsers(db, config.adminDiscordIds);
   }
   const appDb = racy ? db.withPlugin(new YieldAfterEveryQuery()) : db;
-  const app = await buildApp({ config, db: appDb, accessCode: TEST_ACCESS_CODE, logger: false, ...platform });
+  const app = await buildApp({
+    config,
+    db: appDb,
+    accessCode: TEST_ACCESS_CODE,
+    logger: false,
+    ...platform,
+    ...(features ? { features } : {}),
+  });
   await app.ready();
   let seq = 0;
   return {
@@ -90,6 +113,22 @@ export async function createTestApp(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The schema a PostgreSQL URL selects through `options=-c search_path=…` (a test's own schema): the
+ * migrator must keep its tables there, or it may find another schema's and never create its own.
+ */
+function searchPathOf(url: string): string | undefined {
+  if (!url.startsWith('postgres')) return undefined;
+  return /search_path=([\w]+)/.exec(new URL(url).searchParams.get('options') ?? '')?.[1];
+}
+
+function selectFeatures(names: string[], options: FeatureOptions | undefined): Feature[] {
+  const all = allFeatures(options);
+  const unknown = names.filter((n) => !all.some((f) => f.name === n));
+  if (unknown.length > 0) throw new Error(`unknown features ${unknown.join(', ')}`);
+  return all.filter((f) => names.includes(f.name));
 }
 
 class YieldAfterEveryQuery implements KyselyPlugin {

@@ -11,6 +11,8 @@ export type FakeSoundCloud = {
   clientId: string;
   /** Every request path, in order. */
   log: string[];
+  /** ok; every API call answers 503 (an outage); or 200 with an HTML page (a captcha or a proxy's page). */
+  setMode: (mode: 'ok' | 'error5xx' | 'garbage') => void;
   close: () => Promise<void>;
 };
 
@@ -23,6 +25,8 @@ export type FakeSoundCloud = {
 export async function startFakeSoundCloud(
   /** `gone`: the track's stream URL answers 404 (a track taken down after it was listed). */
   tones: { id: number; title: string; hz: number; seconds: number; gone?: boolean }[],
+  /** Sets (playlists) by slug: `resolve` lists the first five tracks in full and the rest as stubs. */
+  sets: { slug: string; title: string; trackIds: number[] }[] = [],
 ) {
   const clientId = 'fake-soundcloud-client-id';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-soundcloud-'));
@@ -60,6 +64,7 @@ export async function startFakeSoundCloud(
   }
   const log: string[] = [];
   let base = '';
+  let mode: 'ok' | 'error5xx' | 'garbage' = 'ok';
   const track = (t: (typeof tones)[number]) => ({
     kind: 'track',
     id: t.id,
@@ -102,6 +107,12 @@ export async function startFakeSoundCloud(
       fs.createReadStream(file).pipe(res);
       return;
     }
+    if (mode === 'error5xx') return json(503, { error: 'Service Unavailable' });
+    if (mode === 'garbage') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Just a moment...</title>');
+      return;
+    }
     if (url.searchParams.get('client_id') !== clientId) return json(401, { error: 'invalid client_id' });
     if (url.pathname === '/search/tracks') {
       const q = (url.searchParams.get('q') ?? '').toLowerCase();
@@ -114,8 +125,31 @@ export async function startFakeSoundCloud(
       });
     }
     if (url.pathname === '/resolve') {
-      const t = tones.find((x) => track(x).permalink_url === url.searchParams.get('url'));
+      const asked = url.searchParams.get('url') ?? '';
+      const set = sets.find((x) => asked === `https://soundcloud.com/fixture-artist/sets/${x.slug}`);
+      if (set) {
+        const byId = (id: number) => tones.find((x) => x.id === id);
+        return json(200, {
+          kind: 'playlist',
+          id: 9000,
+          title: set.title,
+          permalink_url: asked,
+          track_count: set.trackIds.length,
+          tracks: set.trackIds.map((id, i) => {
+            const t = byId(id);
+            return i < 5 && t
+              ? track(t)
+              : { id, kind: 'track', monetization_model: 'NOT_APPLICABLE', policy: 'ALLOW' };
+          }),
+        });
+      }
+      const t = tones.find((x) => track(x).permalink_url === asked);
       return t ? json(200, track(t)) : json(404, { error: 'not found' });
+    }
+    if (url.pathname === '/tracks') {
+      const ids = (url.searchParams.get('ids') ?? '').split(',').map(Number);
+      if (ids.length > 50) return json(400, { error: 'at most 50 ids' });
+      return json(200, tones.filter((x) => ids.includes(x.id)).map(track));
     }
     const byId = /^\/tracks\/(\d+)$/.exec(url.pathname);
     if (byId) {
@@ -135,6 +169,9 @@ export async function startFakeSoundCloud(
     apiUrl: base,
     clientId,
     log,
+    setMode: (m: 'ok' | 'error5xx' | 'garbage') => {
+      mode = m;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -21,7 +21,8 @@ export type FakeYouTube = {
   /** Every request as `METHOD /path` (InnerTube calls with the client name: `POST /youtubei/v1/player ANDROID_VR`). */
   log: string[];
   /** `garbage`: InnerTube answers 200 with an HTML page, as a captive portal or a consent wall would. */
-  setMode: (mode: 'ok' | 'garbage') => void;
+  /** ok; an HTML page instead of JSON (garbage); or 503 on every InnerTube call (an outage). */
+  setMode: (mode: 'ok' | 'garbage' | 'error5xx') => void;
   close: () => Promise<void>;
 };
 
@@ -71,7 +72,7 @@ export async function startFakeYouTube(videos: FakeYouTubeVideo[]): Promise<Fake
     if (code !== 0) throw new Error('ffmpeg could not make the YouTube fixture');
   }
   const log: string[] = [];
-  let mode: 'ok' | 'garbage' = 'ok';
+  let mode: 'ok' | 'garbage' | 'error5xx' = 'ok';
   let base = '';
 
   const thumbnails = (id: string) => ({
@@ -295,6 +296,11 @@ export async function startFakeYouTube(videos: FakeYouTubeVideo[]): Promise<Fake
       }
       const client = body.context?.client?.clientName ?? '';
       log.push(`POST ${url.pathname} ${client}`);
+      if (mode === 'error5xx') {
+        return json(503, {
+          error: { code: 503, message: 'The service is currently unavailable.', status: 'UNAVAILABLE' },
+        });
+      }
       if (mode === 'garbage') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end('<!doctype html><title>Before you continue to YouTube</title>');

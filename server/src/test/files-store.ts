@@ -7,8 +7,9 @@ import { type S3TestServer, startS3Server } from './s3-server.ts';
 
 /**
  * The files suites run on the store TEST_FILES_STORE names (local by default, `s3` against s3rver,
- * `discord` against the fake Discord), so one suite proves every store. The servers start once per
- * test process, on first use; each test app gets its own S3 prefix or Discord channel.
+ * `discord` against the fake Discord; set by hand, CI proves each store with the contract and smoke
+ * suites instead). The servers start once per test process, on first use; each test app gets its own S3
+ * prefix or Discord channel.
  */
 export type TestFilesStore = 'local' | 's3' | 'discord';
 

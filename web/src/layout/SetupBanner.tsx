@@ -21,8 +21,11 @@ export function SetupBanner() {
       <div className="mx-auto flex max-w-7xl flex-col gap-1.5 sm:flex-row sm:items-center sm:gap-4">
         <p className="min-w-0 flex-1">
           <Wrench className="mr-1.5 inline size-4 align-[-2px]" aria-hidden />
-          <strong>Setup mode:</strong> no admin exists yet, so this access-code identity acts as Admin. Next
-          step: add your Discord account as an Admin, then sign in with Discord.
+          <strong>Setup mode:</strong> no admin exists yet, so this access-code identity acts as Admin.{' '}
+          {config.oauthConfigured
+            ? 'Next step: add your Discord account as an Admin, then sign in with Discord.'
+            : // Adding an admin now would end setup mode with nobody able to sign in as that admin (issue 32).
+              'Next step: set up Discord sign-in on the server (see the README) before adding your Discord account as an Admin; once an Admin exists, the access code signs in as a viewer.'}
         </p>
         <Link to="/admin" className="shrink-0 font-semibold underline underline-offset-2">
           Open the Admin Panel

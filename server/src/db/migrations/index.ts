@@ -14,6 +14,7 @@ import * as m020 from './020_music_settings.ts';
 import * as m030 from './030_osint.ts';
 import * as m040 from './040_pictionary_presence.ts';
 import * as m041 from './041_pictionary_play_again.ts';
+import * as m042 from './042_tictactoe_series.ts';
 import * as m050 from './050_storage_reservations.ts';
 import * as m060 from './060_file_manager.ts';
 
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '030_osint': m030,
   '040_pictionary_presence': m040,
   '041_pictionary_play_again': m041,
+  '042_tictactoe_series': m042,
   '050_storage_reservations': m050,
   '060_file_manager': m060,
 };

@@ -8,7 +8,7 @@ import { CLI_ACTOR, updateUser } from './service.ts';
 // identity (then the only admin) stays approved. Each test starts from a fresh database.
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({}, undefined, { features: ['auth', 'users', 'admin'] });
 });
 afterEach(() => ctx.close());
 

@@ -54,7 +54,7 @@ describe('GET /api/auth/discord/url', () => {
   });
 
   it('answers with the spec text when OAuth is not configured', async () => {
-    const bare = await createTestApp();
+    const bare = await createTestApp({}, undefined, { features: ['auth', 'users', 'admin'] });
     const res = await bare.app.inject({ method: 'GET', url: '/api/auth/discord/url' });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ success: false, error: TEXTS.oauthNotConfigured });

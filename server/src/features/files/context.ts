@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
+import type { ChunkBufferPool } from '../../platform/transfer/buffer-pool.ts';
+import type { HashPool } from '../../platform/transfer/hash-pool.ts';
 import type { DownloadSlots } from './download-limits.ts';
 import type { UploadFairness, UploadSlots } from './fair-uploads.ts';
-import type { ChunkBufferPool } from './hashing/buffer-pool.ts';
-import type { HashPool } from './hashing/hash-pool.ts';
 import { collectGarbage } from './maintenance.ts';
 import type { StorageLimits } from './storage-limits/service.ts';
 

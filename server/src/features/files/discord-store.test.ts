@@ -81,6 +81,14 @@ describe('Discord-channel store', () => {
       headers: bearer(token),
     });
     expect(del.statusCode).toBe(200);
+    // Deleting moves the file to the trash (issue 30); purging it there removes its thread.
+    const admin = await ctx.signIn({ access_level: 'admin' });
+    const purge = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/trash/${item.id}`,
+      headers: bearer(admin.token),
+    });
+    expect(purge.statusCode).toBe(200);
     await vi.waitFor(() => expect(fake.threadsOf(channelId).map((t) => t.id)).not.toContain(item.threadId), {
       timeout: 10_000,
     });

@@ -3,6 +3,7 @@ import { DOWNLOADS_RETRY_AFTER_SECONDS, securityTexts } from '@guildhall/common'
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddressKey } from '../../platform/client-address.ts';
 import { HttpError } from '../../platform/errors.ts';
+import type { DownloadWatch } from '../../platform/transfer/index.ts';
 
 /** DOWNLOADS_PER_USER, DOWNLOADS_PER_ADDRESS, DOWNLOADS_MAX and DOWNLOAD_IDLE_TIMEOUT_MS (docs/security.md). */
 export type DownloadLimits = { perUser: number; perAddress: number; max: number; idleTimeoutMs: number };
@@ -76,8 +77,7 @@ function bump(counts: Map<string, number>, key: string, by: number): void {
   else counts.set(key, n);
 }
 
-/** What a download tells its watch: a write handed to the response, and its completion. */
-export type DownloadWatch = { writeStarted(): void; writeDone(): void };
+export type { DownloadWatch };
 
 /**
  * Drops a download whose client stopped taking bytes: while the server waits on the client (a write

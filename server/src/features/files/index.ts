@@ -2,18 +2,17 @@
 import path from 'node:path';
 import { CHUNK_SIZE_BYTES } from '@guildhall/common';
 import { defineFeature } from '../../platform/feature.ts';
+import { ChunkBufferPool } from '../../platform/transfer/buffer-pool.ts';
+import { DOWNLOAD_BUFFER_BYTES } from '../../platform/transfer/direct-send.ts';
+import { hashPool } from '../../platform/transfer/hash-pool.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
-import { DOWNLOAD_BUFFER_BYTES } from './direct-send.ts';
 import { DownloadSlots } from './download-limits.ts';
 import { UploadSlots } from './fair-uploads.ts';
-import { ChunkBufferPool } from './hashing/buffer-pool.ts';
-import { hashPool } from './hashing/hash-pool.ts';
 import { startMaintenance } from './maintenance.ts';
 import { filesRoutes } from './routes.ts';
 import { createThumbnails, type Thumbnails } from './thumbnails/service.ts';
 import { startTrashPurge } from './trash/purge.ts';
 
-export { parseRange } from './http-download.ts';
 export { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles } from './library.ts';
 export { collectGarbage } from './maintenance.ts';
 export { migrateStorage, verifyStorage } from './storage-migration.ts';

@@ -4,7 +4,7 @@ import { uploadFile } from './test-helpers.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({}, undefined, { features: ['auth', 'files'] });
 });
 afterEach(() => ctx.close());
 

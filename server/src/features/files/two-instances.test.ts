@@ -34,6 +34,14 @@ describe.each(['s3', 'discord'] as const)('two instances on one %s store', (stor
       headers: bearer(token),
     });
     expect(del.statusCode).toBe(200);
+    // Deleting moves the file to the trash (issue 30); purging it there, on the other instance, frees the store.
+    const admin = await b.signIn({ access_level: 'admin' });
+    const purge = await a.app.inject({
+      method: 'DELETE',
+      url: `/api/trash/${item.id}`,
+      headers: bearer(admin.token),
+    });
+    expect(purge.statusCode).toBe(200);
     await vi.waitFor(async () => expect(await storedBlobIds(a.config)).toEqual([]), { timeout: 10_000 });
   });
 });

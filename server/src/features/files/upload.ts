@@ -11,10 +11,10 @@ import type { Db } from '../../db/index.ts';
 import { type BlobStore, StoreUnavailableError } from '../../platform/blob-store/index.ts';
 import { httpError } from '../../platform/errors.ts';
 import { isoIn, nowIso } from '../../platform/time.ts';
-import { type StoredChunk, storeInChunks, TooLargeError } from './chunker.ts';
+import { BufferWaitTimeout } from '../../platform/transfer/buffer-pool.ts';
+import { type StoredChunk, storeInChunks, TooLargeError } from '../../platform/transfer/chunker.ts';
 import type { FilesContext } from './context.ts';
 import { UploadTooSlowError, uploadBusy, uploadTooSlow } from './fair-uploads.ts';
-import { BufferWaitTimeout } from './hashing/buffer-pool.ts';
 import { discardItems, UPLOAD_LEASE_MS, UPLOAD_LEASE_RENEW_MS } from './maintenance.ts';
 import { isUniqueViolation, nameKey, numberedName, parentKeyOf } from './names.ts';
 import {

@@ -110,6 +110,7 @@ export async function startMusicBot(o: MusicBotOptions): Promise<MusicBot> {
   const shardsReady = () =>
     client.ws.shards.size > 0 && [...client.ws.shards.values()].every((s) => s.status === Status.Ready);
 
+  const gates = new Map<string, RejoinGate>();
   /** Per guild: since when its voice connection is down, and the pending rejoin. */
   const voiceDown = new Map<string, { since: number; reason: string; timer: NodeJS.Timeout | null }>();
   const clearVoice = (guildId: string) => {
@@ -129,6 +130,7 @@ export async function startMusicBot(o: MusicBotOptions): Promise<MusicBot> {
     connection.on('stateChange', (before, after) => {
       if (getVoiceConnection(guildId) !== connection) return;
       if (after.status === VoiceConnectionStatus.Ready) {
+        gates.get(guildId)?.reset();
         if (voiceDown.has(guildId)) {
           o.log.info({ guildId }, 'music bot: voice connection back');
           clearVoice(guildId);
@@ -258,11 +260,16 @@ export async function startMusicBot(o: MusicBotOptions): Promise<MusicBot> {
         return existing;
       }
       const fresh = !existing || existing.state.status === VoiceConnectionStatus.Destroyed;
+      let gate = gates.get(guildId);
+      if (!gate) {
+        gate = new RejoinGate();
+        gates.set(guildId, gate);
+      }
       const connection = joinVoiceChannel({
         guildId,
         channelId,
         selfDeaf: true,
-        adapterCreator: guild.voiceAdapterCreator as DiscordGatewayAdapterCreator,
+        adapterCreator: gatedAdapter(guild.voiceAdapterCreator as DiscordGatewayAdapterCreator, gate),
       });
       if (fresh) watch(guildId, connection);
       // Fail fast when the voice server refuses us, instead of waiting out the whole timeout.
@@ -293,5 +300,65 @@ export async function startMusicBot(o: MusicBotOptions): Promise<MusicBot> {
       for (const g of client.guilds.cache.keys()) getVoiceConnection(g)?.destroy();
       await client.destroy();
     },
+  };
+}
+
+/**
+ * Paces a guild's voice-state updates (gateway op 4). While the voice server refuses connections,
+ * @discordjs/voice asks to rejoin after every failed attempt, dozens of times a second; each ask is a
+ * gateway message, and the gateway allows 120 a minute, after which discord.js queues them for up to a
+ * minute (a run of this once left the bot unable to rejoin for 40 s after the outage ended). The gate
+ * sends the first at once and then at most one per backoff (1 s doubling to 15 s), always the latest;
+ * leaving (no channel) goes at once. A ready connection resets it.
+ */
+export class RejoinGate {
+  private last = 0;
+  private delayMs = 0;
+  private pending: { payload: unknown; send: (p: unknown) => boolean } | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  reset(): void {
+    this.delayMs = 0;
+  }
+
+  send(payload: unknown, send: (p: unknown) => boolean): boolean {
+    const leaving = (payload as { d?: { channel_id?: unknown } }).d?.channel_id === null;
+    const now = Date.now();
+    const wait = this.last + this.delayMs - now;
+    if (leaving || wait <= 0) {
+      this.cancel();
+      this.last = now;
+      this.delayMs = leaving ? 0 : Math.min(REJOIN_MAX_MS, Math.max(REJOIN_FIRST_MS, this.delayMs * 2));
+      return send(payload);
+    }
+    this.pending = { payload, send };
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      const p = this.pending;
+      this.pending = null;
+      if (p) this.send(p.payload, p.send);
+    }, wait);
+    this.timer.unref();
+    return true;
+  }
+
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.pending = null;
+  }
+}
+
+/** The guild's adapter with its voice-state updates going through the gate. */
+function gatedAdapter(create: DiscordGatewayAdapterCreator, gate: RejoinGate): DiscordGatewayAdapterCreator {
+  return (methods) => {
+    const adapter = create(methods);
+    return {
+      sendPayload: (payload) => gate.send(payload, (p) => adapter.sendPayload(p as typeof payload)),
+      destroy: () => {
+        gate.cancel();
+        adapter.destroy();
+      },
+    };
   };
 }

@@ -30,7 +30,7 @@ type MusicState = {
  */
 export const musicFeature = defineFeature<MusicState>({
   name: 'music',
-  setup: ({ db, config, log, realtime, blobStore, readiness }) => {
+  setup: ({ db, config, log, publish, blobStore, readiness }) => {
     const c = config.music;
     const loopback = new LibraryLoopback(db, blobStore, log);
     const engine: MusicEngine = {
@@ -42,7 +42,7 @@ export const musicFeature = defineFeature<MusicState>({
         soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
         librarySource(db, loopback, c.ffprobePath),
       ],
-      publish: (status) => realtime.publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status }),
+      publish: (status) => publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status }),
       defaultGuildId: c.defaultGuildId ?? null,
       idleLeaveMs: c.idleLeaveMs,
       settings: {

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import {
   type AudioPlayer,
   AudioPlayerStatus,
@@ -76,6 +77,8 @@ export class GuildPlayer {
   /** Bumped by every change, so a slower older start never replaces a newer one. */
   private generation = 0;
   private crashRestarts = 0;
+  /** Why the last track could not start: ffmpeg itself (missing, not runnable) or the song's audio. */
+  lastStartFailure: 'encoder' | 'audio' | null = null;
   private connection: VoiceConnection | null = null;
   /**
    * The listener's pause, kept here rather than read from the voice player: a pause that lands while the
@@ -340,6 +343,11 @@ export class GuildPlayer {
         'music: cannot start track',
       );
       transcoder?.kill();
+      this.lastStartFailure = transcoder
+        ? 'audio'
+        : (err as Error).message.startsWith('ffmpeg could not be started')
+          ? 'encoder'
+          : 'audio';
       if (generation !== this.generation) return;
       this.pendingPosition = null;
       const atEnd = song.duration > 0 && position >= song.duration - 0.5;
@@ -371,6 +379,7 @@ export class GuildPlayer {
     const old = this.track;
     this.track = track;
     this.pendingPosition = null;
+    this.lastStartFailure = null;
     if (this.out && !this.out.isFinishing) {
       this.out.switchTo(track);
     } else {
@@ -417,28 +426,42 @@ export class GuildPlayer {
   }
 }
 
-/** Resolves once the demuxer holds its first Opus packet; rejects when it ends or errs first. */
+/**
+ * Packets a new ffmpeg must have ready before the switch: three frames (60 ms of audio, which a starting
+ * ffmpeg delivers together) so a loaded machine's slower second packet cannot leave the player a frame
+ * with nothing to send right after the switch.
+ */
+const READY_PACKETS = 3;
+
+/** Resolves once the demuxer holds its first packets (or all there are); rejects when it ends with none. */
 function firstPacket(t: Transcoder): Promise<void> {
   const packets = t.packets;
-  if (packets.readableLength > 0) return Promise.resolve();
+  if (packets.readableLength >= READY_PACKETS) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     const done = (err?: Error) => {
       clearTimeout(timer);
       packets.off('readable', onReadable);
+      packets.off('finish', onReadable);
       packets.off('end', onEnd);
       packets.off('close', onEnd);
       if (err) reject(err);
       else resolve();
     };
+    // The demuxer's writable side finishing means ffmpeg's output is all in: a short remainder is enough.
+    const inputDone = () => (packets as Partial<Duplex>).writableFinished === true;
     const onReadable = () => {
-      if (packets.readableLength > 0) done();
+      if (packets.readableLength >= READY_PACKETS || (inputDone() && packets.readableLength > 0)) done();
     };
-    const onEnd = () => done(new Error(`ffmpeg delivered no audio: ${t.stderr().trim() || 'no output'}`));
-    const timer = setTimeout(
-      () => done(new Error('ffmpeg delivered no audio in time')),
-      FIRST_PACKET_TIMEOUT_MS,
-    );
+    const onEnd = () =>
+      packets.readableLength > 0
+        ? done()
+        : done(new Error(`ffmpeg delivered no audio: ${t.stderr().trim() || 'no output'}`));
+    const timer = setTimeout(() => {
+      if (packets.readableLength > 0) done();
+      else done(new Error('ffmpeg delivered no audio in time'));
+    }, FIRST_PACKET_TIMEOUT_MS);
     packets.on('readable', onReadable);
+    packets.on('finish', onReadable);
     packets.once('end', onEnd);
     packets.once('close', onEnd);
   });

@@ -36,6 +36,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Db } from '../../db/index.ts';
+import { perMemberKey } from '../../platform/rate-limit/keys.ts';
 import * as playlists from './playlists.ts';
 import type { Caller, MusicService } from './service.ts';
 
@@ -44,21 +45,17 @@ const BASE = '/api/music';
 /** Viewers read; users and above control (portal-tools §6, issue 11). Limits count per user. */
 const READ = {
   access: 'login',
-  rateLimit: { max: 600, timeWindow: '1 minute', keyGenerator: userKey },
+  rateLimit: { max: 600, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 const CONTROL = {
   access: 'user',
-  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: userKey },
+  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 /** Searches reach outside services: a tighter limit. */
 const SEARCH = {
   access: 'user',
-  rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: userKey },
+  rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
-
-function userKey(req: FastifyRequest): string {
-  return req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`;
-}
 
 const errors = {
   400: ApiError,

@@ -5,6 +5,8 @@ import {
   botReconnectingText,
   type EqSettings,
   hasLevel,
+  linkCutText,
+  MUSIC_LINK_TRACKS_MAX,
   MUSIC_LOOP_LABELS,
   MUSIC_PAUSED_LEAVE_MS,
   MUSIC_PLATFORM_LABELS,
@@ -26,6 +28,7 @@ import { httpError } from '../../platform/errors.ts';
 import type { MusicBot } from './bot.ts';
 import type { Loudness } from './ffmpeg.ts';
 import type { LoudnessCache } from './loudness.ts';
+import { runMediaJob } from './media-jobs.ts';
 import { GuildPlayer, type PlayerSettings } from './player.ts';
 import { type BotLink, emptyStatus, presentStatus, requesterOf } from './present.ts';
 import type { MusicSource } from './sources/types.ts';
@@ -60,6 +63,8 @@ export type ControlAction = 'pause' | 'resume' | 'skip' | 'stop' | 'restart' | '
  */
 /** How long a platform health answer is reused (the panel re-checks every minute; /readyz may ask often). */
 const HEALTH_TTL_MS = 60_000;
+/** How long /readyz waits for the platforms' first answer (its own limit per check is 1.5 s). */
+const READINESS_PLATFORM_WAIT_MS = 1_000;
 
 export class MusicService {
   private readonly players = new Map<string, GuildPlayer>();
@@ -67,6 +72,7 @@ export class MusicService {
   private health: { at: number; result: Promise<(PlatformHealth & { detail: string | null })[]> } | null =
     null;
   private readonly loggedReasons = new Map<MusicPlatform, string | null>();
+  private encoder: { at: number; result: Promise<string | null> } | null = null;
 
   private readonly e: MusicEngine;
 
@@ -121,8 +127,37 @@ export class MusicService {
       .filter(([, v]) => v && !v.up)
       .map(([g, v]) => `guild ${g} for ${v && !v.up ? secondsSince(v.since) : 0} s`);
     if (voiceDown.length) throw new Error(`voice connection reconnecting: ${voiceDown.join(', ')}`);
-    const down = (await this.checkPlatforms()).filter((p) => !p.available);
-    if (down.length) throw new Error(down.map((p) => `${p.name}: ${p.detail}`).join('; '));
+    // The platforms answer within /readyz's time limit or are reported from the next probe on (the
+    // check goes on in the background and its answer is kept for a minute).
+    let waited: NodeJS.Timeout | undefined;
+    const [encoder, platforms] = await Promise.all([
+      this.checkEncoder(),
+      Promise.race([
+        this.checkPlatforms(),
+        new Promise<null>((r) => {
+          waited = setTimeout(() => r(null), READINESS_PLATFORM_WAIT_MS);
+        }),
+      ]).finally(() => clearTimeout(waited)),
+    ]);
+    const down = (platforms ?? []).filter((p) => !p.available);
+    const problems = [...(encoder ? [encoder] : []), ...down.map((p) => `${p.name}: ${p.detail}`)];
+    if (problems.length) throw new Error(problems.join('; '));
+  }
+
+  /** Whether ffmpeg runs (`-version`), checked at most once a minute; the reason when it does not. */
+  private checkEncoder(): Promise<string | null> {
+    const now = Date.now();
+    if (this.encoder && now - this.encoder.at < HEALTH_TTL_MS) return this.encoder.result;
+    const result = runMediaJob(this.e.ffmpegPath, ['-hide_banner', '-version'], {
+      timeoutMs: 5_000,
+      read: 'stdout',
+    }).then(({ output, code }) =>
+      code === 0 && output.startsWith('ffmpeg version')
+        ? null
+        : `ffmpeg (${this.e.ffmpegPath}) does not run: set FFMPEG_PATH or install ffmpeg`,
+    );
+    this.encoder = { at: now, result };
+    return result;
   }
 
   guilds() {
@@ -189,6 +224,7 @@ export class MusicService {
     const channel = this.requireVoice(caller, guildId, userId);
     const source = this.e.sources.find((s) => s.owns(url));
     if (!source) throw httpError(400, MUSIC_TEXTS.unsupportedUrl, 'UNSUPPORTED_URL');
+    if (source.isList?.(url) && source.resolveList) return this.playList(caller, guildId, url, source);
     const found = await source.resolve(url).catch((err: Error) => {
       this.e.log.warn({ err: err.message, platform: source.platform }, 'music: resolve failed');
       throw httpError(
@@ -204,18 +240,48 @@ export class MusicService {
     this.measure(song);
     const action = await player.add(song);
     if (action === 'playing' && player.current?.entryId !== song.entryId) {
-      // ffmpeg could not start on it (an expired or refused stream): say so rather than "playing".
-      throw httpError(
-        502,
-        `${MUSIC_TEXTS.playFailed}: the platform did not deliver the audio`,
-        'PLAY_FAILED',
-      );
+      // ffmpeg could not start on it: say so rather than "playing" (the log has the operator's detail).
+      if (player.lastStartFailure === 'encoder') {
+        throw httpError(503, MUSIC_TEXTS.encoderUnavailable, 'ENCODER_UNAVAILABLE');
+      }
+      throw httpError(502, MUSIC_TEXTS.audioUnavailable, 'PLAY_FAILED');
     }
     return {
       song,
       action,
       position: action === 'queued' ? player.queue.length - 1 : null,
       status: this.status(guildId),
+    };
+  }
+
+  /**
+   * A list link (a SoundCloud set): its tracks are queued (the first plays when nothing does), at most
+   * MUSIC_LINK_TRACKS_MAX, with a message saying how many were left out.
+   */
+  private async playList(caller: UsersTable, guildId: string, url: string, source: MusicSource) {
+    const list = await source.resolveList?.(url, MUSIC_LINK_TRACKS_MAX).catch((err: Error) => {
+      this.e.log.warn({ err: err.message, platform: source.platform }, 'music: list resolve failed');
+      throw httpError(
+        502,
+        platformUnavailableText(MUSIC_PLATFORM_LABELS[source.platform]),
+        'PLATFORM_UNAVAILABLE',
+      );
+    });
+    if (!list || list.songs.length === 0) throw httpError(404, MUSIC_TEXTS.songNotFound, 'SONG_NOT_FOUND');
+    const before = this.players.get(guildId)?.queue.length ?? 0;
+    const result = await this.playMany(caller, guildId, list.songs, false);
+    const player = this.players.get(guildId);
+    const first = result.action === 'playing' ? player?.current : player?.queue[before];
+    if (!first) throw httpError(502, MUSIC_TEXTS.audioUnavailable, 'PLAY_FAILED');
+    const message =
+      list.total > result.added ? linkCutText(result.added, list.total) : `Queued ${result.added} tracks`;
+    return {
+      song: first,
+      action: result.action,
+      position: result.action === 'queued' ? before : null,
+      status: result.status,
+      added: result.added,
+      message,
     };
   }
 

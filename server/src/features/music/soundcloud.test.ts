@@ -10,11 +10,23 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('SoundCloud source', () => {
   let sc: FakeSoundCloud;
   let t: MusicTestContext;
   beforeAll(async () => {
-    sc = await startFakeSoundCloud([
-      { id: 101, title: 'Sine Tone 523', hz: 523, seconds: 6 },
-      { id: 102, title: 'Other track', hz: 300, seconds: 4 },
-      { id: 103, title: 'Gone track', hz: 300, seconds: 2, gone: true },
-    ]);
+    sc = await startFakeSoundCloud(
+      [
+        { id: 101, title: 'Sine Tone 523', hz: 523, seconds: 6 },
+        { id: 102, title: 'Other track', hz: 300, seconds: 4 },
+        { id: 103, title: 'Gone track', hz: 300, seconds: 2, gone: true },
+      ],
+      [
+        // Seven tracks: the first five come in full, the last two as stubs fetched from /tracks?ids=.
+        { slug: 'evening', title: 'Evening', trackIds: [102, 101, 102, 101, 102, 102, 101] },
+        // 120 entries: more than a link may queue.
+        {
+          slug: 'marathon',
+          title: 'Marathon',
+          trackIds: Array.from({ length: 120 }, (_, i) => (i % 2 ? 101 : 102)),
+        },
+      ],
+    );
     t = await startMusicApp({ SOUNDCLOUD_API_URL: sc.apiUrl, SOUNDCLOUD_CLIENT_ID: sc.clientId });
   }, 30_000);
   afterAll(async () => {
@@ -83,4 +95,47 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('SoundCloud source', () => {
       error: expect.stringMatching(/^Failed to play song/),
     });
   });
+
+  test('a set link queues its tracks (stubs fetched by id), the first one plays; a longer set is cut at 100 with a message', async () => {
+    await api(t, t.alice.token, 'POST', `/api/music/stop/${GUILD_ID}`);
+    await api(t, t.alice.token, 'DELETE', `/api/music/queue/${GUILD_ID}`);
+    const since = performance.now();
+    const res = await api<MusicPlayResponse>(t, t.alice.token, 'POST', '/api/music/play', {
+      guildId: GUILD_ID,
+      url: 'https://soundcloud.com/fixture-artist/sets/evening',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      action: 'playing',
+      added: 7,
+      message: 'Queued 7 tracks',
+      song: { title: 'Other track' },
+    });
+    expect(res.body.data.status.queue.map((s) => s.title)).toEqual([
+      'Sine Tone 523',
+      'Other track',
+      'Sine Tone 523',
+      'Other track',
+      'Other track',
+      'Sine Tone 523',
+    ]);
+    expect(sc.log).toContain('/tracks');
+    // The first track's audio (300 Hz) reaches Discord.
+    const packets = await audioAfter(t.discord, since, 0, 40);
+    expect(Math.abs(dominantFrequency(decodeToMono(packets.slice(10))) - 300)).toBeLessThanOrEqual(5);
+
+    await api(t, t.alice.token, 'DELETE', `/api/music/queue/${GUILD_ID}`);
+    const long = await api<MusicPlayResponse>(t, t.alice.token, 'POST', '/api/music/play', {
+      guildId: GUILD_ID,
+      url: 'https://soundcloud.com/fixture-artist/sets/marathon',
+    });
+    expect(long.body.data).toMatchObject({
+      action: 'queued',
+      added: 100,
+      message: 'Queued the first 100 of 120 tracks (at most 100 per link)',
+    });
+    expect(long.body.data.status.queue).toHaveLength(100);
+    await api(t, t.alice.token, 'DELETE', `/api/music/queue/${GUILD_ID}`);
+    await api(t, t.alice.token, 'POST', `/api/music/stop/${GUILD_ID}`);
+  }, 60_000);
 });

@@ -60,16 +60,18 @@ export async function startMusicApp(env: Record<string, string> = {}): Promise<M
   const alice = await ctx.signIn({ discord_id: ALICE.id, username: ALICE.username });
   const bob = await ctx.signIn({ discord_id: BOB.id, username: BOB.username });
   await waitForBot(ctx, alice.token);
-  return {
+  const music: MusicTestContext = {
     ...ctx,
     discord,
     alice,
     bob,
     async closeAll() {
       await ctx.close();
-      await discord.close();
+      // The fake in use now (a chaos test may have restarted it).
+      await music.discord.close();
     },
   };
+  return music;
 }
 
 /** Resolves once GET /guilds lists the bot's servers (the bot logs in after the app is ready). */
@@ -190,21 +192,28 @@ export async function holeAround(
   discord: FakeDiscordBot,
   requestAt: number,
   answeredAt: number,
-): Promise<{ holeMs: number; silences: number }> {
+): Promise<{ holeMs: number; silences: number; machineMs: number }> {
   await audioAfter(discord, answeredAt, 200, 8);
   const ssrc = discord.voice.packets.at(-1)?.ssrc;
   const mine = discord.voice.packets.filter((p) => p.ssrc === ssrc);
-  const from = mine.findLastIndex((p) => p.receivedAt < requestAt);
-  const list = mine.slice(Math.max(0, from)).filter((p) => p.receivedAt <= answeredAt + 200);
-  const at = (i: number) => list[i]?.receivedAt ?? 0;
-  let holeMs = 0;
-  for (let i = 1; i < list.length - 5; i++) {
-    const gap = at(i) - at(i - 1);
-    const paceAfter = (at(i + 5) - at(i)) / 5;
-    if (paceAfter >= 15) holeMs = Math.max(holeMs, gap);
-  }
-  const silences = list.filter(
+  const worstGap = (from: number, to: number) => {
+    const start = mine.findLastIndex((p) => p.receivedAt < from);
+    const list = mine.slice(Math.max(0, start)).filter((p) => p.receivedAt <= to);
+    const at = (i: number) => list[i]?.receivedAt ?? 0;
+    let worst = 0;
+    for (let i = 1; i < list.length - 5; i++) {
+      const paceAfter = (at(i + 5) - at(i)) / 5;
+      if (paceAfter >= 15) worst = Math.max(worst, at(i) - at(i - 1));
+    }
+    return worst;
+  };
+  const silences = mine.filter(
     (p) => p.receivedAt >= requestAt && p.receivedAt <= answeredAt + 100 && isSilenceFrame(p.opus),
   ).length;
-  return { holeMs, silences };
+  return {
+    holeMs: worstGap(requestAt, answeredAt + 200),
+    silences,
+    // The same measure over the 3 s before the request: how much this shared machine stalls on its own.
+    machineMs: worstGap(requestAt - 3000, requestAt),
+  };
 }

@@ -146,10 +146,18 @@ export type Overall = { overallRisk: OverallRisk; inconclusive?: string; uncheck
  * source that is not configured on this portal is a deployment choice shown on its card, not a failure.
  */
 export function overallRisk(
-  sources: Pick<OsintSource, 'risk' | 'state' | 'name' | 'reason' | 'status'>[],
+  sources: (Pick<OsintSource, 'risk' | 'state' | 'name' | 'reason' | 'status'> & { data?: unknown })[],
 ): Overall {
   const checked = sources.filter((s) => s.state !== 'could_not_check');
-  const failed = sources.filter((s) => s.state === 'could_not_check' && s.status !== 'Not configured');
+  // A platform source that found a few sites while half or more could not be checked is only partly
+  // checked: its "low" must not make the whole result LOW either.
+  const partly = checked
+    .filter((s) => mostlyUnchecked(s.data))
+    .map((s) => ({ ...s, reason: unreachedShare(s.data) }));
+  const failed = [
+    ...sources.filter((s) => s.state === 'could_not_check' && s.status !== 'Not configured'),
+    ...partly,
+  ];
   const count = (risk: SourceRisk) => checked.filter((s) => s.risk === risk).length;
   const uncheckedSources = failed.length;
   if (count('high') > 0 || count('medium') >= 3) return { overallRisk: 'HIGH', uncheckedSources };
@@ -163,4 +171,21 @@ export function overallRisk(
     };
   }
   return { overallRisk: 'LOW', uncheckedSources };
+}
+
+function platformSummary(data: unknown): { unknown: number; totalPlatforms: number } | null {
+  const summary = (data as { summary?: { unknown?: unknown; totalPlatforms?: unknown } } | null)?.summary;
+  return typeof summary?.unknown === 'number' && typeof summary.totalPlatforms === 'number'
+    ? { unknown: summary.unknown, totalPlatforms: summary.totalPlatforms }
+    : null;
+}
+
+function mostlyUnchecked(data: unknown): boolean {
+  const s = platformSummary(data);
+  return !!s && s.totalPlatforms > 0 && s.unknown / s.totalPlatforms >= 0.5;
+}
+
+function unreachedShare(data: unknown): string {
+  const s = platformSummary(data)!;
+  return `${s.unknown} of ${s.totalPlatforms} sites could not be checked`;
 }

@@ -12,15 +12,15 @@ import {
   OsintSiteListInfo,
   userRoom,
 } from '@guildhall/common';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError, httpError } from '../../platform/errors.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
+import { perMemberKey } from '../../platform/rate-limit/keys.ts';
 import type { OsintContext } from './context.ts';
 import { exportFileName, searchToCsv } from './export.ts';
-import { getSearch, listSearches, pruneSearches } from './history.ts';
+import { getSearch, listSearches } from './history.ts';
 import { createResolverProbe } from './readiness.ts';
 import { osintReportRoutes } from './reports-routes.ts';
 import { disabledSiteNames, siteListInfo } from './site-state.ts';
@@ -31,8 +31,6 @@ type Loaded = {
   runSearch: typeof import('./service.ts').runSearch;
   outboundScope: typeof import('../../platform/outbound/index.ts').outboundScope;
 };
-
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * POST /api/osint/search (portal-tools §7). Any approved member (viewers too: "a stored login is
@@ -77,16 +75,6 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
       return loaded;
     };
     const running = new Map<string, number>();
-    const pruner = setInterval(() => {
-      pruneSearches(deps.db, config.historyDays).catch((err: unknown) =>
-        app.log.warn({ err }, 'OSINT history: pruning old searches failed; will retry'),
-      );
-    }, PRUNE_EVERY_MS);
-    pruner.unref();
-    // The fetcher belongs to the platform, which closes it; only the pruner is ours.
-    app.addHook('onClose', async () => {
-      clearInterval(pruner);
-    });
     if (deps.config.outbound.testAllow.length > 0) {
       app.log.warn(
         { allow: deps.config.outbound.testAllow },
@@ -104,8 +92,7 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
           rateLimit: {
             max: config.searchesPerMinute,
             timeWindow: '1 minute',
-            keyGenerator: (req: FastifyRequest) =>
-              req.auth ? `osint:${req.auth.user.discord_id}` : `osint-ip:${req.ip}`,
+            keyGenerator: perMemberKey,
           },
         },
         schema: {
@@ -143,7 +130,7 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
               req.body,
               searchId
                 ? (progress) =>
-                    app.realtime.publish(userRoom(user.discord_id), OSINT_PROGRESS_EVENT, {
+                    deps.publish(userRoom(user.discord_id), OSINT_PROGRESS_EVENT, {
                       searchId,
                       ...progress,
                     })

@@ -97,6 +97,21 @@ describe('risk rules', () => {
     expect(overallRisk([s('none', 'could_not_check')]).overallRisk).toBe('INCONCLUSIVE');
     // Evidence that was found still counts.
     expect(overallRisk([s('high'), s('none', 'could_not_check')]).overallRisk).toBe('HIGH');
+    // Found on 2 sites while 300 of 400 could not be checked: not LOW either.
+    const partly = {
+      ...s('low'),
+      name: 'Social Media Platforms',
+      data: { summary: { foundOn: 2, totalPlatforms: 400, unknown: 300 } },
+    };
+    expect(overallRisk([partly])).toMatchObject({
+      overallRisk: 'INCONCLUSIVE',
+      inconclusive:
+        'Could not check 1 of 1 source: Social Media Platforms (300 of 400 sites could not be checked)',
+    });
+    expect(
+      overallRisk([{ ...partly, data: { summary: { foundOn: 2, totalPlatforms: 400, unknown: 10 } } }])
+        .overallRisk,
+    ).toBe('LOW');
     // A source the portal has not configured is a choice shown on its card, not a failure.
     expect(
       overallRisk([s('none', 'not_found'), s('none', 'could_not_check', 'Not configured')]).overallRisk,

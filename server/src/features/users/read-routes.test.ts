@@ -4,7 +4,7 @@ import { buildUser } from '../../test/factories.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({}, undefined, { features: ['auth', 'users', 'admin'] });
 });
 afterEach(async () => {
   await ctx.close();

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { DiscordAPIError, REST, type RESTOptions, type ResponseLike } from '@discordjs/rest';
 import { makeRequest as undiciMakeRequest } from '@discordjs/rest/undiciRequest';
 import { type APIMessage, type APIThreadChannel, ChannelType, Routes } from 'discord-api-types/v10';
 import { Headers, request } from 'undici';
-import { remote, StoreUnavailableError } from './errors.ts';
+import { remote, StoreUnavailableError, withDeadline } from './errors.ts';
 import { verifying } from './integrity.ts';
 import type { BlobId, BlobStore, ByteRange, ChunkCheck, FileScopedStore } from './types.ts';
 
@@ -16,6 +15,8 @@ export type DiscordStoreOptions = {
   botToken: string;
   /** Discord's API base (DISCORD_API_URL, `https://discord.com/api`); the store appends /v10. */
   apiUrl: string;
+  /** How long one store call (an 8 MiB attachment, rate-limit waits included) may take; 120 s by default. */
+  timeoutMs?: number;
 };
 
 /** Discord ids are snowflakes: decimal digits. Anything else never reaches a URL. */
@@ -44,15 +45,17 @@ export class DiscordBlobStore implements BlobStore {
   readonly parallelPuts = 2;
   readonly rest: REST;
   private readonly channelId: string;
+  private readonly timeoutMs: number;
 
   constructor(opts: DiscordStoreOptions) {
     if (!SNOWFLAKE.test(opts.channelId)) throw new Error('FILES_DISCORD_CHANNEL_ID must be a channel id');
     this.channelId = opts.channelId;
+    this.timeoutMs = opts.timeoutMs ?? 120_000;
     // An 8 MiB attachment can take far longer than the library's 15 s default on a slow uplink.
     this.rest = new REST({
       api: opts.apiUrl,
       version: '10',
-      timeout: 120_000,
+      timeout: this.timeoutMs,
       retries: 3,
       makeRequest,
     }).setToken(opts.botToken);
@@ -81,7 +84,7 @@ export class DiscordBlobStore implements BlobStore {
     const scoped: FileScopedStore = {
       kind: this.kind,
       parallelPuts: this.parallelPuts,
-      put: (body) => remote('Discord upload', async () => this.postChunk(await ensureThread(), body)),
+      put: (body) => this.deadline('Discord upload', async () => this.postChunk(await ensureThread(), body)),
       get: (id, range, check) => this.get(id, range, check),
       delete: (id) => this.delete(id),
       deleteMany: (ids) => this.deleteMany(ids),
@@ -92,7 +95,7 @@ export class DiscordBlobStore implements BlobStore {
 
   /** A chunk outside any file gets a thread of its own. */
   async put(body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<BlobId> {
-    return remote('Discord upload', async () =>
+    return this.deadline('Discord upload', async () =>
       this.postChunk(await this.createThread(`blob-${randomUUID()}`), body),
     );
   }
@@ -101,21 +104,24 @@ export class DiscordBlobStore implements BlobStore {
     const ref = parseChunkId(id);
     let lastStatus = 0;
     for (let attempt = 0; attempt <= URL_RETRIES; attempt++) {
-      const url = await remote('Discord message lookup', () => this.freshUrl(ref));
+      const url = await this.deadline('Discord message lookup', () => this.freshUrl(ref));
       // With a check the whole chunk is read (it can only be verified whole) and the range cut from it;
       // without one, the CDN serves the range itself.
       const headers: Record<string, string> =
         range && !check ? { range: `bytes=${range.start}-${range.end}` } : {};
-      const res = await remote('Discord CDN', () => fetch(url, { headers }));
-      if (res.ok && res.body) {
-        const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
-        if (check) return pipeline(body, verifying(check, id, range), () => {});
-        return body;
+      // undici's own timeouts: for the answer's headers, and for each silence of the body after.
+      const res = await remote('Discord CDN', () =>
+        request(url, { headers, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs }),
+      );
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        if (check) return pipeline(res.body, verifying(check, id, range), () => {});
+        return res.body;
       }
-      lastStatus = res.status;
-      await res.body?.cancel();
+      lastStatus = res.statusCode;
+      res.body.resume();
+      res.body.on('error', () => {});
       // 404/403/410 from the CDN: the signature expired between asking and fetching; ask again.
-      if (![403, 404, 410].includes(res.status)) break;
+      if (![403, 404, 410].includes(res.statusCode)) break;
     }
     throw new StoreUnavailableError(`Discord CDN answered ${lastStatus} for chunk ${id}`);
   }
@@ -160,6 +166,11 @@ export class DiscordBlobStore implements BlobStore {
   /** The files channel answers the bot (token valid, channel visible). */
   async check(): Promise<void> {
     await this.rest.get(Routes.channel(this.channelId));
+  }
+
+  /** A store call with the deadline (withDeadline), failing as StoreUnavailableError. */
+  private deadline<T>(what: string, call: () => Promise<T>): Promise<T> {
+    return withDeadline(this.timeoutMs, what, () => remote(what, call));
   }
 
   private async createThread(name: string): Promise<string> {

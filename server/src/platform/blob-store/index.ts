@@ -8,7 +8,7 @@ import type { BlobStore } from './types.ts';
 
 export { allocateDirectBuffer } from './direct-io.ts';
 export { DiscordBlobStore } from './discord.ts';
-export { StoreUnavailableError } from './errors.ts';
+export { StoreUnavailableError, withDeadline } from './errors.ts';
 export {
   type ChunkChecker,
   ChunkCorruptError,
@@ -42,7 +42,7 @@ export function createBlobStore(config: { dataDir: string; files?: FilesStoreCon
   const stores: Partial<Record<StoreKind, BlobStore>> = {
     local: new LocalBlobStore(path.join(config.dataDir, 'blobs'), { directWrites: files.directIo }),
   };
-  if (files.s3) stores.s3 = new S3BlobStore(files.s3);
-  if (files.discord) stores.discord = new DiscordBlobStore(files.discord);
+  if (files.s3) stores.s3 = new S3BlobStore({ ...files.s3, timeoutMs: files.timeoutMs });
+  if (files.discord) stores.discord = new DiscordBlobStore({ ...files.discord, timeoutMs: files.timeoutMs });
   return new RoutingBlobStore(files.store, stores);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { StoreUnavailableError } from './errors.ts';
+import { StoreUnavailableError, withDeadline } from './errors.ts';
 import { verifying } from './integrity.ts';
 import type { BlobId, BlobStore, ByteRange, ChunkCheck, StoredBlobInfo } from './types.ts';
 
@@ -14,6 +14,8 @@ export type S3StoreOptions = {
   forcePathStyle: boolean;
   /** Keys start with this (several installs can share a bucket); '' by default. */
   prefix: string;
+  /** A call that moves no byte for this long fails (FILES_STORE_TIMEOUT_MS); 120 s by default. */
+  timeoutMs?: number;
 };
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
@@ -34,12 +36,14 @@ export class S3BlobStore implements BlobStore {
   readonly bucket: string;
   private readonly prefix: string;
   private readonly options: S3StoreOptions;
+  private readonly timeoutMs: number;
   private loaded: Promise<Sdk> | null = null;
 
   constructor(opts: S3StoreOptions) {
     this.bucket = opts.bucket;
     this.prefix = opts.prefix && !opts.prefix.endsWith('/') ? `${opts.prefix}/` : opts.prefix;
     this.options = opts;
+    this.timeoutMs = opts.timeoutMs ?? 120_000;
   }
 
   /**
@@ -79,7 +83,11 @@ export class S3BlobStore implements BlobStore {
       leavePartsOnError: false,
     });
     try {
-      await upload.done();
+      // A frozen or rate-limiting service fails the chunk after the deadline instead of holding it.
+      await withDeadline(this.timeoutMs, 'S3 upload', async (signal) => {
+        signal.addEventListener('abort', () => void upload.abort().catch(() => {}));
+        return upload.done();
+      });
     } catch (e) {
       // A single PutObject that failed midway stores nothing; make sure of it.
       await this.delete(id).catch(() => {});
@@ -92,12 +100,16 @@ export class S3BlobStore implements BlobStore {
     const key = this.keyOf(id);
     const { client, s3 } = await this.sdk();
     try {
-      const res = await client.send(
-        new s3.GetObjectCommand({
-          Bucket: this.bucket,
-          Key: key,
-          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-        }),
+      // Until the answer's headers: the deadline; after, the socket's idle timeout (socketTimeout).
+      const res = await withDeadline(this.timeoutMs, 'S3 download', (abortSignal) =>
+        client.send(
+          new s3.GetObjectCommand({
+            Bucket: this.bucket,
+            Key: key,
+            Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+          }),
+          { abortSignal },
+        ),
       );
       const body = res.Body as Readable | undefined;
       if (!body) throw new Error(`S3 returned no body for ${key}`);
@@ -171,6 +183,14 @@ async function loadSdk(opts: S3StoreOptions): Promise<Sdk> {
     // chunk, checked on every whole-chunk read.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: {
+      // A connection or a transfer that goes silent fails instead of hanging (the default waits forever),
+      // and enough sockets that downloads held by slow clients cannot queue every upload behind them.
+      connectionTimeout: Math.min(opts.timeoutMs ?? 120_000, 10_000),
+      socketTimeout: opts.timeoutMs ?? 120_000,
+      httpAgent: { maxSockets: 256 },
+      httpsAgent: { maxSockets: 256 },
+    },
   });
   return { s3, Upload: storage.Upload, client };
 }

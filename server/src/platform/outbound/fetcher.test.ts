@@ -352,6 +352,25 @@ describe('what a site sees and what is read (issue 28)', () => {
   });
 });
 
+describe('site inspection (the domain source)', () => {
+  it('judges the headers of the page a visitor ends on, not of the apex redirect', async () => {
+    const final = await listener('127.0.0.1', (_req, res) =>
+      res.writeHead(200, { 'strict-transport-security': 'max-age=31536000' }).end('home'),
+    );
+    const apex = await listener('127.0.0.1', (_req, res) =>
+      res.writeHead(301, { location: `http://127.0.0.1:${final.port}/home` }).end(),
+    );
+    try {
+      const site = await fetcher(['127.0.0.1']).inspectSite(`http://127.0.0.1:${apex.port}/`);
+      expect(site).toMatchObject({ status: 200, redirects: 1, url: `http://127.0.0.1:${final.port}/home` });
+      expect(site.headers['strict-transport-security']).toBe('max-age=31536000');
+    } finally {
+      await apex.close();
+      await final.close();
+    }
+  });
+});
+
 describe('the fair limiter', () => {
   const flush = () => new Promise((r) => setImmediate(r));
   it('caps each owner and serves waiting owners in turn; an aborted waiter leaves the queue', async () => {

@@ -41,7 +41,7 @@ async function connect(token: string | undefined): Promise<Socket> {
 }
 
 beforeEach(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({}, undefined, { features: ['auth', 'users', 'admin'] });
   defineProbeRooms();
   url = await listen(ctx.app);
 });

@@ -30,6 +30,8 @@ export type FakeDiscordBot = {
   botChannel: (guildId: string) => string | null;
   /** Resolves once the bot's gateway session is READY and the guilds were sent. */
   ready: () => Promise<void>;
+  /** Cuts every gateway connection (code 1006, as a network drop): the bot should resume. */
+  dropGateway: () => void;
   close: () => Promise<void>;
 };
 
@@ -50,6 +52,8 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
   /** guild → user → channel */
   const voiceStates = new Map<string, Map<string, string>>(guilds.map((g) => [g.id, new Map()]));
   const sessions = new Set<{ ws: WebSocket; dispatch: (t: string, d: unknown) => void }>();
+  /** Gateway sessions this instance issued (a restarted fake knows none: RESUME gets INVALID_SESSION). */
+  const issued = new Set<string>();
   let resolveReady: () => void = () => {};
   let readyPromise = new Promise<void>((r) => {
     resolveReady = r;
@@ -179,13 +183,26 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
       const msg = JSON.parse(String(raw)) as { op: number; d: Record<string, unknown> | number | null };
       log.push(`gateway op ${msg.op}`);
       if (msg.op === 1) return send({ op: 11, d: null });
+      if (msg.op === 6 && msg.d && typeof msg.d === 'object') {
+        // RESUME: a session this instance issued carries on; an unknown one must identify again.
+        if (issued.has(String(msg.d.session_id))) {
+          sessions.add(session);
+          seq = Number(msg.d.seq ?? 0);
+          dispatch('RESUMED', {});
+        } else {
+          send({ op: 9, d: false });
+        }
+        return;
+      }
       if (msg.op === 2) {
         sessions.add(session);
+        const sessionId = randomBytes(16).toString('hex');
+        issued.add(sessionId);
         dispatch('READY', {
           v: 10,
           user: userObject(botUser),
           guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
-          session_id: randomBytes(16).toString('hex'),
+          session_id: sessionId,
           resume_gateway_url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
           shard: [0, 1],
           application: { id: botUser.id, flags: 0 },
@@ -236,6 +253,9 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     },
     botChannel: (guildId) => voiceStates.get(guildId)?.get(botUser.id) ?? null,
     ready: () => readyPromise,
+    dropGateway() {
+      for (const ws of wss.clients) ws.terminate();
+    },
     async close() {
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -48,6 +48,10 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
   private wss = new WebSocketServer({ server: this.https });
   private udp = dgram.createSocket('udp4');
   private nextSsrc = 1000;
+  private refusing = false;
+  /** How many voice sessions were resumed (op 7). */
+  resumes = 0;
+  private port: number | undefined;
   private readonly sessions = new Map<WebSocket, string>();
 
   async start(): Promise<void> {
@@ -75,6 +79,12 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
           const key = randomBytes(32);
           this.keys.set(ssrc, key);
           send(4, { mode: VOICE_MODE, secret_key: [...key], dave_protocol_version: 0 });
+        } else if (msg.op === 7) {
+          // Resume (after close codes such as 4015 "voice server crashed"): the session, its SSRC and
+          // key carry on; Discord answers Resumed (op 9).
+          this.sessions.set(ws, String(msg.d.server_id));
+          this.resumes++;
+          send(9, null);
         } else if (msg.op === 3) {
           send(6, { t: msg.d.t });
         } else if (msg.op === 5) {
@@ -120,9 +130,35 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
     for (const [ws, serverId] of this.sessions) if (serverId === guildId) ws.close(4014, 'Disconnected');
   }
 
+  /**
+   * An outage of the voice server: every voice connection is cut and new ones are refused
+   * (ECONNREFUSED) until `accept()`. The UDP socket stays (Discord's media servers answer nothing
+   * while their gateway is away; the bot's packets are simply not taken).
+   */
+  async refuse(): Promise<void> {
+    this.refusing = true;
+    this.port ??= (this.https.address() as AddressInfo).port;
+    for (const ws of this.wss.clients) ws.terminate();
+    this.https.closeAllConnections();
+    await new Promise<void>((resolve) => this.https.close(() => resolve()));
+  }
+
+  /** The voice server is back on the same address. */
+  async accept(): Promise<void> {
+    if (!this.refusing) return;
+    this.refusing = false;
+    await new Promise<void>((resolve) => this.https.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  /** Closes every voice connection with a close code (4006 session invalid, 4015 voice server crashed…). */
+  closeAll(code: number, reason = 'fake outage'): void {
+    for (const ws of this.wss.clients) ws.close(code, reason);
+  }
+
   /** `host:port` as VOICE_SERVER_UPDATE hands it out (no scheme: the library adds `wss://`). */
   get endpoint(): string {
-    return `127.0.0.1:${(this.https.address() as AddressInfo).port}`;
+    this.port ??= (this.https.address() as AddressInfo).port;
+    return `127.0.0.1:${this.port}`;
   }
 
   /** Packets received after `since` (a performance.now() time). */
@@ -134,7 +170,7 @@ export class FakeVoiceServer extends EventEmitter<VoiceEvents> {
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     this.https.closeAllConnections();
-    await new Promise<void>((resolve) => this.https.close(() => resolve()));
+    if (!this.refusing) await new Promise<void>((resolve) => this.https.close(() => resolve()));
     await new Promise<void>((resolve) => this.udp.close(() => resolve()));
   }
 }

@@ -16,6 +16,7 @@ import { userStats } from './rules.ts';
 import { StatCards } from './StatCards.tsx';
 import { StorageCard } from './StorageCard.tsx';
 import { useAdminUsers } from './useAdminUsers.ts';
+import { VersionLine } from './VersionLine.tsx';
 
 /** Admin panel - User Management (portal-core §2). The route guard already requires admin. */
 export function AdminPage() {
@@ -53,6 +54,7 @@ export function AdminPage() {
       <header className="mb-6">
         <p className="text-sm text-muted">Admin Panel</p>
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">User Management</h1>
+        <VersionLine />
       </header>
 
       {/* Offline, the offline notice is the one banner: a failed refresh says nothing more. */}

@@ -475,7 +475,7 @@ export function FilesPage() {
               Delete <strong className="text-text">{modal.files[0]!.name}</strong>? {TRASH_NOTE}
             </>
           ) : (
-            `Delete these ${modal.files.length} items? ${TRASH_NOTE}`
+            `Delete these ${modal.files.length} ${modal.files.every((f) => f.type === 'file') ? 'files' : 'items'}? ${TRASH_NOTE}`
           )}
         </ConfirmDialog>
       )}

@@ -22,9 +22,10 @@ export function Banner({ feedback, onDismiss }: { feedback: Feedback | null; onD
           data-testid={isError ? 'music-error' : 'music-success'}
           className={cn(
             'pointer-events-auto flex items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-2xl backdrop-blur',
+            // The theme's surface under the theme's tinted text: AA contrast in light and dark alike.
             isError
-              ? 'border-danger/40 bg-[#2a1418]/95 text-danger-text'
-              : 'border-success/40 bg-[#122419]/95 text-success-text',
+              ? 'border-danger/60 bg-surface text-danger-text'
+              : 'border-success/60 bg-surface text-success-text',
           )}
         >
           {isError ? (

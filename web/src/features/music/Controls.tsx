@@ -6,6 +6,7 @@ import { cn } from '../../ui/cn.ts';
 /** Restart, play/pause, skip, stop, clear all, clear queue (portal-tools §2). */
 export function Controls({
   isPaused,
+  isPlaying,
   disabled,
   hasQueue,
   onRestart,
@@ -16,6 +17,8 @@ export function Controls({
   onClearQueue,
 }: {
   isPaused: boolean;
+  /** Something is playing (not paused, not stopped): the button offers Pause; otherwise Play. */
+  isPlaying: boolean;
   disabled: boolean;
   hasQueue: boolean;
   onRestart: () => void;
@@ -32,12 +35,12 @@ export function Controls({
           <RotateCcw className="size-4" />
         </RoundButton>
         <RoundButton
-          label={isPaused ? 'Resume' : 'Pause'}
+          label={isPlaying ? 'Pause' : isPaused ? 'Resume' : 'Play'}
           onClick={onTogglePause}
           disabled={disabled}
           primary
         >
-          {isPaused ? <Play className="size-5 translate-x-px" /> : <Pause className="size-5" />}
+          {isPlaying ? <Pause className="size-5" /> : <Play className="size-5 translate-x-px" />}
         </RoundButton>
         <RoundButton label="Skip" onClick={onSkip} disabled={disabled}>
           <SkipForward className="size-4" />

@@ -98,7 +98,15 @@ export function MusicPage() {
                   { key: 'playlists', label: 'Playlists', icon: <Library className="size-4" /> },
                 ]}
                 panels={{
-                  queue: <QueueList queue={queue} canReorder={canUse} onReorder={actions.reorder} />,
+                  queue: (
+                    <QueueList
+                      queue={queue}
+                      canReorder={canUse}
+                      onReorder={actions.reorder}
+                      onRemove={actions.remove}
+                      onPlayNext={actions.playNext}
+                    />
+                  ),
                   search: (
                     <SearchTab
                       canSearch={!isViewer}

@@ -1,9 +1,10 @@
-import { type PlaybackStatus, MUSIC_TEXTS as T } from '@guildhall/common';
+import { MUSIC_PLATFORM_LABELS, type PlaybackStatus, MUSIC_TEXTS as T } from '@guildhall/common';
 import { Music2 } from 'lucide-react';
 import { useState } from 'react';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { Card, CardTitle } from '../../ui/Card.tsx';
 import { Controls } from './Controls.tsx';
+import { PlaybackSettings } from './PlaybackSettings.tsx';
 import { SaveToPlaylist } from './SaveToPlaylist.tsx';
 import { Scrubber } from './Scrubber.tsx';
 import { PlatformBadge, SongThumb } from './SongBits.tsx';
@@ -64,9 +65,12 @@ export function NowPlaying({
               {song.title}
             </p>
             <p className="flex min-w-0 items-center gap-2 text-sm text-muted">
-              <span data-testid="now-uploader" className="truncate">
-                {song.uploader || 'Unknown artist'}
-              </span>
+              {/* A library file has no artist: its badge says Library, once. */}
+              {song.uploader !== MUSIC_PLATFORM_LABELS[song.platform] && (
+                <span data-testid="now-uploader" className="truncate">
+                  {song.uploader || 'Unknown artist'}
+                </span>
+              )}
               <PlatformBadge platform={song.platform} />
             </p>
             <div className="flex flex-wrap items-center justify-between gap-2">
@@ -90,7 +94,9 @@ export function NowPlaying({
           <p className="text-sm">
             {status?.connected
               ? 'Nothing is playing. Search for a song or start a playlist.'
-              : 'The music bot is offline.'}
+              : status?.botState === 'reconnecting'
+                ? 'The music bot lost its connection to Discord and is reconnecting.'
+                : 'The music bot is offline.'}
           </p>
         </div>
       )}
@@ -104,15 +110,17 @@ export function NowPlaying({
       />
       <Controls
         isPaused={status?.state === 'paused'}
+        isPlaying={status?.state === 'playing'}
         disabled={disabled}
         hasQueue={(status?.queue.length ?? 0) > 0}
         onRestart={() => actions.control('restart')}
         onTogglePause={() => actions.control(status?.state === 'paused' ? 'resume' : 'pause')}
-        onSkip={() => actions.control('skip')}
+        onSkip={actions.skip}
         onStop={() => actions.control('stop')}
         onClearAll={actions.clearAll}
         onClearQueue={actions.clearQueue}
       />
+      {status && <PlaybackSettings status={status} disabled={!canControl} actions={actions} />}
     </Card>
   );
 }

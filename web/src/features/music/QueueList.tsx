@@ -16,8 +16,8 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import type { Song } from '@guildhall/common';
-import { GripVertical, ListMusic } from 'lucide-react';
+import { MUSIC_PLATFORM_LABELS, type Song } from '@guildhall/common';
+import { ArrowUpToLine, GripVertical, ListMusic, X } from 'lucide-react';
 import { cn } from '../../ui/cn.ts';
 import { formatDuration } from './playback-clock.ts';
 import { PlatformBadge, SongThumb } from './SongBits.tsx';
@@ -30,10 +30,14 @@ export function QueueList({
   queue,
   canReorder,
   onReorder,
+  onRemove,
+  onPlayNext,
 }: {
   queue: Song[];
   canReorder: boolean;
   onReorder: (from: number, to: number) => void;
+  onRemove: (entryId: string) => void;
+  onPlayNext: (entryId: string) => void;
 }) {
   const sensors = useSensors(
     useSensor(MouseSensor, { activationConstraint: { distance: 4 } }),
@@ -81,7 +85,14 @@ export function QueueList({
       <SortableContext items={queue.map((s) => s.entryId)} strategy={verticalListSortingStrategy}>
         <ol data-testid="queue" className="space-y-2">
           {queue.map((song, i) => (
-            <QueueRow key={song.entryId} song={song} index={i} canReorder={canReorder} />
+            <QueueRow
+              key={song.entryId}
+              song={song}
+              index={i}
+              canReorder={canReorder}
+              onRemove={onRemove}
+              onPlayNext={onPlayNext}
+            />
           ))}
         </ol>
       </SortableContext>
@@ -89,7 +100,19 @@ export function QueueList({
   );
 }
 
-function QueueRow({ song, index, canReorder }: { song: Song; index: number; canReorder: boolean }) {
+function QueueRow({
+  song,
+  index,
+  canReorder,
+  onRemove,
+  onPlayNext,
+}: {
+  song: Song;
+  index: number;
+  canReorder: boolean;
+  onRemove: (entryId: string) => void;
+  onPlayNext: (entryId: string) => void;
+}) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
     useSortable({ id: song.entryId, disabled: !canReorder });
   return (
@@ -124,13 +147,40 @@ function QueueRow({ song, index, canReorder }: { song: Song; index: number; canR
           {song.title}
         </p>
         <p className="truncate text-xs text-muted">
-          {song.uploader || 'Unknown artist'} · {song.requestedBy.displayName}
+          {/* A library file has no artist; its badge already says Library. */}
+          {song.uploader && song.uploader !== MUSIC_PLATFORM_LABELS[song.platform]
+            ? `${song.uploader} · ${song.requestedBy.displayName}`
+            : `Requested by ${song.requestedBy.displayName}`}
         </p>
       </div>
       <span className="hidden sm:inline-flex">
         <PlatformBadge platform={song.platform} />
       </span>
       <span className="shrink-0 text-xs tabular-nums text-muted">{formatDuration(song.duration)}</span>
+      {index > 0 && (
+        <button
+          type="button"
+          aria-label={`Play ${song.title} next`}
+          title="Play next"
+          data-testid="queue-play-next"
+          disabled={!canReorder}
+          onClick={() => onPlayNext(song.entryId)}
+          className="flex size-8 shrink-0 items-center justify-center rounded-md text-muted hover:bg-surface-2 hover:text-text disabled:cursor-not-allowed disabled:opacity-40"
+        >
+          <ArrowUpToLine className="size-4" />
+        </button>
+      )}
+      <button
+        type="button"
+        aria-label={`Remove ${song.title} from the queue`}
+        title="Remove from the queue"
+        data-testid="queue-remove"
+        disabled={!canReorder}
+        onClick={() => onRemove(song.entryId)}
+        className="flex size-8 shrink-0 items-center justify-center rounded-md text-muted hover:bg-danger/15 hover:text-danger-text disabled:cursor-not-allowed disabled:opacity-40"
+      >
+        <X className="size-4" />
+      </button>
     </li>
   );
 }

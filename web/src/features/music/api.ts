@@ -7,6 +7,7 @@ import {
   MUSIC_TEXTS,
   MusicControlResponse,
   MusicGuildsResponse,
+  type MusicLoopMode,
   type MusicPlatform,
   MusicPlatformsResponse,
   MusicPlayResponse,
@@ -75,6 +76,19 @@ export const setEffects = async (guildId: string, effects: EffectsBody['effects'
   MusicControlResponse.parse(await call('POST', `/effects/${id(guildId)}`, { effects })).data;
 export const setEqualizer = async (guildId: string, eq: EqSettings) =>
   MusicControlResponse.parse(await call('POST', `/equalizer/${id(guildId)}`, { eq })).data;
+
+export const setVolume = async (guildId: string, volume: number) =>
+  MusicControlResponse.parse(await call('POST', `/volume/${id(guildId)}`, { volume })).data;
+export const setLoop = async (guildId: string, mode: MusicLoopMode) =>
+  MusicControlResponse.parse(await call('POST', `/loop/${id(guildId)}`, { mode })).data;
+export const setNormalize = async (guildId: string, enabled: boolean) =>
+  MusicControlResponse.parse(await call('POST', `/normalize/${id(guildId)}`, { enabled })).data;
+export const shuffleQueue = async (guildId: string) =>
+  MusicControlResponse.parse(await call('POST', `/shuffle/${id(guildId)}`)).data;
+export const removeFromQueue = async (guildId: string, entryId: string) =>
+  MusicControlResponse.parse(await call('DELETE', `/queue/${id(guildId)}/${id(entryId)}`)).data;
+export const playNext = async (guildId: string, entryId: string) =>
+  MusicControlResponse.parse(await call('POST', `/queue/${id(guildId)}/${id(entryId)}/next`)).data;
 
 export const fetchPlaylists = async (guildId: string) =>
   PlaylistsResponse.parse(await call('GET', `/playlists/${id(guildId)}`)).data.playlists;

@@ -47,11 +47,18 @@ const status = (over: Partial<PlaybackStatus> = {}): PlaybackStatus => ({
 afterEach(cleanup);
 
 describe('bot badge', () => {
-  it('shows Offline, the listener count, or Idle', () => {
+  it('shows Offline, Reconnecting with how long, Paused, the listener count, or Idle', () => {
     const { rerender } = render(<BotBadge status={null} />);
     expect(screen.getByTestId('bot-badge').textContent).toBe('Offline');
-    rerender(<BotBadge status={status({ connected: false })} />);
+    rerender(<BotBadge status={status({ connected: false, botState: 'offline' })} />);
     expect(screen.getByTestId('bot-badge').textContent).toBe('Offline');
+    const since = new Date(Date.now() - 12_000).toISOString();
+    rerender(
+      <BotBadge status={status({ connected: false, botState: 'reconnecting', botStateSince: since })} />,
+    );
+    expect(screen.getByTestId('bot-badge').textContent).toBe('Reconnecting · 12 s');
+    rerender(<BotBadge status={status({ state: 'paused', isPaused: true, isPlaying: false })} />);
+    expect(screen.getByTestId('bot-badge').textContent).toBe('Online · Paused');
     rerender(<BotBadge status={status()} />);
     expect(screen.getByTestId('bot-badge').textContent).toBe('Online · 2 listeners');
     rerender(<BotBadge status={status({ listeners: 1 })} />);

@@ -1,6 +1,7 @@
 import {
   type EqSettings,
   type MusicEffect,
+  type MusicLoopMode,
   type PlaybackStatus,
   type SearchResult,
   MUSIC_TEXTS as T,
@@ -36,8 +37,10 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
     },
     onSuccess: (res) => {
       storeStatus(qc, res.status);
+      // A list link (a SoundCloud set) says how many tracks it queued, and when it was cut.
       feedback.showSuccess(
-        res.action === 'playing' ? `Now playing: ${res.song.title}` : `Added to queue: ${res.song.title}`,
+        res.message ??
+          (res.action === 'playing' ? `Now playing: ${res.song.title}` : `Added to queue: ${res.song.title}`),
       );
     },
     onError: (e) =>
@@ -124,7 +127,59 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
     onError: failAndReload(T.eqFailed),
   });
 
+  // Volume, loop, normalisation, shuffle, remove, play next (issue 27): the answer's message is shown
+  // when it says more than the control did (a skip vote, a song removed).
+  const setting = useMutation({
+    mutationFn: (
+      change:
+        | { kind: 'volume'; volume: number }
+        | { kind: 'loop'; mode: MusicLoopMode }
+        | { kind: 'normalize'; enabled: boolean }
+        | { kind: 'shuffle' }
+        | { kind: 'remove'; entryId: string }
+        | { kind: 'next'; entryId: string },
+    ) => {
+      const g = need();
+      if (change.kind === 'volume') return api.setVolume(g, change.volume);
+      if (change.kind === 'loop') return api.setLoop(g, change.mode);
+      if (change.kind === 'normalize') return api.setNormalize(g, change.enabled);
+      if (change.kind === 'shuffle') return api.shuffleQueue(g);
+      if (change.kind === 'remove') return api.removeFromQueue(g, change.entryId);
+      return api.playNext(g, change.entryId);
+    },
+    onMutate: (change) => {
+      if (change.kind === 'volume') optimistic(() => ({ volume: change.volume }));
+      if (change.kind === 'loop') optimistic(() => ({ loop: change.mode }));
+      if (change.kind === 'normalize') optimistic(() => ({ normalize: change.enabled }));
+      if (change.kind === 'remove')
+        optimistic((s) => ({ queue: s.queue.filter((q) => q.entryId !== change.entryId) }));
+    },
+    onSuccess: (res, change) => {
+      storeStatus(qc, res.status);
+      if (change.kind === 'shuffle' || change.kind === 'remove' || change.kind === 'next')
+        feedback.showSuccess(res.message);
+    },
+    onError: failAndReload(T.controlFailed),
+  });
+
+  const skip = useMutation({
+    mutationFn: () => api.control('skip', need()),
+    onSuccess: (res) => {
+      storeStatus(qc, res.status);
+      // A vote that did not skip yet says how many more are needed.
+      if (res.message !== T.skipped) feedback.showSuccess(res.message);
+    },
+    onError: fail(T.skipFailed),
+  });
+
   return {
+    skip: () => skip.mutate(),
+    setVolume: (volume: number) => setting.mutate({ kind: 'volume', volume }),
+    setLoop: (mode: MusicLoopMode) => setting.mutate({ kind: 'loop', mode }),
+    setNormalize: (enabled: boolean) => setting.mutate({ kind: 'normalize', enabled }),
+    shuffle: () => setting.mutate({ kind: 'shuffle' }),
+    remove: (entryId: string) => setting.mutate({ kind: 'remove', entryId }),
+    playNext: (entryId: string) => setting.mutate({ kind: 'next', entryId }),
     play: (song: Pick<SearchResult, 'url' | 'title'>) => play.mutate(song),
     isPlayingSong: play.isPending,
     control: (action: api.ControlAction) => control.mutate(action),

@@ -1,7 +1,6 @@
-import { OSINT_PROGRESS_EVENT, type OsintProgress } from '@guildhall/common';
-import { useEffect, useRef, useState } from 'react';
-import { useAuth } from '../../auth/useAuth.ts';
-import { acquireSocket, releaseSocket } from '../../realtime/socket.ts';
+import { OSINT_PROGRESS_EVENT } from '@guildhall/common';
+import { useRef, useState } from 'react';
+import { useRealtimeEvent } from '../../realtime/useRealtimeEvent.ts';
 
 export type ScanProgress = { checked: number; total: number; hits: { name: string; url: string }[] };
 
@@ -11,34 +10,24 @@ export type ScanProgress = { checked: number; total: number; hits: { name: strin
  * for as long as the screen is open, so it is connected before a search starts.
  */
 export function useScanProgress(searchId: string | null): ScanProgress | null {
-  const { token } = useAuth();
   const [state, setState] = useState<{ id: string; progress: ScanProgress } | null>(null);
   const current = useRef(searchId);
   current.current = searchId;
 
-  useEffect(() => {
-    if (!token) return;
-    const socket = acquireSocket(token);
-    const onProgress = (p: OsintProgress) => {
-      if (p.searchId !== current.current) return;
-      setState((prev) => {
-        const before = prev?.id === p.searchId ? prev.progress : null;
-        return {
-          id: p.searchId,
-          progress: {
-            checked: Math.max(before?.checked ?? 0, p.checked),
-            total: p.total,
-            hits: [...(before?.hits ?? []), ...p.hits],
-          },
-        };
-      });
-    };
-    socket.on(OSINT_PROGRESS_EVENT, onProgress);
-    return () => {
-      socket.off(OSINT_PROGRESS_EVENT, onProgress);
-      releaseSocket(socket);
-    };
-  }, [token]);
+  useRealtimeEvent(OSINT_PROGRESS_EVENT, true, (p) => {
+    if (p.searchId !== current.current) return;
+    setState((prev) => {
+      const before = prev?.id === p.searchId ? prev.progress : null;
+      return {
+        id: p.searchId,
+        progress: {
+          checked: Math.max(before?.checked ?? 0, p.checked),
+          total: p.total,
+          hits: [...(before?.hits ?? []), ...p.hits],
+        },
+      };
+    });
+  });
 
   return state && state.id === searchId ? state.progress : null;
 }

@@ -1,4 +1,4 @@
-import type { FileHash, HashPool } from '../hashing/hash-pool.ts';
+import type { FileHash, HashPool } from '../../../platform/transfer/hash-pool.ts';
 
 /** A resumable upload's file hash kept between its requests, and how many bytes it has been fed. */
 type Entry = { hash: FileHash; offset: number; usedAt: number };

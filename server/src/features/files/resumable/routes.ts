@@ -34,6 +34,8 @@ const OCTETS = 'application/offset+octet-stream';
 export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { store: ChunkTusStore } {
   const datastore = new ChunkTusStore(ctx);
   const callers = new WeakMap<IncomingMessage, string>();
+  /** The upload a creation request made, so its connection entry goes when the request ends. */
+  const created = new WeakMap<IncomingMessage, string>();
   const tus = new Server({
     path: RESUMABLE_UPLOAD_PATH,
     datastore,
@@ -46,6 +48,7 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
       const id = randomUUID();
       datastore.owners.set(id, owner);
       datastore.connections.set(id, raw!);
+      created.set(raw!, id);
       return id;
     },
     // tus's own refusals (offset conflicts, size) in the API's envelope, as every other route answers.
@@ -109,7 +112,10 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
       await tus.handle(req.raw, reply.raw);
     } finally {
       release();
-      if (fileId && datastore.connections.get(fileId) === req.raw) datastore.connections.delete(fileId);
+      // The connection entry goes with its request (a refused or body-less creation included), so
+      // neither the map nor the request objects it holds grow with abandoned uploads.
+      const id = fileId ?? created.get(req.raw);
+      if (id && datastore.connections.get(id) === req.raw) datastore.connections.delete(id);
     }
   };
 

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseRange } from '../http-download.ts';
+import { parseRange } from '../../../platform/transfer/index.ts';
 
 /** Opens the bytes [start, end] of the file an address was made for. */
 export type OpenRange = (start: number, end: number) => Promise<Readable>;

@@ -5,7 +5,7 @@ import { get, guessAs, join, lobbyOf, start, wordOf } from './test-helpers.ts';
 // Every query yields to the event loop, so concurrent requests interleave between read and write.
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createTestApp({}, undefined, { racy: true });
+  ctx = await createTestApp({}, undefined, { racy: true, features: ['games/pictionary'] });
 });
 afterEach(async () => {
   await ctx.close();

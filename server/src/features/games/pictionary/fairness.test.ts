@@ -146,10 +146,9 @@ describe('Pictionary under griefing (issue 26)', () => {
     const { id, players } = await startedGame(2);
     for (const text of ['a\u0000b', 'bell\u0007', 'x\u007f', '\u202Eevil', 'c\u0085d']) {
       const r = await guessAs(ctx.app, players[1]!.token, id, text);
-      expect(r, JSON.stringify(text)).toMatchObject({
-        status: 400,
-        body: { error: T.controlCharacters('guess') },
-      });
+      // C0/C1 controls meet the platform's input guard first, format characters (U+202E) the guess's schema.
+      expect(r.status, JSON.stringify(text)).toBe(400);
+      expect(r.body.error, JSON.stringify(text)).toMatch(/control characters/);
     }
     const lobby = await lobbyOf(ctx, 1);
     const r = await settings(ctx.app, lobby.players[0]!.token, lobby.id, {
@@ -159,7 +158,7 @@ describe('Pictionary under griefing (issue 26)', () => {
       customWords: ['ok', 'bad\u0000word'],
     });
     expect(r.status).toBe(400);
-    expect(r.body.error).toContain(T.controlCharacters('custom words'));
+    expect(r.body.error).toMatch(/control characters/);
     // Letters of every script still pass.
     expect((await guessAs(ctx.app, players[1]!.token, id, 'Ünïcödé 猫 🐍')).status).toBe(200);
   });

@@ -38,7 +38,7 @@ type PictionaryState = {
 export function pictionaryFeature(options: PictionaryOptions = {}) {
   return defineFeature<PictionaryState>({
     name: 'games/pictionary',
-    setup: ({ db, clock: platformClock, log, realtime }) => {
+    setup: ({ db, clock: platformClock, log, realtime, publish }) => {
       const clock = options.clock ?? platformClock;
       const game: PictionaryContext = {
         db,
@@ -49,16 +49,16 @@ export function pictionaryFeature(options: PictionaryOptions = {}) {
             log.error({ err, gameId: id }, 'pictionary: advancing a turn failed'),
           );
         }),
-        pushState: (userId, g) => realtime.publish(userRoom(userId), PICTIONARY_EVENTS.state, { game: g }),
+        pushState: (userId, g) => publish(userRoom(userId), PICTIONARY_EVENTS.state, { game: g }),
         pushStrokes: (gameId, drawerId, turnNumber, segments) =>
-          realtime.publish(
+          publish(
             roomName(gameId),
             PICTIONARY_EVENTS.strokes,
             { gameId, turnNumber, segments },
             { except: userRoom(drawerId) },
           ),
         pushClear: (gameId, turnNumber) =>
-          realtime.publish(roomName(gameId), PICTIONARY_EVENTS.clear, { gameId, turnNumber }),
+          publish(roomName(gameId), PICTIONARY_EVENTS.clear, { gameId, turnNumber }),
         segmentCounts: new Map(),
         startedAt: clock.now(),
       };

@@ -24,7 +24,7 @@ import {
 
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({}, undefined, { features: ['games/pictionary'] });
 });
 afterEach(async () => {
   await ctx.close();

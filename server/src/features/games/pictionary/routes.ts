@@ -13,6 +13,7 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { perMemberKey } from '../../../platform/rate-limit/keys.ts';
 import { noteOneSeen } from './presence.ts';
 import { joinById, playAgain } from './rooms.ts';
 import {
@@ -31,14 +32,13 @@ import { listWordBanks } from './word-banks.ts';
 const BASE = '/api/games/pictionary';
 
 /** Limits count per user. The drawer sends a batch every ≈50 ms (1200 a minute) plus the odd clear. */
-const userKey = (req: FastifyRequest) => (req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`);
 const ACCESS = {
   access: 'login',
-  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: userKey },
+  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 const DRAW_ACCESS = {
   access: 'login',
-  rateLimit: { max: 2400, timeWindow: '1 minute', keyGenerator: userKey },
+  rateLimit: { max: 2400, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 429: ApiError };

@@ -6,7 +6,7 @@ import { manualClock, serviceContext, wordOf } from './test-helpers.ts';
 
 let app: TestContext;
 beforeEach(async () => {
-  app = await createTestApp();
+  app = await createTestApp({}, undefined, { features: ['games/pictionary'] });
 });
 afterEach(async () => {
   await app.close();
@@ -113,7 +113,10 @@ describe('Pictionary after a restart', () => {
       .set({ turn_ends_at: past })
       .where('id', '=', gameId)
       .execute();
-    const second = await createTestApp({}, undefined, { sameDatabaseAs: app });
+    const second = await createTestApp({}, undefined, {
+      sameDatabaseAs: app,
+      features: ['games/pictionary'],
+    });
     try {
       const { ctx } = serviceContext(app.db, manualClock());
       await expect.poll(async () => (await viewOf(ctx, gameId, ids[0]!, false)).turnPhase).toBe('reveal');

@@ -9,7 +9,7 @@ import { call, claim, join, lastSeen, move, play, X_WINS } from './test-helpers.
 
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({}, undefined, { features: ['games/tictactoe'] });
 });
 afterEach(() => ctx.close());
 

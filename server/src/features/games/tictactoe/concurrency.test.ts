@@ -6,7 +6,7 @@ import { call, claim, join, lastSeen, move } from './test-helpers.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createTestApp({}, undefined, { racy: true });
+  ctx = await createTestApp({}, undefined, { racy: true, features: ['games/tictactoe'] });
 });
 afterEach(() => ctx.close());
 

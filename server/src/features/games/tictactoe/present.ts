@@ -36,7 +36,31 @@ export function presentGame(row: GameRow, now = Date.now()): TicTacToeGame {
     invited: row.reserved_for
       ? { id: row.reserved_for, username: row.invited_name ?? row.reserved_for }
       : null,
+    series: seriesAfter(row),
+    leftAfterEnd: [
+      ...(Number(row.player1_left) === 1 ? (['X'] as const) : []),
+      ...(Number(row.player2_left) === 1 ? (['O'] as const) : []),
+    ],
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+type Tally = { wins: Record<string, number>; draws: number };
+
+/** The tally before this game (the stored series) plus this game's result once it is decided. */
+export function seriesAfter(row: GameRow): Tally & { games: number } {
+  const before = JSON.parse(row.series) as Tally;
+  const wins = { ...before.wins };
+  let draws = before.draws;
+  let counted = Object.values(wins).reduce((a, b) => a + b, 0) + draws;
+  if (row.status === 'finished' && row.winner) {
+    counted += 1;
+    if (row.winner === 'draw') draws += 1;
+    else {
+      const id = row.winner === 'X' ? row.player1_id : row.player2_id;
+      if (id) wins[id] = (wins[id] ?? 0) + 1;
+    }
+  }
+  return { wins, draws, games: counted };
 }

@@ -241,3 +241,29 @@ export async function inTransaction<T>(
 ): Promise<T> {
   return db.transaction().execute(work);
 }
+
+/**
+ * Seat 1 of a rematch offered by the previous X (who now plays O, in seat 2): taken by the invited player,
+ * who plays X; the game starts.
+ */
+export async function takeReservedFirstSeat(
+  db: Conn,
+  gameId: string,
+  userId: string,
+  now: string,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('tictactoe_games')
+    .set((eb) => ({
+      status: 'in_progress',
+      reserved_for: null,
+      version: eb('version', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', '=', gameId)
+    .where('status', '=', 'waiting')
+    .where('player1_id', '=', userId)
+    .where('reserved_for', '=', userId)
+    .executeTakeFirst();
+  return applied(r);
+}

@@ -14,7 +14,7 @@ import { call, DRAW, join, leave, move, play, X_WINS } from './test-helpers.ts';
 // A fresh database per test: matchmaking depends on which games wait, so tests must not share any.
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({}, undefined, { features: ['games/tictactoe'] });
 });
 afterEach(() => ctx.close());
 
@@ -234,13 +234,22 @@ describe('tic-tac-toe: leaving', () => {
     expect(seen.body.game).toMatchObject({ status: 'finished', winner: 'O' });
   });
 
-  it('leaving a finished game changes nothing', async () => {
+  it('leaving a finished game changes its result in nothing, and is noted (no rematch with them)', async () => {
     const { x, o, id } = await startGame();
     const end = await play(ctx.app, x.token, o.token, id, X_WINS);
     const left = await leave(ctx.app, o.token, id);
     expect(left.status).toBe(200);
-    expect(left.body.game).toEqual(end);
+    expect(left.body.game).toEqual({
+      ...end,
+      leftAfterEnd: ['O'],
+      version: end.version + 1,
+      updatedAt: left.body.game!.updatedAt,
+    });
     expect(left.body.message).toBe(T.alreadyFinished);
+    expect(await call(ctx.app, x.token, 'POST', `/${id}/rematch`)).toMatchObject({
+      status: 409,
+      body: { error: T.opponentLeftFinished('member2'), code: 'OPPONENT_LEFT' },
+    });
   });
 });
 
@@ -275,6 +284,34 @@ describe('tic-tac-toe: rematch', () => {
       invited: null,
     });
     expect((await move(ctx.app, o.token, rematchId, 4)).status).toBe(200); // the asker is X and moves first
+  });
+
+  it('X alternates from one rematch to the next and the series score is kept', async () => {
+    const { x, o, id } = await startGame();
+    await play(ctx.app, x.token, o.token, id, X_WINS); // xena wins as X
+    // The previous X asks: she plays O now, otto X.
+    const offer = await call(ctx.app, x.token, 'POST', `/${id}/rematch`);
+    expect(offer.body.game).toMatchObject({
+      status: 'waiting',
+      player1: { id: o.userId },
+      player2: { id: x.userId },
+      invited: { id: o.userId },
+    });
+    const second = offer.body.game!.id;
+    const started = await call(ctx.app, o.token, 'POST', `/${id}/rematch`);
+    expect(started.body.game).toMatchObject({ id: second, status: 'in_progress', currentPlayer: 'X' });
+    expect((await move(ctx.app, x.token, second, 0)).status).toBe(409); // xena is O now
+    const end2 = await play(ctx.app, o.token, x.token, second, X_WINS); // otto wins as X
+    expect(end2.series).toEqual({ wins: { [x.userId]: 1, [o.userId]: 1 }, draws: 0, games: 2 });
+    // Asked by the previous O this time: she plays X again.
+    await call(ctx.app, x.token, 'POST', `/${second}/rematch`);
+    const third = (await call(ctx.app, o.token, 'POST', `/${second}/rematch`)).body.game!;
+    expect(third).toMatchObject({
+      player1: { id: x.userId },
+      player2: { id: o.userId },
+      status: 'in_progress',
+    });
+    expect(third.series).toEqual({ wins: { [x.userId]: 1, [o.userId]: 1 }, draws: 0, games: 2 });
   });
 
   it('refuses a rematch before the end or after a cancelled game', async () => {

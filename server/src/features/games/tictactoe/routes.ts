@@ -9,6 +9,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FeatureContext } from '../../../platform/feature.ts';
+import { perMemberKey } from '../../../platform/rate-limit/keys.ts';
 import {
   claimWin,
   currentGame,
@@ -28,18 +29,14 @@ const BASE = '/api/games/tic-tac-toe';
  */
 const ACCESS = {
   access: 'login',
-  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => userKey(req) },
+  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
-
-function userKey(req: FastifyRequest): string {
-  return req.auth ? `user:${req.auth.user.discord_id}` : `ip:${req.ip}`;
-}
 
 export function ticTacToeRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
   return async (app) => {
     const ctx: GameContext = {
       db: deps.db,
-      publish: (game) => app.realtime.publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
+      publish: (game) => deps.publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
     };
     const me = (req: FastifyRequest) => req.auth!.user.discord_id;
     const params = TicTacToeGameParams;

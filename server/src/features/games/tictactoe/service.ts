@@ -17,7 +17,7 @@ import { httpError } from '../../../platform/errors.ts';
 import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
 import { isoIn, nowIso } from '../../../platform/time.ts';
 import { isAbsent, msUntilAbsent, seenBy } from './presence.ts';
-import { encodeBoard, presentGame } from './present.ts';
+import { encodeBoard, presentGame, seriesAfter } from './present.ts';
 import type { GameChanges, GameRow } from './repo.ts';
 import * as repo from './repo.ts';
 import type { TicTacToeGamesTable } from './tables.ts';
@@ -151,7 +151,16 @@ export async function makeMove(
 export async function leaveGame(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
   return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const row = await findPlayable(ctx.db, userId, gameId);
-    if (row.status === 'finished') return { game: presentGame(row), message: T.alreadyFinished };
+    if (row.status === 'finished') {
+      // Noted and pushed, so the opponent's screen stops offering a rematch (issue 29).
+      const field = row.player1_id === userId ? 'player1_left' : 'player2_left';
+      if (Number(row[field]) === 1) return { game: presentGame(row), message: T.alreadyFinished };
+      const changes: GameChanges = { [field]: 1, updated_at: nowIso() };
+      if (!(await repo.updateGameIfVersion(ctx.db, row.id, row.version, changes))) return RETRY;
+      const updated = presentGame({ ...row, ...changes, version: row.version + 1 });
+      ctx.publish(updated);
+      return { game: updated, message: T.alreadyFinished };
+    }
 
     const mark = markOf(presentGame(row), userId) as Mark;
     const now = nowIso();
@@ -241,24 +250,35 @@ export async function requestRematch(ctx: GameContext, userId: string, gameId: s
     if (row.status !== 'finished') throw httpError(409, T.notFinished, 'NOT_FINISHED');
     if (!row.player2_id) throw httpError(409, T.noOpponent, 'NO_OPPONENT');
     const opponentId = row.player1_id === userId ? row.player2_id : row.player1_id;
+    const opponentLeft = Number(row.player1_id === userId ? row.player2_left : row.player1_left) === 1;
+    const opponentName = (row.player1_id === userId ? row.player2_name : row.player1_name) ?? opponentId;
 
     const offer = row.rematch_id ? await repo.findGame(ctx.db, row.rematch_id) : undefined;
     if (offer && offer.status !== 'finished') {
-      if (offer.player1_id === userId || offer.player2_id === userId) {
+      if (offer.reserved_for !== userId && (offer.player1_id === userId || offer.player2_id === userId)) {
         return { game: presentGame(offer), message: 'Rematch already requested' };
       }
-      const accepted = await acceptRematch(ctx.db, offer.id, userId);
+      const accepted = await acceptRematch(ctx.db, offer, userId);
       if (!accepted) return RETRY;
       const game = await loadGame(ctx.db, offer.id);
       ctx.publish(game);
       return { game, message: 'Rematch started' };
     }
 
+    if (opponentLeft) throw httpError(409, T.opponentLeftFinished(opponentName), 'OPPONENT_LEFT');
     const now = nowIso();
     const rematchId = randomUUID();
     const offered = await rollbackOn(VersionConflict, () =>
       repo.inTransaction(ctx.db, async (trx) => {
-        await repo.insertGame(trx, { ...newGameRow(rematchId, userId, now, opponentId), rematch_of: row.id });
+        // X alternates: whoever played O plays X in the rematch (seat 1 always plays X). Asked by the
+        // previous X, the new game waits with the asker in seat 2 and seat 1 reserved for the opponent.
+        const askerWasX = row.player1_id === userId;
+        await repo.insertGame(trx, {
+          ...newGameRow(rematchId, askerWasX ? opponentId : userId, now, opponentId),
+          player2_id: askerWasX ? userId : null,
+          rematch_of: row.id,
+          series: JSON.stringify(tallyOf(row)),
+        });
         if (!(await repo.insertSeat(trx, userId, rematchId, now)))
           throw httpError(409, T.alreadyInGame, 'IN_GAME');
         const changes = { rematch_id: rematchId, rematch_by: userId, updated_at: now };
@@ -298,18 +318,28 @@ export async function loadGame(db: Db, gameId: string): Promise<TicTacToeGame> {
   return presentGame(row);
 }
 
-async function acceptRematch(db: Db, gameId: string, userId: string): Promise<boolean> {
+async function acceptRematch(db: Db, offer: GameRow, userId: string): Promise<boolean> {
   return (
     (await rollbackOn(VersionConflict, () =>
       repo.inTransaction(db, async (trx) => {
         const now = nowIso();
-        if (!(await repo.takeSecondSeat(trx, gameId, userId, now, userId))) throw new VersionConflict();
-        if (!(await repo.insertSeat(trx, userId, gameId, now)))
+        const taken =
+          offer.player2_id === null
+            ? await repo.takeSecondSeat(trx, offer.id, userId, now, userId)
+            : await repo.takeReservedFirstSeat(trx, offer.id, userId, now);
+        if (!taken) throw new VersionConflict();
+        if (!(await repo.insertSeat(trx, userId, offer.id, now)))
           throw httpError(409, T.alreadyInGame, 'IN_GAME');
         return true;
       }),
     )) ?? false
   );
+}
+
+/** The series tally once `row` (finished) is counted: what its rematch starts from. */
+function tallyOf(row: GameRow): { wins: Record<string, number>; draws: number } {
+  const { wins, draws } = seriesAfter(row);
+  return { wins, draws };
 }
 
 async function findViewable(db: Db, userId: string, gameId: string): Promise<GameRow> {
@@ -351,6 +381,9 @@ export function newGameRow(
     rematch_of: null,
     rematch_id: null,
     rematch_by: null,
+    series: '{"wins":{},"draws":0}',
+    player1_left: 0,
+    player2_left: 0,
     created_at: now,
     updated_at: now,
   };

@@ -17,6 +17,11 @@ export type TicTacToeGamesTable = {
   rematch_of: string | null;
   rematch_id: string | null;
   rematch_by: string | null;
+  /** The tally of the earlier games of a rematch chain: JSON `{wins: {userId: n}, draws: n}` (migration 042). */
+  series: string;
+  /** 1 once that player left the finished game (no rematch offered to or by them). */
+  player1_left: number;
+  player2_left: number;
   created_at: string;
   updated_at: string;
 };

@@ -5,7 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.ts';
 import type { BlobStore } from '../../../platform/blob-store/index.ts';
-import { type LibraryFile, openLibraryFile, parseRange } from '../../files/index.ts';
+import { parseRange } from '../../../platform/transfer/index.ts';
+import { type LibraryFile, openLibraryFile } from '../../files/index.ts';
 
 /** How long a track's address stays valid (longer than any song; a new one is made per ffmpeg start). */
 const TICKET_TTL_MS = 12 * 60 * 60 * 1000;

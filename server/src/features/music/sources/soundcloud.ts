@@ -5,6 +5,7 @@ type Transcoding = { url: string; format: { protocol: string; mime_type: string 
 type Track = {
   kind?: string;
   id: number;
+  /** Absent on the stubs a set lists after its first few tracks. */
   title: string;
   user?: { username?: string };
   duration: number;
@@ -58,6 +59,28 @@ export function soundcloudSource(apiUrl: string, clientId: string | undefined): 
         .map(toResult);
     },
     owns: (url) => URL.canParse(url) && /(^|\.)soundcloud\.com$/.test(new URL(url).hostname),
+    isList: (url) => URL.canParse(url) && /^\/[^/]+\/sets\/[^/]+/.test(new URL(url).pathname),
+    /**
+     * A set (playlist): `resolve` answers it with its first tracks in full and the rest as stubs (id only,
+     * as SoundCloud does); the stubs are fetched 50 at a time from `/tracks?ids=`.
+     */
+    async resolveList(url, max) {
+      const set = await get<{ kind?: string; track_count?: number; tracks?: Track[] }>('/resolve', { url });
+      if (set.kind !== 'playlist') return null;
+      const listed = set.tracks ?? [];
+      const wanted = listed.slice(0, max);
+      const full = new Map(wanted.filter((t) => t.title).map((t) => [t.id, t]));
+      const missing = [...new Set(wanted.filter((t) => !t.title).map((t) => t.id))];
+      for (let i = 0; i < missing.length; i += 50) {
+        const got = await get<Track[]>('/tracks', { ids: missing.slice(i, i + 50).join(',') });
+        for (const t of got) full.set(t.id, t);
+      }
+      const songs = wanted
+        .map((t) => full.get(t.id))
+        .filter((t): t is Track => !!t && !!hlsOf(t))
+        .map(toResult);
+      return { songs, total: Math.max(set.track_count ?? listed.length, listed.length) };
+    },
     async resolve(url) {
       const t = await get<Track>('/resolve', { url });
       return t.kind === undefined || t.kind === 'track' ? toResult(t) : null;

@@ -13,6 +13,10 @@ export type MusicSource = {
   resolve(url: string): Promise<SearchResult | null>;
   /** Where ffmpeg reads the song's audio, looked up at play time (stream URLs expire). */
   input(song: SearchResult): Promise<TrackInput>;
+  /** Whether a url is a list of songs (a SoundCloud set) rather than one song. */
+  isList?(url: string): boolean;
+  /** The songs of a list link, at most `max`, and how many it holds in all; null when it is not a list. */
+  resolveList?(url: string, max: number): Promise<{ songs: SearchResult[]; total: number } | null>;
   /** A real request to the service (or the store); never a fixed answer. */
   health(): Promise<SourceHealth>;
 };

@@ -18,11 +18,11 @@ import { toast } from 'sonner';
 import { ApiError } from '../../../api/client.ts';
 import { useAuth } from '../../../auth/useAuth.ts';
 import { acquireSocket, releaseSocket } from '../../../realtime/socket.ts';
+import { useRealtimeEvent } from '../../../realtime/useRealtimeEvent.ts';
 import { useRealtimeRoom } from '../../../realtime/useRealtimeRoom.ts';
 import * as api from './api.ts';
 import type { CanvasHandle } from './DrawingCanvas.tsx';
 import { newerGame } from './game-view.ts';
-import { useSocketEvent } from './useSocketEvent.ts';
 
 const currentKey = ['pictionary', 'current'] as const;
 /** A running game is polled this often only while the realtime channel is not live. */
@@ -107,7 +107,7 @@ export function usePictionary() {
     refetchIntervalInBackground: true,
   });
 
-  useSocketEvent<unknown>(PICTIONARY_EVENTS.strokes, room !== null, (payload) => {
+  useRealtimeEvent(PICTIONARY_EVENTS.strokes, room !== null, (payload) => {
     const push = PictionaryStrokesPush.safeParse(payload);
     if (!push.success || push.data.gameId !== gameId) return;
     const held = drawing.current;
@@ -121,7 +121,7 @@ export function usePictionary() {
       };
     canvas.current?.draw(push.data.turnNumber, push.data.segments);
   });
-  useSocketEvent<unknown>(PICTIONARY_EVENTS.clear, room !== null, (payload) => {
+  useRealtimeEvent(PICTIONARY_EVENTS.clear, room !== null, (payload) => {
     const push = PictionaryClearPush.safeParse(payload);
     if (!push.success || push.data.gameId !== gameId) return;
     drawing.current = { gameId: push.data.gameId, turn: push.data.turnNumber, segments: [] };

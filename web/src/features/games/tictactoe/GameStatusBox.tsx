@@ -1,4 +1,4 @@
-import type { TicTacToeGame } from '@guildhall/common';
+import { TICTACTOE_TEXTS as T, type TicTacToeGame } from '@guildhall/common';
 import { Info } from 'lucide-react';
 import { Card, CardTitle } from '../../../ui/Card.tsx';
 import { STATUS_LABELS } from './game-view.ts';
@@ -13,6 +13,17 @@ export function GameStatusBox({ game }: { game: TicTacToeGame }) {
     ['Current Turn', 'game-turn', game.status === 'in_progress' ? game.currentPlayer : '—'],
     ['Winner', 'game-winner', game.winner === 'draw' ? 'Draw' : (game.winner ?? '—')],
   ];
+  // A rematch chain keeps score (issue 29): "alice 2 – 1 bob, 1 draw".
+  const s = game.series;
+  if (game.player2 && (game.rematchOf || s.games > 1)) {
+    const [a, b] = [game.player1, game.player2];
+    const draws = s.draws > 0 ? `, ${s.draws} draw${s.draws > 1 ? 's' : ''}` : '';
+    rows.push([
+      T.series,
+      'game-series',
+      `${a.username} ${s.wins[a.id] ?? 0} – ${s.wins[b.id] ?? 0} ${b.username}${draws}`,
+    ]);
+  }
   return (
     <Card className="p-4 sm:p-5">
       <CardTitle icon={<Info className="size-4" />}>Game Status</CardTitle>

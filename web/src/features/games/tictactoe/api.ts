@@ -40,3 +40,17 @@ export async function requestRematch(id: string): Promise<TicTacToeGame> {
   const res = await apiFetch(`${BASE}/${encodeURIComponent(id)}/rematch`, { method: 'POST' });
   return TicTacToeResponse.parse(res).game;
 }
+
+/**
+ * Leaves a finished game as the tab closes: `keepalive` lets the request outlive the page (sendBeacon
+ * cannot carry the bearer token). Nothing waits for the answer.
+ */
+export function leaveOnPageHide(id: string, token: string): void {
+  fetch(`${BASE}/${encodeURIComponent(id)}/leave`, {
+    method: 'POST',
+    keepalive: true,
+    headers: { authorization: `Bearer ${token}` },
+  }).catch(() => {
+    // the page is going away; a lost request only leaves a rematch offer possible
+  });
+}

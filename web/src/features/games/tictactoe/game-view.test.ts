@@ -17,6 +17,8 @@ const game = (over: Partial<TicTacToeGame> = {}): TicTacToeGame => ({
   rematch: null,
   rematchOf: null,
   invited: null,
+  series: { wins: {}, draws: 0, games: 0 },
+  leftAfterEnd: [],
   createdAt: '',
   updatedAt: '',
   ...over,

@@ -62,7 +62,10 @@ export function describeGame(game: TicTacToeGame, myId: string): GameView {
   }
 
   const rematchOffered = Boolean(game.rematch && game.rematch.requestedBy !== myId);
-  const canRematch = Boolean(game.player2) && game.endReason !== 'cancelled';
+  const opponentMark = mine === 'X' ? 'O' : 'X';
+  const opponentGone = game.leftAfterEnd.includes(opponentMark);
+  // No rematch once the opponent left the finished game (issue 29).
+  const canRematch = Boolean(game.player2) && game.endReason !== 'cancelled' && !opponentGone;
   if (game.endReason === 'cancelled') {
     return { ...base, headline: 'Game cancelled', detail: 'Nobody joined this game.', tone: 'neutral' };
   }
@@ -79,7 +82,8 @@ export function describeGame(game: TicTacToeGame, myId: string): GameView {
         ? `${opponentName} stopped playing, so you claimed the win.`
         : `You were away too long: ${opponentName} claimed the win.`;
   }
-  return { ...base, headline, detail, tone, rematchOffered, canRematch };
+  if (opponentGone) detail = `${detail} ${T.opponentLeftFinished(opponentName)}`;
+  return { ...base, headline, detail, tone, rematchOffered: rematchOffered && !opponentGone, canRematch };
 }
 
 /** The later of two states of the same game (pushes, polls and replies can arrive out of order). */

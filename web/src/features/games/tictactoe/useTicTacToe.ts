@@ -9,6 +9,7 @@ import {
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { toast } from 'sonner';
+import { useAuth } from '../../../auth/useAuth.ts';
 import { useRealtimeRoom } from '../../../realtime/useRealtimeRoom.ts';
 import * as api from './api.ts';
 import { newerGame } from './game-view.ts';
@@ -28,6 +29,7 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * as the spec says, by polling every 2 s while waiting or in progress; plus the player's actions.
  */
 export function useTicTacToe() {
+  const { token } = useAuth();
   const qc = useQueryClient();
   const [gameId, setGameId] = useState<string | null>(null);
   const [lookedUp, setLookedUp] = useState(false);
@@ -81,7 +83,8 @@ export function useTicTacToe() {
   });
 
   const leave = useMutation({
-    mutationFn: async (g: TicTacToeGame) => (g.status === 'finished' ? g : api.leaveGame(g.id)),
+    // A finished game too: the server notes it, so the opponent is no longer offered a rematch.
+    mutationFn: async (g: TicTacToeGame) => api.leaveGame(g.id),
     onSuccess: (left) => {
       store(qc, left);
       qc.setQueryData(currentKey, null);
@@ -102,6 +105,15 @@ export function useTicTacToe() {
     onError: (e) => toast.error('Failed to start a rematch', { description: message(e) }),
   });
 
+  // Closing the tab on a finished game counts as leaving it (a keepalive request outlives the page).
+  const finishedId = game.data?.status === 'finished' ? game.data.id : null;
+  useEffect(() => {
+    if (!finishedId || !token) return;
+    const onHide = () => api.leaveOnPageHide(finishedId, token);
+    window.addEventListener('pagehide', onHide);
+    return () => window.removeEventListener('pagehide', onHide);
+  }, [finishedId, token]);
+
   return {
     isLookingUp: !lookedUp,
     game: gameId ? (game.data ?? null) : null,
@@ -111,7 +123,16 @@ export function useTicTacToe() {
     isLeaving: leave.isPending,
     isRematching: rematch.isPending,
     isClaiming: claim.isPending,
-    findGame: () => find.mutate(),
+    findGame: () => {
+      const held = game.data;
+      // Moving on from a finished game leaves it first (the opponent stops being offered a rematch).
+      if (held?.status === 'finished')
+        api.leaveGame(held.id).then(
+          () => find.mutate(),
+          () => find.mutate(),
+        );
+      else find.mutate();
+    },
     makeMove: (position: number) => gameId && move.mutate({ id: gameId, position }),
     leaveGame: () => game.data && leave.mutate(game.data),
     requestRematch: () => gameId && rematch.mutate(gameId),

@@ -1,6 +1,6 @@
 import { parse as parseContentDisposition } from 'content-disposition';
 import { describe, expect, test } from 'vitest';
-import { contentDisposition, parseRange } from './http-download.ts';
+import { contentDisposition, parseRange } from './range.ts';
 
 describe('Range parsing (RFC 9110)', () => {
   test.each([

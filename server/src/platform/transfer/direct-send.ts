@@ -6,10 +6,12 @@ import {
   type ChunkCheck,
   chunkChecker,
   withinRange,
-} from '../../platform/blob-store/index.ts';
-import { serverFault } from '../../platform/errors.ts';
-import type { DownloadWatch } from './download-limits.ts';
-import type { ChunkBufferPool } from './hashing/buffer-pool.ts';
+} from '../blob-store/index.ts';
+import { serverFault } from '../errors.ts';
+import type { ChunkBufferPool } from './buffer-pool.ts';
+
+/** What a download tells its watch (the files feature's stall detector): a write handed to the response, and its completion. */
+export type DownloadWatch = { writeStarted(): void; writeDone(): void };
 
 /** One chunk's share of a response: the inclusive byte range inside the chunk, and its record. */
 export type ChunkPart = { blobId: string; start: number; end: number; check: ChunkCheck };

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { type BlobStore, LocalBlobStore } from '../../platform/blob-store/index.ts';
+import { type BlobStore, LocalBlobStore } from '../blob-store/index.ts';
+import { BufferWaitTimeout, ChunkBufferPool } from './buffer-pool.ts';
 import {
   type ChunkerOptions,
   STAGING_BYTES,
@@ -11,8 +12,7 @@ import {
   storeInChunks,
   TooLargeError,
 } from './chunker.ts';
-import { BufferWaitTimeout, ChunkBufferPool } from './hashing/buffer-pool.ts';
-import { type FileHash, HashPool } from './hashing/hash-pool.ts';
+import { type FileHash, HashPool } from './hash-pool.ts';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 

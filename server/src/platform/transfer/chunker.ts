@@ -1,6 +1,6 @@
-import type { BlobId, BlobStore } from '../../platform/blob-store/index.ts';
-import type { ChunkBufferPool } from './hashing/buffer-pool.ts';
-import type { FileHash } from './hashing/hash-pool.ts';
+import type { BlobId, BlobStore } from '../blob-store/index.ts';
+import type { ChunkBufferPool } from './buffer-pool.ts';
+import type { FileHash } from './hash-pool.ts';
 
 /** A chunk in the store: where, how big, and its CRC32C (8 hex digits), checked on every read. */
 export type StoredChunk = { idx: number; blobId: BlobId; size: number; crc32c: string };

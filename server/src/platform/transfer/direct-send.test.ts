@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { type BlobReader, crc32cHex, crc32cOf, LocalBlobStore } from '../../platform/blob-store/index.ts';
+import { type BlobReader, crc32cHex, crc32cOf, LocalBlobStore } from '../blob-store/index.ts';
+import { ChunkBufferPool } from './buffer-pool.ts';
 import { DOWNLOAD_BUFFER_BYTES, sendDirect } from './direct-send.ts';
-import { ChunkBufferPool } from './hashing/buffer-pool.ts';
 
 /** Three and a bit 1 MiB pieces: read direct, several reads in flight. */
 const data = randomBytes(3 * 1024 * 1024 + 4321);

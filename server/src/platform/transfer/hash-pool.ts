@@ -1,50 +1,21 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { crc32cHex } from '../../../platform/blob-store/index.ts';
+import { crc32cHex } from '../blob-store/index.ts';
+import type { HashRequest, HashResponse } from './hash-worker.ts';
 
 /**
- * The worker's code, as plain JavaScript evaluated in the thread: it loads no TypeScript tooling, which
- * keeps each thread at about 10 MiB. Messages carry views of shared chunk buffers (no copies):
- *   {op: 'chunk', id, session, buffer, length} → {id, crc}   a whole chunk: its CRC32C, and the bytes
- *                                                           fed to the file's streaming SHA-256
- *   {op: 'final', id, session}                 → {id, digest}
- *   {op: 'drop', session}                      → nothing  (an upload that failed or was abandoned)
- * One pass over each chunk computes both (the CRC at ≈ 8 GB/s in hardware, the SHA-256 at ≈ 2 GB/s
- * with SHA-NI), while the chunk's bytes are still in the CPU's cache.
+ * The worker thread's module (hash-worker.ts): the TypeScript source in development and tests, the
+ * bundled hash-worker.mjs beside the server bundle in production (server/bundle.ts lists it as an entry).
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const { crc32c } = require(workerData.crc32Module);
-const sessions = new Map();
-parentPort.on('message', (m) => {
-  if (m.op === 'drop') { sessions.delete(m.session); return; }
-  try {
-    if (m.op === 'chunk') {
-      let hash = sessions.get(m.session);
-      if (!hash) { hash = createHash('sha256'); sessions.set(m.session, hash); }
-      const bytes = Buffer.from(m.buffer, 0, m.length);
-      hash.update(bytes);
-      parentPort.postMessage({ id: m.id, crc: crc32c(bytes) });
-    } else {
-      const hash = sessions.get(m.session) || createHash('sha256');
-      sessions.delete(m.session);
-      parentPort.postMessage({ id: m.id, digest: hash.digest('hex') });
-    }
-  } catch (e) {
-    parentPort.postMessage({ id: m.id, error: String(e && e.message || e) });
-  }
-});
-`;
+const WORKER_URL = import.meta.url.endsWith('.ts')
+  ? new URL('./hash-worker.ts', import.meta.url)
+  : new URL('./hash-worker.mjs', import.meta.url);
 
-/** Where the worker loads the native CRC32C from (resolved here: an evaluated worker has no module path). */
-const CRC32_MODULE = createRequire(import.meta.url).resolve('@node-rs/crc32');
-
+/** A request as the caller makes it; the thread adds the id. */
 type Request =
   | { op: 'chunk'; session: number; buffer: SharedArrayBuffer; length: number }
   | { op: 'final'; session: number };
 
-type Response = { id: number; crc?: number; digest?: string; error?: string };
+type Response = HashResponse;
 
 type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void };
 
@@ -59,7 +30,7 @@ class HashThread {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...message, id });
+      worker.postMessage({ ...message, id } satisfies HashRequest);
     });
   }
 
@@ -73,8 +44,7 @@ class HashThread {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    // Evaluated source, not a module file: nothing to resolve or bundle.
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { crc32Module: CRC32_MODULE } });
+    const worker = new Worker(WORKER_URL);
     worker.unref(); // never keeps the process alive
     worker.on('message', (m: Response) => {
       const p = this.pending.get(m.id);

@@ -1,4 +1,4 @@
-import { allocateDirectBuffer } from '../../../platform/blob-store/index.ts';
+import { allocateDirectBuffer } from '../blob-store/index.ts';
 
 /**
  * Reusable shared chunk buffers. Uploads copy incoming bytes into one until it holds a whole chunk,
