@@ -1,5 +1,5 @@
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { type Db, migrateToLatest, openDb } from './db/index.ts';
+import { type Db, migrateToLatest, openDb, searchPathOf } from './db/index.ts';
 import { bootstrapUsers } from './features/users/index.ts';
 import { loadDotEnv } from './platform/dotenv.ts';
 
@@ -28,7 +28,7 @@ export async function openConfigured(): Promise<{ config: Config; db: Db } | nul
   if (!config) return null;
   const db = openDb(config.databaseUrl);
   try {
-    await migrateToLatest(db);
+    await migrateToLatest(db, searchPathOf(config.databaseUrl));
     await bootstrapUsers(db, config.adminDiscordIds);
   } catch (e) {
     await db.destroy();

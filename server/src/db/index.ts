@@ -68,6 +68,16 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
   }
 }
 
+/**
+ * The schema a PostgreSQL URL selects through `options=-c search_path=…` (an operator's schema, or a
+ * test's own): the migrator must keep its tables there, or it may find another schema's lock table in
+ * the same database and never create its own.
+ */
+export function searchPathOf(url: string): string | undefined {
+  if (!url.startsWith('postgres')) return undefined;
+  return /search_path=([\w]+)/.exec(new URL(url).searchParams.get('options') ?? '')?.[1];
+}
+
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message || e.constructor.name : String(e);
 }

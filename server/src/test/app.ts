@@ -6,7 +6,7 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs 
 import pg from 'pg';
 import { type App, type AppDeps, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { type Db, migrateToLatest, openDb } from '../db/index.ts';
+import { type Db, migrateToLatest, openDb, searchPathOf } from '../db/index.ts';
 import { allFeatures, type FeatureOptions } from '../features/index.ts';
 import { bootstrapUsers } from '../features/users/index.ts';
 import type { Feature } from '../platform/feature.ts';
@@ -113,15 +113,6 @@ export async function createTestApp(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * The schema a PostgreSQL URL selects through `options=-c search_path=…` (a test's own schema): the
- * migrator must keep its tables there, or it may find another schema's and never create its own.
- */
-function searchPathOf(url: string): string | undefined {
-  if (!url.startsWith('postgres')) return undefined;
-  return /search_path=([\w]+)/.exec(new URL(url).searchParams.get('options') ?? '')?.[1];
 }
 
 function selectFeatures(names: string[], options: FeatureOptions | undefined): Feature[] {
