@@ -45,7 +45,6 @@ class HashThread {
   private ensure(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_URL);
-    worker.unref(); // never keeps the process alive
     worker.on('message', (m: Response) => {
       const p = this.pending.get(m.id);
       if (!p) return;
@@ -60,6 +59,8 @@ class HashThread {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`hash worker exited with code ${code}`)));
+    // Never keeps the process alive. After the listeners: adding a 'message' listener refs the worker again.
+    worker.unref();
     this.worker = worker;
     return worker;
   }
