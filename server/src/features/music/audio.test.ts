@@ -65,8 +65,10 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
     // pace: when its event loop already stalls longer than a frame with no change at all (the shared
     // development machine at load 20), the gaps are the machine's and the check is reported, not made.
     // CI runs alone on the machine, where it is made.
+    // Packets arrive at multiples of 20 ms plus timer jitter: a hole of 40 ms is one late frame, 41 ms
+    // is still one (CI measured 40.4 and 41.4), 60 ms would be two. So "at most one late frame" is < 60 ms.
     if (gap.machineMs <= 40) {
-      expect(gap.holeMs, `${path}: hole in the audio`).toBeLessThanOrEqual(40);
+      expect(gap.holeMs, `${path}: hole in the audio`).toBeLessThan(60);
     } else {
       console.warn(
         `${path}: longest gap ${gap.holeMs.toFixed(0)} ms; the machine alone stalled ${gap.machineMs.toFixed(0)} ms: not judged`,
