@@ -13,7 +13,8 @@ type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable' | 'deleteFr
 
 const BATCH = 500;
 
-function listedItems(db: Db) {
+/** Complete (listed) files and folders with their owner's name and, for folders, how many items they hold. */
+export function listedItems(db: Db) {
   return db
     .selectFrom('files')
     .leftJoin('users', 'users.discord_id', 'files.owner_id')

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import { nameKey } from '../names.ts';
 import { presentItem } from '../present.ts';
-import type { ItemRow } from '../repo.ts';
+import { type ItemRow, listedItems } from '../repo.ts';
 import { folderPaths } from './paths.ts';
 
 /** LIKE wildcards in the member's text are literal characters (escaped with `\`, on SQLite and PostgreSQL alike). */
@@ -19,20 +19,7 @@ export async function findItemsByName(
   db: Db,
   query: string,
 ): Promise<{ hits: FileSearchHit[]; truncated: boolean }> {
-  const rows: ItemRow[] = await db
-    .selectFrom('files')
-    .leftJoin('users', 'users.discord_id', 'files.owner_id')
-    .selectAll('files')
-    .select('users.username as owner_username')
-    .select((eb) =>
-      eb
-        .selectFrom('files as child')
-        .select(eb.fn.countAll().as('n'))
-        .whereRef('child.parent_id', '=', 'files.id')
-        .where('child.status', '=', 'complete')
-        .as('item_count'),
-    )
-    .where('files.status', '=', 'complete')
+  const rows: ItemRow[] = await listedItems(db)
     .where(sql<boolean>`files.name_key like ${likePattern(nameKey(query))} escape '\\'`)
     .orderBy('files.type', 'desc')
     .orderBy('files.name_key')
