@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseRange } from '../../../platform/transfer/index.ts';
+import { LoopbackServer } from '../../../platform/transfer/loopback-server.ts';
 
 /** Opens the bytes [start, end] of the file an address was made for. */
 export type OpenRange = (start: number, end: number) => Promise<Readable>;
@@ -14,36 +14,19 @@ export type OpenRange = (start: number, end: number) => Promise<Readable>;
  * an unguessable token for one file and lives only while its poster is being made.
  */
 export class FileLoopback {
-  private server: http.Server | null = null;
-  private starting: Promise<number> | null = null;
+  private readonly server = new LoopbackServer((req, res) => void this.serve(req, res));
   private readonly files = new Map<string, { size: number; open: OpenRange }>();
 
   /** An address for the file, valid until `release()` is called. */
   async open(size: number, open: OpenRange): Promise<{ url: string; release: () => void }> {
-    const port = await this.listen();
+    const port = await this.server.port();
     const token = randomBytes(18).toString('base64url');
     this.files.set(token, { size, open });
     return { url: `http://127.0.0.1:${port}/f/${token}`, release: () => this.files.delete(token) };
   }
 
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    this.starting = null;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  private listen(): Promise<number> {
-    this.starting ??= new Promise<number>((resolve, reject) => {
-      const server = http.createServer((req, res) => void this.serve(req, res));
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-      server.unref();
-      this.server = server;
-    });
-    return this.starting;
+  close(): Promise<void> {
+    return this.server.close();
   }
 
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

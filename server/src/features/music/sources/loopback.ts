@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.ts';
 import type { BlobStore } from '../../../platform/blob-store/index.ts';
 import { parseRange } from '../../../platform/transfer/index.ts';
+import { LoopbackServer } from '../../../platform/transfer/loopback-server.ts';
 import { type LibraryFile, openLibraryFile } from '../../files/index.ts';
 
 /** How long a track's address stays valid (longer than any song; a new one is made per ffmpeg start). */
@@ -18,8 +18,7 @@ const TICKET_TTL_MS = 12 * 60 * 60 * 1000;
  * unguessable ticket for one file and expires; nothing else is served, and only on loopback.
  */
 export class LibraryLoopback {
-  private server: http.Server | null = null;
-  private starting: Promise<number> | null = null;
+  private readonly server = new LoopbackServer((req, res) => void this.serve(req, res));
   private readonly tickets = new Map<string, { file: LibraryFile; expires: number }>();
   private readonly db: Db;
   private readonly store: BlobStore;
@@ -33,7 +32,7 @@ export class LibraryLoopback {
 
   /** An address ffmpeg can read the file from. */
   async urlFor(file: LibraryFile): Promise<string> {
-    const port = await this.listen();
+    const port = await this.server.port();
     const now = Date.now();
     for (const [k, t] of this.tickets) if (t.expires < now) this.tickets.delete(k);
     const ticket = randomBytes(18).toString('base64url');
@@ -41,24 +40,8 @@ export class LibraryLoopback {
     return `http://127.0.0.1:${port}/library/${ticket}`;
   }
 
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    this.starting = null;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  private listen(): Promise<number> {
-    this.starting ??= new Promise<number>((resolve, reject) => {
-      const server = http.createServer((req, res) => void this.serve(req, res));
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-      server.unref(); // never keeps the process alive
-      this.server = server;
-    });
-    return this.starting;
+  close(): Promise<void> {
+    return this.server.close();
   }
 
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
