@@ -194,6 +194,7 @@ export const OSINT_UNCHECKED_REASONS = {
   ddosGuard: 'Blocked by a bot check (DDoS-Guard)',
   incapsula: 'Blocked by a bot check (Imperva Incapsula)',
   captcha: 'Asked for a captcha',
+  scriptCheck: 'Blocked by a bot check (script challenge)',
   blocked: 'Blocked by the site',
   login: 'Redirected to a login page',
   serverError: 'The site had an error (HTTP 5xx)',
