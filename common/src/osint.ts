@@ -274,6 +274,9 @@ export const OsintReportsResponse = z.object({
   reports: z.array(OsintReport),
   disabledSites: z.array(z.object({ name: z.string(), reason: z.string(), disabledAt: z.string() })),
 });
+export type OsintReportsResponse = z.infer<typeof OsintReportsResponse>;
+/** PUT /api/osint/reports/:id answers the site decided on and whether it is now out of scans. */
+export const OsintReportDecisionResponse = z.object({ site: z.string(), siteDisabled: z.boolean() });
 export const OsintReportDecisionBody = z.strictObject({
   decision: z.enum(['accepted', 'dismissed'], { error: 'decision must be accepted or dismissed' }),
 });

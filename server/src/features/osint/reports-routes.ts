@@ -7,6 +7,7 @@ import {
   type OsintReport,
   OsintReportBody,
   OsintReportDecisionBody,
+  OsintReportDecisionResponse,
   OsintReportIdParams,
   OsintReportsResponse,
 } from '@guildhall/common';
@@ -130,7 +131,7 @@ export function osintReportRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
         schema: {
           params: OsintReportIdParams,
           body: OsintReportDecisionBody,
-          response: { 200: z.object({ site: z.string(), siteDisabled: z.boolean() }), 404: ApiError },
+          response: { 200: OsintReportDecisionResponse, 404: ApiError },
         },
       },
       async (req) => {
