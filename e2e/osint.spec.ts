@@ -144,3 +144,70 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   await shot(page, 'osint-failed');
   await context.close();
 });
+
+/**
+ * Issue 28, reports: members flag a found site as wrong, an admin sees the site in the panel's OSINT
+ * reports (how many members, what they said), disables it with the keyboard, a new scan leaves it out
+ * and names it as not scanned, and re-enabling brings it back (so the other OSINT test's counts hold).
+ */
+test('[user] members report a site, the admin disables it, a new scan does not scan it', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const site = 'Twitch'; // fake site 3: alice is found there
+  const members = [
+    await signedInContext(browser, { access_level: 'user' }),
+    await signedInContext(browser, { access_level: 'user' }),
+  ];
+  for (const { page } of members) {
+    await page.goto('/infosec');
+    await searchFor(page, 'username', FAKE.knownUser);
+    await expect(page.getByTestId('summary-platforms')).toContainText('13', { timeout: 20_000 });
+    await page.getByRole('button', { name: `Report a wrong result on ${site}` }).click();
+    await expect(page.getByTestId('platform-list')).toContainText('Reported');
+  }
+
+  const admin = await signedInContext(browser, { access_level: 'admin' });
+  await admin.page.setViewportSize({ width: 1280, height: 900 });
+  await admin.page.goto('/admin');
+  const card = admin.page.getByTestId('osint-reports');
+  const row = card.locator(`li[data-site="${site}"]`);
+  await expect(row).toContainText('2 members (2 open)');
+  await expect(row).toContainText('says it is not that account');
+  await expect(row).toContainText('Open');
+  await card.scrollIntoViewIfNeeded();
+  await admin.page.screenshot({ path: `${SHOTS}/admin-osint-reports-1280.png`, fullPage: true });
+  await shot(admin.page, 'admin-osint-reports');
+  // Keyboard: focus the decision and press Enter.
+  await row.getByRole('button', { name: `Disable site ${site}` }).focus();
+  await admin.page.keyboard.press('Enter');
+  await expect(row).toContainText('Disabled');
+  await expect(row).toContainText('A report was accepted by an admin');
+  await expect(row.getByRole('button', { name: `Re-enable ${site}` })).toBeVisible();
+  await expectNoSeriousA11y(admin.page);
+  await shot(admin.page, 'admin-osint-reports-disabled');
+
+  // A new scan leaves the site out and says so.
+  const { page } = members[0]!;
+  await searchFor(page, 'username', FAKE.knownUser);
+  await expect(page.getByTestId('platform-counts')).toHaveText(
+    'Found on 12 of 39 sites · not found on 23 · could not check 4',
+    { timeout: 20_000 },
+  );
+  await expect(page.getByTestId('platform-disabled')).toHaveText(
+    `Not scanned (disabled by admins or the self-check): ${site}`,
+  );
+  await page.getByTestId('platform-more').click();
+  await expect(page.getByTestId('platform-list')).not.toContainText(site);
+  await expect(page.getByTestId('osint-site-list')).toContainText('39 sites');
+
+  // Re-enabled, the site is scanned again.
+  await row.getByRole('button', { name: `Re-enable ${site}` }).click();
+  await expect(row).toContainText('Dismissed');
+  await searchFor(page, 'username', FAKE.knownUser);
+  await expect(page.getByTestId('platform-counts')).toHaveText(
+    'Found on 13 of 40 sites · not found on 23 · could not check 4',
+    { timeout: 20_000 },
+  );
+  for (const c of [...members, admin]) await c.context.close();
+});

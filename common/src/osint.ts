@@ -134,6 +134,8 @@ export const PlatformData = z.object({
     )
     .optional(),
   account: z.string().optional(),
+  /** Sites of the list not scanned because admins or the self-check disabled them (issue 28). */
+  disabled: z.array(z.string()).optional(),
 });
 export type PlatformData = z.infer<typeof PlatformData>;
 

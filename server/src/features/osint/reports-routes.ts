@@ -142,11 +142,14 @@ export function osintReportRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
           .executeTakeFirst();
         if (!report) throw httpError(404, 'Report not found', 'NOT_FOUND');
         const { decision } = req.body;
+        // Accepting closes the site's open reports; dismissing (re-enabling) closes every report that
+        // kept it disabled, an earlier acceptance included, so the list never says "accepted" of a site
+        // that is scanned again.
         await deps.db
           .updateTable('osint_site_reports')
           .set({ status: decision })
           .where('site', '=', report.site)
-          .where('status', '=', 'open')
+          .where('status', 'in', decision === 'accepted' ? ['open'] : ['open', 'accepted'])
           .execute();
         if (decision === 'accepted')
           await disableSite(deps.db, report.site, 'A report was accepted by an admin');

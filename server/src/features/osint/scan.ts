@@ -198,6 +198,7 @@ export function platformSource(
   account: string,
   mode: PlatformRiskMode = 'account',
   url: string | null = null,
+  disabled: string[] = [],
 ): OsintSource {
   const found = checks.filter((c) => c.outcome === 'found');
   const unknown = checks.filter((c) => c.outcome === 'unknown');
@@ -212,6 +213,7 @@ export function platformSource(
       category: c.site.cat,
     })),
     account,
+    ...(disabled.length > 0 ? { disabled } : {}),
   };
   if (found.length > 0) {
     const { risk, rule } = platformRisk(found.length, mode);
