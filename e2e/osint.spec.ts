@@ -130,7 +130,8 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
 
   // Person: candidate usernames, each one click from a search on every site (a pivot).
   await searchFor(page, 'person', 'Alice Smith');
-  await expect(source(page, 'Candidate Usernames')).toContainText('alice.smith');
+  // Six candidates on 30 slow fake sites, two requests per host for one member: several seconds.
+  await expect(source(page, 'Candidate Usernames')).toContainText('alice.smith', { timeout: 20_000 });
   await shot(page, 'osint-person');
   await page.getByTestId('candidate-list').getByRole('button', { name: 'alicesmith' }).click();
   await expect(page.getByTestId('osint-query')).toHaveValue('alicesmith');
@@ -167,7 +168,8 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
 test('[user] members report a site, the admin disables it, a new scan does not scan it', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
+  // Five username scans of 40 fake sites answering in up to 2 s, and screenshots (E2E_SHOTS).
+  test.setTimeout(180_000);
   const site = 'Twitch'; // fake site 3: alice is found there
   const members = [
     await signedInContext(browser, { access_level: 'user' }),
@@ -184,7 +186,11 @@ test('[user] members report a site, the admin disables it, a new scan does not s
   const admin = await signedInContext(browser, { access_level: 'admin' });
   await admin.page.setViewportSize({ width: 1280, height: 900 });
   await admin.page.goto('/admin');
+  // The panel loads its users first (lazily loaded page, several requests): on a loaded machine that
+  // can take longer than the default 7 s.
+  await expect(admin.page.getByRole('heading', { name: 'User Management' })).toBeVisible({ timeout: 20_000 });
   const card = admin.page.getByTestId('osint-reports');
+  await expect(card).toBeVisible({ timeout: 20_000 });
   const row = card.locator(`li[data-site="${site}"]`);
   await expect(row).toContainText('2 members (2 open)');
   await expect(row).toContainText('says it is not that account');
