@@ -220,6 +220,7 @@ test('[user] members report a site, the admin disables it, a new scan does not s
   await page.getByTestId('platform-more').click();
   await expect(page.getByTestId('platform-list')).not.toContainText(site);
   await expect(page.getByTestId('osint-site-list')).toContainText('39 sites');
+  await shot(page, 'osint-username-disabled');
 
   // Re-enabled, the site is scanned again.
   await row.getByRole('button', { name: `Re-enable ${site}` }).click();
