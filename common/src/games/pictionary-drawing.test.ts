@@ -1,15 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { PictionaryDrawItem, PictionarySegment } from './pictionary-api.ts';
 import {
+  compactStrokeIds,
   createRaster,
   type DrawLogEntry,
+  expandStrokeIds,
   paintItems,
   type Raster,
   resolveDrawing,
   undoTarget,
 } from './pictionary-drawing.ts';
 
-const line = (x1: number, y1: number, x2: number, y2: number, color = '#000000', size = 4): PictionarySegment => ({
+const line = (
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  color = '#000000',
+  size = 4,
+): PictionarySegment => ({
   type: 'line',
   from: { x: x1, y: y1 },
   to: { x: x2, y: y2 },
@@ -22,7 +31,9 @@ const stroke = (strokeId: number, ...items: PictionaryDrawItem[]): DrawLogEntry 
   strokeId,
   items,
 });
-const rgba = (r: Raster, x: number, y: number) => [...r.data.slice((y * r.width + x) * 4, (y * r.width + x) * 4 + 4)];
+const rgba = (r: Raster, x: number, y: number) => [
+  ...r.data.slice((y * r.width + x) * 4, (y * r.width + x) * 4 + 4),
+];
 
 describe('the drawing log (undo, clear)', () => {
   it('an undo removes the whole last stroke, every batch of it; a second undo walks back one more', () => {
@@ -47,10 +58,21 @@ describe('the drawing log (undo, clear)', () => {
   });
 
   it('a stroke id reused after its stroke was undone (a reloaded screen numbers afresh) draws again', () => {
-    const log: DrawLogEntry[] = [stroke(1, line(0, 0, 1, 1)), { kind: 'undo', strokeId: 1 }, stroke(1, line(5, 5, 6, 6))];
+    const log: DrawLogEntry[] = [
+      stroke(1, line(0, 0, 1, 1)),
+      { kind: 'undo', strokeId: 1 },
+      stroke(1, line(5, 5, 6, 6)),
+    ];
     expect(resolveDrawing(log)).toHaveLength(1);
     expect(undoTarget(log)).toBe(1);
   });
+});
+
+it('a drawing on the wire names each stroke once, and expands back to every item', () => {
+  const items = resolveDrawing([stroke(1, line(0, 0, 1, 1), line(1, 1, 2, 2)), stroke(2, line(3, 3, 4, 4))]);
+  const wire = compactStrokeIds(items);
+  expect(wire.map((i) => i.strokeId)).toEqual([1, undefined, 2]);
+  expect(expandStrokeIds(wire)).toEqual(items);
 });
 
 describe('the rasterizer and the fill rule', () => {

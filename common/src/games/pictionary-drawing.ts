@@ -1,5 +1,5 @@
-import type { PictionaryDrawItem, PictionaryFill, PictionarySegment } from './pictionary-api.ts';
 import { PICTIONARY_CANVAS } from './pictionary.ts';
+import type { PictionaryDrawItem, PictionaryFill, PictionarySegment } from './pictionary-api.ts';
 
 /**
  * A turn's drawing as an ordered log (issue 29, docs/minigames.md "Drawing tools"), and the one rasterizer
@@ -37,6 +37,31 @@ export function resolveDrawing(log: readonly DrawLogEntry[]): PictionaryDrawItem
     else if (e.kind !== 'clear') for (const item of e.items) out.push({ ...item, strokeId: e.strokeId });
   }
   return out;
+}
+
+/**
+ * The wire form of a drawing: the stroke id only on the first item of each run of one stroke (a replay of a
+ * full turn stays ≈ 1 MB); `expandStrokeIds` gives every item its stroke back.
+ */
+export function compactStrokeIds(items: readonly PictionaryDrawItem[]): PictionaryDrawItem[] {
+  let previous: number | undefined;
+  return items.map((item) => {
+    const id = item.strokeId;
+    if (id !== undefined && id === previous) {
+      const { strokeId: _, ...rest } = item;
+      return rest as PictionaryDrawItem;
+    }
+    previous = id;
+    return item;
+  });
+}
+
+export function expandStrokeIds(items: readonly PictionaryDrawItem[]): PictionaryDrawItem[] {
+  let current: number | undefined;
+  return items.map((item) => {
+    if (item.strokeId !== undefined) current = item.strokeId;
+    return current === undefined || item.strokeId !== undefined ? item : { ...item, strokeId: current };
+  });
 }
 
 /** The stroke an undo removes now: the one of the last item still showing (null: nothing to undo). */

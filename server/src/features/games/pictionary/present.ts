@@ -1,4 +1,4 @@
-import { type PictionaryGame, type PictionaryDrawItem, wordPattern } from '@guildhall/common';
+import { type PictionaryDrawItem, type PictionaryGame, wordPattern } from '@guildhall/common';
 import type { GameRow, GuessRow, PlayerRow } from './repo.ts';
 
 /** Everything the presenter needs about a game: its row, its players, this turn's guesses. */

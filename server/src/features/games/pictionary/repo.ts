@@ -213,7 +213,9 @@ export async function findDrawLog(
   gameId: string,
   turn: number,
   withSegments: boolean,
-): Promise<{ kind: PictionaryStrokesTable['kind']; stroke_id: number | null; seq: number; segments: string }[]> {
+): Promise<
+  { kind: PictionaryStrokesTable['kind']; stroke_id: number | null; seq: number; segments: string }[]
+> {
   const rows = await db
     .selectFrom('pictionary_strokes')
     .select(['kind', 'stroke_id', 'seq'])

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   cleanCustomWords,
   cleanWordBanks,
+  compactStrokeIds,
   containsWord,
   guessPoints,
   isCloseGuess,
@@ -10,18 +11,18 @@ import {
   PICTIONARY_DEFAULT_BANK,
   PICTIONARY_DRAWER_POINTS,
   PICTIONARY_FILL_COST,
-  PICTIONARY_UNDO_COST,
   PICTIONARY_MAX_GUESSES_PER_PLAYER,
   PICTIONARY_MAX_SEGMENTS_PER_TURN,
   PICTIONARY_PLAYERS,
   PICTIONARY_ROUNDS,
+  PICTIONARY_UNDO_COST,
   type PictionaryDrawBody,
   type PictionaryDrawItem,
   type PictionaryGame,
   type PictionarySegment,
   type PictionarySettingsBody,
-  PICTIONARY_TEXTS as T,
   resolveDrawing,
+  PICTIONARY_TEXTS as T,
   undoTarget,
 } from '@guildhall/common';
 import type { Transaction } from 'kysely';
@@ -239,15 +240,21 @@ export async function draw(
     return { turnNumber: turn, message: 'Undone' };
   }
   const items: PictionaryDrawItem[] =
-    strokeData.type === 'fill'
-      ? [compactFill(strokeData)]
-      : strokeData.segments.map(compactSegment);
+    strokeData.type === 'fill' ? [compactFill(strokeData)] : strokeData.segments.map(compactSegment);
   // A batch without a stroke id is a stroke of its own, named by its seq (above every id a screen uses).
   const strokeId = strokeData.strokeId ?? seq;
   ctx.segmentCounts.set(countKey, stored + cost);
   await repo.insertStrokes(
     ctx.db,
-    strokeRow(gameId, turn, seq, strokeData.type === 'fill' ? 'fill' : 'stroke', strokeId, JSON.stringify(items), cost),
+    strokeRow(
+      gameId,
+      turn,
+      seq,
+      strokeData.type === 'fill' ? 'fill' : 'stroke',
+      strokeId,
+      JSON.stringify(items),
+      cost,
+    ),
   );
   // Stored before it is sent: a player joining in between gets it in the snapshot, never misses it.
   ctx.pushStrokes(gameId, userId, turn, items, strokeId);
@@ -463,7 +470,7 @@ export async function viewOf(
 
 async function turnDrawing(db: Db, row: GameRow): Promise<PictionaryDrawItem[]> {
   if (row.status !== 'in_progress') return [];
-  return resolveDrawing(await readDrawLog(db, row.id, row.turn_number, true));
+  return compactStrokeIds(resolveDrawing(await readDrawLog(db, row.id, row.turn_number, true)));
 }
 
 export async function loadState(db: Db, gameId: string): Promise<GameState | null> {
