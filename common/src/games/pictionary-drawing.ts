@@ -132,8 +132,7 @@ export function paintSegment(r: Raster, s: PictionarySegment): Rect | null {
     const cy = y + 0.5;
     for (let x = x0; x <= x1; x++) {
       const cx = x + 0.5;
-      let t = len2 === 0 ? 0 : ((cx - ax) * dx + (cy - ay) * dy) / len2;
-      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      const t = len2 === 0 ? 0 : Math.min(1, Math.max(0, ((cx - ax) * dx + (cy - ay) * dy) / len2));
       const ex = cx - (ax + t * dx);
       const ey = cy - (ay + t * dy);
       if (ex * ex + ey * ey <= r2) px[y * r.width + x] = value;

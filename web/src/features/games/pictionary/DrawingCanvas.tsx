@@ -100,6 +100,7 @@ export function DrawingCanvas({ handle, turnNumber, initial, canDraw, tool, colo
     return true;
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the helpers it calls read and write refs only
   useImperativeHandle(
     handle,
     () => ({
@@ -116,6 +117,7 @@ export function DrawingCanvas({ handle, turnNumber, initial, canDraw, tool, colo
   );
 
   // A new turn starts blank (with whatever of it is already known).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the helpers it calls read and write refs only
   useEffect(() => {
     turn.current = turnNumber;
     nextId.current = 1;
@@ -124,6 +126,7 @@ export function DrawingCanvas({ handle, turnNumber, initial, canDraw, tool, colo
   }, [turnNumber, initial]);
 
   // Ctrl+Z / Cmd+Z: the drawer's undo, wherever the focus is but in a text field.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the helpers it calls read and write refs only
   useEffect(() => {
     if (!canDraw) return;
     const onKey = (e: KeyboardEvent) => {

@@ -43,7 +43,8 @@ const pressed = (on: boolean) =>
 export function DrawingTools(props: Props) {
   return (
     <Card className="flex flex-wrap items-center gap-x-4 gap-y-3 p-3 sm:p-3" data-testid="drawing-tools">
-      <div className="flex gap-1" role="group" aria-label="Tool">
+      <fieldset className="flex gap-1">
+        <legend className="sr-only">Tool</legend>
         {TOOLS.map((t) => (
           <button
             key={t.id}
@@ -56,7 +57,7 @@ export function DrawingTools(props: Props) {
             <span>{t.label}</span>
           </button>
         ))}
-      </div>
+      </fieldset>
       <div className="flex flex-wrap items-center gap-1.5">
         <input
           type="color"
@@ -81,7 +82,8 @@ export function DrawingTools(props: Props) {
         ))}
       </div>
       <div className="flex items-center gap-2">
-        <div className="flex gap-1" role="group" aria-label="Brush size">
+        <fieldset className="flex gap-1">
+          <legend className="sr-only">Brush sizes</legend>
           {PICTIONARY_BRUSH_PRESETS.map((n) => (
             <button
               key={n}
@@ -98,7 +100,7 @@ export function DrawingTools(props: Props) {
               />
             </button>
           ))}
-        </div>
+        </fieldset>
         <input
           type="range"
           aria-label="Brush size"
