@@ -217,6 +217,7 @@ export const PICTIONARY_TEXTS = {
   fill: 'Fill',
   brushSize: (n: number) => `Brush size ${n}`,
   soundOn: 'Sound on',
+  muteSounds: 'Mute sounds',
   soundOff: 'Sound off',
   tooManyGuesses: 'You have used all your guesses for this turn',
   controlCharacters: (field: string) => `${field} must not contain control characters`,
