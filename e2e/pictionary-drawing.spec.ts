@@ -83,7 +83,10 @@ test('[pictionary] undo and fill by the drawer show the same pixels on a guesser
   await page.mouse.up();
   const outline = await same();
   await host.screen.useTool(T.fill);
-  await expect(page.getByRole('button', { name: T.fill, exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: T.fill, exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   await page.getByRole('button', { name: 'Colour #ff0000' }).click();
   const inside = await host.screen.pagePoint(400, 300);
   await page.mouse.click(inside.x, inside.y);

@@ -58,7 +58,7 @@ export function DrawingTools(props: Props) {
           </button>
         ))}
       </fieldset>
-      <div className="flex flex-wrap items-center gap-1.5">
+      <div className="flex flex-wrap items-center gap-1 sm:gap-1.5">
         <input
           type="color"
           aria-label="Colour"
@@ -74,7 +74,7 @@ export function DrawingTools(props: Props) {
             aria-pressed={props.color === c}
             onClick={() => props.onColor(c)}
             className={cn(
-              'size-7 rounded-full border-2',
+              'size-6 rounded-full border-2 sm:size-7',
               props.color === c ? 'border-text ring-2 ring-brand' : 'border-border',
             )}
             style={{ backgroundColor: c }}
