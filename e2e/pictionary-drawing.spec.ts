@@ -55,7 +55,7 @@ test.afterEach(async () => {
 test('[pictionary] undo and fill by the drawer show the same pixels on a guesser’s canvas, live and after a reload; a stroke that leaves and re-enters is one stroke', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const [host, guesser] = [await player(browser), await player(browser)];
   await host.screen.findButton.click();
   await guesser.screen.findButton.click();

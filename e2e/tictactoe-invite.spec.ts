@@ -49,7 +49,7 @@ test.afterEach(async () => {
 test('[tic-tac-toe] invite a friend by link: Find Game never lands in it, the friend signs in and plays O; a full or finished game says so', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const [host, stranger, late] = [await player(browser), await player(browser), await player(browser)];
   await host.screen.page.getByRole('button', { name: T.inviteFriend }).click();
   const link = await host.screen.page.getByTestId('invite-link').inputValue();
