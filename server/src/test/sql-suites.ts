@@ -58,6 +58,8 @@ export const SQL_SUITES = [
   'server/src/features/games/pictionary/presence.test.ts',
   'server/src/features/games/pictionary/rooms.test.ts',
   'server/src/features/games/tictactoe/waiting.test.ts',
+  'server/src/features/games/pictionary/drawing.test.ts',
+  'server/src/features/games/tictactoe/invites.test.ts',
   'server/src/features/osint/history.test.ts',
   'server/src/features/osint/self-check.test.ts',
   'server/src/features/music/playlist-input.test.ts',
