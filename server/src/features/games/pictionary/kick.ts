@@ -63,7 +63,10 @@ export async function kickPlayer(
     if (!applied) continue;
     const game = await afterChange(ctx, gameId, userId, row);
     if (out) await tellKicked(ctx, gameId, targetId);
-    return { game, message: out ? T.kickedName(target.username) : T.kickVotes(votes, kickVotesNeeded(players, targetId)) };
+    return {
+      game,
+      message: out ? T.kickedName(target.username) : T.kickVotes(votes, kickVotesNeeded(players, targetId)),
+    };
   }
   throw httpError(409, T.busy, 'CONFLICT');
 }

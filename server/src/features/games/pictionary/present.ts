@@ -23,9 +23,13 @@ export function kickVotesNeeded(players: PlayerRow[], targetId: string): number 
 /** Votes against `targetId` that count: those of players still here (present, not the target). */
 export function kickVotesFor(state: GameState, targetId: string): string[] {
   const here = new Set(
-    state.players.filter((p) => p.left_at === null && !p.away && p.user_id !== targetId).map((p) => p.user_id),
+    state.players
+      .filter((p) => p.left_at === null && !p.away && p.user_id !== targetId)
+      .map((p) => p.user_id),
   );
-  return (state.kickVotes ?? []).filter((v) => v.target_id === targetId && here.has(v.voter_id)).map((v) => v.voter_id);
+  return (state.kickVotes ?? [])
+    .filter((v) => v.target_id === targetId && here.has(v.voter_id))
+    .map((v) => v.voter_id);
 }
 
 /**

@@ -393,7 +393,8 @@ export async function chooseWord(
       throw httpError(409, T.notChoosing, 'NOT_CHOOSING');
     const words = JSON.parse(row.word_choices) as string[];
     const word = words[choice];
-    if (word === undefined) throw httpError(400, `choice must be a whole number from 0 to ${words.length - 1}`);
+    if (word === undefined)
+      throw httpError(400, `choice must be a whole number from 0 to ${words.length - 1}`);
     if (!(await apply(ctx, row, chooseChanges(row, word, ctx.clock.now(), ctx.random)))) continue;
     return { game: await afterChange(ctx, gameId, userId, row), message: T.wordChosen };
   }

@@ -70,7 +70,8 @@ export function pickWords(
   const out: string[] = [];
   for (const from of [fresh, stale]) {
     const left = [...from];
-    while (out.length < count && left.length > 0) out.push(left.splice(Math.floor(random() * left.length), 1)[0]!);
+    while (out.length < count && left.length > 0)
+      out.push(left.splice(Math.floor(random() * left.length), 1)[0]!);
   }
   return out;
 }
