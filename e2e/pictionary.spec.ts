@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PICTIONARY_TEXTS as T } from '@guildhall/common';
+import { type PictionaryGame, PICTIONARY_TEXTS as T } from '@guildhall/common';
 import type { Browser, BrowserContext } from '@playwright/test';
 import { expectNoSeriousA11y } from './support/a11y.ts';
 import { ROOT } from './support/env.ts';
@@ -94,6 +94,7 @@ test('[pictionary] three players: live settings, live strokes, guesses, scores 1
   await expectNoSeriousA11y(host.screen.page);
   await shot(host.screen.page, 'pictionary-lobby');
   await host.screen.button(T.startGame).click();
+  await host.screen.chooseWord();
 
   // Turn 1: the host draws.
   await expect(host.screen.prompt).toContainText(T.youreDrawing);
@@ -156,11 +157,12 @@ test('[pictionary] three players: live settings, live strokes, guesses, scores 1
   }
   await expect(third.screen.page.getByTestId('revealed-word')).toHaveText(word);
 
-  // Turns 2 and 3: the others draw in join order; everyone guesses.
-  await expect(second.screen.prompt).toContainText(T.youreDrawing, { timeout: 10_000 });
+  // Turns 2 and 3: the others draw in join order (each picking a word first); everyone guesses.
+  await second.screen.chooseWord();
+  await expect(second.screen.prompt).toContainText(T.youreDrawing);
   await expect(host.screen.prompt).toContainText(`${second.username} is drawing`);
   await everyoneGuesses(second, [host, third]);
-  await expect(third.screen.prompt).toContainText(T.youreDrawing, { timeout: 10_000 });
+  await third.screen.chooseWord();
   await everyoneGuesses(third, [second, host]);
 
   for (const p of [host, second, third]) {
@@ -177,10 +179,37 @@ test('[pictionary] three players: live settings, live strokes, guesses, scores 1
   await shot(host.screen.page, 'pictionary-complete');
 });
 
-test('[pictionary] a guesser receives the word in no response and no frame until the turn ends; a reload shows the same drawing', async ({
+/** Every game a page received (response bodies and Socket.IO frames), as parsed JSON. */
+function receivedGames(bodies: string[], frames: string[]): PictionaryGame[] {
+  const games: PictionaryGame[] = [];
+  const take = (v: unknown) => {
+    const g = (v as { game?: PictionaryGame } | null)?.game;
+    if (g && typeof g === 'object' && 'wordPattern' in g) games.push(g);
+  };
+  for (const b of bodies) {
+    try {
+      take(JSON.parse(b));
+    } catch {
+      // not JSON (the page, scripts)
+    }
+  }
+  for (const f of frames) {
+    const at = f.indexOf('[');
+    if (at < 0) continue;
+    try {
+      const [event, payload] = JSON.parse(f.slice(at)) as [unknown, unknown];
+      if (event === 'pictionary:state') take(payload);
+    } catch {
+      // Engine.IO pings and other frames
+    }
+  }
+  return games;
+}
+
+test('[pictionary] a guesser receives the word in no response and no frame until the turn ends, nor the words offered to the drawer, nor more than the hinted letters; a reload shows the same drawing', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const host = await player(browser);
   const guesser = await player(browser);
   const bodies: string[] = [];
@@ -198,11 +227,19 @@ test('[pictionary] a guesser receives the word in no response and no frame until
   await host.screen.findButton.click();
   await host.screen.category('Animals').check();
   await host.screen.category('General').uncheck();
+  await host.screen.slider(T.hints).fill('3');
   await host.screen.button(T.updateSettings).click();
   await guesser.screen.findButton.click();
   await expect(host.screen.playerCount).toHaveText('2/8 Players');
   await host.screen.button(T.startGame).click();
-  const word = (await host.screen.secretWord.textContent())!.toLowerCase();
+  // The drawer is offered three words; the guesser only learns that a word is being chosen.
+  await expect(host.screen.wordOptions).toHaveCount(3);
+  await expect(page.getByText(T.choosingWord(host.username))).toBeVisible();
+  const offered = (await host.screen.wordOptions.allTextContents()).map((w) => w.toLowerCase());
+  // The longest, so that hints come early (a 3-letter word gets one hint, halfway through).
+  const longest = offered.indexOf([...offered].sort((a, b) => b.length - a.length)[0]!);
+  const word = (await host.screen.chooseWord(longest)).toLowerCase();
+  const unpicked = offered.filter((w) => w !== word);
   await expect(page.getByText(T.watchAndGuess)).toBeVisible();
 
   // A finger and a pen draw as well as the mouse (pointer events).
@@ -219,19 +256,53 @@ test('[pictionary] a guesser receives the word in no response and no frame until
   await expect.poll(() => guesser.screen.fingerprint()).toBe('0:0');
   await guesser.screen.guess('certainly wrong');
   await expect(guesser.screen.guesses.filter({ hasText: 'certainly wrong' })).toHaveCount(1);
+  // A hint: a letter of the word shows in the guesser's pattern, pushed live; a reload shows the same.
+  await expect(guesser.screen.wordPattern).toHaveText(/[^_\s-]/, { timeout: 45_000 });
+  const hinted = await guesser.screen.wordPattern.textContent();
+  await page.reload();
+  await expect(guesser.screen.wordPattern).toHaveText(hinted!);
 
-  const quoted = `"${word}"`;
-  const leaks = [...bodies, ...frames].filter((t) => t.toLowerCase().includes(quoted));
+  const quoted = (w: string) => `"${w}"`;
+  const leaks = [...bodies, ...frames].filter((t) =>
+    offered.some((w) => t.toLowerCase().includes(quoted(w))),
+  );
   expect(leaks).toEqual([]);
   expect(frames.length).toBeGreaterThan(0);
+  // Every game state the guesser received this turn: no word, no offered words, and a pattern that is the
+  // word's blanks with at most ⌊(letters − 1) / 2⌋ letters, each in its place, never the last one.
+  const states = receivedGames(bodies, frames).filter((g) => g.turnNumber === 1 && g.turnPhase !== 'reveal');
+  expect(states.length).toBeGreaterThan(0);
+  let mostShown = 0;
+  for (const g of states) {
+    expect(g.currentWord).toBeNull();
+    expect(g.wordChoices).toBeNull();
+    if (g.turnPhase === 'choosing') {
+      expect(g.wordPattern).toBeNull();
+      continue;
+    }
+    const pattern = [...g.wordPattern!];
+    expect(pattern.length).toBe([...word].length);
+    const shown = pattern.filter((c, i) => c !== '_' && /[\p{L}\p{N}]/u.test(word[i]!));
+    for (const [i, c] of pattern.entries()) if (c !== '_') expect(c).toBe(word[i]);
+    expect(shown.length).toBeLessThanOrEqual(
+      Math.floor(([...word].filter((c) => /[\p{L}\p{N}]/u.test(c)).length - 1) / 2),
+    );
+    expect(pattern.at(-1)).toBe('_');
+    mostShown = Math.max(mostShown, shown.length);
+  }
+  expect(mostShown).toBeGreaterThan(0);
   // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, with breaks between elements
   const text = (await page.locator('body').innerText()).toLowerCase();
-  expect(text).not.toMatch(new RegExp(`\\b${word.replace(/[^a-z0-9 ]/g, '.')}\\b`));
+  for (const w of offered) expect(text).not.toMatch(new RegExp(`\\b${w.replace(/[^a-z0-9 ]/g, '.')}\\b`));
 
-  // Once the turn is over the word does arrive: the recording would have seen it.
+  // Once the turn is over the word does arrive (the recording would have seen it); the two words the
+  // drawer did not pick never do.
   await guesser.screen.guess(word);
   await expect(page.getByTestId('revealed-word')).toHaveText(word);
-  expect([...bodies, ...frames].some((t) => t.toLowerCase().includes(quoted))).toBe(true);
+  expect([...bodies, ...frames].some((t) => t.toLowerCase().includes(quoted(word)))).toBe(true);
+  await expect(page.getByTestId('turn-summary')).toBeVisible();
+  for (const w of unpicked)
+    expect([...bodies, ...frames].filter((t) => t.toLowerCase().includes(quoted(w)))).toEqual([]);
 });
 
 /** Closes a player's tab (its socket goes with it); it is no longer closed again after the test. */
@@ -261,6 +332,7 @@ test('[pictionary] the host closes the tab in the lobby: within 30 s the others 
   await newcomer.screen.findButton.click();
   for (const p of [second, third, newcomer]) await expect(p.screen.playerCount).toHaveText('3/8 Players');
   await second.screen.button(T.startGame).click();
+  await second.screen.chooseWord();
   await expect(second.screen.prompt).toContainText(T.youreDrawing);
   await expect(newcomer.screen.page.getByText(T.watchAndGuess)).toBeVisible();
 });
@@ -275,7 +347,7 @@ test('[pictionary] a guesser closes the tab mid-turn: the turn ends early once e
   await leaves.screen.findButton.click();
   await expect(host.screen.playerCount).toHaveText('3/8 Players');
   await host.screen.button(T.startGame).click();
-  const word = (await host.screen.secretWord.textContent())!;
+  const word = await host.screen.chooseWord();
   await stays.screen.guess(word);
   await expect(stays.screen.page.getByText(T.youGuessedIt)).toBeVisible();
   await closeTab(leaves);
@@ -321,10 +393,11 @@ test('[pictionary] Play again brings the same three players to a new lobby with 
   await host.screen.slider(T.rounds).fill('1');
   await host.screen.button(T.startGame).click();
   await expect(host.screen.round).toHaveText('R1 of 1');
+  await host.screen.chooseWord();
   await everyoneGuesses(host, [second, third]);
-  await expect(second.screen.prompt).toContainText(T.youreDrawing, { timeout: 10_000 });
+  await second.screen.chooseWord();
   await everyoneGuesses(second, [host, third]);
-  await expect(third.screen.prompt).toContainText(T.youreDrawing, { timeout: 10_000 });
+  await third.screen.chooseWord();
   await everyoneGuesses(third, [host, second]);
   for (const p of [host, second, third])
     await expect(p.screen.page.getByText(T.gameComplete)).toBeVisible({ timeout: 10_000 });
@@ -347,6 +420,7 @@ test('[pictionary] at 375 px the drawer reads the whole word and the guess box i
   await expect(host.screen.playerCount).toHaveText('2/8 Players');
   for (const p of [host, guesser]) await p.screen.page.setViewportSize({ width: 375, height: 740 });
   await host.screen.button(T.startGame).click();
+  await host.screen.chooseWord();
   await expect(host.screen.secretWord).toHaveText(/\S/);
   const fits = await host.screen.secretWord.evaluate((el) => {
     const r = el.getBoundingClientRect();
