@@ -89,7 +89,6 @@ test('[pictionary] the drawer picks one of three words; a hint shows guessers a 
   const offered = await host.screen.wordOptions.allTextContents();
   await expect(phone.getByTestId('word-option')).toHaveCount(3);
   await Promise.all([shootAt(host.screen.page, 'choice'), shootAt(phone, 'choice')]);
-  await phone.close();
   await expectNoSeriousA11y(host.screen.page);
   // The longest, so that hints come early; on a slow machine the server may have picked one meanwhile.
   const longest = offered.indexOf([...offered].sort((a, b) => b.length - a.length)[0]!);
@@ -130,16 +129,28 @@ test('[pictionary] the drawer picks one of three words; a hint shows guessers a 
   await shoot(third.screen.page, 'hint');
   await shoot(second.screen.page, 'guessed-chat');
 
-  // The last guess ends the turn: every screen lists the points gained (10, 7, and the drawer 6).
-  await host.screen.page.setViewportSize({ width: 1280, height: 800 });
-  await second.screen.page.setViewportSize({ width: 375, height: 800 });
+  // The last guess ends the turn: every screen lists the points gained (10, 7, and the drawer 6). The reveal
+  // lasts 4 s: one screenshot on each of four screens at once (1280 and 375 px, both themes).
+  const views = [
+    { page: host.screen.page, width: 1280, theme: 'light' },
+    { page: third.screen.page, width: 1280, theme: 'dark' },
+    { page: second.screen.page, width: 375, theme: 'light' },
+    { page: phone, width: 375, theme: 'dark' },
+  ] as const;
+  for (const v of views) {
+    await v.page.setViewportSize({ width: v.width, height: 800 });
+    await setTheme(v.page, v.theme);
+  }
   await third.screen.guess(word);
   const expected = [`${second.username}+10`, `${third.username}+7`, `${host.username}+6`];
+  await Promise.all(views.map((v) => expect(v.page.getByTestId('turn-summary-row')).toHaveText(expected)));
   await Promise.all(
-    [host, second, third].map((p) =>
-      expect(p.screen.page.getByTestId('turn-summary-row')).toHaveText(expected),
+    views.map((v) =>
+      v.page.screenshot({
+        path: path.join(SHOTS, `pictionary-turns-summary-${v.width}-${v.theme}.png`),
+        fullPage: true,
+      }),
     ),
   );
-  // The reveal lasts 4 s: both widths at once, on two players' screens.
-  await Promise.all([shootAt(host.screen.page, 'summary'), shootAt(second.screen.page, 'summary')]);
+  await phone.close();
 });

@@ -229,7 +229,7 @@ export const PICTIONARY_TEXTS = {
   wrong: 'Not quite, keep guessing!',
   // issue 29: word choice, hints, turn summary, chat among players who guessed, vote-kick
   chooseWord: 'Choose a word to draw',
-  chooseHint: (seconds: number) => `One is picked for you in ${seconds}s`,
+  chooseHint: 'If the time runs out, one of them is picked for you',
   choosingWord: (name: string) => `${name} is choosing a word...`,
   notChoosing: 'The word has already been chosen',
   choosingNow: 'The drawer is still choosing a word',

@@ -52,12 +52,7 @@ export function GameView({ game, myId, state }: { game: PictionaryGame; myId: st
         {game.turnPhase === 'reveal' ? (
           <TurnSummary game={game} />
         ) : isDrawer && game.turnPhase === 'choosing' ? (
-          <WordChoice
-            game={game}
-            offset={state.clockOffset}
-            disabled={state.isChoosing}
-            onChoose={state.chooseWord}
-          />
+          <WordChoice game={game} disabled={state.isChoosing} onChoose={state.chooseWord} />
         ) : drawing ? (
           <DrawingTools
             color={color}

@@ -2,7 +2,6 @@ import { type PictionaryGame, PICTIONARY_TEXTS as T } from '@guildhall/common';
 import { Pencil } from 'lucide-react';
 import { Button } from '../../../ui/Button.tsx';
 import { Card } from '../../../ui/Card.tsx';
-import { secondsLeft } from './game-view.ts';
 
 /**
  * The drawer's choice of three words at the start of a turn (issue 29); the server picks one when the
@@ -10,19 +9,17 @@ import { secondsLeft } from './game-view.ts';
  */
 export function WordChoice(props: {
   game: PictionaryGame;
-  offset: number;
   disabled: boolean;
   onChoose: (choice: number) => void;
 }) {
   const words = props.game.wordChoices ?? [];
-  const left = secondsLeft(props.game, props.offset);
   return (
     <Card className="p-3 sm:p-4" data-testid="word-choice">
       <p className="flex items-center gap-2 font-medium">
         <Pencil className="size-4 text-brand" />
         {T.chooseWord}
       </p>
-      {left !== null && <p className="mt-0.5 text-sm text-muted">{T.chooseHint(left)}</p>}
+      <p className="mt-0.5 text-sm text-muted">{T.chooseHint}</p>
       <div className="mt-3 grid grid-cols-1 gap-2 sm:grid-cols-3">
         {words.map((w, i) => (
           <Button
