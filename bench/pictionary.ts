@@ -12,7 +12,7 @@
  * The Guildhall server runs as `node server/src/main.ts` on a temporary data dir (SQLite), in its own process;
  * so does the bare server. Players are real accounts with sessions written to the server's database; the
  * lobbies fill through /join, the hosts start through /start, and every player's socket joins its game's room.
- * A turn lasts 80 s, so the measured window stays inside the first turn.
+ * Each drawer picks its word at once, and a turn then lasts 80 s, so the measured window stays inside the first turn.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -213,6 +213,8 @@ async function benchGuildhall(): Promise<Measured> {
       let id = '';
       for (const m of members) id = (await call(m.token, '/join')).game!.id;
       await call(members[0]!.token, `/${id}/start`);
+      // The turn opens with the drawer choosing one of three words (issue 29); the drawing time starts then.
+      await call(members[0]!.token, `/${id}/choose`, { choice: 0 });
       games.push({ id, drawer: members[0]!.token });
       for (const m of members) {
         const socket = await connect(base, { token: m.token });

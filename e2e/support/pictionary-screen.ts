@@ -56,6 +56,23 @@ export class PictionaryScreen {
     return this.page.getByTestId(`player-${username}`).getByTestId('points');
   }
 
+  /** The three words offered to the drawer at the start of a turn (issue 29). */
+  get wordOptions(): Locator {
+    return this.page.getByTestId('word-option');
+  }
+  get wordPattern(): Locator {
+    return this.page.getByTestId('word-pattern');
+  }
+  /** As the drawer: waits for the offered words (a reveal may come first) and picks one; the turn starts. */
+  async chooseWord(index = 0): Promise<string> {
+    const option = this.wordOptions.nth(index);
+    await option.waitFor({ timeout: 10_000 });
+    const word = (await option.textContent())!;
+    await option.click();
+    await this.secretWord.waitFor();
+    return word;
+  }
+
   async guess(text: string): Promise<void> {
     await this.guessBox.fill(text);
     await this.page.getByRole('button', { name: 'Send guess' }).click();

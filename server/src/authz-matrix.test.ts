@@ -84,6 +84,9 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/games/pictionary/:id/guess': { access: 'login', body: () => ({ guess: 'cat' }) },
   'POST /api/games/pictionary/:id/join': { access: 'login' },
   'POST /api/games/pictionary/:id/play-again': { access: 'login' },
+  'POST /api/games/pictionary/:id/choose': { access: 'login', body: () => ({ choice: 0 }) },
+  'POST /api/games/pictionary/:id/chat': { access: 'login', body: () => ({ text: 'nice one' }) },
+  'POST /api/games/pictionary/:id/kick': { access: 'login', body: (p) => ({ playerId: p.target }) },
 
   // Files (portal-tools §2: login; the files feature lets viewers read and users write)
   'GET /api/files': { access: 'login' },

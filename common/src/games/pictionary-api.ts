@@ -2,6 +2,8 @@ import { z } from 'zod';
 import {
   PICTIONARY_BRUSH,
   PICTIONARY_CANVAS,
+  PICTIONARY_HINTS,
+  PICTIONARY_MAX_CHAT_LENGTH,
   PICTIONARY_MAX_CLIENT_STROKE_ID,
   PICTIONARY_MAX_CUSTOM_WORDS,
   PICTIONARY_MAX_GUESS_LENGTH,
@@ -10,6 +12,7 @@ import {
   PICTIONARY_PLAYERS,
   PICTIONARY_ROUNDS,
   PICTIONARY_TEXTS,
+  PICTIONARY_WORD_CHOICES,
   UNSAFE_TEXT_CHARS,
 } from './pictionary.ts';
 
@@ -170,6 +173,38 @@ export const PictionaryGuessBody = z.object(
   { error: 'Request body must be a JSON object with a guess' },
 );
 
+/** The drawer's pick of the offered words (issue 29), by its place in `wordChoices`. */
+export const PictionaryChooseBody = z.object(
+  { choice: intIn('choice', 0, PICTIONARY_WORD_CHOICES - 1) },
+  { error: 'Request body must be a JSON object with a choice' },
+);
+
+/** A message to the players who already guessed (issue 29): the same text rules as a guess. */
+export const PictionaryChatBody = z.object(
+  {
+    text: z
+      .string({ error: 'text must be a string' })
+      .trim()
+      .min(1, { error: 'text must not be empty' })
+      .max(PICTIONARY_MAX_CHAT_LENGTH, {
+        error: `text must be at most ${PICTIONARY_MAX_CHAT_LENGTH} characters`,
+      })
+      .refine(safeText, unsafeMessage('text')),
+  },
+  { error: 'Request body must be a JSON object with a text' },
+);
+
+/** A kick: the host's in the lobby, a vote in a running game (issue 29). */
+export const PictionaryKickBody = z.object(
+  {
+    playerId: z
+      .string({ error: 'playerId must be a string' })
+      .min(1, { error: 'playerId must not be empty' })
+      .max(64, { error: 'playerId is at most 64 characters' }),
+  },
+  { error: 'Request body must be a JSON object with a playerId' },
+);
+
 const bankId = z.string({ error: 'word bank ids must be strings' }).regex(/^[a-z][a-z0-9-]{0,31}$/, {
   error: 'word bank ids are lowercase words',
 });
@@ -193,6 +228,8 @@ export const PictionarySettingsBody = z.object(
       .max(PICTIONARY_MAX_CUSTOM_WORDS, { error: `At most ${PICTIONARY_MAX_CUSTOM_WORDS} custom words` }),
     /** Beyond the spec: a private lobby is never filled by Find Game; players join it by its invite link. */
     isPrivate: z.boolean({ error: 'isPrivate must be true or false' }).optional(),
+    /** Beyond the spec (issue 29): letter hints a turn, 0–3; left out: unchanged. */
+    hints: intIn('hints', PICTIONARY_HINTS.min, PICTIONARY_HINTS.max).optional(),
   },
   { error: 'Request body must be a JSON object with maxRounds, maxPlayers, wordBanks and customWords' },
 );
@@ -239,7 +276,7 @@ export const PictionaryGame = z.object({
   customWordCount: z.number().int(),
   currentDrawer: PictionaryPlayer.nullable(),
   currentWord: z.string().nullable(),
-  /** The word with each letter as `_` (spaces kept), for guessers. */
+  /** The word with each letter as `_` (spaces and hyphens kept), for guessers; letters revealed by hints shown. */
   wordPattern: z.string().nullable(),
   roundNumber: z.number().int(),
   playerScores: z.record(z.string(), z.number().int()),
@@ -248,8 +285,28 @@ export const PictionaryGame = z.object({
   drawingData: z.array(PictionaryDrawItem).optional(),
   /** Increases with every turn; strokes and clears name the turn they belong to. */
   turnNumber: z.number().int(),
-  /** `drawing` while the drawer draws, `reveal` while the word is shown between turns. */
-  turnPhase: z.enum(['drawing', 'reveal']).nullable(),
+  /**
+   * `choosing` while the drawer picks a word (issue 29), `drawing` while the drawer draws, `reveal` while the
+   * word is shown between turns.
+   */
+  turnPhase: z.enum(['choosing', 'drawing', 'reveal']).nullable(),
+  /** The words offered to the drawer, to the drawer alone and only while choosing; null for everyone else. */
+  wordChoices: z.array(z.string()).nullable(),
+  /** The lobby setting: letter hints a turn (0–3). `wordPattern` shows the letters revealed so far. */
+  hints: z.number().int(),
+  /** During the reveal: the points each player gained this turn (0 for those who gained none), best first. */
+  turnSummary: z
+    .array(z.object({ playerId: z.string(), playerUsername: z.string(), points: z.number().int() }))
+    .nullable(),
+  /**
+   * This turn's chat among players who guessed: only the drawer and the players who guessed the word get it
+   * (empty for everyone else).
+   */
+  chat: z.array(z.object({ playerId: z.string(), playerUsername: z.string(), text: z.string() })),
+  /** Running game: the players others voted to kick, with votes and the votes needed (majority of the rest). */
+  kickVotes: z.array(
+    z.object({ playerId: z.string(), votes: z.number().int(), needed: z.number().int(), byMe: z.boolean() }),
+  ),
   turnEndsAt: z.string().nullable(),
   /** The server's clock when this was produced, so a client with a wrong clock still counts down right. */
   serverTime: z.string(),

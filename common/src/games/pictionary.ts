@@ -13,6 +13,17 @@ export const PICTIONARY_TURN_MS = 80_000;
 /** Between turns the word is shown to everyone this long. */
 export const PICTIONARY_REVEAL_MS = 4_000;
 /**
+ * At the start of a turn the drawer picks one of PICTIONARY_WORD_CHOICES words within this time, else the
+ * server picks one of them at random; the 80 s drawing time starts once the word is chosen (issue 29).
+ */
+export const PICTIONARY_CHOOSE_MS = 15_000;
+export const PICTIONARY_WORD_CHOICES = 3;
+/** Letter hints a turn (lobby setting): one letter each, at evenly spaced moments of the drawing time. */
+export const PICTIONARY_HINTS = { min: 0, max: 3, default: 2 } as const;
+/** Chat among players who guessed (issue 29): message length and messages per member and minute. */
+export const PICTIONARY_MAX_CHAT_LENGTH = 100;
+export const PICTIONARY_CHAT_PER_MINUTE = 30;
+/**
  * A player of an open lobby or a running game counts as gone once not seen this long (a connected socket in
  * the game's room is noted every PICTIONARY_PRESENCE_TICK_MS; so is every request). Gone from a lobby: dropped,
  * and the host role passes on. Gone from a running game: no longer a guesser, skipped as drawer (an absent
@@ -238,4 +249,29 @@ export const PICTIONARY_TEXTS = {
   close: (guess: string) => `'${guess}' is close!`,
   correct: 'Correct! You guessed the word!',
   wrong: 'Not quite, keep guessing!',
+  // issue 29: word choice, hints, turn summary, chat among players who guessed, vote-kick
+  chooseWord: 'Choose a word to draw',
+  chooseHint: 'If the time runs out, one of them is picked for you',
+  choosingWord: (name: string) => `${name} is choosing a word...`,
+  notChoosing: 'The word has already been chosen',
+  choosingNow: 'The drawer is still choosing a word',
+  wordChosen: 'Word chosen',
+  hints: 'Letter hints',
+  hintsHelp: 'Letters revealed to guessers during a turn (never more than half the word)',
+  turnSummary: 'Points this turn',
+  noWordChosen: 'The drawer left before choosing a word',
+  guessedChat: 'Chat with players who guessed',
+  guessedChatPlaceholder: 'Message players who guessed',
+  guessedChatOnly: 'Only the drawer and players who guessed the word can chat',
+  notGuessedYet: 'Guess the word first to chat with the players who did',
+  kick: 'Kick',
+  voteKick: 'Vote to kick',
+  kickVotes: (votes: number, needed: number) => `${votes}/${needed} votes to kick`,
+  kicked: 'You were removed from the game',
+  kickedName: (name: string) => `${name} was removed from the game`,
+  cannotKickSelf: 'You cannot kick yourself',
+  notInGame: 'That player is not in this game',
+  alreadyVoted: 'You already voted to kick this player',
+  onlyHostKick: 'Only the host can remove players from the lobby',
+  kickedFromGame: 'You were removed from this game and cannot rejoin it',
 } as const;

@@ -57,6 +57,7 @@ export const SQL_SUITES = [
   'server/src/features/games/pictionary/fairness.test.ts',
   'server/src/features/games/pictionary/presence.test.ts',
   'server/src/features/games/pictionary/rooms.test.ts',
+  'server/src/features/games/pictionary/skribbl.test.ts',
   'server/src/features/games/tictactoe/waiting.test.ts',
   'server/src/features/games/pictionary/drawing.test.ts',
   'server/src/features/games/tictactoe/invites.test.ts',

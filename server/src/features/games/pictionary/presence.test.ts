@@ -2,7 +2,7 @@ import { PICTIONARY_ABSENT_AFTER_MS } from '@guildhall/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.ts';
 import { dropAbsent, noteSeen } from './presence.ts';
-import { guess, joinGame, startGame, viewOf } from './service.ts';
+import { chooseWord, guess, joinGame, startGame, viewOf } from './service.ts';
 import { manualClock, serviceContext, wordOf } from './test-helpers.ts';
 
 /** Issue 29: players who closed the tab stop holding up the lobby and the turns; those who return keep their seat. */
@@ -75,6 +75,7 @@ describe('Pictionary presence in a running game', () => {
   async function running(n: number) {
     const s = await setup(n);
     await startGame(s.ctx, s.ids[0]!, s.gameId);
+    await chooseWord(s.ctx, s.ids[0]!, s.gameId, 0);
     return { ...s, word: await wordOf(app.db, s.gameId) };
   }
 
@@ -101,7 +102,7 @@ describe('Pictionary presence in a running game', () => {
     expect(await view(g1)).toMatchObject({ turnPhase: 'reveal', awayIds: [drawer] });
     await here(g1, g2);
     await clock.advance(5_000); // the reveal ends: g1 draws next
-    expect(await view(g1)).toMatchObject({ turnPhase: 'drawing', currentDrawer: { id: g1 } });
+    expect(await view(g1)).toMatchObject({ turnPhase: 'choosing', currentDrawer: { id: g1 } });
     await here(drawer, g1, g2);
     const back = await view(drawer);
     expect(back.awayIds).toEqual([]);

@@ -94,8 +94,9 @@ async function dropAbsentFrom(ctx: PictionaryContext, gameId: string, cutoff: st
     const guessers = here.filter((p) => p.user_id !== row.drawer_id);
     if (here.length < PICTIONARY_PLAYERS.min) Object.assign(changes, finishChanges(now));
     else if (
-      row.turn_phase === 'drawing' &&
-      (goneIds.has(row.drawer_id ?? '') || guessers.every((p) => correct.has(p.user_id)))
+      (row.turn_phase === 'drawing' && guessers.every((p) => correct.has(p.user_id))) ||
+      // An absent drawer's turn ends, whether they were drawing or still choosing the word.
+      (row.turn_phase !== 'reveal' && goneIds.has(row.drawer_id ?? ''))
     ) {
       Object.assign(changes, revealChanges(now));
     }

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type {
+  PictionaryChatTable,
   PictionaryGamesTable,
   PictionaryGuessesTable,
   PictionaryPlayersTable,
@@ -80,6 +81,7 @@ export async function lockMatchmaking(trx: Transaction<Database>): Promise<void>
 export async function findOpenLobby(
   db: Conn,
   hostSeenSince: string,
+  userId: string,
 ): Promise<{ id: string; maxSeq: number } | undefined> {
   const r = await db
     .selectFrom('pictionary_games as g')
@@ -92,6 +94,17 @@ export async function findOpenLobby(
     .where('g.is_private', '=', 0)
     .where('h.seen_at', '>=', hostSeenSince)
     .where('p.left_at', 'is', null)
+    // Never back into a lobby this player was kicked from.
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('pictionary_kicked as k')
+            .select('k.user_id')
+            .whereRef('k.game_id', '=', 'g.id')
+            .where('k.user_id', '=', userId),
+        ),
+      ),
+    )
     .groupBy(['g.id', 'g.max_players', 'g.created_at'])
     .having((eb) => eb(eb.fn.countAll(), '<', eb.ref('g.max_players')))
     .orderBy('g.created_at')
@@ -250,23 +263,25 @@ export async function deleteStrokes(db: Conn, gameId: string, upTo: number): Pro
     .execute();
 }
 
-/** Games in progress whose phase is due by `now` (any instance may advance them). */
+/** Games in progress whose phase (or next hint) is due by `now` (any instance may advance them). */
 export async function findDueGameIds(db: Conn, now: string): Promise<string[]> {
   const rows = await db
     .selectFrom('pictionary_games')
     .select('id')
     .where('status', '=', 'in_progress')
-    .where('turn_ends_at', '<=', now)
+    .where((eb) => eb.or([eb('turn_ends_at', '<=', now), eb('next_hint_at', '<=', now)]))
     .limit(500)
     .execute();
   return rows.map((r) => r.id);
 }
 
 /** Games in progress with when their phase ends (to arm this instance's timers on start). */
-export async function findRunningGames(db: Conn): Promise<{ id: string; turn_ends_at: string | null }[]> {
+export async function findRunningGames(
+  db: Conn,
+): Promise<{ id: string; turn_ends_at: string | null; next_hint_at: string | null }[]> {
   return db
     .selectFrom('pictionary_games')
-    .select(['id', 'turn_ends_at'])
+    .select(['id', 'turn_ends_at', 'next_hint_at'])
     .where('status', '=', 'in_progress')
     .execute();
 }
@@ -326,4 +341,61 @@ export async function setAway(db: Conn, gameId: string, userIds: string[], away:
     .where('game_id', '=', gameId)
     .where('user_id', 'in', userIds)
     .execute();
+}
+
+export type ChatRow = PictionaryChatTable & { username: string };
+
+export async function insertChat(db: Conn, row: PictionaryChatTable): Promise<void> {
+  await db.insertInto('pictionary_chat').values(row).execute();
+}
+
+/** A turn's chat among players who guessed, oldest first. */
+export async function findChat(db: Conn, gameId: string, turn: number): Promise<ChatRow[]> {
+  return db
+    .selectFrom('pictionary_chat as c')
+    .innerJoin('users as u', 'u.discord_id', 'c.user_id')
+    .selectAll('c')
+    .select('u.username')
+    .where('c.game_id', '=', gameId)
+    .where('c.turn_number', '=', turn)
+    .orderBy('c.created_at')
+    .orderBy('c.id')
+    .execute();
+}
+
+/** Every kick vote of a game. */
+export async function findKickVotes(db: Conn, gameId: string) {
+  return db
+    .selectFrom('pictionary_kick_votes')
+    .select(['target_id', 'voter_id'])
+    .where('game_id', '=', gameId)
+    .execute();
+}
+
+/** A vote; false when this voter already voted against this target. */
+export async function insertKickVote(db: Conn, gameId: string, targetId: string, voterId: string) {
+  const r = await db
+    .insertInto('pictionary_kick_votes')
+    .values({ game_id: gameId, target_id: targetId, voter_id: voterId })
+    .onConflict((oc) => oc.columns(['game_id', 'target_id', 'voter_id']).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function insertKicked(db: Conn, gameId: string, userId: string): Promise<void> {
+  await db
+    .insertInto('pictionary_kicked')
+    .values({ game_id: gameId, user_id: userId })
+    .onConflict((oc) => oc.columns(['game_id', 'user_id']).doNothing())
+    .execute();
+}
+
+export async function isKicked(db: Conn, gameId: string, userId: string): Promise<boolean> {
+  const r = await db
+    .selectFrom('pictionary_kicked')
+    .select('user_id')
+    .where('game_id', '=', gameId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return r !== undefined;
 }

@@ -28,6 +28,7 @@ export async function joinById(ctx: PictionaryContext, userId: string, gameId: s
   if (seated === gameId)
     return { game: await viewOf(ctx, gameId, userId, true), message: 'You are in this game' };
   if (seated) throw httpError(409, T.inAnotherGame, 'IN_GAME');
+  if (await repo.isKicked(ctx.db, gameId, userId)) throw httpError(403, T.kickedFromGame, 'KICKED');
   const joined = await repo.inTransaction(ctx.db, async (trx) => {
     await repo.lockMatchmaking(trx);
     const row = await repo.findGame(trx, gameId);

@@ -1,11 +1,15 @@
 import {
   ApiError,
+  PICTIONARY_CHAT_PER_MINUTE,
+  PictionaryChatBody,
+  PictionaryChooseBody,
   PictionaryCurrentResponse,
   PictionaryDrawBody,
   PictionaryDrawResponse,
   PictionaryGameParams,
   PictionaryGuessBody,
   PictionaryGuessResponse,
+  PictionaryKickBody,
   PictionaryLeaveResponse,
   PictionaryResponse,
   PictionarySettingsBody,
@@ -14,9 +18,12 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { perMemberKey } from '../../../platform/rate-limit/keys.ts';
+import { sendChat } from './chat.ts';
+import { kickPlayer } from './kick.ts';
 import { noteOneSeen } from './presence.ts';
 import { joinById, playAgain } from './rooms.ts';
 import {
+  chooseWord,
   currentGame,
   draw,
   getGame,
@@ -39,6 +46,12 @@ const ACCESS = {
 const DRAW_ACCESS = {
   access: 'login',
   rateLimit: { max: 2400, timeWindow: '1 minute', keyGenerator: perMemberKey },
+} as const;
+
+/** The chat among players who guessed: its own, tighter budget per member (issue 29). */
+const CHAT_ACCESS = {
+  access: 'login',
+  rateLimit: { max: PICTIONARY_CHAT_PER_MINUTE, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 429: ApiError };
@@ -146,6 +159,34 @@ export function pictionaryRoutes(ctx: PictionaryContext): FastifyPluginAsyncZod 
         await seen(req.params.id, me(req));
         return ok(await guess(ctx, me(req), req.params.id, req.body.guess));
       },
+    );
+
+    // Beyond the spec (issue 29): the drawer's word choice, the chat among players who guessed, vote-kick.
+    app.post(
+      `${BASE}/:id/choose`,
+      {
+        config: ACCESS,
+        schema: { params, body: PictionaryChooseBody, response: { 200: PictionaryResponse, ...errors } },
+      },
+      async (req) => ok(await chooseWord(ctx, me(req), req.params.id, req.body.choice)),
+    );
+
+    app.post(
+      `${BASE}/:id/chat`,
+      {
+        config: CHAT_ACCESS,
+        schema: { params, body: PictionaryChatBody, response: { 200: PictionaryResponse, ...errors } },
+      },
+      async (req) => ok(await sendChat(ctx, me(req), req.params.id, req.body.text)),
+    );
+
+    app.post(
+      `${BASE}/:id/kick`,
+      {
+        config: ACCESS,
+        schema: { params, body: PictionaryKickBody, response: { 200: PictionaryResponse, ...errors } },
+      },
+      async (req) => ok(await kickPlayer(ctx, me(req), req.params.id, req.body.playerId)),
     );
   };
 }

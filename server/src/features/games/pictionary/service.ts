@@ -11,6 +11,7 @@ import {
   PICTIONARY_DEFAULT_BANK,
   PICTIONARY_DRAWER_POINTS,
   PICTIONARY_FILL_COST,
+  PICTIONARY_HINTS,
   PICTIONARY_MAX_GUESSES_PER_PLAYER,
   PICTIONARY_MAX_SEGMENTS_PER_TURN,
   PICTIONARY_PLAYERS,
@@ -34,7 +35,15 @@ import { type GameState, presentGame } from './present.ts';
 import type { GameChanges, GameRow, PlayerRow } from './repo.ts';
 import * as repo from './repo.ts';
 import type { Clock, TurnTimers } from './timers.ts';
-import { finishChanges, nextHost, nextTurnChanges, revealChanges } from './turns.ts';
+import {
+  chooseChanges,
+  dueAt,
+  finishChanges,
+  hintChanges,
+  nextHost,
+  nextTurnChanges,
+  revealChanges,
+} from './turns.ts';
 import { isWordBank } from './word-banks.ts';
 
 export type PictionaryContext = {
@@ -88,7 +97,7 @@ export async function joinGame(ctx: PictionaryContext, userId: string): Promise<
         // A simultaneous join of the same user may have seated them since the check above.
         if (await repo.findSeatGameId(trx, userId)) throw new SeatTaken();
         const now = ctx.clock.now();
-        const lobby = await repo.findOpenLobby(trx, iso(now - PICTIONARY_ABSENT_AFTER_MS));
+        const lobby = await repo.findOpenLobby(trx, iso(now - PICTIONARY_ABSENT_AFTER_MS), userId);
         if (lobby) {
           await repo.insertPlayer(trx, lobby.id, userId, lobby.maxSeq + 1, iso(now));
           const row = (await repo.findGame(trx, lobby.id))!;
@@ -145,6 +154,7 @@ export async function updateSettings(
       word_banks: JSON.stringify(cleanWordBanks(body.wordBanks)),
       custom_words: JSON.stringify(cleanCustomWords(body.customWords)),
       ...(body.isPrivate === undefined ? {} : { is_private: body.isPrivate ? 1 : 0 }),
+      ...(body.hints === undefined ? {} : { hint_count: body.hints }),
       updated_at: iso(ctx.clock.now()),
     };
     const applied = await apply(
@@ -198,6 +208,7 @@ export async function draw(
     throw httpError(403, T.notDrawer, 'NOT_DRAWER');
   }
   if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
+  if (row.turn_phase === 'choosing') throw httpError(409, T.choosingNow, 'CHOOSING');
   if (row.turn_phase !== 'drawing') throw httpError(409, T.turnOver, 'TURN_OVER');
   const turn = Number(row.turn_number);
   const countKey = `${gameId}:${turn}`;
@@ -301,6 +312,7 @@ export async function guess(
     const { row, players, guesses } = state;
     if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
     if (row.drawer_id === userId) throw httpError(403, T.drawerCannotGuess, 'DRAWER');
+    if (row.turn_phase === 'choosing') throw httpError(409, T.choosingNow, 'CHOOSING');
     if (row.turn_phase !== 'drawing') throw httpError(409, T.turnOver, 'TURN_OVER');
     if (guesses.some((g) => g.user_id === userId && g.is_correct)) {
       throw httpError(409, T.alreadyGuessed, 'ALREADY_GUESSED');
@@ -364,7 +376,7 @@ export async function leaveGame(
     const state = await loadState(ctx.db, gameId);
     const me = state?.players.find((p) => p.user_id === userId);
     if (!state || !me) throw httpError(state ? 403 : 404, state ? T.notAPlayer : T.gameNotFound);
-    const { row, players, guesses } = state;
+    const { row, players } = state;
     if (row.status === 'finished' || me.left_at !== null) {
       // Noted so that Play again does not bring back a player who went on to something else.
       if (me.left_at === null) await repo.markPlayerLeft(ctx.db, gameId, userId, iso(ctx.clock.now()));
@@ -381,18 +393,7 @@ export async function leaveGame(
       return { game: null, message: 'Lobby closed' };
     }
 
-    const changes: GameChanges = { updated_at: iso(now) };
-    if (row.host_id === userId) changes.host_id = nextHost(players, me)!;
-    if (row.status === 'in_progress') {
-      const guessers = remaining.filter((p) => p.user_id !== row.drawer_id && !p.away);
-      const correct = new Set(guesses.filter((g) => g.is_correct).map((g) => g.user_id));
-      const allGuessed = guessers.length > 0 && guessers.every((p) => correct.has(p.user_id));
-      if (remaining.filter((p) => !p.away).length < PICTIONARY_PLAYERS.min)
-        Object.assign(changes, finishChanges(now));
-      else if (row.turn_phase === 'drawing' && (row.drawer_id === userId || allGuessed)) {
-        Object.assign(changes, revealChanges(now));
-      }
-    }
+    const changes = departureChanges(state, me, now);
     const applied = await apply(ctx, row, changes, async (trx) => {
       await repo.deleteSeat(trx, userId, gameId);
       if (row.status === 'lobby') await repo.deletePlayer(trx, gameId, userId);
@@ -410,6 +411,58 @@ export async function leaveGame(
 }
 
 /**
+ * What the game becomes when `who` leaves it (or is kicked): the host role passes on; in a running game a
+ * departing drawer's turn ends (while choosing too), the turn ends when every guesser left has guessed, and
+ * with fewer than 2 players here the game finishes.
+ */
+export function departureChanges(state: GameState, who: PlayerRow, now: number): GameChanges {
+  const { row, players, guesses } = state;
+  const remaining = players.filter((p) => p.left_at === null && p.user_id !== who.user_id);
+  const changes: GameChanges = { updated_at: iso(now) };
+  if (row.host_id === who.user_id) changes.host_id = nextHost(players, who)!;
+  if (row.status === 'in_progress') {
+    const guessers = remaining.filter((p) => p.user_id !== row.drawer_id && !p.away);
+    const correct = new Set(guesses.filter((g) => g.is_correct).map((g) => g.user_id));
+    const allGuessed = guessers.length > 0 && guessers.every((p) => correct.has(p.user_id));
+    if (remaining.filter((p) => !p.away).length < PICTIONARY_PLAYERS.min)
+      Object.assign(changes, finishChanges(now));
+    else if (
+      (row.turn_phase === 'drawing' && allGuessed) ||
+      (row.turn_phase !== 'reveal' && row.drawer_id === who.user_id)
+    ) {
+      Object.assign(changes, revealChanges(now));
+    }
+  }
+  return changes;
+}
+
+/**
+ * The drawer picks one of the offered words (by its place in the list) while choosing: the drawing time
+ * starts now. The words not picked are dropped from the game row at once.
+ */
+export async function chooseWord(
+  ctx: PictionaryContext,
+  userId: string,
+  gameId: string,
+  choice: number,
+): Promise<GameResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { row } = await playerState(ctx.db, userId, gameId);
+    if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
+    if (row.drawer_id !== userId) throw httpError(403, T.notDrawer, 'NOT_DRAWER');
+    if (row.turn_phase !== 'choosing' || !row.word_choices)
+      throw httpError(409, T.notChoosing, 'NOT_CHOOSING');
+    const words = JSON.parse(row.word_choices) as string[];
+    const word = words[choice];
+    if (word === undefined)
+      throw httpError(400, `choice must be a whole number from 0 to ${words.length - 1}`);
+    if (!(await apply(ctx, row, chooseChanges(row, word, ctx.clock.now(), ctx.random)))) continue;
+    return { game: await afterChange(ctx, gameId, userId, row), message: T.wordChosen };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/**
  * Advances a game whose phase is due: drawing → reveal, reveal → the next turn or the end. Safe to call from
  * any instance at any time: it acts only on a due phase, and the version guard lets one caller win.
  */
@@ -419,17 +472,32 @@ export async function advanceIfDue(ctx: PictionaryContext, gameId: string): Prom
     if (state?.row.status !== 'in_progress' || !state.row.turn_ends_at) return false;
     const { row, players } = state;
     const now = ctx.clock.now();
-    if (Date.parse(row.turn_ends_at!) > now) {
-      ctx.timers.schedule(gameId, row.turn_ends_at); // woke early (or another instance moved it on)
+    const due = dueAt(row)!;
+    if (Date.parse(due) > now) {
+      ctx.timers.schedule(gameId, due); // woke early (or another instance moved it on)
       return false;
     }
-    const changes =
-      row.turn_phase === 'drawing' ? revealChanges(now) : nextTurnChanges(row, players, now, ctx.random);
+    const changes = dueChanges(row, players, now, ctx.random);
     if (!(await apply(ctx, row, changes))) continue;
     await afterChange(ctx, gameId, null, row);
     return true;
   }
   return false;
+}
+
+/**
+ * What a due game becomes: choosing → drawing with one of the offered words picked at random (the drawer took
+ * too long); drawing → the next hint if that is what is due, else the reveal; reveal → the next turn or the end.
+ */
+function dueChanges(row: GameRow, players: PlayerRow[], now: number, random: () => number): GameChanges {
+  const phaseOver = Date.parse(row.turn_ends_at!) <= now;
+  if (row.turn_phase === 'choosing' && phaseOver) {
+    const words = JSON.parse(row.word_choices ?? '[]') as string[];
+    if (words.length === 0) return revealChanges(now);
+    return chooseChanges(row, words[Math.floor(random() * words.length)]!, now, random);
+  }
+  if (row.turn_phase === 'drawing') return phaseOver ? revealChanges(now) : hintChanges(row, now);
+  return nextTurnChanges(row, players, now, random);
 }
 
 /** Advances every game that is due (after a restart, or whose timer ran on another instance). */
@@ -443,7 +511,7 @@ export async function advanceDueGames(ctx: PictionaryContext): Promise<number> {
 
 /** Arms this instance's timers for every game in progress (on start). */
 export async function armTimers(ctx: PictionaryContext): Promise<void> {
-  for (const g of await repo.findRunningGames(ctx.db)) ctx.timers.schedule(g.id, g.turn_ends_at);
+  for (const g of await repo.findRunningGames(ctx.db)) ctx.timers.schedule(g.id, dueAt(g));
 }
 
 /** Who may watch a game's room or read it: its players (and, once finished, everyone who played). */
@@ -476,15 +544,18 @@ async function turnDrawing(db: Db, row: GameRow): Promise<PictionaryDrawItem[]> 
 export async function loadState(db: Db, gameId: string): Promise<GameState | null> {
   const row = await repo.findGame(db, gameId);
   if (!row) return null;
-  const [players, guesses] = await Promise.all([
+  const running = row.status === 'in_progress';
+  const [players, guesses, chat, kickVotes] = await Promise.all([
     repo.findPlayers(db, gameId),
     row.status === 'lobby' ? Promise.resolve([]) : repo.findGuesses(db, gameId, row.turn_number),
+    running ? repo.findChat(db, gameId, row.turn_number) : Promise.resolve([]),
+    running ? repo.findKickVotes(db, gameId) : Promise.resolve([]),
   ]);
-  return { row, players, guesses };
+  return { row, players, guesses, chat, kickVotes };
 }
 
 /** The state of a game the user plays in now (404 unknown, 403 not a player or left). */
-async function playerState(db: Db, userId: string, gameId: string): Promise<GameState> {
+export async function playerState(db: Db, userId: string, gameId: string): Promise<GameState> {
   const state = await loadState(db, gameId);
   if (!state) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
   const me: PlayerRow | undefined = state.players.find((p) => p.user_id === userId);
@@ -544,7 +615,7 @@ export async function afterChange(
       row.status === 'finished' ? row.turn_number : before.turn_number,
     );
   }
-  ctx.timers.schedule(gameId, row.status === 'in_progress' ? row.turn_ends_at : null);
+  ctx.timers.schedule(gameId, row.status === 'in_progress' ? dueAt(row) : null);
   const now = ctx.clock.now();
   for (const p of state.players) {
     // Players who left got their last view in the leave's answer; the rest get theirs pushed.
@@ -577,6 +648,11 @@ export function newGameRow(id: string, hostId: string, now: string): GameRow {
     used_words: '[]',
     is_private: 0,
     next_game_id: null,
+    word_choices: null,
+    hint_count: PICTIONARY_HINTS.default,
+    hint_order: '[]',
+    hints_shown: 0,
+    next_hint_at: null,
     version: 0,
     created_at: now,
     updated_at: now,

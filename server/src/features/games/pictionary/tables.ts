@@ -1,6 +1,6 @@
 /** Pictionary tables (migration 005). Lists are stored as JSON text (portable across SQLite and PostgreSQL). */
 export type PictionaryStatus = 'lobby' | 'in_progress' | 'finished';
-export type PictionaryPhase = 'drawing' | 'reveal';
+export type PictionaryPhase = 'choosing' | 'drawing' | 'reveal';
 
 export type PictionaryGamesTable = {
   id: string;
@@ -27,6 +27,16 @@ export type PictionaryGamesTable = {
   is_private: number;
   /** On a finished game: the lobby its players moved on to with Play again (migration 041). */
   next_game_id: string | null;
+  /** JSON list of the words offered to the drawer while `choosing` (migration 043); null otherwise. */
+  word_choices: string | null;
+  /** Letter hints a turn, 0–3 (lobby setting). */
+  hint_count: number;
+  /** JSON list of the letter positions this turn's hints reveal, in order. */
+  hint_order: string;
+  /** How many of `hint_order` are revealed so far. */
+  hints_shown: number;
+  /** When the next hint is due (ISO-8601), null when none is left; the turn timer wakes for it too. */
+  next_hint_at: string | null;
   version: number;
   created_at: string;
   updated_at: string;
@@ -84,6 +94,22 @@ export type PictionaryStrokesTable = {
   stroke_id: number | null;
 };
 
+/** A message of the chat among players who guessed (migration 044). */
+export type PictionaryChatTable = {
+  id: string;
+  game_id: string;
+  turn_number: number;
+  user_id: string;
+  text: string;
+  created_at: string;
+};
+
+/** One vote of `voter_id` to kick `target_id` from a running game. */
+export type PictionaryKickVotesTable = { game_id: string; target_id: string; voter_id: string };
+
+/** Players removed from a game; they cannot join it again. */
+export type PictionaryKickedTable = { game_id: string; user_id: string };
+
 /** A single row (id 1) that join transactions lock first, one at a time. */
 export type PictionaryMatchmakingTable = { id: number; turns: number };
 
@@ -94,4 +120,7 @@ export type PictionaryTables = {
   pictionary_guesses: PictionaryGuessesTable;
   pictionary_strokes: PictionaryStrokesTable;
   pictionary_matchmaking: PictionaryMatchmakingTable;
+  pictionary_chat: PictionaryChatTable;
+  pictionary_kick_votes: PictionaryKickVotesTable;
+  pictionary_kicked: PictionaryKickedTable;
 };

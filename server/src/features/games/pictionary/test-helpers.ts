@@ -35,7 +35,19 @@ export async function call(app: App, token: string, method: 'GET' | 'POST', path
 export const join = (app: App, token: string) => call(app, token, 'POST', '/join');
 export const get = (app: App, token: string, id: string) => call(app, token, 'GET', `/${id}`);
 export const leave = (app: App, token: string, id: string) => call(app, token, 'POST', `/${id}/leave`);
-export const start = (app: App, token: string, id: string) => call(app, token, 'POST', `/${id}/start`);
+/** Starts the game as the spec's start (no word choice yet): the drawer is choosing. */
+export const startOnly = (app: App, token: string, id: string) => call(app, token, 'POST', `/${id}/start`);
+export const choose = (app: App, token: string, id: string, choice: unknown) =>
+  call(app, token, 'POST', `/${id}/choose`, { choice });
+/**
+ * Starts the game and, when it started, has its first drawer (the host, who started it) pick the first
+ * offered word, so the turn is drawing: what most tests want. Answers with the start's failure, or the choice.
+ */
+export async function start(app: App, token: string, id: string): Promise<Reply> {
+  const r = await startOnly(app, token, id);
+  if (r.status !== 200 || r.body.game?.currentDrawer?.id !== r.body.game?.hostId) return r;
+  return choose(app, token, id, 0);
+}
 export const guessAs = (app: App, token: string, id: string, guess: unknown) =>
   call(app, token, 'POST', `/${id}/guess`, { guess });
 export const settings = (app: App, token: string, id: string, body: unknown) =>

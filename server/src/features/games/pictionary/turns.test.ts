@@ -1,7 +1,7 @@
-import { PICTIONARY_REVEAL_MS, PICTIONARY_TURN_MS } from '@guildhall/common';
+import { PICTIONARY_CHOOSE_MS, PICTIONARY_REVEAL_MS, PICTIONARY_TURN_MS } from '@guildhall/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.ts';
-import { guess, joinGame, leaveGame, startGame, updateSettings, viewOf } from './service.ts';
+import { chooseWord, guess, joinGame, leaveGame, startGame, updateSettings, viewOf } from './service.ts';
 import { manualClock, serviceContext, wordOf } from './test-helpers.ts';
 
 let app: TestContext;
@@ -11,6 +11,9 @@ beforeEach(async () => {
 afterEach(async () => {
   await app.close();
 });
+
+/** From the end of one drawing phase's start to the next turn's drawing (chosen by the 15 s auto-pick). */
+const WHOLE_TURN = PICTIONARY_TURN_MS + PICTIONARY_REVEAL_MS + PICTIONARY_CHOOSE_MS + 20;
 
 /** A game of `n` players started through the service on a hand-driven clock. */
 async function startedGame(n: number, opts: { maxRounds?: number; random?: () => number } = {}) {
@@ -27,12 +30,13 @@ async function startedGame(n: number, opts: { maxRounds?: number; random?: () =>
     customWords: [],
   });
   await startGame(ctx, ids[0]!, gameId);
+  await chooseWord(ctx, ids[0]!, gameId, 0);
   const view = () => viewOf(ctx, gameId, ids[0]!, false);
   return { ctx, clock, pushes, ids, gameId, view };
 }
 
 describe('Pictionary turns on the server clock', () => {
-  it('a turn ends after 80 s with nobody connected, the word shows 4 s, then the next player draws', async () => {
+  it('a turn ends after 80 s with nobody connected, the word shows 4 s, then the next player chooses and draws', async () => {
     const { clock, ids, view } = await startedGame(3);
     expect(await view()).toMatchObject({
       turnPhase: 'drawing',
@@ -47,10 +51,12 @@ describe('Pictionary turns on the server clock', () => {
     expect((await view()).turnPhase).toBe('reveal');
     await clock.advance(30);
     expect(await view()).toMatchObject({
-      turnPhase: 'drawing',
+      turnPhase: 'choosing',
       turnNumber: 2,
       currentDrawer: { id: ids[1] },
     });
+    await clock.advance(PICTIONARY_CHOOSE_MS);
+    expect(await view()).toMatchObject({ turnPhase: 'drawing', turnNumber: 2 });
   });
 
   it('every player draws once per round in join order; the game finishes after the last round; no word twice', async () => {
@@ -60,7 +66,7 @@ describe('Pictionary turns on the server clock', () => {
     for (let turn = 0; turn < 6; turn++) {
       const g = await view();
       seen.push({ drawer: g.currentDrawer!.id, round: g.roundNumber, word: await wordOf(app.db, gameId) });
-      await clock.advance(PICTIONARY_TURN_MS + PICTIONARY_REVEAL_MS + 20);
+      await clock.advance(WHOLE_TURN);
     }
     expect(seen.map((s) => s.drawer)).toEqual([...ids, ...ids]);
     expect(seen.map((s) => s.round)).toEqual([1, 1, 1, 2, 2, 2]);
@@ -83,7 +89,7 @@ describe('Pictionary turns on the server clock', () => {
 
   it('a drawer who leaves ends the turn, and the next in join order draws after them', async () => {
     const { ctx, clock, ids, gameId } = await startedGame(4);
-    await clock.advance(PICTIONARY_TURN_MS + PICTIONARY_REVEAL_MS + 20); // player 2 draws
+    await clock.advance(WHOLE_TURN); // player 2 draws
     await leaveGame(ctx, ids[1]!, gameId);
     const g = await viewOf(ctx, gameId, ids[0]!, false);
     expect(g.turnPhase).toBe('reveal');
@@ -94,7 +100,7 @@ describe('Pictionary turns on the server clock', () => {
   it('each player gets their own push: the word to the drawer only', async () => {
     const { pushes, ids, gameId } = await startedGame(3);
     const word = await wordOf(app.db, gameId);
-    const started = pushes.filter((p) => p.game.turnNumber === 1);
+    const started = pushes.filter((p) => p.game.turnNumber === 1 && p.game.turnPhase === 'drawing');
     expect(started.find((p) => p.userId === ids[0])!.game.currentWord).toBe(word);
     for (const id of ids.slice(1)) {
       const mine = started.filter((p) => p.userId === id);

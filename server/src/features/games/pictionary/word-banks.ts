@@ -54,10 +54,24 @@ export function wordPool(bankIds: readonly string[], customWords: readonly strin
   return [...pool];
 }
 
-/** A random word of the pool not used yet in this game; when all are used, any word of the pool. */
-export function pickWord(pool: readonly string[], used: readonly string[], random: () => number): string {
+/**
+ * `count` different words of the pool for the drawer to choose from, preferring words not used (offered)
+ * yet in this game; fewer only when the pool itself is smaller.
+ */
+export function pickWords(
+  pool: readonly string[],
+  used: readonly string[],
+  count: number,
+  random: () => number,
+): string[] {
   const usedSet = new Set(used);
   const fresh = pool.filter((w) => !usedSet.has(w));
-  const from = fresh.length > 0 ? fresh : pool;
-  return from[Math.floor(random() * from.length)]!;
+  const stale = pool.filter((w) => usedSet.has(w));
+  const out: string[] = [];
+  for (const from of [fresh, stale]) {
+    const left = [...from];
+    while (out.length < count && left.length > 0)
+      out.push(left.splice(Math.floor(random() * left.length), 1)[0]!);
+  }
+  return out;
 }

@@ -12,8 +12,12 @@ import { Card, CardTitle } from '../../../ui/Card.tsx';
 import { cn } from '../../../ui/cn.ts';
 import { DrawingCanvas, type DrawingTool } from './DrawingCanvas.tsx';
 import { DrawingTools } from './DrawingTools.tsx';
+import { GuessedChat } from './GuessedChat.tsx';
 import { ranking, secondsLeft } from './game-view.ts';
+import { KickVote } from './KickVote.tsx';
+import { TurnSummary } from './TurnSummary.tsx';
 import type { usePictionary } from './usePictionary.ts';
+import { WordChoice } from './WordChoice.tsx';
 
 type State = ReturnType<typeof usePictionary>;
 
@@ -48,7 +52,11 @@ export function GameView({ game, myId, state }: { game: PictionaryGame; myId: st
           size={size}
           onSend={state.sendStrokes}
         />
-        {drawing ? (
+        {game.turnPhase === 'reveal' ? (
+          <TurnSummary game={game} />
+        ) : isDrawer && game.turnPhase === 'choosing' ? (
+          <WordChoice game={game} disabled={state.isChoosing} onChoose={state.chooseWord} />
+        ) : drawing ? (
           <DrawingTools
             tool={tool}
             color={color}
@@ -75,8 +83,11 @@ export function GameView({ game, myId, state }: { game: PictionaryGame; myId: st
       </div>
       <div className="flex min-w-0 flex-col gap-3 lg:row-span-1">
         <GuessList game={game} />
+        {(isDrawer || game.hasGuessed) && (
+          <GuessedChat game={game} disabled={state.isChatting} onSend={state.sendChat} />
+        )}
         <Card className="p-4 sm:p-4">
-          <PlayerList game={game} />
+          <PlayerList game={game} myId={myId} state={state} />
           <Button
             variant="danger"
             size="sm"
@@ -101,6 +112,7 @@ function TurnHeader({ game, isDrawer, offset }: { game: PictionaryGame; isDrawer
   const left = secondsLeft(game, offset);
   const drawer = game.currentDrawer?.username ?? '';
   const revealing = game.turnPhase === 'reveal';
+  const choosing = game.turnPhase === 'choosing';
   return (
     <Card className="p-3 sm:p-4 lg:col-span-2" data-testid="turn-header">
       <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
@@ -116,6 +128,10 @@ function TurnHeader({ game, isDrawer, offset }: { game: PictionaryGame; isDrawer
               <span className="font-bold text-success-text" data-testid="revealed-word">
                 {game.currentWord}
               </span>
+            </p>
+          ) : choosing ? (
+            <p className="min-w-0 font-medium" data-testid="drawer-prompt">
+              {isDrawer ? T.chooseWord : T.choosingWord(drawer)}
             </p>
           ) : isDrawer ? (
             <p className="flex min-w-0 flex-wrap items-center gap-2 font-medium" data-testid="drawer-prompt">
@@ -160,7 +176,7 @@ function TurnHeader({ game, isDrawer, offset }: { game: PictionaryGame; isDrawer
   );
 }
 
-function PlayerList({ game }: { game: PictionaryGame }) {
+function PlayerList({ game, myId, state }: { game: PictionaryGame; myId: string; state: State }) {
   return (
     <ul className="space-y-2" data-testid="game-players">
       {game.players.map((p) => {
@@ -187,8 +203,18 @@ function PlayerList({ game }: { game: PictionaryGame }) {
                 {away && <span data-testid="away"> · {T.away}</span>}
               </span>
             </span>
-            <span className="text-sm font-semibold tabular-nums" data-testid="points">
-              {game.playerScores[p.id] ?? 0}
+            <span className="flex items-center gap-1">
+              <KickVote
+                game={game}
+                playerId={p.id}
+                username={p.username}
+                myId={myId}
+                disabled={state.isKicking}
+                onVote={state.kickPlayer}
+              />
+              <span className="text-sm font-semibold tabular-nums" data-testid="points">
+                {game.playerScores[p.id] ?? 0}
+              </span>
             </span>
           </li>
         );

@@ -1,12 +1,13 @@
 import {
   cleanWordBanks,
   PICTIONARY_DEFAULT_BANK,
+  PICTIONARY_HINTS,
   PICTIONARY_PLAYERS,
   PICTIONARY_ROUNDS,
   type PictionaryGame,
   PICTIONARY_TEXTS as T,
 } from '@guildhall/common';
-import { Crown, Link2, LogOut, Play, Save, Settings, Users } from 'lucide-react';
+import { Crown, Link2, LogOut, Play, Save, Settings, Users, UserX } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../ui/Button.tsx';
 import { Card, CardTitle } from '../../../ui/Card.tsx';
@@ -52,6 +53,19 @@ export function Lobby({ game, myId, state }: { game: PictionaryGame; myId: strin
                   {T.host}
                 </span>
               )}
+              {isHost && p.id !== myId && (
+                // The host removes a player from the lobby (issue 29); they cannot rejoin this game.
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="h-7 px-1.5"
+                  aria-label={`${T.kick}: ${p.username}`}
+                  title={T.kick}
+                  disabled={state.isKicking}
+                  onClick={() => state.kickPlayer(p.id)}
+                  icon={<UserX className="size-4" />}
+                />
+              )}
             </li>
           ))}
           {Array.from({ length: slots }, (_, i) => (
@@ -82,6 +96,7 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
   const [banks, setBanks] = useState(game.wordBanks);
   const [custom, setCustom] = useState(game.customWords.join('\n'));
   const [isPrivate, setPrivate] = useState(game.isPrivate);
+  const [hints, setHints] = useState(game.hints);
   // The game's settings are loaded into the editor when it is opened (portal-tools §4).
   // biome-ignore lint/correctness/useExhaustiveDependencies: reload only when another game opens
   useEffect(() => {
@@ -90,6 +105,7 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
     setBanks(game.wordBanks);
     setCustom(game.customWords.join('\n'));
     setPrivate(game.isPrivate);
+    setHints(game.hints);
   }, [game.id]);
   const edited = {
     maxRounds: rounds,
@@ -97,8 +113,10 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
     wordBanks: cleanWordBanks(banks),
     customWords: parseCustomWords(custom),
     isPrivate,
+    hints,
   };
   const isDirty =
+    edited.hints !== game.hints ||
     edited.maxRounds !== game.maxRounds ||
     edited.maxPlayers !== game.maxPlayers ||
     edited.isPrivate !== game.isPrivate ||
@@ -131,6 +149,16 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
           max={PICTIONARY_PLAYERS.max}
           onChange={setMaxPlayers}
         />
+        <div>
+          <Slider
+            label={T.hints}
+            value={hints}
+            min={PICTIONARY_HINTS.min}
+            max={PICTIONARY_HINTS.max}
+            onChange={setHints}
+          />
+          <p className="mt-1 text-xs text-muted">{T.hintsHelp}</p>
+        </div>
         <fieldset>
           <legend className="mb-2 text-sm font-medium">{T.wordCategories}</legend>
           <div className="grid grid-cols-2 gap-2">
@@ -234,6 +262,7 @@ function ReadOnlySettings({ game, state }: { game: PictionaryGame; state: State 
       <dl className="space-y-3 text-sm">
         <Row label={T.rounds} value={String(game.maxRounds)} testId="ro-rounds" />
         <Row label={T.maxPlayers} value={String(game.maxPlayers)} testId="ro-max-players" />
+        <Row label={T.hints} value={String(game.hints)} testId="ro-hints" />
         <Row label={T.wordCategories} value={names.join(', ')} testId="ro-banks" />
         <Row label={T.customWords} value={String(game.customWordCount)} testId="ro-custom-count" />
       </dl>

@@ -61,3 +61,20 @@ export async function joinById(id: string): Promise<PictionaryGame> {
 export async function playAgain(id: string): Promise<PictionaryGame> {
   return PictionaryResponse.parse(await apiFetch(at(id, '/play-again'), { method: 'POST' })).game;
 }
+
+/** The drawer's pick of the offered words, by its place (issue 29). */
+export async function chooseWord(id: string, choice: number): Promise<PictionaryGame> {
+  return PictionaryResponse.parse(await apiFetch(at(id, '/choose'), { method: 'POST', body: { choice } }))
+    .game;
+}
+
+/** A message to the drawer and the players who guessed (issue 29). */
+export async function sendChat(id: string, text: string): Promise<PictionaryGame> {
+  return PictionaryResponse.parse(await apiFetch(at(id, '/chat'), { method: 'POST', body: { text } })).game;
+}
+
+/** The host's kick in the lobby, a vote to kick in a running game (issue 29). */
+export async function kickPlayer(id: string, playerId: string): Promise<PictionaryGame> {
+  return PictionaryResponse.parse(await apiFetch(at(id, '/kick'), { method: 'POST', body: { playerId } }))
+    .game;
+}

@@ -24,6 +24,11 @@ const base: PictionaryGame = {
   guesses: [],
   turnNumber: 1,
   turnPhase: 'drawing',
+  wordChoices: null,
+  hints: 2,
+  turnSummary: null,
+  chat: [],
+  kickVotes: [],
   turnEndsAt: null,
   serverTime: '2026-01-01T00:00:00.000Z',
   awayIds: [],
@@ -46,7 +51,7 @@ const correct = (playerId: string) => ({
 const wrong = { ...correct('c'), isCorrect: false, guess: 'cat', points: 0 };
 
 describe('sound cues (issue 29)', () => {
-  it('your turn: when a drawing phase starts with me as drawer (from the lobby or the reveal), not for others', () => {
+  it('your turn: when a turn starts (word choice or drawing) with me as drawer (from the lobby or the reveal), not for others', () => {
     const lobby = game({ status: 'lobby', turnPhase: null, turnNumber: 0, currentDrawer: null });
     // The game starts: the first drawer hears it.
     expect(cuesFor(lobby, base, 'a')).toEqual(['your-turn']);
@@ -55,6 +60,14 @@ describe('sound cues (issue 29)', () => {
     const bobDraws = game({ turnNumber: 2, currentDrawer: { id: 'b', username: 'bob' } });
     expect(cuesFor(reveal, bobDraws, 'b')).toEqual(['your-turn']);
     expect(cuesFor(reveal, bobDraws, 'a')).toEqual([]);
+    // A turn opens with the word choice: the drawer hears it then, and not again when drawing starts.
+    const choosing = game({
+      turnNumber: 2,
+      turnPhase: 'choosing',
+      currentDrawer: { id: 'b', username: 'bob' },
+    });
+    expect(cuesFor(reveal, choosing, 'b')).toEqual(['your-turn']);
+    expect(cuesFor(choosing, bobDraws, 'b')).toEqual([]);
     // Nothing again while the same turn goes on, and nothing on opening or reloading the screen.
     expect(cuesFor(base, game({ version: 2 }), 'a')).toEqual([]);
     expect(cuesFor(null, base, 'a')).toEqual([]);

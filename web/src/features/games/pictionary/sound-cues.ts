@@ -6,12 +6,15 @@ export type SoundCue = 'your-turn' | 'correct' | 'tick';
 /** Seconds left at which the clock starts ticking (once a second down to 1). */
 export const TICK_FROM_SECONDS = 10;
 
-const drawingTurn = (g: PictionaryGame) => g.status === 'in_progress' && g.turnPhase === 'drawing';
+/** A turn under way: the drawer choosing the word, then drawing it. */
+const turnUnderWay = (g: PictionaryGame) =>
+  g.status === 'in_progress' && (g.turnPhase === 'choosing' || g.turnPhase === 'drawing');
 const correctCount = (g: PictionaryGame) => g.guesses.filter((x) => x.isCorrect).length;
 
 /**
  * The cues a change of state calls for. `prev` null (the screen just opened or reloaded) plays nothing: a
- * reload is not news. Your turn: a drawing phase begins with this player as drawer. Correct: the turn's
+ * reload is not news. Your turn: a turn begins (the word choice, or drawing where there is none) with this
+ * player as drawer, once per turn. Correct: the turn's
  * correct guesses grew (this player's or anyone's; the last one ends the turn, so the state that brings it
  * may already be the reveal or the game's end).
  */
@@ -19,7 +22,7 @@ export function cuesFor(prev: PictionaryGame | null, next: PictionaryGame, myId:
   if (!prev || prev.id !== next.id) return [];
   const cues: SoundCue[] = [];
   const sameTurn = prev.turnNumber === next.turnNumber;
-  if (drawingTurn(next) && next.currentDrawer?.id === myId && !(sameTurn && drawingTurn(prev)))
+  if (turnUnderWay(next) && next.currentDrawer?.id === myId && !(sameTurn && turnUnderWay(prev)))
     cues.push('your-turn');
   if (prev.status === 'in_progress' && sameTurn && correctCount(next) > correctCount(prev))
     cues.push('correct');

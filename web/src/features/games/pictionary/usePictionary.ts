@@ -39,7 +39,7 @@ const message = (e: unknown, fallback: string) => (e instanceof Error && e.messa
  */
 export function usePictionary() {
   const qc = useQueryClient();
-  const { token } = useAuth();
+  const { token, user } = useAuth();
   const [gameId, setGameId] = useState<string | null>(null);
   const [lookedUp, setLookedUp] = useState(false);
   /** Server clock minus this tab's clock, for the countdown. */
@@ -144,6 +144,23 @@ export function usePictionary() {
     }
   }, [nextGameId, gameId]);
 
+  // Kicked (issue 29): the last view pushed no longer lists this player; back to the entry view.
+  const kickedOut =
+    game.data !== undefined &&
+    gameId !== null &&
+    game.data.id === gameId &&
+    game.data.status !== 'finished' &&
+    user !== null &&
+    user !== undefined &&
+    !game.data.players.some((p) => p.id === user.id);
+  useEffect(() => {
+    if (!kickedOut) return;
+    toast.info(T.kicked);
+    qc.setQueryData(currentKey, null);
+    drawing.current = null;
+    setGameId(null);
+  }, [kickedOut, qc]);
+
   // Dropped from a lobby after being away (or the lobby closed): back to the entry view.
   useEffect(() => {
     const e = game.error;
@@ -217,6 +234,23 @@ export function usePictionary() {
     onError: (e) => toast.error(message(e, T.guessFailed)),
   });
 
+  // Issue 29: the drawer's word choice, the chat among players who guessed, kicks and votes to kick.
+  const chooseWord = useMutation({
+    mutationFn: (choice: number) => api.chooseWord(gameId!, choice),
+    onSuccess: store,
+    onError: (e) => toast.error(message(e, T.notChoosing)),
+  });
+  const chat = useMutation({
+    mutationFn: (text: string) => api.sendChat(gameId!, text),
+    onSuccess: store,
+    onError: (e) => toast.error(message(e, T.guessedChatOnly)),
+  });
+  const kick = useMutation({
+    mutationFn: (playerId: string) => api.kickPlayer(gameId!, playerId),
+    onSuccess: store,
+    onError: (e) => toast.error(message(e, T.voteKick)),
+  });
+
   // Strokes go out in order, one behind the other: over the open socket, else by HTTP (the spec's call).
   const sending = useRef<Promise<void>>(Promise.resolve());
   const sendStrokes = useCallback(
@@ -265,6 +299,16 @@ export function usePictionary() {
         () => false,
       ),
     sendStrokes,
+    isChoosing: chooseWord.isPending,
+    chooseWord: (choice: number) => chooseWord.mutate(choice),
+    isChatting: chat.isPending,
+    sendChat: (text: string) =>
+      chat.mutateAsync(text).then(
+        () => true,
+        () => false,
+      ),
+    kickPlayer: (playerId: string) => kick.mutate(playerId),
+    isKicking: kick.isPending,
   };
 }
 

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { PICTIONARY_TEXTS as T } from '@guildhall/common';
+import { httpError } from '../../../platform/errors.ts';
+import * as repo from './repo.ts';
+import {
+  afterChange,
+  apply,
+  type GameResult,
+  MAX_ATTEMPTS,
+  type PictionaryContext,
+  playerState,
+} from './service.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * A message of the chat among players who guessed (issue 29): the turn's drawer and players who guessed its
+ * word may write while the turn runs or is revealed; the message belongs to the turn and only they receive
+ * it (present.ts shows the chat to nobody else). Everyone's view is pushed, as with any change, so a new
+ * member of the chat (a later correct guess) sees what was said before.
+ */
+export async function sendChat(
+  ctx: PictionaryContext,
+  userId: string,
+  gameId: string,
+  text: string,
+): Promise<GameResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { row, guesses } = await playerState(ctx.db, userId, gameId);
+    if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
+    if (row.turn_phase === 'choosing') throw httpError(409, T.choosingNow, 'CHOOSING');
+    const guessed = guesses.some((g) => g.user_id === userId && g.is_correct === 1);
+    if (row.drawer_id !== userId && !guessed) throw httpError(403, T.notGuessedYet, 'NOT_GUESSED');
+    const now = ctx.clock.now();
+    const applied = await apply(ctx, row, { updated_at: iso(now) }, (trx) =>
+      repo.insertChat(trx, {
+        id: randomUUID(),
+        game_id: gameId,
+        turn_number: row.turn_number,
+        user_id: userId,
+        text: text.trim(),
+        created_at: iso(now),
+      }),
+    );
+    if (!applied) continue;
+    return { game: await afterChange(ctx, gameId, userId), message: 'Sent' };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}

@@ -1,0 +1,81 @@
+import { PICTIONARY_TEXTS as T } from '@guildhall/common';
+import { httpError } from '../../../platform/errors.ts';
+import { kickVotesFor, kickVotesNeeded, presentGame } from './present.ts';
+import * as repo from './repo.ts';
+import {
+  afterChange,
+  apply,
+  departureChanges,
+  type GameResult,
+  loadState,
+  MAX_ATTEMPTS,
+  type PictionaryContext,
+  playerState,
+} from './service.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Kicking a player (issue 29). In the lobby the host removes a player at once. In a running game any player
+ * votes; once a majority of the other players present (not away, not the target) voted, the target is out:
+ * marked left (seat freed, points kept in the record), their turn ends if they were the drawer, the host role
+ * passes on, fewer than 2 players here finishes the game. A kicked player can never join that game again
+ * (not by its link, not by Find Game). A vote counts while its voter is present; votes are never withdrawn.
+ */
+export async function kickPlayer(
+  ctx: PictionaryContext,
+  userId: string,
+  gameId: string,
+  targetId: string,
+): Promise<GameResult> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const state = await playerState(ctx.db, userId, gameId);
+    const { row, players } = state;
+    if (row.status === 'finished') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
+    if (targetId === userId) throw httpError(400, T.cannotKickSelf, 'BAD_REQUEST');
+    const target = players.find((p) => p.user_id === targetId && p.left_at === null);
+    if (!target) throw httpError(404, T.notInGame, 'NOT_FOUND');
+    const now = ctx.clock.now();
+
+    if (row.status === 'lobby') {
+      if (row.host_id !== userId) throw httpError(403, T.onlyHostKick, 'FORBIDDEN');
+      const applied = await apply(ctx, row, { updated_at: iso(now) }, async (trx) => {
+        await repo.deleteSeat(trx, targetId, gameId);
+        await repo.deletePlayer(trx, gameId, targetId);
+        await repo.insertKicked(trx, gameId, targetId);
+      });
+      if (!applied) continue;
+      await tellKicked(ctx, gameId, targetId);
+      return { game: await afterChange(ctx, gameId, userId), message: T.kickedName(target.username) };
+    }
+
+    if (kickVotesFor(state, targetId).includes(userId)) throw httpError(409, T.alreadyVoted, 'ALREADY_VOTED');
+    const votes = kickVotesFor(state, targetId).length + 1;
+    const out = votes >= kickVotesNeeded(players, targetId);
+    const changes = out ? departureChanges(state, target, now) : { updated_at: iso(now) };
+    const applied = await apply(ctx, row, changes, async (trx) => {
+      await repo.insertKickVote(trx, gameId, targetId, userId);
+      if (!out) return;
+      await repo.deleteSeat(trx, targetId, gameId);
+      await repo.markPlayerLeft(trx, gameId, targetId, iso(now));
+      await repo.insertKicked(trx, gameId, targetId);
+    });
+    if (!applied) continue;
+    const game = await afterChange(ctx, gameId, userId, row);
+    if (out) await tellKicked(ctx, gameId, targetId);
+    return {
+      game,
+      message: out ? T.kickedName(target.username) : T.kickVotes(votes, kickVotesNeeded(players, targetId)),
+    };
+  }
+  throw httpError(409, T.busy, 'CONFLICT');
+}
+
+/**
+ * The kicked player's screen gets one last view, without them among the players (it goes back to the start).
+ * It carries nothing a guesser may not see: they are no drawer any more and in no chat.
+ */
+async function tellKicked(ctx: PictionaryContext, gameId: string, targetId: string): Promise<void> {
+  const state = await loadState(ctx.db, gameId);
+  if (state) ctx.pushState(targetId, presentGame(state, targetId, ctx.clock.now()));
+}
