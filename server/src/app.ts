@@ -10,7 +10,7 @@ import { effectiveLevel } from './features/users/index.ts';
 import { registerAccessControl } from './platform/access.ts';
 import { createBlobStore } from './platform/blob-store/index.ts';
 import { registerErrorHandling } from './platform/errors.ts';
-import { type App, type Clock, type Feature, type FeatureContext, realClock } from './platform/feature.ts';
+import { type App, type Clock, type Feature, type PlatformContext, realClock } from './platform/feature.ts';
 import { registerInputGuard } from './platform/input-guard.ts';
 import { registerObservability } from './platform/observability/index.ts';
 import { redactUrl } from './platform/observability/redact.ts';
@@ -156,7 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const blobStore = createBlobStore(deps.config);
   app.readiness.add('fileStore', () => blobStore.check());
   let outbound: Promise<Outbound> | undefined;
-  const ctx: FeatureContext = {
+  const ctx: PlatformContext = {
     db: deps.db,
     config: deps.config,
     log: app.log,
@@ -196,7 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
  */
 async function registerFeatureList(
   app: App,
-  ctx: FeatureContext,
+  ctx: PlatformContext,
   features: Feature[],
 ): Promise<() => Promise<void>> {
   const names = new Set<string>();

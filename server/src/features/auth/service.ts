@@ -7,7 +7,6 @@ import {
   type SignInResponse,
   TEXTS,
 } from '@guildhall/common';
-import { type Config, isOAuthConfigured } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { randomToken, safeEqual, sha256Base64Url } from '../../platform/crypto.ts';
 import { HttpError, httpError } from '../../platform/errors.ts';
@@ -21,16 +20,17 @@ import {
   touchLastLogin,
   upsertDiscordProfile,
 } from '../users/index.ts';
+import { type AuthConfig, isOAuthConfigured } from './config.ts';
 import { DiscordError, exchangeCode, fetchDiscordProfile } from './discord-client.ts';
 import { consumeOAuthState, saveOAuthState } from './repo.ts';
 
 /** What the browser needs to know: whether Discord sign-in is set up, and whether setup mode is on. */
-export async function publicConfig(db: Db, config: Config): Promise<PublicConfig> {
+export async function publicConfig(db: Db, config: AuthConfig): Promise<PublicConfig> {
   return { oauthConfigured: isOAuthConfigured(config), setupMode: await isSetupMode(db) };
 }
 
 /** Builds the Discord authorize URL with a one-time state (256 bits) and a PKCE S256 challenge. */
-export async function startDiscordSignIn(db: Db, config: Config): Promise<OAuthUrlResponse> {
+export async function startDiscordSignIn(db: Db, config: AuthConfig): Promise<OAuthUrlResponse> {
   if (!isOAuthConfigured(config)) throw httpError(503, TEXTS.oauthNotConfigured, 'OAUTH_NOT_CONFIGURED');
   const state = randomToken(32);
   const verifier = randomToken(48);
@@ -51,7 +51,7 @@ export async function startDiscordSignIn(db: Db, config: Config): Promise<OAuthU
 /** Completes the Discord sign-in; Discord's own tokens stay on the server. */
 export async function completeDiscordSignIn(
   db: Db,
-  config: Config,
+  config: AuthConfig,
   code: string,
   state: string,
 ): Promise<SignInResponse> {

@@ -1,10 +1,12 @@
 /** The shared file system with its share links (portal-tools §7), and what the music library reads of it. */
 import path from 'node:path';
 import { CHUNK_SIZE_BYTES } from '@guildhall/common';
+import type { Config } from '../../config.ts';
 import { defineFeature } from '../../platform/feature.ts';
 import { ChunkBufferPool } from '../../platform/transfer/buffer-pool.ts';
 import { DOWNLOAD_BUFFER_BYTES } from '../../platform/transfer/direct-send.ts';
 import { hashPool } from '../../platform/transfer/hash-pool.ts';
+import type { FilesFeatureConfig } from './config.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
 import { DownloadSlots } from './download-limits.ts';
 import { UploadSlots } from './fair-uploads.ts';
@@ -30,16 +32,32 @@ type FilesState = {
   trashPurge: ReturnType<typeof startTrashPurge> | null;
 };
 
+/** The files feature's slice of the configuration (files/config.ts `FilesFeatureConfig` says why each). */
+function filesSlice(c: Config): FilesFeatureConfig {
+  return {
+    maxUploadBytes: c.maxUploadBytes,
+    uploads: c.uploads,
+    storage: c.storage,
+    downloads: c.downloads,
+    dataDir: c.dataDir,
+    blobStore: c.files.store,
+    publicUrl: c.publicUrl,
+    trustProxy: c.trustProxy,
+    ffmpegPath: c.music.ffmpegPath,
+  };
+}
+
 /**
  * The files feature on the platform's one blob store: its services are built here once, the
  * maintenance sweep and the hash threads start with the app and stop before the store closes.
  */
-export const filesFeature = defineFeature<FilesState>({
+export const filesFeature = defineFeature<FilesState, FilesFeatureConfig>({
   name: 'files',
+  config: filesSlice,
   setup: ({ db, config, log, blobStore }) => ({
     maintenance: null,
     trashPurge: null,
-    thumbnails: createThumbnails({ db, store: blobStore, ffmpegPath: config.music.ffmpegPath, log }),
+    thumbnails: createThumbnails({ db, store: blobStore, ffmpegPath: config.ffmpegPath, log }),
     files: {
       db,
       store: blobStore,
@@ -57,7 +75,7 @@ export const filesFeature = defineFeature<FilesState>({
         defaultQuotaBytes: config.storage.quotaBytes ?? null,
         reserveBytes: config.storage.reserveBytes,
         // The reserve guards the disk the local store writes to; remote stores have their own limits.
-        localBlobDir: config.files.store === 'local' ? path.join(config.dataDir, 'blobs') : null,
+        localBlobDir: config.blobStore === 'local' ? path.join(config.dataDir, 'blobs') : null,
         resumablePerUser: config.storage.resumablePerUser,
       },
       downloads: {

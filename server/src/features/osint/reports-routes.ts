@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { httpError } from '../../platform/errors.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import { recordActivity } from '../admin/index.ts';
+import type { OsintFeatureConfig } from './config.ts';
 import { getSearch } from './history.ts';
 import { disableSite, enableSite, SELF_CHECK_MARK } from './site-state.ts';
 
@@ -26,7 +27,7 @@ const REPORTED_REASON = `Reported wrong by ${OSINT_REPORTS_TO_DISABLE} members; 
  * admins review the reports. A site reported by OSINT_REPORTS_TO_DISABLE different members is taken out
  * of scans until an admin decides (accepting keeps it out; dismissing every report brings it back).
  */
-export function osintReportRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
+export function osintReportRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/osint/reports',
@@ -44,12 +45,7 @@ export function osintReportRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
       async (req, reply) => {
         const user = req.auth!.user;
         const body = req.body;
-        const search = await getSearch(
-          deps.db,
-          user.discord_id,
-          body.searchId,
-          deps.config.osint.historyDays,
-        );
+        const search = await getSearch(deps.db, user.discord_id, body.searchId, deps.config.historyDays);
         if (!search) throw httpError(404, OSINT_HISTORY_TEXTS.notFound, 'NOT_FOUND');
         const platform = search.sources
           .map((s) => s.data)

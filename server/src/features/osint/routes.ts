@@ -18,6 +18,7 @@ import { HttpError, httpError } from '../../platform/errors.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
 import { perMemberKey } from '../../platform/rate-limit/keys.ts';
+import type { OsintFeatureConfig } from './config.ts';
 import type { OsintContext } from './context.ts';
 import { exportFileName, searchToCsv } from './export.ts';
 import { getSearch, listSearches } from './history.ts';
@@ -39,9 +40,9 @@ type Loaded = {
  * sources, the fetcher and the site list load on the first search, so they cost nothing at start-up
  * (bench/startup). Beyond the spec: the member's history, its export, the site list's state, reports.
  */
-export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
+export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPluginAsyncZod {
   return async (app) => {
-    const config = deps.config.osint;
+    const config = deps.config;
     let loaded: Promise<Loaded> | undefined;
     const load = () => {
       loaded ??= (async () => {
