@@ -20,6 +20,7 @@ import type { Outbound } from './platform/outbound/fetcher.ts';
 import { type RateLimitOptions, registerRateLimits } from './platform/rate-limit/index.ts';
 import { attachRealtime, type RealtimeOptions } from './platform/realtime/index.ts';
 import { registerWebApp, webAppFiles } from './platform/static.ts';
+import { HashPool } from './platform/transfer/hash-pool.ts';
 
 export type AppDeps = {
   config: Config;
@@ -154,6 +155,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // The ONE blob store of the process: files, music and backups all read and write through it.
   const blobStore = createBlobStore(deps.config);
+  const hashes = new HashPool(); // its threads start on first use; closed below, after the features
+
   app.readiness.add('fileStore', () => blobStore.check());
   let outbound: Promise<Outbound> | undefined;
   const ctx: PlatformContext = {
@@ -163,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     realtime,
     publish: (room, event, payload, options) => realtime.publish(room, event, payload, options),
     blobStore,
+    hashes,
     outbound: () => {
       // Loaded on first use: the resolver and agents cost nothing at start-up (bench/startup).
       outbound ??= import('./platform/outbound/index.ts').then((m) =>
@@ -182,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // then the platform services they used close.
   app.addHook('onClose', async () => {
     await stopFeatures();
+    await hashes.close();
     if (outbound) await (await outbound.catch(() => null))?.close();
     await blobStore.close(); // the S3 client's sockets, the Discord client's timers
   });

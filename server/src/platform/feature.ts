@@ -7,6 +7,7 @@ import type { RoutingBlobStore } from './blob-store/index.ts';
 import type { ReadinessChecks } from './observability/index.ts';
 import type { Outbound } from './outbound/fetcher.ts';
 import type { RealtimeHub, RoomType } from './realtime/index.ts';
+import type { HashPool } from './transfer/hash-pool.ts';
 
 /** The application: one Fastify instance with the platform's decorations (realtime, readiness, limits). */
 export type App = FastifyInstance;
@@ -52,6 +53,11 @@ export type FeatureContext<C = unknown> = {
     payload: RealtimeEventPayload<E>,
     options?: { except?: string },
   ) => void;
+  /**
+   * The transfer engine's hash threads (SHA-256 per file, CRC32C per chunk): one pool per app, its
+   * threads started on first use (or `warmUp()`) and ended by the platform when the app closes.
+   */
+  hashes: HashPool;
   /** The ONE blob store of the process (local disk, S3, Discord; each chunk read where its id says). */
   blobStore: RoutingBlobStore;
   /**

@@ -5,7 +5,6 @@ import type { Config } from '../../config.ts';
 import { defineFeature } from '../../platform/feature.ts';
 import { ChunkBufferPool } from '../../platform/transfer/buffer-pool.ts';
 import { DOWNLOAD_BUFFER_BYTES } from '../../platform/transfer/direct-send.ts';
-import { hashPool } from '../../platform/transfer/hash-pool.ts';
 import type { FilesFeatureConfig } from './config.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
 import { DownloadSlots } from './download-limits.ts';
@@ -54,7 +53,7 @@ function filesSlice(c: Config): FilesFeatureConfig {
 export const filesFeature = defineFeature<FilesState, FilesFeatureConfig>({
   name: 'files',
   config: filesSlice,
-  setup: ({ db, config, log, blobStore }) => ({
+  setup: ({ db, config, log, blobStore, hashes }) => ({
     maintenance: null,
     trashPurge: null,
     thumbnails: createThumbnails({ db, store: blobStore, ffmpegPath: config.ffmpegPath, log }),
@@ -68,7 +67,7 @@ export const filesFeature = defineFeature<FilesState, FilesFeatureConfig>({
       buffers: new ChunkBufferPool(CHUNK_SIZE_BYTES, MAX_CHUNK_BUFFERS, 3),
       // 6 MiB each; downloads past these read through the page cache into buffers of their own.
       downloadBuffers: new ChunkBufferPool(DOWNLOAD_BUFFER_BYTES, MAX_DOWNLOAD_BUFFERS, 2),
-      hashes: hashPool(),
+      hashes, // the platform's, which ends its threads when the app closes
       fairness: config.uploads,
       uploadSlots: new UploadSlots(config.uploads.uploadsPerUser),
       limits: {
@@ -97,5 +96,8 @@ export const filesFeature = defineFeature<FilesState, FilesFeatureConfig>({
     state.trashPurge = null;
     await state.thumbnails.close();
     await state.files.garbage.idle();
+    // Nobody waits for a buffer past the stop; the hash threads are the platform's (closed after this).
+    state.files.buffers.close();
+    state.files.downloadBuffers.close();
   },
 });
