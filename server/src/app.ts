@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
+import type { ErrorCode } from '@guildhall/common';
 import Fastify, { type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config.ts';
@@ -86,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     frameworkErrors: (error, _request, reply) => {
       void (reply as FastifyReply)
         .code(400)
-        .send({ success: false, error: 'Malformed URL', code: error.code });
+        .send({ success: false, error: 'Malformed URL', code: 'BAD_REQUEST' satisfies ErrorCode });
     },
   });
   app.setValidatorCompiler(validatorCompiler);
