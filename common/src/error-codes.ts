@@ -14,13 +14,17 @@ export const ERROR_CODES = {
   NOT_FOUND: { status: 404, description: 'no such thing (or route)' },
   REQUEST_TIMEOUT: { status: 408, description: 'the request took too long' },
   CONFLICT: { status: 409, description: 'the current state does not allow this' },
+  GONE: { status: 410, description: 'it existed and is gone for good' },
+  PRECONDITION_FAILED: { status: 412, description: 'a precondition header does not hold' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'the request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'the body is not of a type this route reads' },
   RANGE_NOT_SATISFIABLE: { status: 416, description: 'the Range asked for lies outside the file' },
   RATE_LIMITED: { status: 429, description: 'too many requests; Retry-After says when to try again' },
+  CHECKSUM_MISMATCH: { status: 460, description: 'tus: the Upload-Checksum does not match the bytes' },
   INTERNAL: { status: 500, description: 'a fault of the server (logged); not the caller’s doing' },
   BAD_GATEWAY: { status: 502, description: 'a service the portal relies on answered wrongly' },
   UNAVAILABLE: { status: 503, description: 'something the portal needs is not available right now' },
+  INSUFFICIENT_STORAGE: { status: 507, description: 'there is no room to store this' },
 
   // Platform: access, sessions, probes, input, storage faults.
   AUTH_REQUIRED: { status: 401, description: 'sign in first (no session, or it ended)' },
@@ -157,6 +161,10 @@ export function genericCodeFor(status: number): ErrorCode {
       return 'REQUEST_TIMEOUT';
     case 409:
       return 'CONFLICT';
+    case 410:
+      return 'GONE';
+    case 412:
+      return 'PRECONDITION_FAILED';
     case 413:
       return 'PAYLOAD_TOO_LARGE';
     case 415:
@@ -165,12 +173,16 @@ export function genericCodeFor(status: number): ErrorCode {
       return 'RANGE_NOT_SATISFIABLE';
     case 429:
       return 'RATE_LIMITED';
+    case 460:
+      return 'CHECKSUM_MISMATCH';
     case 499:
       return 'CLIENT_CLOSED';
     case 502:
       return 'BAD_GATEWAY';
     case 503:
       return 'UNAVAILABLE';
+    case 507:
+      return 'INSUFFICIENT_STORAGE';
     default:
       return status >= 500 ? 'INTERNAL' : 'BAD_REQUEST';
   }
