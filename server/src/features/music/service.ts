@@ -460,7 +460,7 @@ export class MusicService {
 
   private source(platform: MusicPlatform): MusicSource {
     const s = this.e.sources.find((x) => x.platform === platform);
-    if (!s) throw httpError(400, MUSIC_TEXTS.platformUnavailable, 'PLATFORM_UNAVAILABLE');
+    if (!s) throw httpError(400, MUSIC_TEXTS.platformUnavailable, 'PLATFORM_NOT_SUPPORTED');
     return s;
   }
 
