@@ -106,7 +106,7 @@ export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPl
         const { searchId } = req.body;
         const busy = running.get(user.discord_id) ?? 0;
         if (busy >= OSINT_SEARCHES_RUNNING_MAX)
-          throw httpError(429, OSINT_HISTORY_TEXTS.tooManyRunning, 'BUSY');
+          throw httpError(429, OSINT_HISTORY_TEXTS.tooManyRunning, 'TOO_MANY_SEARCHES');
         running.set(user.discord_id, busy + 1);
         // The member went away (tab closed, request aborted): stop every request of the search.
         const controller = new AbortController();
