@@ -12,7 +12,7 @@ import {
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import { recordActivity } from '../admin/index.ts';
 import type { OsintFeatureConfig } from './config.ts';
@@ -46,7 +46,7 @@ export function osintReportRoutes(deps: FeatureContext<OsintFeatureConfig>): Fas
         const user = req.auth!.user;
         const body = req.body;
         const search = await getSearch(deps.db, user.discord_id, body.searchId, deps.config.historyDays);
-        if (!search) throw httpError(404, OSINT_HISTORY_TEXTS.notFound, 'NOT_FOUND');
+        if (!search) throw fail('NOT_FOUND', OSINT_HISTORY_TEXTS.notFound);
         const platform = search.sources
           .map((s) => s.data)
           .filter(isPlatformData)
@@ -54,9 +54,9 @@ export function osintReportRoutes(deps: FeatureContext<OsintFeatureConfig>): Fas
             (d) =>
               d.sources.some((p) => p.name === body.site) || d.unchecked?.some((u) => u.name === body.site),
           );
-        if (!platform) throw httpError(400, 'That site is not in this search', 'BAD_SITE');
+        if (!platform) throw fail('BAD_SITE', 'That site is not in this search');
         if (/[\p{Cc}]/u.test(body.note ?? ''))
-          throw httpError(400, 'note must not contain control characters', 'BAD_NOTE');
+          throw fail('BAD_NOTE', 'note must not contain control characters');
         const id = randomUUID();
         await deps.db
           .insertInto('osint_site_reports')
@@ -135,7 +135,7 @@ export function osintReportRoutes(deps: FeatureContext<OsintFeatureConfig>): Fas
           .selectAll()
           .where('id', '=', req.params.id)
           .executeTakeFirst();
-        if (!report) throw httpError(404, 'Report not found', 'NOT_FOUND');
+        if (!report) throw fail('NOT_FOUND', 'Report not found');
         const { decision } = req.body;
         await deps.db
           .updateTable('osint_site_reports')

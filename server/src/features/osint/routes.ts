@@ -14,7 +14,7 @@ import {
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HttpError, httpError } from '../../platform/errors.ts';
+import { fail, HttpError } from '../../platform/errors.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
 import { perMemberKey } from '../../platform/rate-limit/keys.ts';
@@ -106,7 +106,7 @@ export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPl
         const { searchId } = req.body;
         const busy = running.get(user.discord_id) ?? 0;
         if (busy >= OSINT_SEARCHES_RUNNING_MAX)
-          throw httpError(429, OSINT_HISTORY_TEXTS.tooManyRunning, 'TOO_MANY_SEARCHES');
+          throw fail('TOO_MANY_SEARCHES', OSINT_HISTORY_TEXTS.tooManyRunning);
         running.set(user.discord_id, busy + 1);
         // The member went away (tab closed, request aborted): stop every request of the search.
         const controller = new AbortController();
@@ -142,7 +142,7 @@ export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPl
         } catch (err) {
           if (controller.signal.aborted && !(err instanceof HttpError)) {
             // Nobody is listening; the status is for the log.
-            throw new HttpError(499, 'The search was stopped because its page went away', 'SEARCH_ABORTED');
+            throw fail('SEARCH_ABORTED', 'The search was stopped because its page went away');
           }
           throw err;
         } finally {
@@ -171,7 +171,7 @@ export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPl
       },
       async (req) => {
         const result = await getSearch(deps.db, req.auth!.user.discord_id, req.params.id, config.historyDays);
-        if (!result) throw httpError(404, OSINT_HISTORY_TEXTS.notFound, 'NOT_FOUND');
+        if (!result) throw fail('NOT_FOUND', OSINT_HISTORY_TEXTS.notFound);
         return { success: true as const, results: result, error: null };
       },
     );
@@ -189,7 +189,7 @@ export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPl
       },
       async (req, reply) => {
         const result = await getSearch(deps.db, req.auth!.user.discord_id, req.params.id, config.historyDays);
-        if (!result) throw httpError(404, OSINT_HISTORY_TEXTS.notFound, 'NOT_FOUND');
+        if (!result) throw fail('NOT_FOUND', OSINT_HISTORY_TEXTS.notFound);
         const format = req.query.format;
         reply
           .header('content-disposition', `attachment; filename="${exportFileName(result, format)}"`)
