@@ -84,7 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 512 },
     // Errors raised before routing (a malformed URL) still leave in the API's envelope.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (_error, _request, reply) => {
       void (reply as FastifyReply)
         .code(400)
         .send({ success: false, error: 'Malformed URL', code: 'BAD_REQUEST' satisfies ErrorCode });
