@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const ApiError = z.object({
   success: z.literal(false),
   error: z.string(),
-  code: z.string().optional(),
+  /** One of the catalogue's codes (error-codes.ts); its status is the one the catalogue gives it. */
+  code: z.string().optional().describe('an error code of the catalogue (common/src/error-codes.ts)'),
 });
 export type ApiError = z.infer<typeof ApiError>;
 

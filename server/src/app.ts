@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
+import type { ErrorCode } from '@guildhall/common';
 import Fastify, { type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config.ts';
@@ -10,7 +11,7 @@ import { effectiveLevel } from './features/users/index.ts';
 import { registerAccessControl } from './platform/access.ts';
 import { createBlobStore } from './platform/blob-store/index.ts';
 import { registerErrorHandling } from './platform/errors.ts';
-import { type App, type Clock, type Feature, type FeatureContext, realClock } from './platform/feature.ts';
+import { type App, type Clock, type Feature, type PlatformContext, realClock } from './platform/feature.ts';
 import { registerInputGuard } from './platform/input-guard.ts';
 import { registerObservability } from './platform/observability/index.ts';
 import { redactUrl } from './platform/observability/redact.ts';
@@ -20,6 +21,7 @@ import type { Outbound } from './platform/outbound/fetcher.ts';
 import { type RateLimitOptions, registerRateLimits } from './platform/rate-limit/index.ts';
 import { attachRealtime, type RealtimeOptions } from './platform/realtime/index.ts';
 import { registerWebApp, webAppFiles } from './platform/static.ts';
+import { HashPool } from './platform/transfer/hash-pool.ts';
 
 export type AppDeps = {
   config: Config;
@@ -82,10 +84,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 512 },
     // Errors raised before routing (a malformed URL) still leave in the API's envelope.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (_error, _request, reply) => {
       void (reply as FastifyReply)
         .code(400)
-        .send({ success: false, error: 'Malformed URL', code: error.code });
+        .send({ success: false, error: 'Malformed URL', code: 'BAD_REQUEST' satisfies ErrorCode });
     },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -154,15 +156,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // The ONE blob store of the process: files, music and backups all read and write through it.
   const blobStore = createBlobStore(deps.config);
+  const hashes = new HashPool(); // its threads start on first use; closed below, after the features
+
   app.readiness.add('fileStore', () => blobStore.check());
   let outbound: Promise<Outbound> | undefined;
-  const ctx: FeatureContext = {
+  const ctx: PlatformContext = {
     db: deps.db,
     config: deps.config,
     log: app.log,
     realtime,
     publish: (room, event, payload, options) => realtime.publish(room, event, payload, options),
     blobStore,
+    hashes,
     outbound: () => {
       // Loaded on first use: the resolver and agents cost nothing at start-up (bench/startup).
       outbound ??= import('./platform/outbound/index.ts').then((m) =>
@@ -182,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // then the platform services they used close.
   app.addHook('onClose', async () => {
     await stopFeatures();
+    await hashes.close();
     if (outbound) await (await outbound.catch(() => null))?.close();
     await blobStore.close(); // the S3 client's sockets, the Discord client's timers
   });
@@ -196,7 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
  */
 async function registerFeatureList(
   app: App,
-  ctx: FeatureContext,
+  ctx: PlatformContext,
   features: Feature[],
 ): Promise<() => Promise<void>> {
   const names = new Set<string>();

@@ -1,6 +1,13 @@
 import { hasLevel, type RouteAccess } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createEveryRouteApp, TEST_ACCESS_CODE, type TestContext } from './test/app.ts';
+import {
+  bearer,
+  codeMismatches,
+  createEveryRouteApp,
+  type ErrorAnswer,
+  TEST_ACCESS_CODE,
+  type TestContext,
+} from './test/app.ts';
 import { buildUser, snowflake } from './test/factories.ts';
 
 /**
@@ -225,7 +232,7 @@ function expectedOutcome(access: RouteAccess, identity: Identity): Outcome {
   return { allowed: false, status: 403, code: 'FORBIDDEN' };
 }
 
-let ctx: TestContext;
+let ctx: TestContext & { errorAnswers: ErrorAnswer[] };
 
 beforeAll(async () => {
   ctx = await createEveryRouteApp();
@@ -302,5 +309,12 @@ describe('authorization matrix', () => {
     }
     expect(failures).toEqual([]);
     expect(calls).toBe(ctx.app.registeredRoutes.length * IDENTITIES.length);
+  });
+});
+
+describe('error codes (common/src/error-codes.ts)', () => {
+  it("every error answer above carries a catalogue code, with the catalogue's status for it", () => {
+    expect(ctx.errorAnswers.filter((a) => a.json).length).toBeGreaterThan(20);
+    expect(codeMismatches(ctx.errorAnswers)).toEqual([]);
   });
 });

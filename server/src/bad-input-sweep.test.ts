@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createEveryRouteApp, type TestContext } from './test/app.ts';
+import {
+  bearer,
+  codeMismatches,
+  createEveryRouteApp,
+  type ErrorAnswer,
+  type TestContext,
+} from './test/app.ts';
 
 /**
  * Bad input on every route the server registers answers with a 4xx and a message, never a 500:
@@ -76,7 +82,7 @@ const BODIES: (string | undefined)[] = [
 ];
 const QUERY = '?limit=abc&folderId[]=1&category=%00&format=%00';
 
-let ctx: TestContext;
+let ctx: TestContext & { errorAnswers: ErrorAnswer[] };
 let token: string;
 
 beforeAll(async () => {
@@ -134,3 +140,10 @@ function safeJson(text: string): { success?: unknown; error?: unknown } | null {
     return null;
   }
 }
+
+describe('error codes (common/src/error-codes.ts)', () => {
+  it("every error answer above carries a catalogue code, with the catalogue's status for it", () => {
+    expect(ctx.errorAnswers.filter((a) => a.json).length).toBeGreaterThan(20);
+    expect(codeMismatches(ctx.errorAnswers)).toEqual([]);
+  });
+});

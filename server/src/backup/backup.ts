@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Db } from '../db/index.ts';
 import type { BlobStore } from '../platform/blob-store/index.ts';
 import { holdGarbage, releaseGarbage } from '../platform/garbage-hold.ts';
+import { readChunk } from '../platform/transfer/chunk-reader.ts';
 import { type SnapshotChunk, snapshotDatabase } from './database.ts';
 import { hashFile, writeHashed } from './hashing.ts';
 import {
@@ -107,8 +108,9 @@ async function copyBlobs(
       const tmp = path.join(staging, `${c.file_id}.${c.idx}`);
       let problem: string | null = null;
       try {
-        // The snapshot row is the check the store applies as it reads (size, CRC32C or older SHA-256).
-        const got = await writeHashed(await store.get(c.blob_id, undefined, c), tmp);
+        // The transfer engine's verified reader, as downloads use it: the snapshot row is the check the
+        // store applies as it reads (size, CRC32C or older SHA-256).
+        const got = await writeHashed(await readChunk(store, c), tmp);
         if ((c.sha256 && got.sha256 !== c.sha256) || got.size !== c.size) {
           problem = `corrupt in the store (SHA-256 ${got.sha256.slice(0, 12)}…, ${got.size} bytes)`;
         } else {

@@ -20,7 +20,7 @@ import {
   updateUser,
 } from '../features/admin/index.ts';
 import { isSetupMode } from '../features/users/index.ts';
-import { HttpError } from '../platform/errors.ts';
+import { fail, HttpError } from '../platform/errors.ts';
 import { BACKUP_USAGE } from './backup-commands.ts';
 import { OSINT_USAGE } from './osint-commands.ts';
 import { STORAGE_USAGE } from './storage-commands.ts';
@@ -228,7 +228,7 @@ function expectArgs(args: string[], n: number, form: string): string[] {
 function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const clean = Object.fromEntries(Object.entries(input as object).filter(([, v]) => v !== undefined));
   const parsed = schema.safeParse(clean);
-  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? 'invalid input');
+  if (!parsed.success) throw fail('BAD_REQUEST', parsed.error.issues[0]?.message ?? 'invalid input');
   return parsed.data;
 }
 

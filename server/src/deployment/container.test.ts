@@ -7,8 +7,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { DEMO_USER_ID, EQ_BANDS, type EqSettings, MUSIC_EFFECTS } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { posterFrameArgs } from '../features/files/thumbnails/video.ts';
-import { encoderArgs } from '../features/music/ffmpeg.ts';
+import { posterFrameArgs } from '../features/files/index.ts';
+import { encoderArgs } from '../features/music/index.ts';
 
 /**
  * The container image (Containerfile) built and run with Podman (issue 32). Opt-in, because a build takes

@@ -2,7 +2,7 @@ import { type AccessLevel, hasLevel, type RouteAccess, TEXTS } from '@guildhall/
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
 import type { UsersTable } from '../db/schema.ts';
-import { HttpError } from './errors.ts';
+import { fail } from './errors.ts';
 import { findSession } from './sessions.ts';
 
 export type AuthContext = {
@@ -61,10 +61,10 @@ export async function authenticate(
 /** Throws the 401/403 the route's declared access calls for. */
 export function enforceAccess(access: RouteAccess, auth: AuthContext | null, hadToken: boolean): void {
   if (access === 'public') return;
-  if (!auth) throw new HttpError(401, hadToken ? TEXTS.sessionInvalid : TEXTS.authRequired, 'AUTH_REQUIRED');
-  if (auth.user.is_approved !== 1) throw new HttpError(403, TEXTS.notApproved, 'NOT_APPROVED');
+  if (!auth) throw fail('AUTH_REQUIRED', hadToken ? TEXTS.sessionInvalid : TEXTS.authRequired);
+  if (auth.user.is_approved !== 1) throw fail('NOT_APPROVED', TEXTS.notApproved);
   if (access !== 'login' && !hasLevel(auth.level, access)) {
-    throw new HttpError(403, TEXTS.insufficientLevel(access), 'FORBIDDEN');
+    throw fail('FORBIDDEN', TEXTS.insufficientLevel(access));
   }
 }
 

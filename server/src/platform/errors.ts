@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { ApiError } from '@guildhall/common';
+import { ApiError, type ErrorCode, genericCodeFor, isErrorCode, statusOfCode } from '@guildhall/common';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ChunkCorruptError } from './blob-store/integrity.ts';
@@ -29,22 +29,64 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
-/** An error the client can act on: a 4xx status, a message and an optional machine-readable code. */
+/**
+ * An error the client can act on: a code of the catalogue (common/src/error-codes.ts), the status that
+ * code always has, and a message. Throw it with `fail(code, message)`.
+ */
 export class HttpError extends Error {
   readonly statusCode: number;
-  readonly code?: string;
+  readonly code: ErrorCode;
   /** Headers the answer carries (a 429's Retry-After). */
   readonly headers?: Record<string, string>;
-  constructor(statusCode: number, message: string, code?: string, headers?: Record<string, string>) {
+  constructor(code: ErrorCode, message: string, headers?: Record<string, string>);
+  /** @deprecated status first, as before the catalogue: use `fail(code, message, headers)`. */
+  constructor(status: number, message: string, code?: ErrorCode, headers?: Record<string, string>);
+  constructor(
+    first: ErrorCode | number,
+    message: string,
+    third?: ErrorCode | Record<string, string>,
+    fourth?: Record<string, string>,
+  ) {
     super(message);
-    this.statusCode = statusCode;
-    this.code = code;
-    this.headers = headers;
+    if (typeof first === 'number') {
+      const code = checkedCode(first, third as ErrorCode | undefined);
+      this.statusCode = first;
+      this.code = code;
+      this.headers = fourth;
+    } else {
+      this.statusCode = statusOfCode(first);
+      this.code = first;
+      this.headers = third as Record<string, string> | undefined;
+    }
   }
 }
 
-export function httpError(statusCode: number, message: string, code?: string): HttpError {
-  return new HttpError(statusCode, message, code);
+/** The error for an answer the client can act on: `throw fail('NOT_FOUND', 'Game not found')`. */
+export function fail(code: ErrorCode, message: string, headers?: Record<string, string>): HttpError {
+  return new HttpError(code, message, headers);
+}
+
+/**
+ * The former helper, status first: the code must be the catalogue's for that status (a generic one
+ * when none is given), so a code can still never come with two statuses.
+ * @deprecated use `fail(code, message)`.
+ */
+export function httpError(statusCode: number, message: string, code?: ErrorCode): HttpError {
+  return new HttpError(checkedCode(statusCode, code), message);
+}
+
+/** The code for a status-first call: the one given if the catalogue gives it that status (else a bug). */
+function checkedCode(status: number, code: ErrorCode | undefined): ErrorCode {
+  const c = code ?? genericCodeFor(status);
+  if (statusOfCode(c) !== status) {
+    throw new Error(`error code ${c} is ${statusOfCode(c)} in the catalogue, not ${status}`);
+  }
+  return c;
+}
+
+/** The catalogue code an error answer carries: its own when it is one, else the status's generic one. */
+export function codeFor(status: number, code: unknown): ErrorCode {
+  return isErrorCode(code) && statusOfCode(code) === status ? code : genericCodeFor(status);
 }
 
 type ValidationIssue = { instancePath?: string; message?: string };
@@ -101,9 +143,11 @@ export function registerErrorHandling(app: FastifyInstance, options: { serverPat
     for (const name of ['content-disposition', 'content-range', 'content-length']) reply.removeHeader(name);
     reply.header('content-type', 'application/json; charset=utf-8');
     if (hasZodFastifySchemaValidationErrors(err)) {
-      return reply
-        .code(400)
-        .send({ success: false, error: scrub(describeValidation(err.validationContext, err.validation)) });
+      return reply.code(400).send({
+        success: false,
+        error: scrub(describeValidation(err.validationContext, err.validation)),
+        code: 'VALIDATION' satisfies ErrorCode,
+      });
     }
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);
@@ -111,7 +155,10 @@ export function registerErrorHandling(app: FastifyInstance, options: { serverPat
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ success: false, error: scrub(clientMessage(err)), code: err.code });
+      // Fastify's own refusals (FST_ERR_…: bad JSON, body too large) get the catalogue's generic codes.
+      return reply
+        .code(status)
+        .send({ success: false, error: scrub(clientMessage(err)), code: codeFor(status, err.code) });
     }
     if (isDatabaseUnavailable(err)) {
       // Not a bug: the database is restarting or unreachable. The pool reconnects by itself.
@@ -131,7 +178,7 @@ export function registerErrorHandling(app: FastifyInstance, options: { serverPat
  * download went out); anything else is "Internal server error". Routes that write their own response
  * (a download sent straight to the socket) answer with the same body.
  */
-export function serverFault(err: unknown): { success: false; error: string; code: string } {
+export function serverFault(err: unknown): { success: false; error: string; code: ErrorCode } {
   if (err instanceof ChunkCorruptError) {
     return { success: false, error: STORED_DATA_DAMAGED, code: 'STORED_DATA_DAMAGED' };
   }

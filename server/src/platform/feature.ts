@@ -7,6 +7,7 @@ import type { RoutingBlobStore } from './blob-store/index.ts';
 import type { ReadinessChecks } from './observability/index.ts';
 import type { Outbound } from './outbound/fetcher.ts';
 import type { RealtimeHub, RoomType } from './realtime/index.ts';
+import type { HashPool } from './transfer/hash-pool.ts';
 
 /** The application: one Fastify instance with the platform's decorations (realtime, readiness, limits). */
 export type App = FastifyInstance;
@@ -32,10 +33,13 @@ export const realClock: Clock = {
  * What a feature gets from the platform, built once by the composition root (`app.ts`) and shared by
  * every feature. A feature reaches nothing else of the application: it never imports `app.ts`.
  */
-export type FeatureContext = {
+export type FeatureContext<C = unknown> = {
   db: Db;
-  /** The whole typed configuration; each feature reads its own part (`config.music`, `config.osint`). */
-  config: Config;
+  /**
+   * This feature's own settings only: the slice its definition's `config` picks from the whole
+   * configuration (its config module's part, plus any process-wide value it needs, named there).
+   */
+  config: C;
   log: FastifyBaseLogger;
   /** Rooms, client events, disconnects (platform/realtime). */
   realtime: RealtimeHub;
@@ -49,6 +53,11 @@ export type FeatureContext = {
     payload: RealtimeEventPayload<E>,
     options?: { except?: string },
   ) => void;
+  /**
+   * The transfer engine's hash threads (SHA-256 per file, CRC32C per chunk): one pool per app, its
+   * threads started on first use (or `warmUp()`) and ended by the platform when the app closes.
+   */
+  hashes: HashPool;
   /** The ONE blob store of the process (local disk, S3, Discord; each chunk read where its id says). */
   blobStore: RoutingBlobStore;
   /**
@@ -69,21 +78,29 @@ export type FeatureContext = {
  * and sweep of a feature starts in `start` (after the app is ready, in the order features are listed)
  * and ends in `stop` (on close, in reverse order, before the platform's services close).
  */
-export type FeatureDefinition<S> = {
+export type FeatureDefinition<S, C> = {
   name: string;
-  setup?: (ctx: FeatureContext) => S;
-  routes: (ctx: FeatureContext, state: S) => FastifyPluginAsyncZod;
+  /**
+   * Picks the feature's slice of the configuration: what its context's `config` holds. A feature
+   * without settings leaves it out (its `config` is then `undefined`).
+   */
+  config?: (config: Config) => C;
+  setup?: (ctx: FeatureContext<C>) => S;
+  routes: (ctx: FeatureContext<C>, state: S) => FastifyPluginAsyncZod;
   /** Realtime room types (`type:<key>` rooms) the feature authorizes and snapshots. */
-  rooms?: (ctx: FeatureContext, state: S) => Record<string, RoomType>;
-  start?: (ctx: FeatureContext, state: S) => Promise<void> | void;
-  stop?: (ctx: FeatureContext, state: S) => Promise<void> | void;
+  rooms?: (ctx: FeatureContext<C>, state: S) => Record<string, RoomType>;
+  start?: (ctx: FeatureContext<C>, state: S) => Promise<void> | void;
+  stop?: (ctx: FeatureContext<C>, state: S) => Promise<void> | void;
 };
+
+/** What the composition root builds once: every feature's context, before its slice of the config. */
+export type PlatformContext = Omit<FeatureContext, 'config'> & { config: Config };
 
 /** A feature bound to one context: what `buildApp` drives. */
 export type Feature = {
   name: string;
-  /** Builds the feature on the context: its state, its room types and its routes. */
-  mount(ctx: FeatureContext): Mounted;
+  /** Builds the feature on the platform's context (given its config slice): state, room types, routes. */
+  mount(platform: PlatformContext): Mounted;
 };
 
 export type Mounted = {
@@ -94,10 +111,11 @@ export type Mounted = {
   stop: () => Promise<void>;
 };
 
-export function defineFeature<S = undefined>(def: FeatureDefinition<S>): Feature {
+export function defineFeature<S = undefined, C = undefined>(def: FeatureDefinition<S, C>): Feature {
   return {
     name: def.name,
-    mount(ctx) {
+    mount(platform) {
+      const ctx: FeatureContext<C> = { ...platform, config: def.config?.(platform.config) as C };
       const state = (def.setup ? def.setup(ctx) : undefined) as S;
       return {
         name: def.name,

@@ -2,7 +2,7 @@ import os from 'node:os';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createEveryRouteApp, type TestContext } from '../test/app.ts';
-import { HttpError, registerErrorHandling } from './errors.ts';
+import { fail, registerErrorHandling } from './errors.ts';
 import { findBadText } from './input-guard.ts';
 
 let ctx: TestContext;
@@ -82,13 +82,13 @@ describe('no server paths in any response body (issue 26)', () => {
     const app = Fastify({ logger: false });
     registerErrorHandling(app, { serverPaths: ['/srv/guildhall-data'] });
     app.get('/leak-409', async () => {
-      throw new HttpError(409, `could not write /srv/guildhall-data/blobs/ab/cdef: ENOSPC`);
+      throw fail('CONFLICT', `could not write /srv/guildhall-data/blobs/ab/cdef: ENOSPC`);
     });
     app.get('/leak-403', async () => {
       throw Object.assign(new Error(`open '${os.tmpdir()}/guildhall-x/part': EACCES`), { statusCode: 403 });
     });
     app.get('/leak-cwd', async () => {
-      throw new HttpError(400, `bad file ${process.cwd()}/server/src/x.ts`);
+      throw fail('BAD_REQUEST', `bad file ${process.cwd()}/server/src/x.ts`);
     });
     try {
       const a = await app.inject({ url: '/leak-409' });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from './errors.ts';
+import { fail } from './errors.ts';
 
 /**
  * Control characters no text of ours ever holds: C0 except tab, line feed and carriage return; DEL; C1.
@@ -32,12 +32,11 @@ export function registerInputGuard(app: FastifyInstance): void {
       findBadText(request.body, 'body', false);
     if (found) {
       const isNumber = found.reason.startsWith('a number');
-      throw new HttpError(
-        400,
+      throw fail(
+        isNumber ? 'NUMBER_OUT_OF_RANGE' : 'CONTROL_CHARACTER',
         isNumber
           ? `${found.where} is ${found.reason}`
           : `${found.where} contains ${found.reason}; remove it and try again`,
-        isNumber ? 'NUMBER_OUT_OF_RANGE' : 'CONTROL_CHARACTER',
       );
     }
   });

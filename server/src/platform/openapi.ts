@@ -20,7 +20,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         version: APP_VERSION,
         description:
           'Generated from the route schemas. Sign in, then send `Authorization: Bearer <token>`. ' +
-          'Errors use the envelope {success: false, error, code?}. Conventions: docs/api.md.',
+          'Errors use the envelope {success: false, error, code}; the codes and their statuses: common/src/error-codes.ts. Conventions: docs/api.md.',
       },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { ApiError, BinaryBody } from '@guildhall/common';
+import { ApiError, BinaryBody, type ErrorCode } from '@guildhall/common';
 import type { FastifyInstance } from 'fastify';
+
+const NOT_FOUND: ErrorCode = 'NOT_FOUND';
 
 /** Helmet's headers that apply to documents only, dropped from hashed scripts and styles (issue 31). */
 const DOCUMENT_ONLY_HEADERS = [
@@ -59,7 +61,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
         return reply.sendFile(rel, { cacheControl: false });
       }
       if (NON_SPA_PREFIXES.some((p) => url.startsWith(p)) || url === '/upload') {
-        return reply.code(404).send({ success: false, error: `Not found: GET ${url}` });
+        return reply.code(404).send({ success: false, error: `Not found: GET ${url}`, code: NOT_FOUND });
       }
       if (!hasBuild) {
         return reply
@@ -73,7 +75,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
 
   app.setNotFoundHandler((request, reply) => {
     const url = (request.url.split('?')[0] ?? '/').slice(0, 200);
-    return reply.code(404).send({ success: false, error: `Not found: ${request.method} ${url}` });
+    return reply
+      .code(404)
+      .send({ success: false, error: `Not found: ${request.method} ${url}`, code: NOT_FOUND });
   });
 }
 

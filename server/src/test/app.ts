@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEMO_USER_ID } from '@guildhall/common';
+import { DEMO_USER_ID, isErrorCode, statusOfCode } from '@guildhall/common';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
+import type { InjectOptions, Response as LightMyRequestResponse } from 'light-my-request';
 import pg from 'pg';
 import { type App, type AppDeps, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
@@ -137,7 +138,36 @@ class YieldAfterEveryQuery implements KyselyPlugin {
  * bad-input sweep): a built web app to serve, Discord OAuth configured (never contacted) and setup mode
  * left, so the access-code identity acts at its stored level.
  */
-export async function createEveryRouteApp(): Promise<TestContext> {
+/** An error answer a sweep saw: the route asked, the status, and the envelope's code. */
+export type ErrorAnswer = { request: string; status: number; code: unknown; json: boolean };
+
+function errorAnswerOf(opts: unknown, res: LightMyRequestResponse): ErrorAnswer {
+  const o = (typeof opts === 'string' ? { url: opts } : opts) as {
+    method?: string;
+    url?: string;
+    path?: string;
+  };
+  let code: unknown;
+  let json = false;
+  try {
+    const body = JSON.parse(res.body) as { success?: unknown; code?: unknown };
+    json = body.success === false;
+    code = body.code;
+  } catch {
+    // not JSON (a HEAD answer has no body)
+  }
+  return { request: `${o.method ?? 'GET'} ${o.url ?? o.path ?? ''}`, status: res.statusCode, code, json };
+}
+
+/**
+ * Error answers whose code is not the catalogue's for their status (common/src/error-codes.ts): every
+ * error envelope carries a code, and a code always comes with one status.
+ */
+export function codeMismatches(answers: ErrorAnswer[]): ErrorAnswer[] {
+  return answers.filter((a) => a.json && !(isErrorCode(a.code) && statusOfCode(a.code) === a.status));
+}
+
+export async function createEveryRouteApp(): Promise<TestContext & { errorAnswers: ErrorAnswer[] }> {
   const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-web-'));
   fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>probe</title>');
   const ctx = await createTestApp({
@@ -148,8 +178,19 @@ export async function createEveryRouteApp(): Promise<TestContext> {
     DISCORD_API_URL: 'http://127.0.0.1:9/api',
   });
   await leaveSetupMode(ctx);
+  const errorAnswers: ErrorAnswer[] = [];
+  // Every answer the sweeps get is recorded, so they can check each error's code against the catalogue.
+  const inject = ctx.app.inject.bind(ctx.app);
+  ctx.app.inject = ((opts?: InjectOptions | string) => {
+    if (opts === undefined) return inject();
+    return inject(opts).then((res) => {
+      if (res.statusCode >= 400) errorAnswers.push(errorAnswerOf(opts, res));
+      return res;
+    });
+  }) as App['inject'];
   return {
     ...ctx,
+    errorAnswers,
     async close() {
       await ctx.close();
       fs.rmSync(webDist, { recursive: true, force: true });

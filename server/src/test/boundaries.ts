@@ -43,6 +43,11 @@ export const SERVER_LAYOUT: Layout = {
       test: (from, to) => from === 'db/schema.ts' && path.posix.basename(to) === 'tables.ts',
     },
     {
+      reason:
+        "config.ts assembles every feature's config module (its variables and its slice) into one schema",
+      test: (from, to) => from === 'config.ts' && path.posix.basename(to) === 'config.ts',
+    },
+    {
       reason: "a feature's test-helpers.ts is its test kit, for other features' tests only",
       test: (from, to) => isTestFile(from) && path.posix.basename(to) === 'test-helpers.ts',
     },

@@ -1,11 +1,21 @@
-import { httpStatusText, rateLimitText, STORAGE_KEYS, TEXTS } from '@guildhall/common';
+import {
+  type ErrorCode,
+  httpStatusText,
+  isErrorCode,
+  rateLimitText,
+  STORAGE_KEYS,
+  TEXTS,
+} from '@guildhall/common';
 import { shownServerMessage } from './server-fault.ts';
 
-/** An API failure with the user-facing message of portal-core §8 and the HTTP status (0 = network). */
+/**
+ * An API failure with the user-facing message of portal-core §8, the HTTP status (0 = network) and the
+ * catalogue's code (common/src/error-codes.ts): the app decides by the code, never by the message.
+ */
 export class ApiError extends Error {
   readonly status: number;
-  readonly code?: string;
-  constructor(message: string, status: number, code?: string) {
+  readonly code?: ErrorCode;
+  constructor(message: string, status: number, code?: ErrorCode) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -41,7 +51,7 @@ export async function errorFromResponse(res: Response): Promise<ApiError> {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown; code?: unknown };
     const message =
       typeof body.error === 'string' ? body.error : typeof body.message === 'string' ? body.message : null;
-    const code = typeof body.code === 'string' ? body.code : undefined;
+    const code = isErrorCode(body.code) ? body.code : undefined;
     return new ApiError(
       message ? shownServerMessage(res.status, message, code) : httpStatusText(res.status),
       res.status,

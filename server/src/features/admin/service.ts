@@ -8,7 +8,7 @@ import {
   type UserUpdateInput,
 } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import { revokeUserSessions } from '../../platform/sessions.ts';
 import { nowIso } from '../../platform/time.ts';
 import type { UsersTable } from '../users/index.ts';
@@ -42,7 +42,7 @@ export async function listAudit(db: Db, limit: number): Promise<AuditEntry[]> {
 export async function createUser(db: Db, actor: Actor, input: UserCreateInput): Promise<UsersTable> {
   return db.transaction().execute(async (trx) => {
     if ((await findUserById(trx, input.discord_id)) || (await findUserByUsername(trx, input.username))) {
-      throw httpError(409, TEXTS.duplicateUser, 'DUPLICATE_USER');
+      throw fail('DUPLICATE_USER', TEXTS.duplicateUser);
     }
     const now = nowIso();
     const row: UsersTable = {
@@ -78,19 +78,18 @@ export async function updateUser(
 ): Promise<UsersTable> {
   return db.transaction().execute(async (trx) => {
     const before = await findUserById(trx, id);
-    if (!before) throw httpError(404, ADMIN_TEXTS.userNotFound, 'NOT_FOUND');
+    if (!before) throw fail('NOT_FOUND', ADMIN_TEXTS.userNotFound);
     if (input.discord_id !== undefined && input.discord_id !== id) {
-      throw httpError(400, ADMIN_TEXTS.idImmutable, 'ID_IMMUTABLE');
+      throw fail('ID_IMMUTABLE', ADMIN_TEXTS.idImmutable);
     }
     const changes = toChanges(input);
     if (changes.username !== undefined && changes.username.toLowerCase() !== before.username.toLowerCase()) {
       const clash = await findUserByUsername(trx, changes.username);
-      if (clash && clash.discord_id !== id) throw httpError(409, TEXTS.duplicateUser, 'DUPLICATE_USER');
+      if (clash && clash.discord_id !== id) throw fail('DUPLICATE_USER', TEXTS.duplicateUser);
     }
     const after: UsersTable = { ...before, ...changes };
     const isUnapproving = before.is_approved === 1 && after.is_approved !== 1;
-    if (isUnapproving && isSelf(actor, id))
-      throw httpError(400, TEXTS.cannotRemoveSelf, 'CANNOT_REMOVE_SELF');
+    if (isUnapproving && isSelf(actor, id)) throw fail('CANNOT_REMOVE_SELF', TEXTS.cannotRemoveSelf);
     await assertCommunityKeepsAnAdmin(trx, before, after);
 
     const snapBefore = snapshotUser(before);
@@ -113,10 +112,10 @@ export async function removeUser(
 ): Promise<{ removed: UsersTable; sessionsEnded: number }> {
   return db.transaction().execute(async (trx) => {
     const row = await findUserById(trx, id);
-    if (!row) throw httpError(404, ADMIN_TEXTS.userNotFound, 'NOT_FOUND');
-    if (isSelf(actor, id)) throw httpError(400, TEXTS.cannotRemoveSelf, 'CANNOT_REMOVE_SELF');
+    if (!row) throw fail('NOT_FOUND', ADMIN_TEXTS.userNotFound);
+    if (isSelf(actor, id)) throw fail('CANNOT_REMOVE_SELF', TEXTS.cannotRemoveSelf);
     // The row would come back at the next start (bootstrap) and re-enable the code; unapproving sticks.
-    if (id === DEMO_USER_ID) throw httpError(400, ADMIN_TEXTS.demoNotRemovable, 'DEMO_NOT_REMOVABLE');
+    if (id === DEMO_USER_ID) throw fail('DEMO_NOT_REMOVABLE', ADMIN_TEXTS.demoNotRemovable);
     await assertCommunityKeepsAnAdmin(trx, row, null);
     const sessionsEnded = await revokeUserSessions(trx, id);
     await deleteUser(trx, id);
@@ -129,7 +128,7 @@ export async function removeUser(
 export async function revokeSessions(db: Db, actor: Actor, id: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const row = await findUserById(trx, id);
-    if (!row) throw httpError(404, ADMIN_TEXTS.userNotFound, 'NOT_FOUND');
+    if (!row) throw fail('NOT_FOUND', ADMIN_TEXTS.userNotFound);
     const ended = await revokeUserSessions(trx, id);
     await recordChange(trx, actor, 'user.sessions_revoke', row, { sessions: ended }, { sessions: 0 });
     return ended;
@@ -149,12 +148,12 @@ async function assertCommunityKeepsAnAdmin(
 ): Promise<void> {
   const wasRealAdmin = isRealAdmin(before);
   if (wasRealAdmin && !(after && isRealAdmin(after)) && (await countRealAdmins(db)) <= 1) {
-    throw httpError(409, ADMIN_TEXTS.lastAdmin, 'LAST_ADMIN');
+    throw fail('LAST_ADMIN', ADMIN_TEXTS.lastAdmin);
   }
   const isDisablingDemo =
     before.discord_id === DEMO_USER_ID && before.is_approved === 1 && after?.is_approved !== 1;
   if (isDisablingDemo && (await countRealAdmins(db)) === 0) {
-    throw httpError(409, ADMIN_TEXTS.setupModeDemoLockout, 'SETUP_MODE_LOCKOUT');
+    throw fail('SETUP_MODE_LOCKOUT', ADMIN_TEXTS.setupModeDemoLockout);
   }
 }
 

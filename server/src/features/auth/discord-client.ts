@@ -1,12 +1,12 @@
-import type { Config } from '../../config.ts';
 import type { DiscordProfile } from '../users/index.ts';
+import type { AuthConfig } from './config.ts';
 
 export class DiscordError extends Error {}
 
 const TIMEOUT_MS = 10_000;
 
 /** Exchanges an authorization code (with the PKCE verifier) for an access token on the server side. */
-export async function exchangeCode(config: Config, code: string, codeVerifier: string): Promise<string> {
+export async function exchangeCode(config: AuthConfig, code: string, codeVerifier: string): Promise<string> {
   const d = config.discord;
   const body = new URLSearchParams({
     client_id: d.clientId ?? '',
@@ -32,7 +32,7 @@ export async function exchangeCode(config: Config, code: string, codeVerifier: s
 }
 
 /** Reads the signed-in Discord user (`/users/@me`). */
-export async function fetchDiscordProfile(config: Config, accessToken: string): Promise<DiscordProfile> {
+export async function fetchDiscordProfile(config: AuthConfig, accessToken: string): Promise<DiscordProfile> {
   const res = await fetch(`${config.discord.apiUrl}/users/@me`, {
     headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
     signal: AbortSignal.timeout(TIMEOUT_MS),

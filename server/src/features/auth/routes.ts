@@ -14,6 +14,7 @@ import { clientAddressKey } from '../../platform/client-address.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import { revokeSession } from '../../platform/sessions.ts';
 import { presentUser } from '../users/index.ts';
+import type { AuthConfig } from './config.ts';
 import {
   completeDiscordSignIn,
   publicConfig,
@@ -21,7 +22,7 @@ import {
   startDiscordSignIn,
 } from './service.ts';
 
-export function authRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
+export function authRoutes(deps: FeatureContext<AuthConfig>): FastifyPluginAsyncZod {
   const { db, config } = deps;
 
   return async (app) => {

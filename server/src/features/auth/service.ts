@@ -7,10 +7,9 @@ import {
   type SignInResponse,
   TEXTS,
 } from '@guildhall/common';
-import { type Config, isOAuthConfigured } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { randomToken, safeEqual, sha256Base64Url } from '../../platform/crypto.ts';
-import { HttpError, httpError } from '../../platform/errors.ts';
+import { fail, HttpError } from '../../platform/errors.ts';
 import type { FailureLimiter } from '../../platform/rate-limit/failure-limiter.ts';
 import { createSession } from '../../platform/sessions.ts';
 import {
@@ -21,17 +20,18 @@ import {
   touchLastLogin,
   upsertDiscordProfile,
 } from '../users/index.ts';
+import { type AuthConfig, isOAuthConfigured } from './config.ts';
 import { DiscordError, exchangeCode, fetchDiscordProfile } from './discord-client.ts';
 import { consumeOAuthState, saveOAuthState } from './repo.ts';
 
 /** What the browser needs to know: whether Discord sign-in is set up, and whether setup mode is on. */
-export async function publicConfig(db: Db, config: Config): Promise<PublicConfig> {
+export async function publicConfig(db: Db, config: AuthConfig): Promise<PublicConfig> {
   return { oauthConfigured: isOAuthConfigured(config), setupMode: await isSetupMode(db) };
 }
 
 /** Builds the Discord authorize URL with a one-time state (256 bits) and a PKCE S256 challenge. */
-export async function startDiscordSignIn(db: Db, config: Config): Promise<OAuthUrlResponse> {
-  if (!isOAuthConfigured(config)) throw httpError(503, TEXTS.oauthNotConfigured, 'OAUTH_NOT_CONFIGURED');
+export async function startDiscordSignIn(db: Db, config: AuthConfig): Promise<OAuthUrlResponse> {
+  if (!isOAuthConfigured(config)) throw fail('OAUTH_NOT_CONFIGURED', TEXTS.oauthNotConfigured);
   const state = randomToken(32);
   const verifier = randomToken(48);
   await saveOAuthState(db, state, verifier, OAUTH_STATE_TTL_MS);
@@ -51,25 +51,25 @@ export async function startDiscordSignIn(db: Db, config: Config): Promise<OAuthU
 /** Completes the Discord sign-in; Discord's own tokens stay on the server. */
 export async function completeDiscordSignIn(
   db: Db,
-  config: Config,
+  config: AuthConfig,
   code: string,
   state: string,
 ): Promise<SignInResponse> {
-  if (!isOAuthConfigured(config)) throw httpError(503, TEXTS.oauthNotConfigured, 'OAUTH_NOT_CONFIGURED');
+  if (!isOAuthConfigured(config)) throw fail('OAUTH_NOT_CONFIGURED', TEXTS.oauthNotConfigured);
   const verifier = await consumeOAuthState(db, state);
   if (!verifier) {
-    throw httpError(400, 'Invalid or expired sign-in state. Please try logging in again.', 'INVALID_STATE');
+    throw fail('INVALID_STATE', 'Invalid or expired sign-in state. Please try logging in again.');
   }
   let profile: Awaited<ReturnType<typeof fetchDiscordProfile>>;
   try {
     const accessToken = await exchangeCode(config, code, verifier);
     profile = await fetchDiscordProfile(config, accessToken);
   } catch (e) {
-    if (e instanceof DiscordError) throw httpError(401, TEXTS.discordAuthFailed, 'DISCORD_AUTH_FAILED');
+    if (e instanceof DiscordError) throw fail('DISCORD_AUTH_FAILED', TEXTS.discordAuthFailed);
     throw e;
   }
   const row = await upsertDiscordProfile(db, profile);
-  if (row.is_approved !== 1) throw httpError(403, TEXTS.notApproved, 'NOT_APPROVED');
+  if (row.is_approved !== 1) throw fail('NOT_APPROVED', TEXTS.notApproved);
   return signIn(db, row.discord_id);
 }
 
@@ -88,7 +88,7 @@ export async function signInWithAccessCodeLimited(
   const attempt = await failures.begin(clientKey);
   if (!attempt.isAllowed) {
     const seconds = attempt.retryAfterSeconds;
-    throw new HttpError(429, rateLimitText(seconds), 'RATE_LIMITED', { 'retry-after': String(seconds) });
+    throw fail('RATE_LIMITED', rateLimitText(seconds), { 'retry-after': String(seconds) });
   }
   let isFailure = false;
   try {
@@ -103,9 +103,9 @@ export async function signInWithAccessCodeLimited(
 
 /** Signs in as the demo identity when the code matches (constant-time). */
 export async function signInWithAccessCode(db: Db, expected: string, code: string): Promise<SignInResponse> {
-  if (!safeEqual(code, expected)) throw httpError(401, TEXTS.invalidAccessCode, 'INVALID_ACCESS_CODE');
+  if (!safeEqual(code, expected)) throw fail('INVALID_ACCESS_CODE', TEXTS.invalidAccessCode);
   const demo = await findUserById(db, DEMO_USER_ID);
-  if (demo?.is_approved !== 1) throw httpError(403, TEXTS.notApproved, 'NOT_APPROVED');
+  if (demo?.is_approved !== 1) throw fail('NOT_APPROVED', TEXTS.notApproved);
   return signIn(db, DEMO_USER_ID);
 }
 

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { DOWNLOADS_RETRY_AFTER_SECONDS, securityTexts } from '@guildhall/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddressKey } from '../../platform/client-address.ts';
-import { HttpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import type { DownloadWatch } from '../../platform/transfer/index.ts';
 
 /** DOWNLOADS_PER_USER, DOWNLOADS_PER_ADDRESS, DOWNLOADS_MAX and DOWNLOAD_IDLE_TIMEOUT_MS (docs/security.md). */
@@ -43,7 +43,7 @@ export class DownloadSlots {
     if (userId !== null && (this.byUser.get(userId) ?? 0) >= perUser) throw tooManyDownloads(perUser);
     if ((this.byAddress.get(address) ?? 0) >= perAddress) throw tooManyDownloads(perAddress);
     if (this.total >= max) {
-      throw new HttpError(503, securityTexts.downloadsBusy, 'DOWNLOADS_BUSY', retryAfter);
+      throw fail('DOWNLOADS_BUSY', securityTexts.downloadsBusy, retryAfter);
     }
     const fast =
       (this.byAddress.get(address) ?? 0) < FAST_PER_CLIENT &&
@@ -69,7 +69,7 @@ export class DownloadSlots {
 }
 
 const tooManyDownloads = (limit: number) =>
-  new HttpError(429, securityTexts.tooManyDownloads(limit), 'TOO_MANY_DOWNLOADS', retryAfter);
+  fail('TOO_MANY_DOWNLOADS', securityTexts.tooManyDownloads(limit), retryAfter);
 
 function bump(counts: Map<string, number>, key: string, by: number): void {
   const n = (counts.get(key) ?? 0) + by;

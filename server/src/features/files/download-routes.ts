@@ -2,7 +2,7 @@ import { BinaryBody, DownloadTicketResponse, FileIdParams } from '@guildhall/com
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerToken, enforceAccess } from '../../platform/access.ts';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import type { FilesContext } from './context.ts';
 import { sendStoredFile } from './http-download.ts';
 import { listChunks } from './repo.ts';
@@ -21,7 +21,7 @@ export const FILE_RESPONSES = {
 };
 
 export const ticketExpired = () =>
-  httpError(403, 'This download link has expired. Start the download again.', 'TICKET_INVALID');
+  fail('TICKET_INVALID', 'This download link has expired. Start the download again.');
 
 /**
  * GET /download/:id takes either the bearer token (API clients) or a download ticket (the browser's

@@ -1,5 +1,5 @@
 import { securityTexts, UPLOAD_BUSY_RETRY_AFTER_SECONDS } from '@guildhall/common';
-import { HttpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 
 /** The fairness limits of upload bodies (config: UPLOADS_PER_USER, UPLOAD_* variables). */
 export type UploadFairness = {
@@ -26,7 +26,7 @@ export class UploadSlots {
   take(userId: string): () => void {
     const held = this.inFlight.get(userId) ?? 0;
     if (held >= this.limit) {
-      throw new HttpError(429, securityTexts.tooManyUploads(this.limit), 'TOO_MANY_UPLOADS');
+      throw fail('TOO_MANY_UPLOADS', securityTexts.tooManyUploads(this.limit));
     }
     this.inFlight.set(userId, held + 1);
     let released = false;
@@ -47,10 +47,10 @@ export class UploadSlots {
 /** A body dropped for sending nothing for too long, or too little over the rate window. */
 export class UploadTooSlowError extends Error {}
 
-export const uploadTooSlow = () => new HttpError(408, securityTexts.uploadTooSlow, 'UPLOAD_TOO_SLOW');
+export const uploadTooSlow = () => fail('UPLOAD_TOO_SLOW', securityTexts.uploadTooSlow);
 
 export const uploadBusy = () =>
-  new HttpError(503, securityTexts.uploadBusy, 'UPLOAD_BUSY', {
+  fail('UPLOAD_BUSY', securityTexts.uploadBusy, {
     'retry-after': String(UPLOAD_BUSY_RETRY_AFTER_SECONDS),
   });
 

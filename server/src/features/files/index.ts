@@ -1,10 +1,11 @@
 /** The shared file system with its share links (portal-tools §7), and what the music library reads of it. */
 import path from 'node:path';
 import { CHUNK_SIZE_BYTES } from '@guildhall/common';
+import type { Config } from '../../config.ts';
 import { defineFeature } from '../../platform/feature.ts';
 import { ChunkBufferPool } from '../../platform/transfer/buffer-pool.ts';
 import { DOWNLOAD_BUFFER_BYTES } from '../../platform/transfer/direct-send.ts';
-import { hashPool } from '../../platform/transfer/hash-pool.ts';
+import type { FilesFeatureConfig } from './config.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
 import { DownloadSlots } from './download-limits.ts';
 import { UploadSlots } from './fair-uploads.ts';
@@ -17,6 +18,8 @@ export { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles 
 export { collectGarbage } from './maintenance.ts';
 export { migrateStorage, verifyStorage } from './storage-migration.ts';
 export type { FilesTables } from './tables.ts';
+/** The ffmpeg arguments of a video poster (the container test runs them with the image's own ffmpeg). */
+export { posterFrameArgs } from './thumbnails/video.ts';
 
 /** At most this many 8 MiB chunk buffers exist at once (96 MiB), whatever the number of uploads. */
 const MAX_CHUNK_BUFFERS = 12;
@@ -30,16 +33,32 @@ type FilesState = {
   trashPurge: ReturnType<typeof startTrashPurge> | null;
 };
 
+/** The files feature's slice of the configuration (files/config.ts `FilesFeatureConfig` says why each). */
+function filesSlice(c: Config): FilesFeatureConfig {
+  return {
+    maxUploadBytes: c.maxUploadBytes,
+    uploads: c.uploads,
+    storage: c.storage,
+    downloads: c.downloads,
+    dataDir: c.dataDir,
+    blobStore: c.files.store,
+    publicUrl: c.publicUrl,
+    trustProxy: c.trustProxy,
+    ffmpegPath: c.music.ffmpegPath,
+  };
+}
+
 /**
  * The files feature on the platform's one blob store: its services are built here once, the
  * maintenance sweep and the hash threads start with the app and stop before the store closes.
  */
-export const filesFeature = defineFeature<FilesState>({
+export const filesFeature = defineFeature<FilesState, FilesFeatureConfig>({
   name: 'files',
-  setup: ({ db, config, log, blobStore }) => ({
+  config: filesSlice,
+  setup: ({ db, config, log, blobStore, hashes }) => ({
     maintenance: null,
     trashPurge: null,
-    thumbnails: createThumbnails({ db, store: blobStore, ffmpegPath: config.music.ffmpegPath, log }),
+    thumbnails: createThumbnails({ db, store: blobStore, ffmpegPath: config.ffmpegPath, log }),
     files: {
       db,
       store: blobStore,
@@ -50,14 +69,14 @@ export const filesFeature = defineFeature<FilesState>({
       buffers: new ChunkBufferPool(CHUNK_SIZE_BYTES, MAX_CHUNK_BUFFERS, 3),
       // 6 MiB each; downloads past these read through the page cache into buffers of their own.
       downloadBuffers: new ChunkBufferPool(DOWNLOAD_BUFFER_BYTES, MAX_DOWNLOAD_BUFFERS, 2),
-      hashes: hashPool(),
+      hashes, // the platform's, which ends its threads when the app closes
       fairness: config.uploads,
       uploadSlots: new UploadSlots(config.uploads.uploadsPerUser),
       limits: {
         defaultQuotaBytes: config.storage.quotaBytes ?? null,
         reserveBytes: config.storage.reserveBytes,
         // The reserve guards the disk the local store writes to; remote stores have their own limits.
-        localBlobDir: config.files.store === 'local' ? path.join(config.dataDir, 'blobs') : null,
+        localBlobDir: config.blobStore === 'local' ? path.join(config.dataDir, 'blobs') : null,
         resumablePerUser: config.storage.resumablePerUser,
       },
       downloads: {
@@ -79,5 +98,8 @@ export const filesFeature = defineFeature<FilesState>({
     state.trashPurge = null;
     await state.thumbnails.close();
     await state.files.garbage.idle();
+    // Nobody waits for a buffer past the stop; the hash threads are the platform's (closed after this).
+    state.files.buffers.close();
+    state.files.downloadBuffers.close();
   },
 });

@@ -1,6 +1,6 @@
 import { MAX_FOLDER_DEPTH, type MoveBody } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import { nowIso } from '../../platform/time.ts';
 import { isUniqueViolation, parentKeyOf } from './names.ts';
 import { descendantsOf, findItem, takenNameKeys, updateItem } from './repo.ts';
@@ -23,11 +23,7 @@ export async function moveItems(db: Db, body: MoveBody): Promise<{ moved: number
   const names = new Map<string, string>();
   for (const item of items) {
     if (targetAncestors.has(item.id)) {
-      throw httpError(
-        400,
-        `"${item.name}" cannot be moved into itself or one of its subfolders`,
-        'MOVE_INTO_SELF',
-      );
+      throw fail('MOVE_INTO_SELF', `"${item.name}" cannot be moved into itself or one of its subfolders`);
     }
     const other = names.get(item.name_key);
     if (other) throw nameTaken(item.name);
@@ -35,7 +31,7 @@ export async function moveItems(db: Db, body: MoveBody): Promise<{ moved: number
     if (item.type === 'folder') {
       const depth = await subtreeDepth(db, item.id);
       if (targetPath.length + depth > MAX_FOLDER_DEPTH) {
-        throw httpError(400, `Folders can be nested at most ${MAX_FOLDER_DEPTH} levels deep`, 'TOO_DEEP');
+        throw fail('TOO_DEEP', `Folders can be nested at most ${MAX_FOLDER_DEPTH} levels deep`);
       }
     }
   }
@@ -52,19 +48,19 @@ export async function moveItems(db: Db, body: MoveBody): Promise<{ moved: number
   try {
     await db.transaction().execute(async (trx) => {
       if (target && (await findItem(trx, target))?.status !== 'complete') {
-        throw httpError(404, 'Folder not found', 'NOT_FOUND'); // trashed since the checks above
+        throw fail('NOT_FOUND', 'Folder not found'); // trashed since the checks above
       }
       for (const item of moving) {
         // Still listed (not deleted or trashed since the checks above)?
         const current = await findItem(trx, item.id);
-        if (current?.status !== 'complete') throw httpError(404, 'Item not found', 'NOT_FOUND');
+        if (current?.status !== 'complete') throw fail('NOT_FOUND', 'Item not found');
         await updateItem(trx, item.id, { parent_id: target, parent_key: parentKey, updated_at: now });
       }
     });
   } catch (e) {
     if (isUniqueViolation(e))
-      throw httpError(409, 'An item with the same name arrived in that folder meanwhile', 'NAME_TAKEN');
-    if (/FOREIGN KEY|foreign key/.test(String(e))) throw httpError(404, 'Folder not found', 'NOT_FOUND');
+      throw fail('NAME_TAKEN', 'An item with the same name arrived in that folder meanwhile');
+    if (/FOREIGN KEY|foreign key/.test(String(e))) throw fail('NOT_FOUND', 'Folder not found');
     throw e;
   }
   return { moved: moving.length };

@@ -8,7 +8,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerToken, enforceAccess } from '../../platform/access.ts';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import type { FilesContext } from './context.ts';
 import { FILE_RESPONSES, TicketQuery, ticketExpired } from './download-routes.ts';
 import { type Presentation, sendStoredFile } from './http-download.ts';
@@ -46,7 +46,7 @@ export async function sendThumbnail(
   } catch (err) {
     if ((err as { statusCode?: number }).statusCode === 503) throw err;
     req.log.warn({ err, fileId: file.id }, 'thumbnail could not be made');
-    throw httpError(503, 'The thumbnail cannot be made right now', 'THUMBNAIL_UNAVAILABLE');
+    throw fail('THUMBNAIL_UNAVAILABLE', 'The thumbnail cannot be made right now');
   }
   if (!thumb) throw noThumbnail();
   reply

@@ -15,8 +15,8 @@ import {
   RenameBody,
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Config } from '../../config.ts';
 import { archiveRoutes } from './archive/routes.ts';
+import type { FilesFeatureConfig } from './config.ts';
 import type { FilesContext } from './context.ts';
 import { downloadRoutes } from './download-routes.ts';
 import { manageRoutes } from './manage-routes.ts';
@@ -50,7 +50,7 @@ const write = { access: 'user' } as const;
  */
 export function filesRoutes(
   ctx: FilesContext,
-  config: Config,
+  config: FilesFeatureConfig,
   thumbnails: Thumbnails,
 ): FastifyPluginAsyncZod {
   return async (app) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_CATEGORY, type FolderCreateBody, MAX_FOLDER_DEPTH } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import { nowIso } from '../../platform/time.ts';
 import type { FilesContext } from './context.ts';
 import { isUniqueViolation, nameKey, parentKeyOf } from './names.ts';
@@ -23,10 +23,10 @@ import { trashItem } from './trash/service.ts';
 
 /** The rules of folders, listings, renames and deletes. Uploads are in upload.ts, downloads in download.ts. */
 
-const notFound = (what: 'File' | 'Folder' | 'Item') => httpError(404, `${what} not found`, 'NOT_FOUND');
+const notFound = (what: 'File' | 'Folder' | 'Item') => fail('NOT_FOUND', `${what} not found`);
 
 export const nameTaken = (name: string) =>
-  httpError(409, `An item named "${name}" already exists in this folder`, 'NAME_TAKEN');
+  fail('NAME_TAKEN', `An item named "${name}" already exists in this folder`);
 
 /** A listed (complete) folder, or 404. */
 export async function requireFolder(db: Db, id: string): Promise<FilesTable> {
@@ -82,7 +82,7 @@ export async function createFolder(db: Db, ownerId: string, body: FolderCreateBo
     await requireFolder(db, parentId);
     const depth = (await breadcrumbs(db, parentId)).length;
     if (depth >= MAX_FOLDER_DEPTH) {
-      throw httpError(400, `Folders can be nested at most ${MAX_FOLDER_DEPTH} levels deep`, 'TOO_DEEP');
+      throw fail('TOO_DEEP', `Folders can be nested at most ${MAX_FOLDER_DEPTH} levels deep`);
     }
   }
   const now = nowIso();
@@ -136,7 +136,7 @@ export async function renameItem(db: Db, id: string, newName: string): Promise<I
 
 export async function categorizeFile(db: Db, id: string, category: string): Promise<ItemRow> {
   const row = await requireItem(db, id);
-  if (row.type === 'folder') throw httpError(400, 'Folders cannot be categorized; pick a file', 'NOT_A_FILE');
+  if (row.type === 'folder') throw fail('NOT_A_FILE', 'Folders cannot be categorized; pick a file');
   await updateItem(db, id, { category, updated_at: nowIso() });
   return (await findListedItem(db, id))!;
 }
@@ -151,7 +151,7 @@ export async function deleteFile(
 ): Promise<DeleteCounts> {
   const row = await requireItem(ctx.db, id);
   if (row.type === 'folder') {
-    throw httpError(400, 'This is a folder: delete it with DELETE /api/folders/{id}', 'NOT_A_FILE');
+    throw fail('NOT_A_FILE', 'This is a folder: delete it with DELETE /api/folders/{id}');
   }
   return trashItem(ctx, id, userId);
 }

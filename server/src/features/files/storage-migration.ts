@@ -10,7 +10,7 @@ import {
   threadGarbageId,
 } from '../../platform/blob-store/index.ts';
 import { nowIso } from '../../platform/time.ts';
-import { chunkCheck } from './chunk-check.ts';
+import { chunkCheck } from '../../platform/transfer/chunk-reader.ts';
 import { collectGarbage } from './maintenance.ts';
 import { listChunks, queueGarbage } from './repo.ts';
 import type { FileChunksTable } from './tables.ts';

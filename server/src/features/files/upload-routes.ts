@@ -8,7 +8,7 @@ import {
   UploadStatusResponse,
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HttpError, httpError } from '../../platform/errors.ts';
+import { fail, HttpError } from '../../platform/errors.ts';
 import type { FilesContext } from './context.ts';
 import { watchBody } from './fair-uploads.ts';
 import { presentItem } from './present.ts';
@@ -54,10 +54,9 @@ export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       { config: write, schema: { response: { 200: UploadStartResponse } } },
       async (req) => {
         if (!req.isMultipart()) {
-          throw httpError(
-            415,
-            'Upload must be multipart/form-data with the file in the field "file"',
+          throw fail(
             'UNSUPPORTED_MEDIA_TYPE',
+            'Upload must be multipart/form-data with the file in the field "file"',
           );
         }
         const declared = Number(req.headers['content-length']);
@@ -135,7 +134,7 @@ function asClientError(e: unknown): unknown {
   const status = (e as { statusCode?: number }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return e;
   const message = e instanceof Error ? e.message : String(e);
-  return httpError(400, `Malformed upload: ${message}`, 'BAD_MULTIPART');
+  return fail('BAD_MULTIPART', `Malformed upload: ${message}`);
 }
 
 async function* guardParts(parts: AsyncIterable<UploadPart>): AsyncGenerator<UploadPart> {

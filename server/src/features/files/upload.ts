@@ -9,7 +9,7 @@ import {
 } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import { type BlobStore, StoreUnavailableError } from '../../platform/blob-store/index.ts';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import { isoIn, nowIso } from '../../platform/time.ts';
 import { BufferWaitTimeout } from '../../platform/transfer/buffer-pool.ts';
 import { type StoredChunk, storeInChunks, TooLargeError } from '../../platform/transfer/chunker.ts';
@@ -38,14 +38,10 @@ export type UploadPart =
   | { type: 'file'; fieldname: string; filename: string; file: AsyncIterable<Uint8Array> };
 
 export const tooLarge = (maxBytes: number) =>
-  httpError(
-    413,
-    `File is too large: the limit is ${formatFileSize(maxBytes)} (${maxBytes} bytes)`,
-    'FILE_TOO_LARGE',
-  );
+  fail('FILE_TOO_LARGE', `File is too large: the limit is ${formatFileSize(maxBytes)} (${maxBytes} bytes)`);
 
 export const storageUnavailable = () =>
-  httpError(503, 'File storage is unavailable right now; try again in a moment', 'STORAGE_UNAVAILABLE');
+  fail('STORAGE_UNAVAILABLE', 'File storage is unavailable right now; try again in a moment');
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -55,14 +51,13 @@ type Target = { parentId: string | null; category: string };
 export async function resolveTarget(db: Db, fields: Record<string, string>): Promise<Target> {
   const folderId = fields.folderId?.trim() || null;
   if (folderId !== null) {
-    if (!ID.test(folderId)) throw httpError(400, 'folderId is not a valid id', 'VALIDATION');
+    if (!ID.test(folderId)) throw fail('VALIDATION', 'folderId is not a valid id');
     await requireFolder(db, folderId);
   }
   let category = DEFAULT_CATEGORY;
   if (fields.category !== undefined && fields.category.trim() !== '') {
     const parsed = CategoryName.safeParse(fields.category);
-    if (!parsed.success)
-      throw httpError(400, parsed.error.issues[0]?.message ?? 'category is invalid', 'VALIDATION');
+    if (!parsed.success) throw fail('VALIDATION', parsed.error.issues[0]?.message ?? 'category is invalid');
     category = parsed.data;
   }
   return { parentId: folderId, category };
@@ -134,13 +129,12 @@ export async function receiveUpload(
         continue;
       }
       if (part.fieldname !== 'file') {
-        throw httpError(
-          400,
-          `Unexpected file field "${part.fieldname}": send the file in the field "file"`,
+        throw fail(
           'VALIDATION',
+          `Unexpected file field "${part.fieldname}": send the file in the field "file"`,
         );
       }
-      if (hasFile) throw httpError(400, 'Send one file per upload', 'VALIDATION');
+      if (hasFile) throw fail('VALIDATION', 'Send one file per upload');
       hasFile = true;
       // Fields sent before the file are checked before any byte is stored.
       await resolveTarget(db, fields);
@@ -167,8 +161,7 @@ export async function receiveUpload(
         throw e;
       }
     }
-    if (!stored)
-      throw httpError(400, 'No file in the upload: send it in the multipart field "file"', 'VALIDATION');
+    if (!stored) throw fail('VALIDATION', 'No file in the upload: send it in the multipart field "file"');
     const target = await resolveTarget(db, fields);
     try {
       await updateItem(db, id, {
@@ -186,7 +179,7 @@ export async function receiveUpload(
         updated_at: nowIso(),
       });
     } catch (e) {
-      if (/FOREIGN KEY|foreign key/.test(String(e))) throw httpError(404, 'Folder not found', 'NOT_FOUND');
+      if (/FOREIGN KEY|foreign key/.test(String(e))) throw fail('NOT_FOUND', 'Folder not found');
       throw e;
     }
     return { fileId: id, totalChunks: stored.chunks };
@@ -257,7 +250,7 @@ export function chunkRow(fileId: string, c: StoredChunk) {
 async function findOwnUpload(db: Db, ownerId: string, fileId: string): Promise<FilesTable> {
   const row = await findItem(db, fileId);
   if (row?.type !== 'file' || row.owner_id !== ownerId) {
-    throw httpError(404, 'Upload not found or expired', 'NOT_FOUND');
+    throw fail('NOT_FOUND', 'Upload not found or expired');
   }
   return row;
 }
@@ -281,22 +274,16 @@ export async function completeUpload(
 ): Promise<ItemRow> {
   const { db } = ctx;
   const row = await findOwnUpload(db, ownerId, body.fileId);
-  if (row.status === 'uploading')
-    throw httpError(409, 'The upload is still being received', 'UPLOAD_IN_PROGRESS');
-  if (row.status === 'complete') throw httpError(409, 'This upload is already complete', 'ALREADY_COMPLETE');
+  if (row.status === 'uploading') throw fail('UPLOAD_IN_PROGRESS', 'The upload is still being received');
+  if (row.status === 'complete') throw fail('ALREADY_COMPLETE', 'This upload is already complete');
   const size = Number(row.size);
   if (body.fileSize !== size) {
-    throw httpError(
-      400,
-      `fileSize ${body.fileSize} does not match the ${size} bytes received`,
-      'SIZE_MISMATCH',
-    );
+    throw fail('SIZE_MISMATCH', `fileSize ${body.fileSize} does not match the ${size} bytes received`);
   }
   if (body.totalChunks !== row.total_chunks) {
-    throw httpError(
-      400,
-      `totalChunks ${body.totalChunks} does not match the ${row.total_chunks} chunks stored`,
+    throw fail(
       'CHUNKS_MISMATCH',
+      `totalChunks ${body.totalChunks} does not match the ${row.total_chunks} chunks stored`,
     );
   }
   const chunks = await listChunks(db, row.id);
@@ -307,7 +294,7 @@ export async function completeUpload(
   if (!isConsistent) {
     await discardItems(db, [row.id]);
     ctx.garbage.kick();
-    throw httpError(409, 'The stored data is incomplete; upload the file again', 'UPLOAD_CORRUPT');
+    throw fail('UPLOAD_CORRUPT', 'The stored data is incomplete; upload the file again');
   }
   await publishUnderFreeName(db, row, body.fileName);
   return (await findListedItem(db, row.id))!;
@@ -326,7 +313,7 @@ async function publishUnderFreeName(db: Db, row: FilesTable, name: string): Prom
     if (!free) continue;
     try {
       if (!(await publishStoredUpload(db, row.id, free, nameKey(free), nowIso()))) {
-        throw httpError(409, 'This upload is already complete', 'ALREADY_COMPLETE');
+        throw fail('ALREADY_COMPLETE', 'This upload is already complete');
       }
       return;
     } catch (e) {
@@ -334,5 +321,5 @@ async function publishUnderFreeName(db: Db, row: FilesTable, name: string): Prom
       round -= 1; // someone took the name meanwhile: look again from the same round
     }
   }
-  throw httpError(409, `Too many items named like "${name}" in this folder`, 'NAME_TAKEN');
+  throw fail('NAME_TAKEN', `Too many items named like "${name}" in this folder`);
 }

@@ -1,6 +1,7 @@
 import { MUSIC_ROOM_TYPE, MUSIC_STATUS_EVENT, musicRoom } from '@guildhall/common';
 import { defineFeature } from '../../platform/feature.ts';
 import type { MusicBot } from './bot.ts';
+import type { MusicConfig } from './config.ts';
 import { LoudnessCache } from './loudness.ts';
 import { DEFAULT_SETTINGS } from './present.ts';
 import { findGuildSettings, saveGuildSettings } from './repo.ts';
@@ -28,10 +29,14 @@ type MusicState = {
  * every /api/music route. Without a token, or while the bot logs in, the API answers that it is offline.
  * Library songs are read from the platform's one blob store.
  */
-export const musicFeature = defineFeature<MusicState>({
+/** The bot's encoder arguments (the container test runs them with the image's own ffmpeg). */
+export { encoderArgs } from './ffmpeg.ts';
+
+export const musicFeature = defineFeature<MusicState, MusicConfig>({
   name: 'music',
+  config: (c) => c.music,
   setup: ({ db, config, log, publish, blobStore, readiness }) => {
-    const c = config.music;
+    const c = config;
     const loopback = new LibraryLoopback(db, blobStore, log);
     const engine: MusicEngine = {
       log,
@@ -81,7 +86,7 @@ export const musicFeature = defineFeature<MusicState>({
   rooms: (_ctx, { music }) => ({ [MUSIC_ROOM_TYPE]: musicRoomType(music) }),
   routes: ({ db }, { music }) => musicRoutes(db, music),
   start: ({ config, log }, state) => {
-    const c = config.music;
+    const c = config;
     if (!c.botToken) {
       log.info('music: DISCORD_BOT_TOKEN is not set, the music bot stays offline');
       return;

@@ -10,7 +10,7 @@ import {
 } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import type { UsersTable } from '../../db/schema.ts';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import { presentPlaylist, presentPlaylistSong } from './present.ts';
 import * as repo from './repo.ts';
 import type { MusicService } from './service.ts';
@@ -27,15 +27,14 @@ const now = () => new Date().toISOString();
 async function visiblePlaylist(db: Db, viewerId: string, id: string): Promise<repo.PlaylistRow> {
   const row = await repo.findPlaylist(db, id);
   if (!row || (row.is_public !== 1 && row.created_by !== viewerId)) {
-    throw httpError(404, MUSIC_TEXTS.playlistNotFound, 'PLAYLIST_NOT_FOUND');
+    throw fail('PLAYLIST_NOT_FOUND', MUSIC_TEXTS.playlistNotFound);
   }
   return row;
 }
 
 async function ownPlaylist(db: Db, viewerId: string, id: string): Promise<repo.PlaylistRow> {
   const row = await visiblePlaylist(db, viewerId, id);
-  if (row.created_by !== viewerId)
-    throw httpError(403, MUSIC_TEXTS.notPlaylistCreator, 'NOT_PLAYLIST_CREATOR');
+  if (row.created_by !== viewerId) throw fail('NOT_PLAYLIST_CREATOR', MUSIC_TEXTS.notPlaylistCreator);
   return row;
 }
 
@@ -75,7 +74,7 @@ function decodeCursor(cursor: string): { updatedAt: string; id: string } {
   } catch {
     // falls through to the 400
   }
-  throw httpError(400, 'cursor is not one this server gave', 'BAD_CURSOR');
+  throw fail('BAD_CURSOR', 'cursor is not one this server gave');
 }
 
 export async function createPlaylist(
@@ -86,7 +85,7 @@ export async function createPlaylist(
   isPublic: boolean,
 ): Promise<PlaylistWithSongs> {
   if ((await repo.countOwnPlaylists(db, guildId, creator.discord_id)) >= PLAYLISTS_PER_MEMBER_MAX) {
-    throw httpError(409, MUSIC_TEXTS.tooManyPlaylists, 'TOO_MANY_PLAYLISTS');
+    throw fail('TOO_MANY_PLAYLISTS', MUSIC_TEXTS.tooManyPlaylists);
   }
   const id = randomUUID();
   const at = now();
@@ -127,9 +126,9 @@ export async function addSong(ctx: PlaylistContext, viewerId: string, id: string
   await ownPlaylist(ctx.db, viewerId, id);
   const info = body.songInfo;
   const platform = ctx.music.platformOf(info.url);
-  if (!platform) throw httpError(400, MUSIC_TEXTS.unsupportedUrl, 'UNSUPPORTED_URL');
+  if (!platform) throw fail('UNSUPPORTED_URL', MUSIC_TEXTS.unsupportedUrl);
   if ((await repo.countPlaylistSongs(ctx.db, id)) >= PLAYLIST_MAX_SONGS) {
-    throw httpError(409, MUSIC_TEXTS.playlistFull, 'PLAYLIST_FULL');
+    throw fail('PLAYLIST_FULL', MUSIC_TEXTS.playlistFull);
   }
   const row = {
     id: randomUUID(),
@@ -145,7 +144,7 @@ export async function addSong(ctx: PlaylistContext, viewerId: string, id: string
     added_at: now(),
   };
   if (!(await repo.insertPlaylistSong(ctx.db, row))) {
-    throw httpError(409, MUSIC_TEXTS.songAlreadyAdded, 'SONG_ALREADY_ADDED');
+    throw fail('SONG_ALREADY_ADDED', MUSIC_TEXTS.songAlreadyAdded);
   }
   await repo.updatePlaylist(ctx.db, id, { updated_at: now() });
   return {
@@ -157,7 +156,7 @@ export async function addSong(ctx: PlaylistContext, viewerId: string, id: string
 export async function removeSong(db: Db, viewerId: string, id: string, songId: string) {
   await ownPlaylist(db, viewerId, id);
   if (!(await repo.deletePlaylistSong(db, id, songId))) {
-    throw httpError(404, MUSIC_TEXTS.playlistSongNotFound, 'PLAYLIST_SONG_NOT_FOUND');
+    throw fail('PLAYLIST_SONG_NOT_FOUND', MUSIC_TEXTS.playlistSongNotFound);
   }
   await repo.updatePlaylist(db, id, { updated_at: now() });
   return getPlaylist(db, viewerId, id);
@@ -172,7 +171,7 @@ export async function playPlaylist(
   options: { shuffle: boolean; clearQueue: boolean },
 ) {
   const playlist = await getPlaylist(ctx.db, caller.discord_id, id);
-  if (playlist.songs.length === 0) throw httpError(409, MUSIC_TEXTS.playlistEmpty, 'PLAYLIST_EMPTY');
+  if (playlist.songs.length === 0) throw fail('PLAYLIST_EMPTY', MUSIC_TEXTS.playlistEmpty);
   const songs: SearchResult[] = playlist.songs.map((s) => ({
     id: s.youtube_id,
     youtube_id: s.youtube_id,

@@ -1,5 +1,5 @@
 import { GuildIdParams, MUSIC_STATUS_EVENT } from '@guildhall/common';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import type { RoomType } from '../../platform/realtime/index.ts';
 import type { MusicService } from './service.ts';
 
@@ -11,7 +11,7 @@ export function musicRoom(music: MusicService): RoomType {
   return {
     async authorize(_identity, key) {
       if (!GuildIdParams.safeParse({ guildId: key }).success) {
-        throw httpError(400, 'guildId must be a Discord ID (digits only)', 'BAD_REQUEST');
+        throw fail('BAD_REQUEST', 'guildId must be a Discord ID (digits only)');
       }
     },
     async snapshot(key) {

@@ -24,7 +24,7 @@ import {
 } from '@guildhall/common';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UsersTable } from '../../db/schema.ts';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import type { MusicBot } from './bot.ts';
 import type { Loudness } from './ffmpeg.ts';
 import type { LoudnessCache } from './loudness.ts';
@@ -214,7 +214,7 @@ export class MusicService {
     } catch (err) {
       this.e.log.warn({ err: (err as Error).message, platform }, 'music: search failed');
       // The client adds "Search failed: "; the member reads which platform, the operator the log.
-      throw httpError(502, platformUnavailableText(MUSIC_PLATFORM_LABELS[platform]), 'PLATFORM_UNAVAILABLE');
+      throw fail('PLATFORM_UNAVAILABLE', platformUnavailableText(MUSIC_PLATFORM_LABELS[platform]));
     }
   }
 
@@ -223,28 +223,24 @@ export class MusicService {
     const bot = this.requireGuild(guildId);
     const channel = this.requireVoice(caller, guildId, userId);
     const source = this.e.sources.find((s) => s.owns(url));
-    if (!source) throw httpError(400, MUSIC_TEXTS.unsupportedUrl, 'UNSUPPORTED_URL');
+    if (!source) throw fail('UNSUPPORTED_URL', MUSIC_TEXTS.unsupportedUrl);
     if (source.isList?.(url) && source.resolveList) return this.playList(caller, guildId, url, source);
     const found = await source.resolve(url).catch((err: Error) => {
       this.e.log.warn({ err: err.message, platform: source.platform }, 'music: resolve failed');
-      throw httpError(
-        502,
-        platformUnavailableText(MUSIC_PLATFORM_LABELS[source.platform]),
-        'PLATFORM_UNAVAILABLE',
-      );
+      throw fail('PLATFORM_UNAVAILABLE', platformUnavailableText(MUSIC_PLATFORM_LABELS[source.platform]));
     });
-    if (!found) throw httpError(404, MUSIC_TEXTS.songNotFound, 'SONG_NOT_FOUND');
+    if (!found) throw fail('SONG_NOT_FOUND', MUSIC_TEXTS.songNotFound);
     const player = await this.playerIn(bot, guildId, channel);
-    if (player.queue.length >= MUSIC_QUEUE_MAX) throw httpError(409, MUSIC_TEXTS.queueFull, 'QUEUE_FULL');
+    if (player.queue.length >= MUSIC_QUEUE_MAX) throw fail('QUEUE_FULL', MUSIC_TEXTS.queueFull);
     const song: Song = { ...found, entryId: randomUUID(), requestedBy: requesterOf(caller) };
     this.measure(song);
     const action = await player.add(song);
     if (action === 'playing' && player.current?.entryId !== song.entryId) {
       // ffmpeg could not start on it: say so rather than "playing" (the log has the operator's detail).
       if (player.lastStartFailure === 'encoder') {
-        throw httpError(503, MUSIC_TEXTS.encoderUnavailable, 'ENCODER_UNAVAILABLE');
+        throw fail('ENCODER_UNAVAILABLE', MUSIC_TEXTS.encoderUnavailable);
       }
-      throw httpError(502, MUSIC_TEXTS.audioUnavailable, 'PLAY_FAILED');
+      throw fail('PLAY_FAILED', MUSIC_TEXTS.audioUnavailable);
     }
     return {
       song,
@@ -261,18 +257,14 @@ export class MusicService {
   private async playList(caller: UsersTable, guildId: string, url: string, source: MusicSource) {
     const list = await source.resolveList?.(url, MUSIC_LINK_TRACKS_MAX).catch((err: Error) => {
       this.e.log.warn({ err: err.message, platform: source.platform }, 'music: list resolve failed');
-      throw httpError(
-        502,
-        platformUnavailableText(MUSIC_PLATFORM_LABELS[source.platform]),
-        'PLATFORM_UNAVAILABLE',
-      );
+      throw fail('PLATFORM_UNAVAILABLE', platformUnavailableText(MUSIC_PLATFORM_LABELS[source.platform]));
     });
-    if (!list || list.songs.length === 0) throw httpError(404, MUSIC_TEXTS.songNotFound, 'SONG_NOT_FOUND');
+    if (!list || list.songs.length === 0) throw fail('SONG_NOT_FOUND', MUSIC_TEXTS.songNotFound);
     const before = this.players.get(guildId)?.queue.length ?? 0;
     const result = await this.playMany(caller, guildId, list.songs, false);
     const player = this.players.get(guildId);
     const first = result.action === 'playing' ? player?.current : player?.queue[before];
-    if (!first) throw httpError(502, MUSIC_TEXTS.audioUnavailable, 'PLAY_FAILED');
+    if (!first) throw fail('PLAY_FAILED', MUSIC_TEXTS.audioUnavailable);
     const message =
       list.total > result.added ? linkCutText(result.added, list.total) : `Queued ${result.added} tracks`;
     return {
@@ -300,7 +292,7 @@ export class MusicService {
     if (clearQueue) player.queue = [];
     const room = MUSIC_QUEUE_MAX - player.queue.length;
     const taken = entries.slice(0, Math.max(0, room));
-    if (taken.length === 0) throw httpError(409, MUSIC_TEXTS.queueFull, 'QUEUE_FULL');
+    if (taken.length === 0) throw fail('QUEUE_FULL', MUSIC_TEXTS.queueFull);
     const [first, ...rest] = taken;
     let action: 'playing' | 'queued' = 'queued';
     if (first && player.current && !clearQueue) {
@@ -317,7 +309,7 @@ export class MusicService {
   async control(caller: Caller, guildId: string, action: ControlAction) {
     const player = this.requirePlayer(guildId);
     const needsSong = action !== 'clearQueue';
-    if (needsSong && !player.current) throw httpError(409, MUSIC_TEXTS.nothingPlaying, 'NOTHING_PLAYING');
+    if (needsSong && !player.current) throw fail('NOTHING_PLAYING', MUSIC_TEXTS.nothingPlaying);
     this.requireListening(caller, guildId, player);
     const messages = {
       pause: 'Paused',
@@ -365,7 +357,7 @@ export class MusicService {
     const player = this.requirePlayer(guildId);
     this.requireListening(caller, guildId, player);
     if (from >= player.queue.length || to >= player.queue.length) {
-      throw httpError(400, MUSIC_TEXTS.indexOutOfRange, 'INDEX_OUT_OF_RANGE');
+      throw fail('INDEX_OUT_OF_RANGE', MUSIC_TEXTS.indexOutOfRange);
     }
     player.reorder(from, to);
     return { message: 'Queue reordered', status: this.status(guildId) };
@@ -376,7 +368,7 @@ export class MusicService {
     const player = this.requirePlayer(guildId);
     this.requireListening(caller, guildId, player);
     const index = player.indexOf(entryId);
-    if (index < 0) throw httpError(404, MUSIC_TEXTS.queueEntryNotFound, 'QUEUE_ENTRY_NOT_FOUND');
+    if (index < 0) throw fail('QUEUE_ENTRY_NOT_FOUND', MUSIC_TEXTS.queueEntryNotFound);
     const song = player.remove(index);
     return { message: `Removed ${song?.title ?? 'the song'} from the queue`, status: this.status(guildId) };
   }
@@ -386,7 +378,7 @@ export class MusicService {
     const player = this.requirePlayer(guildId);
     this.requireListening(caller, guildId, player);
     const index = player.indexOf(entryId);
-    if (index < 0) throw httpError(404, MUSIC_TEXTS.queueEntryNotFound, 'QUEUE_ENTRY_NOT_FOUND');
+    if (index < 0) throw fail('QUEUE_ENTRY_NOT_FOUND', MUSIC_TEXTS.queueEntryNotFound);
     player.reorder(index, 0);
     const song = player.queue[0];
     if (song) this.measure(song);
@@ -460,17 +452,17 @@ export class MusicService {
 
   private source(platform: MusicPlatform): MusicSource {
     const s = this.e.sources.find((x) => x.platform === platform);
-    if (!s) throw httpError(400, MUSIC_TEXTS.platformUnavailable, 'PLATFORM_UNAVAILABLE');
+    if (!s) throw fail('PLATFORM_NOT_SUPPORTED', MUSIC_TEXTS.platformUnavailable);
     return s;
   }
 
   /** The bot, with its gateway up: a control during an outage is answered at once, not after a timeout. */
   private requireBot(): MusicBot {
     const bot = this.e.bot;
-    if (!bot) throw httpError(503, MUSIC_TEXTS.botOffline, 'BOT_OFFLINE');
+    if (!bot) throw fail('BOT_OFFLINE', MUSIC_TEXTS.botOffline);
     const gateway = bot.gateway();
     if (!gateway.up) {
-      throw httpError(503, botReconnectingText('Discord', secondsSince(gateway.since)), 'BOT_RECONNECTING');
+      throw fail('BOT_RECONNECTING', botReconnectingText('Discord', secondsSince(gateway.since)));
     }
     return bot;
   }
@@ -479,24 +471,20 @@ export class MusicService {
   private requireVoiceLink(bot: MusicBot, guildId: string): void {
     const voice = bot.voice(guildId);
     if (voice && !voice.up) {
-      throw httpError(
-        503,
-        botReconnectingText('the voice channel', secondsSince(voice.since)),
-        'BOT_RECONNECTING',
-      );
+      throw fail('BOT_RECONNECTING', botReconnectingText('the voice channel', secondsSince(voice.since)));
     }
   }
 
   private requireGuild(guildId: string): MusicBot {
     const bot = this.requireBot();
-    if (!bot.hasGuild(guildId)) throw httpError(404, MUSIC_TEXTS.guildNotFound, 'GUILD_NOT_FOUND');
+    if (!bot.hasGuild(guildId)) throw fail('GUILD_NOT_FOUND', MUSIC_TEXTS.guildNotFound);
     return bot;
   }
 
   private requirePlayer(guildId: string): GuildPlayer {
     this.requireGuild(guildId);
     const player = this.players.get(guildId);
-    if (!player) throw httpError(409, MUSIC_TEXTS.nothingPlaying, 'NOTHING_PLAYING');
+    if (!player) throw fail('NOTHING_PLAYING', MUSIC_TEXTS.nothingPlaying);
     return player;
   }
 
@@ -508,7 +496,7 @@ export class MusicService {
     if (hasLevel(caller.level, 'moderator')) return;
     const where = this.e.bot?.memberChannel(guildId, caller.user.discord_id) ?? null;
     if (!player.channel || where?.id !== player.channel.id) {
-      throw httpError(403, MUSIC_TEXTS.notInBotChannel, 'NOT_IN_BOT_CHANNEL');
+      throw fail('NOT_IN_BOT_CHANNEL', MUSIC_TEXTS.notInBotChannel);
     }
   }
 
@@ -521,7 +509,7 @@ export class MusicService {
       !hasLevel(caller.level, 'moderator') &&
       !this.e.bot?.memberChannel(guildId, caller.user.discord_id)
     ) {
-      throw httpError(403, MUSIC_TEXTS.notInBotChannel, 'NOT_IN_BOT_CHANNEL');
+      throw fail('NOT_IN_BOT_CHANNEL', MUSIC_TEXTS.notInBotChannel);
     }
     return player;
   }
@@ -569,19 +557,18 @@ export class MusicService {
 
   private requireSong(guildId: string): GuildPlayer {
     const player = this.requirePlayer(guildId);
-    if (!player.current) throw httpError(409, MUSIC_TEXTS.nothingPlaying, 'NOTHING_PLAYING');
+    if (!player.current) throw fail('NOTHING_PLAYING', MUSIC_TEXTS.nothingPlaying);
     return player;
   }
 
   /** The caller must be a Discord identity, act as themselves, and sit in a voice channel of the guild. */
   private requireVoice(caller: UsersTable, guildId: string, userId?: string) {
-    if (caller.provider !== 'discord')
-      throw httpError(400, MUSIC_TEXTS.discordIdMissing, 'DISCORD_ID_MISSING');
+    if (caller.provider !== 'discord') throw fail('DISCORD_ID_MISSING', MUSIC_TEXTS.discordIdMissing);
     if (userId !== undefined && userId !== caller.discord_id) {
-      throw httpError(403, MUSIC_TEXTS.userIdMismatch, 'USER_ID_MISMATCH');
+      throw fail('USER_ID_MISMATCH', MUSIC_TEXTS.userIdMismatch);
     }
     const channel = this.requireBot().memberChannel(guildId, caller.discord_id);
-    if (!channel) throw httpError(409, MUSIC_TEXTS.notInVoice, 'NOT_IN_VOICE');
+    if (!channel) throw fail('NOT_IN_VOICE', MUSIC_TEXTS.notInVoice);
     return channel;
   }
 
@@ -608,7 +595,7 @@ export class MusicService {
           });
       } catch (err) {
         this.e.log.warn({ err: (err as Error).message, guildId }, 'music: cannot join voice');
-        throw httpError(503, MUSIC_TEXTS.voiceUnreachable, 'VOICE_JOIN_FAILED');
+        throw fail('VOICE_JOIN_FAILED', MUSIC_TEXTS.voiceUnreachable);
       }
     }
     return player;

@@ -1,6 +1,6 @@
 import type { OsintProgress } from '@guildhall/common';
-import type { OsintConfig } from '../../config.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
+import type { OsintConfig } from './config.ts';
 import type { GeoLookup } from './geo.ts';
 import type { RdapClient } from './rdap.ts';
 import type { Site } from './sites.ts';

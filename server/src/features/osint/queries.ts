@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { OSINT_HISTORY_TEXTS, OSINT_TEXTS, type OsintType } from '@guildhall/common';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 
 const DOMAIN =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
@@ -16,34 +16,34 @@ export function normalizeQuery(type: OsintType, query: string): string {
   const q = query.trim();
   // NUL and other control or format characters: refused for every type (PostgreSQL cannot store a NUL,
   // and no address, name or number contains one).
-  if (/[\p{Cc}\p{Cf}]/u.test(q)) throw httpError(400, OSINT_HISTORY_TEXTS.badControl, 'BAD_QUERY');
+  if (/[\p{Cc}\p{Cf}]/u.test(q)) throw fail('BAD_QUERY', OSINT_HISTORY_TEXTS.badControl);
   switch (type) {
     case 'email': {
       const at = q.lastIndexOf('@');
       const local = q.slice(0, at);
       const domain = toDomain(q.slice(at + 1));
       if (at < 1 || local.length > 64 || /[\s@"<>()[\]\\,;:]/.test(local) || !domain) {
-        throw httpError(400, OSINT_TEXTS.badEmail, 'BAD_QUERY');
+        throw fail('BAD_QUERY', OSINT_TEXTS.badEmail);
       }
       return `${local}@${domain}`;
     }
     case 'phone':
       if (!PHONE.test(q) || !/\d{4}/.test(q.replace(/\D/g, '')))
-        throw httpError(400, OSINT_TEXTS.badPhone, 'BAD_QUERY');
+        throw fail('BAD_QUERY', OSINT_TEXTS.badPhone);
       return q;
     case 'username': {
       const u = q.replace(/^@/, '');
-      if (!USERNAME.test(u)) throw httpError(400, OSINT_TEXTS.badUsername, 'BAD_QUERY');
+      if (!USERNAME.test(u)) throw fail('BAD_QUERY', OSINT_TEXTS.badUsername);
       return u;
     }
     case 'domain': {
       const d = toDomain(q.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[/?#].*$/, ''));
-      if (!d) throw httpError(400, OSINT_TEXTS.badDomain, 'BAD_QUERY');
+      if (!d) throw fail('BAD_QUERY', OSINT_TEXTS.badDomain);
       return d;
     }
     case 'ip': {
       const ip = toIp(q);
-      if (!ip) throw httpError(400, OSINT_TEXTS.badIp, 'BAD_QUERY');
+      if (!ip) throw fail('BAD_QUERY', OSINT_TEXTS.badIp);
       return ip;
     }
     case 'person': {
@@ -53,7 +53,7 @@ export function normalizeQuery(type: OsintType, query: string): string {
         words.length > 5 ||
         !words.every((w) => PERSON_WORD.test(w) && w.length <= 40)
       ) {
-        throw httpError(400, OSINT_TEXTS.badPerson, 'BAD_QUERY');
+        throw fail('BAD_QUERY', OSINT_TEXTS.badPerson);
       }
       return words.join(' ');
     }

@@ -13,9 +13,10 @@ import {
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import { recordActivity } from '../admin/index.ts';
+import type { OsintFeatureConfig } from './config.ts';
 import { getSearch } from './history.ts';
 import { disableSite, enableSite, SELF_CHECK_MARK } from './site-state.ts';
 
@@ -27,7 +28,7 @@ const REPORTED_REASON = `Reported wrong by ${OSINT_REPORTS_TO_DISABLE} members; 
  * admins review the reports. A site reported by OSINT_REPORTS_TO_DISABLE different members is taken out
  * of scans until an admin decides (accepting keeps it out; dismissing every report brings it back).
  */
-export function osintReportRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
+export function osintReportRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/osint/reports',
@@ -45,13 +46,8 @@ export function osintReportRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
       async (req, reply) => {
         const user = req.auth!.user;
         const body = req.body;
-        const search = await getSearch(
-          deps.db,
-          user.discord_id,
-          body.searchId,
-          deps.config.osint.historyDays,
-        );
-        if (!search) throw httpError(404, OSINT_HISTORY_TEXTS.notFound, 'NOT_FOUND');
+        const search = await getSearch(deps.db, user.discord_id, body.searchId, deps.config.historyDays);
+        if (!search) throw fail('NOT_FOUND', OSINT_HISTORY_TEXTS.notFound);
         const platform = search.sources
           .map((s) => s.data)
           .filter(isPlatformData)
@@ -59,9 +55,9 @@ export function osintReportRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
             (d) =>
               d.sources.some((p) => p.name === body.site) || d.unchecked?.some((u) => u.name === body.site),
           );
-        if (!platform) throw httpError(400, 'That site is not in this search', 'BAD_SITE');
+        if (!platform) throw fail('BAD_SITE', 'That site is not in this search');
         if (/[\p{Cc}]/u.test(body.note ?? ''))
-          throw httpError(400, 'note must not contain control characters', 'BAD_NOTE');
+          throw fail('BAD_NOTE', 'note must not contain control characters');
         const id = randomUUID();
         await deps.db
           .insertInto('osint_site_reports')
@@ -140,7 +136,7 @@ export function osintReportRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
           .selectAll()
           .where('id', '=', req.params.id)
           .executeTakeFirst();
-        if (!report) throw httpError(404, 'Report not found', 'NOT_FOUND');
+        if (!report) throw fail('NOT_FOUND', 'Report not found');
         const { decision } = req.body;
         // Accepting closes the site's open reports; dismissing (re-enabling) closes every report that
         // kept it disabled, an earlier acceptance included, so the list never says "accepted" of a site

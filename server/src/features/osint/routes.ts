@@ -14,10 +14,11 @@ import {
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HttpError, httpError } from '../../platform/errors.ts';
+import { fail, HttpError } from '../../platform/errors.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
 import { perMemberKey } from '../../platform/rate-limit/keys.ts';
+import type { OsintFeatureConfig } from './config.ts';
 import type { OsintContext } from './context.ts';
 import { exportFileName, searchToCsv } from './export.ts';
 import { getSearch, listSearches } from './history.ts';
@@ -39,9 +40,9 @@ type Loaded = {
  * sources, the fetcher and the site list load on the first search, so they cost nothing at start-up
  * (bench/startup). Beyond the spec: the member's history, its export, the site list's state, reports.
  */
-export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
+export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPluginAsyncZod {
   return async (app) => {
-    const config = deps.config.osint;
+    const config = deps.config;
     let loaded: Promise<Loaded> | undefined;
     const load = () => {
       loaded ??= (async () => {
@@ -105,7 +106,7 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
         const { searchId } = req.body;
         const busy = running.get(user.discord_id) ?? 0;
         if (busy >= OSINT_SEARCHES_RUNNING_MAX)
-          throw httpError(429, OSINT_HISTORY_TEXTS.tooManyRunning, 'BUSY');
+          throw fail('TOO_MANY_SEARCHES', OSINT_HISTORY_TEXTS.tooManyRunning);
         running.set(user.discord_id, busy + 1);
         // The member went away (tab closed, request aborted): stop every request of the search.
         const controller = new AbortController();
@@ -142,7 +143,7 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
         } catch (err) {
           if (controller.signal.aborted && !(err instanceof HttpError)) {
             // Nobody is listening; the status is for the log.
-            throw new HttpError(499, 'The search was stopped because its page went away', 'SEARCH_ABORTED');
+            throw fail('SEARCH_ABORTED', 'The search was stopped because its page went away');
           }
           throw err;
         } finally {
@@ -171,7 +172,7 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         const result = await getSearch(deps.db, req.auth!.user.discord_id, req.params.id, config.historyDays);
-        if (!result) throw httpError(404, OSINT_HISTORY_TEXTS.notFound, 'NOT_FOUND');
+        if (!result) throw fail('NOT_FOUND', OSINT_HISTORY_TEXTS.notFound);
         return { success: true as const, results: result, error: null };
       },
     );
@@ -189,7 +190,7 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
       },
       async (req, reply) => {
         const result = await getSearch(deps.db, req.auth!.user.discord_id, req.params.id, config.historyDays);
-        if (!result) throw httpError(404, OSINT_HISTORY_TEXTS.notFound, 'NOT_FOUND');
+        if (!result) throw fail('NOT_FOUND', OSINT_HISTORY_TEXTS.notFound);
         const format = req.query.format;
         reply
           .header('content-disposition', `attachment; filename="${exportFileName(result, format)}"`)

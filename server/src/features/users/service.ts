@@ -1,7 +1,7 @@
 import { type AccessLevel, DEMO_USER_ID, hasLevel, isAccessLevel } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import type { AuthContext } from '../../platform/access.ts';
-import { httpError } from '../../platform/errors.ts';
+import { fail } from '../../platform/errors.ts';
 import { countRealAdmins, findUserById, listApprovedUsers } from './repo.ts';
 import type { UsersTable } from './tables.ts';
 
@@ -38,9 +38,9 @@ export async function viewUser(
   id: string,
 ): Promise<{ row: UsersTable; level: AccessLevel }> {
   if (id !== viewer.user.discord_id && !hasLevel(viewer.level, 'admin')) {
-    throw httpError(403, 'You can only view your own account', 'FORBIDDEN');
+    throw fail('FORBIDDEN', 'You can only view your own account');
   }
   const row = await findUserById(db, id);
-  if (!row) throw httpError(404, 'User not found', 'NOT_FOUND');
+  if (!row) throw fail('NOT_FOUND', 'User not found');
   return { row, level: await effectiveLevel(db, row) };
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FilesStoreConfig } from '../../config.ts';
+import type { FilesStoreConfig } from './config.ts';
 import { DiscordBlobStore } from './discord.ts';
 import { LocalBlobStore } from './local.ts';
 import { RoutingBlobStore, type StoreKind } from './routing.ts';

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/index.ts';
 import { pendingMigrations } from '../../db/index.ts';
-import { HttpError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { APP_VERSION } from '../version.ts';
 import { registerMetrics } from './metrics.ts';
 import { createReadinessChecks, type ReadinessChecks } from './readiness.ts';
@@ -74,18 +74,10 @@ export function registerObservability(root: FastifyInstance, deps: Observability
     { config: { access: 'public' }, logLevel: 'warn', schema: { response: { 200: z.string() } } },
     async (req, reply) => {
       if (!metrics || !deps.metricsToken) {
-        throw new HttpError(
-          404,
-          'Metrics are disabled (set METRICS_TOKEN to enable them)',
-          'METRICS_DISABLED',
-        );
+        throw fail('METRICS_DISABLED', 'Metrics are disabled (set METRICS_TOKEN to enable them)');
       }
       if (!tokenMatches(req.headers.authorization, deps.metricsToken)) {
-        throw new HttpError(
-          401,
-          'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>',
-          'METRICS_TOKEN',
-        );
+        throw fail('METRICS_TOKEN', 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>');
       }
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     },

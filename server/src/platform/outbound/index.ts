@@ -1,4 +1,4 @@
-import type { OutboundConfig } from '../../config.ts';
+import type { OutboundConfig } from './config.ts';
 import { createOutbound, type Outbound } from './fetcher.ts';
 import { createResolver } from './resolver.ts';
 

@@ -3,7 +3,7 @@ import { rateLimitText } from '@guildhall/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { clientAddressKey } from '../client-address.ts';
-import { HttpError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { throttledRedisWarnings } from '../redis-helpers.ts';
 import type { FailureLimiter } from './failure-limiter.ts';
 import { createMemoryFailureLimiter } from './memory-failure-limiter.ts';
@@ -57,8 +57,7 @@ export async function registerRateLimits(
     // one address (a school, a shared flat) would use up the budget just by opening the portal, and a
     // 429 on a script leaves a blank page. They are files that exist (a fixed set), never API calls.
     allowList: (req) => deps.rateLimit?.exempt?.(req) ?? false,
-    errorResponseBuilder: (_req, ctx) =>
-      new HttpError(429, rateLimitText(Math.ceil(ctx.ttl / 1000)), 'RATE_LIMITED'),
+    errorResponseBuilder: (_req, ctx) => fail('RATE_LIMITED', rateLimitText(Math.ceil(ctx.ttl / 1000))),
     // A general limiter that cannot count lets requests through (the store logs a warning) instead of 500s.
     ...(redis ? { store: redisRateLimitStore(redis.client, prefix, report), skipOnError: true } : {}),
   });

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../config.ts';
-import { HttpError, registerErrorHandling } from '../errors.ts';
+import { fail, registerErrorHandling } from '../errors.ts';
 import { registerRateLimits } from './index.ts';
 import {
   deleteRedisKeys,
@@ -29,17 +29,16 @@ async function buildLimitedApp(url: string, prefix: string, logs: string[]): Pro
       const attempt = await guesses.begin(req.ip);
       if (!attempt.isAllowed) {
         reply.header('retry-after', String(attempt.retryAfterSeconds));
-        throw new HttpError(
-          429,
-          `Rate limit exceeded. Please try again after ${attempt.retryAfterSeconds} seconds`,
+        throw fail(
           'RATE_LIMITED',
+          `Rate limit exceeded. Please try again after ${attempt.retryAfterSeconds} seconds`,
         );
       }
       if (req.body.guess === 'right') {
         await attempt.forgive();
         return { ok: true };
       }
-      throw new HttpError(401, 'wrong');
+      throw fail('UNAUTHORIZED', 'wrong');
     });
   });
   await app.ready();

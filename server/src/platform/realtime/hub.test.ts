@@ -4,7 +4,7 @@ import type { Socket } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.ts';
 import { sha256Hex } from '../crypto.ts';
-import { httpError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { createSession, revokeSession, revokeUserSessions } from '../sessions.ts';
 import { createRealtimeHub } from './hub.ts';
 import {
@@ -26,7 +26,7 @@ const sockets: Socket[] = [];
 function defineProbeRooms() {
   ctx.app.realtime.defineRoomType('probe', {
     async authorize(identity, key) {
-      if (key !== 'open' && key !== identity.userId) throw httpError(403, 'Not your probe', 'FORBIDDEN');
+      if (key !== 'open' && key !== identity.userId) throw fail('FORBIDDEN', 'Not your probe');
     },
     async snapshot(key, identity) {
       return { event: 'probe:state', payload: { key, for: identity.userId, full: true } };
@@ -275,7 +275,7 @@ describe('realtime shutdown', () => {
 describe('client events', () => {
   it("runs a feature's handler as the socket's account and acks its result or its HttpError", async () => {
     ctx.app.realtime.onClientEvent('probe:act', async (identity, payload) => {
-      if (payload === 'refuse') throw httpError(409, 'Not now', 'NOT_NOW');
+      if (payload === 'refuse') throw fail('CONFLICT', 'Not now');
       if (payload === 'crash') throw new Error('boom');
       return { by: identity.userId, got: payload };
     });
@@ -284,7 +284,7 @@ describe('client events', () => {
     const socket = await connect(member.token);
     const act = (payload: unknown) => socket.timeout(3000).emitWithAck('probe:act', payload);
     expect(await act(5)).toEqual({ ok: true, by: member.userId, got: 5 });
-    expect(await act('refuse')).toEqual({ ok: false, error: 'Not now', code: 'NOT_NOW' });
+    expect(await act('refuse')).toEqual({ ok: false, error: 'Not now', code: 'CONFLICT' });
     expect(await act('crash')).toEqual({ ok: false, error: 'Internal server error', code: 'INTERNAL' });
   });
 });

@@ -18,3 +18,17 @@ describe('ChunkBufferPool.tryAcquire (downloads borrow without waiting)', () => 
     expect(await waiting).toBe(b);
   });
 });
+
+describe('ChunkBufferPool.close (the files feature closes its pools on stop)', () => {
+  test('fails whoever waits (their wait timer cleared), refuses later acquires and keeps no buffer', async () => {
+    const pool = new ChunkBufferPool(64 * 1024, 1, 1);
+    const held = pool.tryAcquire()!;
+    const waiting = pool.acquire(60_000);
+    pool.close();
+    await expect(waiting).rejects.toThrow(/closed/);
+    await expect(pool.acquire()).rejects.toThrow(/closed/);
+    pool.release(held); // returned after close: dropped, not kept
+    expect(pool.inUse).toBe(0);
+    expect(pool.isClosed).toBe(true);
+  });
+});

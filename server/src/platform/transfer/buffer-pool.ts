@@ -13,7 +13,10 @@ export class ChunkBufferPool {
   private readonly keepFree: number;
   private readonly free: SharedArrayBuffer[] = [];
   private readonly waiting: ((b: SharedArrayBuffer) => void)[] = [];
+  /** How each waiter is failed when the pool closes. */
+  private readonly failWaiter = new Map<(b: SharedArrayBuffer) => void, (e: Error) => void>();
   private allocated = 0;
+  private closed = false;
 
   constructor(bufferBytes: number, maxBuffers: number, keepFree = 2) {
     this.bufferBytes = bufferBytes;
@@ -26,11 +29,13 @@ export class ChunkBufferPool {
    * a caller answers "busy, retry" instead of hanging behind uploads that hold every buffer.
    */
   async acquire(timeoutMs?: number): Promise<SharedArrayBuffer> {
+    if (this.closed) throw new Error('the buffer pool is closed (the server is stopping)');
     const now = this.tryAcquire();
     if (now) return now;
     return new Promise((resolve, reject) => {
       const take = (b: SharedArrayBuffer) => {
         clearTimeout(timer);
+        this.failWaiter.delete(take);
         resolve(b);
       };
       const timer =
@@ -39,10 +44,33 @@ export class ChunkBufferPool {
           : setTimeout(() => {
               const at = this.waiting.indexOf(take);
               if (at >= 0) this.waiting.splice(at, 1);
+              this.failWaiter.delete(take);
               reject(new BufferWaitTimeout(`no chunk buffer freed within ${timeoutMs} ms`));
             }, timeoutMs);
+      this.failWaiter.set(take, (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
       this.waiting.push(take);
     });
+  }
+
+  /**
+   * On stop: fails whoever still waits (their timers cleared, so nothing outlives the app) and drops
+   * the free buffers; buffers still lent out are dropped when returned.
+   */
+  close(): void {
+    this.closed = true;
+    for (const take of this.waiting.splice(0)) {
+      this.failWaiter.get(take)?.(new Error('the buffer pool is closed (the server is stopping)'));
+    }
+    this.failWaiter.clear();
+    this.allocated -= this.free.length;
+    this.free.length = 0;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   /** A buffer if one is free or may still be made, without waiting; null otherwise. */
@@ -65,7 +93,7 @@ export class ChunkBufferPool {
       next(buffer);
       return;
     }
-    if (this.free.length < this.keepFree) this.free.push(buffer);
+    if (!this.closed && this.free.length < this.keepFree) this.free.push(buffer);
     else this.allocated -= 1; // dropped: the garbage collector frees it
   }
 }

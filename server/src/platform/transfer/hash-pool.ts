@@ -19,11 +19,26 @@ type Response = HashResponse;
 
 type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void };
 
-/** One worker thread answering hash requests in order; restarted if it ever dies. */
+/** One worker thread answering hash requests in order; restarted if it ever dies (until closed). */
 class HashThread {
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private closed = false;
+
+  /** Whether a thread is running now. */
+  get alive(): boolean {
+    return this.worker !== null;
+  }
+
+  /** Ends the thread (waiting for it to exit); requests in flight fail, later ones are refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    if (!worker) return;
+    await worker.terminate(); // its 'exit' listener fails what was pending and forgets the worker
+    this.worker = null;
+  }
 
   request(message: Request): Promise<Response> {
     const worker = this.ensure();
@@ -44,6 +59,7 @@ class HashThread {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
+    if (this.closed) throw new Error('the hash threads are closed (the server is stopping)');
     const worker = new Worker(WORKER_URL);
     worker.on('message', (m: Response) => {
       const p = this.pending.get(m.id);
@@ -105,11 +121,20 @@ export class HashPool {
   warmUp(): void {
     for (const t of this.threads) t.start();
   }
-}
 
-let shared: HashPool | null = null;
-/** The process-wide pool (threads start on first use). */
-export function hashPool(): HashPool {
-  shared ??= new HashPool();
-  return shared;
+  /** Threads running now (0 before first use and after close). */
+  get liveThreads(): number {
+    return this.threads.filter((t) => t.alive).length;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+  private isClosed = false;
+
+  /** Ends both threads: the platform calls it when the app closes, after every feature stopped. */
+  async close(): Promise<void> {
+    this.isClosed = true;
+    await Promise.all(this.threads.map((t) => t.close()));
+  }
 }

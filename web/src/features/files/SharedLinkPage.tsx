@@ -68,8 +68,10 @@ export function classifyFailure(error: unknown): Failure {
   if (error instanceof ApiError && (error.code === 'AUTH_REQUIRED' || error.status === 401))
     return { kind: 'login' };
   const message = error instanceof Error ? error.message : String(error);
-  if ((error instanceof ApiError && error.status === 404) || message.includes('404'))
+  if (error instanceof ApiError && (error.code === 'NOT_FOUND' || error.status === 404))
     return { kind: 'not-found' };
+  // The spec's own rule (portal-tools §8), for a failure that is not the API's (no code to match).
+  if (!(error instanceof ApiError) && message.includes('404')) return { kind: 'not-found' };
   return { kind: 'other', message };
 }
 

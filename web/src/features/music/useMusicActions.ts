@@ -7,6 +7,7 @@ import {
   MUSIC_TEXTS as T,
 } from '@guildhall/common';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../api/client.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import * as api from './api.ts';
 import { moveItem } from './queue-order.ts';
@@ -32,7 +33,8 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
 
   const play = useMutation({
     mutationFn: (song: Pick<SearchResult, 'url' | 'title'>) => {
-      if (!isSnowflake(user?.id)) throw new Error(T.discordIdMissing);
+      // Refused here as the server would refuse it (400 DISCORD_ID_MISSING), so one check handles both.
+      if (!isSnowflake(user?.id)) throw new ApiError(T.discordIdMissing, 400, 'DISCORD_ID_MISSING');
       return api.play(need(), song.url, user!.id);
     },
     onSuccess: (res) => {
@@ -44,7 +46,7 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
       );
     },
     onError: (e) =>
-      e instanceof Error && e.message === T.discordIdMissing
+      e instanceof ApiError && e.code === 'DISCORD_ID_MISSING'
         ? feedback.showError(T.discordIdMissing)
         : fail(T.playFailed)(e),
   });

@@ -109,7 +109,7 @@ export function usePlaylists(guildId: string | null, feedback: Feedback) {
       feedback.showSuccess(`Saved ${song.title} to ${res.playlist.name}`);
     },
     onError: (e) =>
-      e instanceof ApiError && e.message === T.songAlreadyAdded
+      e instanceof ApiError && e.code === 'SONG_ALREADY_ADDED'
         ? feedback.showError(T.songAlreadyAdded)
         : fail(T.addSongFailed)(e),
   });

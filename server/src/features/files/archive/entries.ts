@@ -1,6 +1,6 @@
 import { ARCHIVE_MAX_FILES } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import { nameKey, numberedName } from '../names.ts';
 import { requireItem } from '../service.ts';
 
@@ -32,11 +32,7 @@ export async function archiveEntries(db: Db, ids: string[]): Promise<ArchiveEntr
   let files = 0;
   const add = (e: ArchiveEntry) => {
     if (e.kind === 'file' && ++files > ARCHIVE_MAX_FILES) {
-      throw httpError(
-        400,
-        `An archive can hold at most ${ARCHIVE_MAX_FILES} files; pick fewer`,
-        'TOO_MANY_FILES',
-      );
+      throw fail('TOO_MANY_FILES', `An archive can hold at most ${ARCHIVE_MAX_FILES} files; pick fewer`);
     }
     entries.push(e);
   };

@@ -8,7 +8,7 @@ import {
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HttpError, httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import type { FilesContext } from '../context.ts';
 import { startDownload } from '../download-limits.ts';
 import { streamRange } from '../http-download.ts';
@@ -38,10 +38,9 @@ export function archiveRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
   ) {
     const entries = await archiveEntries(db, ids);
     if ((open.get(memberKey) ?? 0) >= ARCHIVES_PER_MEMBER) {
-      throw new HttpError(
-        429,
-        `At most ${ARCHIVES_PER_MEMBER} ZIP downloads at once; wait for one to finish`,
+      throw fail(
         'TOO_MANY_ARCHIVES',
+        `At most ${ARCHIVES_PER_MEMBER} ZIP downloads at once; wait for one to finish`,
         {
           'retry-after': '10',
         },
@@ -97,8 +96,7 @@ export function archiveRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       { config: { access: 'public' }, schema: { querystring: ArchiveQuery, response: { 200: BinaryBody } } },
       async (req, reply) => {
         const grant = await redeemArchiveTicket(db, req.query.ticket);
-        if (!grant)
-          throw httpError(403, 'This download link has expired. Start the download again.', 'TICKET_INVALID');
+        if (!grant) throw fail('TICKET_INVALID', 'This download link has expired. Start the download again.');
         const name = grant.ids.length === 1 ? await singleName(grant.ids[0]!) : 'shared-files';
         return sendArchive(req, reply, grant.ids, grant.userId ?? req.ip, name);
       },

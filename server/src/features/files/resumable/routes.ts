@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import {
+  genericCodeFor,
   RESUMABLE_UPLOAD_PATH,
   ResumableResponses,
   ResumableUploadParams,
@@ -10,7 +11,7 @@ import { Server } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
-import { HttpError, httpError, serverFault } from '../../../platform/errors.ts';
+import { fail, HttpError, serverFault } from '../../../platform/errors.ts';
 import type { FilesContext } from '../context.ts';
 import { findItem } from '../repo.ts';
 import { checkDiskStillHolds, diskFull, isNoSpace } from '../storage-limits/service.ts';
@@ -64,12 +65,19 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
       }
       if (err instanceof Error && 'statusCode' in err) {
         const status = Number((err as { statusCode: number }).statusCode);
-        return { status_code: status, body: JSON.stringify({ success: false, error: err.message }) };
+        return {
+          status_code: status,
+          body: JSON.stringify({ success: false, error: err.message, code: genericCodeFor(status) }),
+        };
       }
       if (!(err instanceof Error)) {
         return {
           status_code: err.status_code,
-          body: JSON.stringify({ success: false, error: err.body.trim() || 'Upload refused' }),
+          body: JSON.stringify({
+            success: false,
+            error: err.body.trim() || 'Upload refused',
+            code: genericCodeFor(err.status_code),
+          }),
         };
       }
       // A fault of ours: logged with its details, answered without them (no server paths in a body).
@@ -81,22 +89,22 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
   /** Checks what tus would refuse in plain text, so bad input gets the API's envelope. */
   const precheck = (req: FastifyRequest) => {
     if (req.headers['tus-resumable'] !== TUS_VERSION) {
-      throw httpError(412, `Send the header Tus-Resumable: ${TUS_VERSION}`, 'TUS_VERSION');
+      throw fail('TUS_VERSION', `Send the header Tus-Resumable: ${TUS_VERSION}`);
     }
     if (req.method === 'PATCH') {
       if (req.headers['content-type'] !== OCTETS)
-        throw httpError(415, `PATCH bodies must be ${OCTETS}`, 'UNSUPPORTED_MEDIA_TYPE');
+        throw fail('UNSUPPORTED_MEDIA_TYPE', `PATCH bodies must be ${OCTETS}`);
       if (!/^\d{1,16}$/.test(String(req.headers['upload-offset'] ?? '')))
-        throw httpError(400, 'Upload-Offset must be a byte count', 'VALIDATION');
+        throw fail('VALIDATION', 'Upload-Offset must be a byte count');
     }
     if (req.method === 'POST' && !/^\d{1,16}$/.test(String(req.headers['upload-length'] ?? ''))) {
-      throw httpError(400, 'Upload-Length must be a byte count', 'VALIDATION');
+      throw fail('VALIDATION', 'Upload-Length must be a byte count');
     }
   };
   const ownUpload = async (req: FastifyRequest, id: string) => {
     const row = await findItem(ctx.db, id);
     if (row?.type !== 'file' || row.owner_id !== req.auth!.user.discord_id || row.status === 'complete') {
-      throw httpError(404, 'Upload not found or expired', 'NOT_FOUND');
+      throw fail('NOT_FOUND', 'Upload not found or expired');
     }
   };
   /** Hands the request to tus; a body (POST, PATCH) takes one of the member's upload slots meanwhile. */

@@ -4,9 +4,9 @@ import { CHUNK_SIZE_BYTES, nameProblem } from '@guildhall/common';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
 import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
 import { isoIn, nowIso } from '../../../platform/time.ts';
+import { readChunk } from '../../../platform/transfer/chunk-reader.ts';
 import { storeInChunks, TooLargeError } from '../../../platform/transfer/chunker.ts';
 import type { FileHash } from '../../../platform/transfer/hash-pool.ts';
-import { chunkCheck } from '../chunk-check.ts';
 import type { FilesContext } from '../context.ts';
 import { watchBody } from '../fair-uploads.ts';
 import { discardItems } from '../maintenance.ts';
@@ -212,7 +212,7 @@ export class ChunkTusStore extends DataStore {
       try {
         const view = new Uint8Array(buffer);
         let at = 0;
-        for await (const piece of await this.ctx.store.get(c.blob_id, undefined, chunkCheck(c))) {
+        for await (const piece of await readChunk(this.ctx.store, c)) {
           view.set(piece as Buffer, at);
           at += (piece as Buffer).length;
         }

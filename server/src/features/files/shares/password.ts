@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { FILE_MANAGER_TEXTS, rateLimitText, SharePasswordErrorCodes } from '@guildhall/common';
-import { HttpError, httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import type { FailureLimiter } from '../../../platform/rate-limit/index.ts';
 import type { FileSharesTable } from '../tables.ts';
 
@@ -51,14 +51,14 @@ export async function requireSharePassword(
   if (!share.password_hash) return;
   const password = Array.isArray(given) ? given[0] : given;
   if (password === undefined || password === '') {
-    throw httpError(401, FILE_MANAGER_TEXTS.passwordRequired, SharePasswordErrorCodes.required);
+    throw fail(SharePasswordErrorCodes.required, FILE_MANAGER_TEXTS.passwordRequired);
   }
   const attempt = await failures.begin(clientKey);
   if (!attempt.isAllowed) {
     const seconds = attempt.retryAfterSeconds;
-    throw new HttpError(429, rateLimitText(seconds), 'RATE_LIMITED', { 'retry-after': String(seconds) });
+    throw fail('RATE_LIMITED', rateLimitText(seconds), { 'retry-after': String(seconds) });
   }
   const ok = password.length <= 256 && (await verifySharePassword(password, share.password_hash));
-  if (!ok) throw httpError(403, FILE_MANAGER_TEXTS.passwordWrong, SharePasswordErrorCodes.wrong);
+  if (!ok) throw fail(SharePasswordErrorCodes.wrong, FILE_MANAGER_TEXTS.passwordWrong);
   await attempt.forgive();
 }

@@ -14,8 +14,8 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Config } from '../../../config.ts';
 import { clientAddressKey } from '../../../platform/client-address.ts';
+import type { FilesFeatureConfig } from '../config.ts';
 import type { FilesContext } from '../context.ts';
 import { FILE_RESPONSES, TicketQuery, ticketExpired } from '../download-routes.ts';
 import { sendStoredFile } from '../http-download.ts';
@@ -45,7 +45,7 @@ const open = { access: 'public' } as const;
  */
 export function sharesRoutes(
   ctx: FilesContext,
-  config: Config,
+  config: FilesFeatureConfig,
   thumbnails: Thumbnails,
 ): FastifyPluginAsyncZod {
   const { db } = ctx;

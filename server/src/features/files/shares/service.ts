@@ -3,7 +3,7 @@ import { FILES_TEXTS, type ShareCreateBody } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
 import { type AuthContext, enforceAccess } from '../../../platform/access.ts';
 import { randomToken } from '../../../platform/crypto.ts';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import { nowIso } from '../../../platform/time.ts';
 import { findItem } from '../repo.ts';
 import { requireItem } from '../service.ts';
@@ -16,12 +16,12 @@ const TOKEN_BYTES = 24;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
 export const shareNotFound = () =>
-  httpError(404, 'Shared file not found: the link has expired, been revoked, or never existed', 'NOT_FOUND');
+  fail('NOT_FOUND', 'Shared file not found: the link has expired, been revoked, or never existed');
 
 /** The shared file itself (folders cannot be shared), or 404. */
 async function requireShareableFile(db: Db, fileId: string): Promise<FilesTable> {
   const item = await requireItem(db, fileId);
-  if (item.type === 'folder') throw httpError(400, FILES_TEXTS.foldersCannotBeShared, 'NOT_A_FILE');
+  if (item.type === 'folder') throw fail('NOT_A_FILE', FILES_TEXTS.foldersCannotBeShared);
   return item;
 }
 
@@ -35,11 +35,7 @@ export async function createShare(
   await requireShareableFile(db, fileId);
   const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) {
-    throw httpError(
-      400,
-      'expiresAt must be in the future (leave it empty for a permanent link)',
-      'EXPIRY_IN_PAST',
-    );
+    throw fail('EXPIRY_IN_PAST', 'expiresAt must be in the future (leave it empty for a permanent link)');
   }
   const row: FileSharesTable = {
     id: randomUUID(),
@@ -65,7 +61,7 @@ export async function listShares(db: Db, fileId: string): Promise<FileSharesTabl
 export async function revokeShare(db: Db, shareId: string): Promise<void> {
   const share = await findShareById(db, shareId);
   if (!share || share.revoked_at || (await markShareRevoked(db, shareId, nowIso())) === 0) {
-    throw httpError(404, 'Share not found', 'NOT_FOUND');
+    throw fail('NOT_FOUND', 'Share not found');
   }
 }
 
@@ -86,7 +82,7 @@ export async function findLiveShare(db: Db, token: string, now = new Date()) {
 /** A `user` share needs a signed-in, approved member; signed out it answers AUTH_REQUIRED (portal-tools §6). */
 export function requireShareAccess(share: FileSharesTable, auth: AuthContext | null): void {
   if (share.access_level === 'public') return;
-  if (!auth) throw httpError(401, FILES_TEXTS.sharedAuthRequired, 'AUTH_REQUIRED');
+  if (!auth) throw fail('AUTH_REQUIRED', FILES_TEXTS.sharedAuthRequired);
   enforceAccess('login', auth, true);
 }
 

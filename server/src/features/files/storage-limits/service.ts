@@ -3,7 +3,7 @@ import { type AdminStorageEntry, formatFileSize, type StorageUsage, securityText
 import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import type { Database } from '../../../db/schema.ts';
-import { HttpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import { nowIso } from '../../../platform/time.ts';
 import { recordActivity } from '../../admin/index.ts';
 import {
@@ -31,8 +31,8 @@ export type StorageLimits = {
 };
 
 export const quotaExceeded = (quota: number) =>
-  new HttpError(507, securityTexts.quotaExceeded(formatFileSize(quota)), 'QUOTA_EXCEEDED');
-export const diskFull = () => new HttpError(507, securityTexts.diskFull, 'STORAGE_FULL');
+  fail('QUOTA_EXCEEDED', securityTexts.quotaExceeded(formatFileSize(quota)));
+export const diskFull = () => fail('STORAGE_FULL', securityTexts.diskFull);
 
 /** Free bytes on the local store's disk (what an unprivileged process may use). */
 export async function freeBytes(dir: string): Promise<number> {
@@ -67,7 +67,7 @@ async function checkRoom(trx: Trx, limits: StorageLimits, userId: string, bytes:
 }
 
 export const tooManyResumable = (limit: number) =>
-  new HttpError(429, securityTexts.tooManyResumableUploads(limit), 'TOO_MANY_RESUMABLE_UPLOADS');
+  fail('TOO_MANY_RESUMABLE_UPLOADS', securityTexts.tooManyResumableUploads(limit));
 
 /**
  * Admits an upload of `declared` bytes (tus Upload-Length, or a POST /upload body's Content-Length)
@@ -153,7 +153,7 @@ export async function setQuota(
   quotaBytes: number | null,
 ): Promise<AdminStorageEntry> {
   const user = await userExists(db, userId);
-  if (!user) throw new HttpError(404, 'User not found', 'NOT_FOUND');
+  if (!user) throw fail('NOT_FOUND', 'User not found');
   await setCustomQuota(db, userId, quotaBytes, nowIso());
   const shown = quotaBytes ?? limits.defaultQuotaBytes;
   await recordActivity(db, {

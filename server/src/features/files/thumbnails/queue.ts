@@ -1,4 +1,4 @@
-import { HttpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 
 /**
  * Runs jobs one (or `concurrency`) at a time, at most `maxPending` waiting, and one job per key: a second
@@ -23,7 +23,7 @@ export class JobQueue<T> {
     const existing = this.byKey.get(key);
     if (existing) return existing;
     if (this.waiting.length >= this.maxPending) {
-      throw new HttpError(503, 'Thumbnails are busy right now; try again in a moment', 'BUSY', {
+      throw fail('BUSY', 'Thumbnails are busy right now; try again in a moment', {
         'retry-after': '5',
       });
     }

@@ -2,7 +2,7 @@ import { THUMBNAIL_MAX_IMAGE_BYTES, thumbnailSourceOf } from '@guildhall/common'
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.ts';
 import type { BlobStore } from '../../../platform/blob-store/index.ts';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import { nowIso } from '../../../platform/time.ts';
 import { streamRange } from '../http-download.ts';
 import { listChunks } from '../repo.ts';
@@ -21,7 +21,7 @@ export type Thumbnails = {
   readonly pending: number;
 };
 
-export const noThumbnail = () => httpError(404, 'This file has no thumbnail', 'NO_THUMBNAIL');
+export const noThumbnail = () => fail('NO_THUMBNAIL', 'This file has no thumbnail');
 
 /**
  * Thumbnails are made once per file, the first time one is asked for, from the file's bytes in whatever

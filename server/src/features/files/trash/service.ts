@@ -1,6 +1,6 @@
 import { FILE_MANAGER_TEXTS, TRASH_RETENTION_MS, type TrashItem } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import { nowIso } from '../../../platform/time.ts';
 import type { FilesContext } from '../context.ts';
 import { isUniqueViolation, nameKey, numberedName, parentKeyOf } from '../names.ts';
@@ -29,14 +29,14 @@ import {
  * or when an admin empties the trash, the rows go and their blobs are queued for deletion.
  */
 
-const notInTrash = () => httpError(404, 'This item is not in the trash', 'NOT_FOUND');
+const notInTrash = () => fail('NOT_FOUND', 'This item is not in the trash');
 
 /** Moves a listed item (with what is inside a folder) to the trash. */
 export async function trashItem(ctx: Pick<FilesContext, 'db'>, id: string, userId: string | null) {
   const now = nowIso();
   return ctx.db.transaction().execute(async (trx) => {
     const row = await findItem(trx as Db, id);
-    if (row?.status !== 'complete') throw httpError(404, 'Item not found', 'NOT_FOUND');
+    if (row?.status !== 'complete') throw fail('NOT_FOUND', 'Item not found');
     const inside = row.type === 'folder' ? await descendantsOf(trx, id) : [];
     const listed = inside.filter((r) => r.status === 'complete');
     await markTrashed(trx, [id, ...listed.map((r) => r.id)], id, userId, now);
@@ -81,7 +81,7 @@ export async function restoreItem(db: Db, id: string): Promise<{ row: ItemRow; m
     const candidates = Array.from({ length: 50 }, (_, i) => (i === 0 ? row.name : numberedName(row.name, i)));
     const taken = await takenNameKeys(db, parentKey, candidates.map(nameKey));
     const name = candidates.find((c) => !taken.has(nameKey(c)));
-    if (!name) throw httpError(409, `Too many items named "${row.name}" in that folder`, 'NAME_TAKEN');
+    if (!name) throw fail('NAME_TAKEN', `Too many items named "${row.name}" in that folder`);
     const now = nowIso();
     try {
       await db.transaction().execute(async (trx) => {

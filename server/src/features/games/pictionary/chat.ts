@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PICTIONARY_TEXTS as T } from '@guildhall/common';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import * as repo from './repo.ts';
 import {
   afterChange,
@@ -27,10 +27,10 @@ export async function sendChat(
 ): Promise<GameResult> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const { row, guesses } = await playerState(ctx.db, userId, gameId);
-    if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
-    if (row.turn_phase === 'choosing') throw httpError(409, T.choosingNow, 'CHOOSING');
+    if (row.status !== 'in_progress') throw fail('NOT_IN_PROGRESS', T.notInProgress);
+    if (row.turn_phase === 'choosing') throw fail('CHOOSING', T.choosingNow);
     const guessed = guesses.some((g) => g.user_id === userId && g.is_correct === 1);
-    if (row.drawer_id !== userId && !guessed) throw httpError(403, T.notGuessedYet, 'NOT_GUESSED');
+    if (row.drawer_id !== userId && !guessed) throw fail('NOT_GUESSED', T.notGuessedYet);
     const now = ctx.clock.now();
     const applied = await apply(ctx, row, { updated_at: iso(now) }, (trx) =>
       repo.insertChat(trx, {
@@ -45,5 +45,5 @@ export async function sendChat(
     if (!applied) continue;
     return { game: await afterChange(ctx, gameId, userId), message: 'Sent' };
   }
-  throw httpError(409, T.busy, 'CONFLICT');
+  throw fail('CONFLICT', T.busy);
 }

@@ -8,7 +8,7 @@ import {
   TEXTS,
   userRoom,
 } from '@guildhall/common';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import { defineFeature } from '../../../platform/feature.ts';
 import { dropAbsent, noteOneSeen, noteSeen } from './presence.ts';
 import { createRateWindow } from './rate-window.ts';
@@ -74,10 +74,9 @@ export function pictionaryFeature(options: PictionaryOptions = {}) {
       realtime.onClientEvent(PICTIONARY_EVENTS.draw, async (identity, payload) => {
         const parsed = PictionarySocketDraw.safeParse(payload);
         if (!parsed.success) {
-          throw httpError(400, parsed.error.issues[0]?.message ?? 'Invalid stroke data', 'BAD_REQUEST');
+          throw fail('BAD_REQUEST', parsed.error.issues[0]?.message ?? 'Invalid stroke data');
         }
-        if (!socketDrawLimit.allow(identity.userId))
-          throw httpError(429, TEXTS.rateLimitGeneric, 'RATE_LIMITED');
+        if (!socketDrawLimit.allow(identity.userId)) throw fail('RATE_LIMITED', TEXTS.rateLimitGeneric);
         return draw(game, identity.userId, parsed.data.gameId, parsed.data.strokeData);
       });
       return { game, sweep: undefined, presence: undefined };

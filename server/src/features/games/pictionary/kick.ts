@@ -1,5 +1,5 @@
 import { PICTIONARY_TEXTS as T } from '@guildhall/common';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import { kickVotesFor, kickVotesNeeded, presentGame } from './present.ts';
 import * as repo from './repo.ts';
 import {
@@ -31,14 +31,14 @@ export async function kickPlayer(
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const state = await playerState(ctx.db, userId, gameId);
     const { row, players } = state;
-    if (row.status === 'finished') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
-    if (targetId === userId) throw httpError(400, T.cannotKickSelf, 'BAD_REQUEST');
+    if (row.status === 'finished') throw fail('NOT_IN_PROGRESS', T.notInProgress);
+    if (targetId === userId) throw fail('BAD_REQUEST', T.cannotKickSelf);
     const target = players.find((p) => p.user_id === targetId && p.left_at === null);
-    if (!target) throw httpError(404, T.notInGame, 'NOT_FOUND');
+    if (!target) throw fail('NOT_FOUND', T.notInGame);
     const now = ctx.clock.now();
 
     if (row.status === 'lobby') {
-      if (row.host_id !== userId) throw httpError(403, T.onlyHostKick, 'FORBIDDEN');
+      if (row.host_id !== userId) throw fail('FORBIDDEN', T.onlyHostKick);
       const applied = await apply(ctx, row, { updated_at: iso(now) }, async (trx) => {
         await repo.deleteSeat(trx, targetId, gameId);
         await repo.deletePlayer(trx, gameId, targetId);
@@ -49,7 +49,7 @@ export async function kickPlayer(
       return { game: await afterChange(ctx, gameId, userId), message: T.kickedName(target.username) };
     }
 
-    if (kickVotesFor(state, targetId).includes(userId)) throw httpError(409, T.alreadyVoted, 'ALREADY_VOTED');
+    if (kickVotesFor(state, targetId).includes(userId)) throw fail('ALREADY_VOTED', T.alreadyVoted);
     const votes = kickVotesFor(state, targetId).length + 1;
     const out = votes >= kickVotesNeeded(players, targetId);
     const changes = out ? departureChanges(state, target, now) : { updated_at: iso(now) };
@@ -68,7 +68,7 @@ export async function kickPlayer(
       message: out ? T.kickedName(target.username) : T.kickVotes(votes, kickVotesNeeded(players, targetId)),
     };
   }
-  throw httpError(409, T.busy, 'CONFLICT');
+  throw fail('CONFLICT', T.busy);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { PICTIONARY_EVENTS, PICTIONARY_ROOM_TYPE, PictionaryGameParams } from '@guildhall/common';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import type { RealtimeHub, RoomType } from '../../../platform/realtime/index.ts';
 import { socketsInRooms } from '../room-members.ts';
 import { authorizeViewer, type PictionaryContext, viewOf } from './service.ts';
@@ -16,7 +16,7 @@ export function pictionaryRoom(
   return {
     async authorize(identity, key) {
       if (!PictionaryGameParams.safeParse({ id: key }).success) {
-        throw httpError(400, 'Game id must be a UUID', 'BAD_REQUEST');
+        throw fail('BAD_REQUEST', 'Game id must be a UUID');
       }
       await authorizeViewer(ctx.db, identity.userId, key);
     },

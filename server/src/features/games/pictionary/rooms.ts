@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PICTIONARY_ABSENT_AFTER_MS, PICTIONARY_TEXTS as T } from '@guildhall/common';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import * as repo from './repo.ts';
 import {
   afterChange,
@@ -27,18 +27,18 @@ export async function joinById(ctx: PictionaryContext, userId: string, gameId: s
   const seated = await repo.findSeatGameId(ctx.db, userId);
   if (seated === gameId)
     return { game: await viewOf(ctx, gameId, userId, true), message: 'You are in this game' };
-  if (seated) throw httpError(409, T.inAnotherGame, 'IN_GAME');
-  if (await repo.isKicked(ctx.db, gameId, userId)) throw httpError(403, T.kickedFromGame, 'KICKED');
+  if (seated) throw fail('IN_GAME', T.inAnotherGame);
+  if (await repo.isKicked(ctx.db, gameId, userId)) throw fail('KICKED', T.kickedFromGame);
   const joined = await repo.inTransaction(ctx.db, async (trx) => {
     await repo.lockMatchmaking(trx);
     const row = await repo.findGame(trx, gameId);
-    if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
-    if (row.status !== 'lobby') throw httpError(409, T.notALobby, 'NOT_IN_LOBBY');
+    if (!row) throw fail('NOT_FOUND', T.gameNotFound);
+    if (row.status !== 'lobby') throw fail('NOT_IN_LOBBY', T.notALobby);
     const players = await repo.findPlayers(trx, gameId);
     if (players.some((p) => p.user_id === userId)) return false;
-    if (players.length >= row.max_players) throw httpError(409, T.lobbyFull, 'LOBBY_FULL');
+    if (players.length >= row.max_players) throw fail('LOBBY_FULL', T.lobbyFull);
     const now = iso(ctx.clock.now());
-    if (!(await repo.insertSeat(trx, userId, gameId))) throw httpError(409, T.inAnotherGame, 'IN_GAME');
+    if (!(await repo.insertSeat(trx, userId, gameId))) throw fail('IN_GAME', T.inAnotherGame);
     await repo.insertPlayer(trx, gameId, userId, Math.max(-1, ...players.map((p) => p.seq)) + 1, now);
     await repo.updateGameIfVersion(trx, gameId, row.version, { updated_at: now });
     return true;
@@ -56,11 +56,11 @@ export async function joinById(ctx: PictionaryContext, userId: string, gameId: s
 export async function playAgain(ctx: PictionaryContext, userId: string, gameId: string): Promise<GameResult> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const state = await loadState(ctx.db, gameId);
-    if (!state) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+    if (!state) throw fail('NOT_FOUND', T.gameNotFound);
     const { row, players } = state;
     const me = players.find((p) => p.user_id === userId);
-    if (!me) throw httpError(403, T.notAPlayer, 'FORBIDDEN');
-    if (row.status !== 'finished') throw httpError(409, T.notFinished, 'NOT_FINISHED');
+    if (!me) throw fail('FORBIDDEN', T.notAPlayer);
+    if (row.status !== 'finished') throw fail('NOT_FINISHED', T.notFinished);
     if (row.next_game_id) return joinById(ctx, userId, row.next_game_id);
 
     const now = ctx.clock.now();
@@ -88,7 +88,7 @@ export async function playAgain(ctx: PictionaryContext, userId: string, gameId: 
         for (const p of group) {
           // Someone already in another game stays there; the asker must not be.
           if (!(await repo.insertSeat(trx, p.user_id, nextId))) {
-            if (p.user_id === userId) throw httpError(409, T.inAnotherGame, 'IN_GAME');
+            if (p.user_id === userId) throw fail('IN_GAME', T.inAnotherGame);
             continue;
           }
           await repo.insertPlayer(trx, nextId, p.user_id, seq++, iso(now));
@@ -105,5 +105,5 @@ export async function playAgain(ctx: PictionaryContext, userId: string, gameId: 
     await afterChange(ctx, nextId, null);
     return { game: await viewOf(ctx, nextId, userId, true), message: 'A new lobby with the same players' };
   }
-  throw httpError(409, T.busy, 'CONFLICT');
+  throw fail('CONFLICT', T.busy);
 }

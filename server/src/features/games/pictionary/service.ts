@@ -29,7 +29,7 @@ import {
 import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import type { Database } from '../../../db/schema.ts';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import { readDrawLog } from './drawing.ts';
 import { type GameState, presentGame } from './present.ts';
 import type { GameChanges, GameRow, PlayerRow } from './repo.ts';
@@ -119,7 +119,7 @@ export async function joinGame(ctx: PictionaryContext, userId: string): Promise<
       message: outcome.created ? 'Created a new lobby; you are the host' : 'Joined the lobby',
     };
   }
-  throw httpError(409, T.busy, 'CONFLICT');
+  throw fail('CONFLICT', T.busy);
 }
 
 /** The game as the user may see it, with the turn's drawing for replay. Players only. */
@@ -141,13 +141,12 @@ export async function updateSettings(
   gameId: string,
   body: PictionarySettingsBody,
 ): Promise<GameResult> {
-  for (const id of body.wordBanks)
-    if (!isWordBank(id)) throw httpError(400, T.unknownWordBank(id), 'BAD_REQUEST');
+  for (const id of body.wordBanks) if (!isWordBank(id)) throw fail('BAD_REQUEST', T.unknownWordBank(id));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const state = await playerState(ctx.db, userId, gameId);
     const { row } = state;
-    if (row.host_id !== userId) throw httpError(403, T.onlyHostSettings, 'FORBIDDEN');
-    if (row.status !== 'lobby') throw httpError(409, T.notInLobby, 'NOT_IN_LOBBY');
+    if (row.host_id !== userId) throw fail('FORBIDDEN', T.onlyHostSettings);
+    if (row.status !== 'lobby') throw fail('NOT_IN_LOBBY', T.notInLobby);
     const changes: GameChanges = {
       max_rounds: body.maxRounds,
       max_players: body.maxPlayers,
@@ -163,7 +162,7 @@ export async function updateSettings(
       changes,
       async (trx) => {
         const count = (await repo.findPlayers(trx, gameId)).filter((p) => p.left_at === null).length;
-        if (body.maxPlayers < count) throw httpError(400, T.maxPlayersBelowCount, 'BAD_REQUEST');
+        if (body.maxPlayers < count) throw fail('BAD_REQUEST', T.maxPlayersBelowCount);
       },
       // Under the join lock (taken first, as joins do), so a join cannot slip in above a lowered maximum.
       true,
@@ -171,7 +170,7 @@ export async function updateSettings(
     if (!applied) continue;
     return { game: await afterChange(ctx, gameId, userId), message: 'Settings updated' };
   }
-  throw httpError(409, T.busy, 'CONFLICT');
+  throw fail('CONFLICT', T.busy);
 }
 
 /** Host only, from the lobby, with at least 2 players: round 1 starts with the first player drawing. */
@@ -179,16 +178,16 @@ export async function startGame(ctx: PictionaryContext, userId: string, gameId: 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const state = await playerState(ctx.db, userId, gameId);
     const { row, players } = state;
-    if (row.host_id !== userId) throw httpError(403, T.onlyHostStart, 'FORBIDDEN');
-    if (row.status !== 'lobby') throw httpError(409, T.notInLobby, 'NOT_IN_LOBBY');
+    if (row.host_id !== userId) throw fail('FORBIDDEN', T.onlyHostStart);
+    if (row.status !== 'lobby') throw fail('NOT_IN_LOBBY', T.notInLobby);
     if (players.filter((p) => p.left_at === null).length < PICTIONARY_PLAYERS.min) {
-      throw httpError(409, T.tooFewPlayers, 'TOO_FEW_PLAYERS');
+      throw fail('TOO_FEW_PLAYERS', T.tooFewPlayers);
     }
     const changes = nextTurnChanges(row, players, ctx.clock.now(), ctx.random);
     if (!(await apply(ctx, row, changes))) continue;
     return { game: await afterChange(ctx, gameId, userId, row), message: 'Game started' };
   }
-  throw httpError(409, T.busy, 'CONFLICT');
+  throw fail('CONFLICT', T.busy);
 }
 
 /**
@@ -202,14 +201,14 @@ export async function draw(
   strokeData: PictionaryDrawBody['strokeData'],
 ): Promise<{ turnNumber: number; message: string }> {
   const row = await repo.findDrawState(ctx.db, gameId);
-  if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  if (!row) throw fail('NOT_FOUND', T.gameNotFound);
   if (row.drawer_id !== userId) {
     await authorizeViewer(ctx.db, userId, gameId); // a stranger learns nothing: 403 before 409
-    throw httpError(403, T.notDrawer, 'NOT_DRAWER');
+    throw fail('NOT_DRAWER', T.notDrawer);
   }
-  if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
-  if (row.turn_phase === 'choosing') throw httpError(409, T.choosingNow, 'CHOOSING');
-  if (row.turn_phase !== 'drawing') throw httpError(409, T.turnOver, 'TURN_OVER');
+  if (row.status !== 'in_progress') throw fail('NOT_IN_PROGRESS', T.notInProgress);
+  if (row.turn_phase === 'choosing') throw fail('CHOOSING', T.choosingNow);
+  if (row.turn_phase !== 'drawing') throw fail('TURN_OVER', T.turnOver);
   const turn = Number(row.turn_number);
   const countKey = `${gameId}:${turn}`;
   if (strokeData.type === 'clear') {
@@ -237,14 +236,14 @@ export async function draw(
         : strokeData.segments.length;
   const stored = ctx.segmentCounts.get(countKey) ?? (await repo.countSegments(ctx.db, gameId, turn));
   if (stored + cost > PICTIONARY_MAX_SEGMENTS_PER_TURN) {
-    throw httpError(413, T.drawingFull, 'DRAWING_FULL');
+    throw fail('DRAWING_FULL', T.drawingFull);
   }
   const seq = nextSeq();
   if (strokeData.type === 'undo') {
     // The server decides which stroke goes (the drawer's last one still showing), and stores that decision,
     // so a replay and every screen remove the same one.
     const target = undoTarget(await readDrawLog(ctx.db, gameId, turn, false));
-    if (target === null) throw httpError(409, T.nothingToUndo, 'NOTHING_TO_UNDO');
+    if (target === null) throw fail('NOTHING_TO_UNDO', T.nothingToUndo);
     ctx.segmentCounts.set(countKey, stored + cost);
     await repo.insertStrokes(ctx.db, strokeRow(gameId, turn, seq, 'undo', target, '[]', cost));
     ctx.pushUndo(gameId, userId, turn, target);
@@ -310,16 +309,16 @@ export async function guess(
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const state = await playerState(ctx.db, userId, gameId);
     const { row, players, guesses } = state;
-    if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
-    if (row.drawer_id === userId) throw httpError(403, T.drawerCannotGuess, 'DRAWER');
-    if (row.turn_phase === 'choosing') throw httpError(409, T.choosingNow, 'CHOOSING');
-    if (row.turn_phase !== 'drawing') throw httpError(409, T.turnOver, 'TURN_OVER');
+    if (row.status !== 'in_progress') throw fail('NOT_IN_PROGRESS', T.notInProgress);
+    if (row.drawer_id === userId) throw fail('DRAWER', T.drawerCannotGuess);
+    if (row.turn_phase === 'choosing') throw fail('CHOOSING', T.choosingNow);
+    if (row.turn_phase !== 'drawing') throw fail('TURN_OVER', T.turnOver);
     if (guesses.some((g) => g.user_id === userId && g.is_correct)) {
-      throw httpError(409, T.alreadyGuessed, 'ALREADY_GUESSED');
+      throw fail('ALREADY_GUESSED', T.alreadyGuessed);
     }
     // Per player: one player's flood never uses up another's guesses (issue 26).
     if (guesses.filter((g) => g.user_id === userId).length >= PICTIONARY_MAX_GUESSES_PER_PLAYER) {
-      throw httpError(429, T.tooManyGuesses, 'TOO_MANY');
+      throw fail('TOO_MANY', T.tooManyGuesses);
     }
 
     const word = row.current_word ?? '';
@@ -359,7 +358,7 @@ export async function guess(
     const message = isCorrect ? T.correct : isClose ? T.close(typed) : T.wrong;
     return { game, isCorrect, message };
   }
-  throw httpError(409, T.busy, 'CONFLICT');
+  throw fail('CONFLICT', T.busy);
 }
 
 /**
@@ -375,7 +374,7 @@ export async function leaveGame(
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const state = await loadState(ctx.db, gameId);
     const me = state?.players.find((p) => p.user_id === userId);
-    if (!state || !me) throw httpError(state ? 403 : 404, state ? T.notAPlayer : T.gameNotFound);
+    if (!state || !me) throw state ? fail('FORBIDDEN', T.notAPlayer) : fail('NOT_FOUND', T.gameNotFound);
     const { row, players } = state;
     if (row.status === 'finished' || me.left_at !== null) {
       // Noted so that Play again does not bring back a player who went on to something else.
@@ -407,7 +406,7 @@ export async function leaveGame(
       message: row.status === 'lobby' ? 'You left the lobby' : 'You left the game',
     };
   }
-  throw httpError(409, T.busy, 'CONFLICT');
+  throw fail('CONFLICT', T.busy);
 }
 
 /**
@@ -448,18 +447,17 @@ export async function chooseWord(
 ): Promise<GameResult> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const { row } = await playerState(ctx.db, userId, gameId);
-    if (row.status !== 'in_progress') throw httpError(409, T.notInProgress, 'NOT_IN_PROGRESS');
-    if (row.drawer_id !== userId) throw httpError(403, T.notDrawer, 'NOT_DRAWER');
-    if (row.turn_phase !== 'choosing' || !row.word_choices)
-      throw httpError(409, T.notChoosing, 'NOT_CHOOSING');
+    if (row.status !== 'in_progress') throw fail('NOT_IN_PROGRESS', T.notInProgress);
+    if (row.drawer_id !== userId) throw fail('NOT_DRAWER', T.notDrawer);
+    if (row.turn_phase !== 'choosing' || !row.word_choices) throw fail('NOT_CHOOSING', T.notChoosing);
     const words = JSON.parse(row.word_choices) as string[];
     const word = words[choice];
     if (word === undefined)
-      throw httpError(400, `choice must be a whole number from 0 to ${words.length - 1}`);
+      throw fail('BAD_REQUEST', `choice must be a whole number from 0 to ${words.length - 1}`);
     if (!(await apply(ctx, row, chooseChanges(row, word, ctx.clock.now(), ctx.random)))) continue;
     return { game: await afterChange(ctx, gameId, userId, row), message: T.wordChosen };
   }
-  throw httpError(409, T.busy, 'CONFLICT');
+  throw fail('CONFLICT', T.busy);
 }
 
 /**
@@ -517,10 +515,9 @@ export async function armTimers(ctx: PictionaryContext): Promise<void> {
 /** Who may watch a game's room or read it: its players (and, once finished, everyone who played). */
 export async function authorizeViewer(db: Db, userId: string, gameId: string): Promise<void> {
   const row = await repo.findGame(db, gameId);
-  if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  if (!row) throw fail('NOT_FOUND', T.gameNotFound);
   const me = (await repo.findPlayers(db, gameId)).find((p) => p.user_id === userId);
-  if (!me || (me.left_at !== null && row.status !== 'finished'))
-    throw httpError(403, T.notAPlayer, 'FORBIDDEN');
+  if (!me || (me.left_at !== null && row.status !== 'finished')) throw fail('FORBIDDEN', T.notAPlayer);
 }
 
 /** The user's view of a game, with the turn's drawing when asked. */
@@ -531,7 +528,7 @@ export async function viewOf(
   withDrawing: boolean,
 ): Promise<PictionaryGame> {
   const state = await loadState(ctx.db, gameId);
-  if (!state) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  if (!state) throw fail('NOT_FOUND', T.gameNotFound);
   const drawing = withDrawing ? await turnDrawing(ctx.db, state.row) : undefined;
   return presentGame(state, userId, ctx.clock.now(), drawing);
 }
@@ -557,9 +554,9 @@ export async function loadState(db: Db, gameId: string): Promise<GameState | nul
 /** The state of a game the user plays in now (404 unknown, 403 not a player or left). */
 export async function playerState(db: Db, userId: string, gameId: string): Promise<GameState> {
   const state = await loadState(db, gameId);
-  if (!state) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  if (!state) throw fail('NOT_FOUND', T.gameNotFound);
   const me: PlayerRow | undefined = state.players.find((p) => p.user_id === userId);
-  if (!me || me.left_at !== null) throw httpError(403, T.notAPlayer, 'FORBIDDEN');
+  if (!me || me.left_at !== null) throw fail('FORBIDDEN', T.notAPlayer);
   return state;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TICTACTOE_TEXTS as T } from '@guildhall/common';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
 import { nowIso } from '../../../platform/time.ts';
 import { presentGame } from './present.ts';
@@ -8,7 +8,7 @@ import * as repo from './repo.ts';
 import { type GameContext, type GameResult, loadGame, newGameRow } from './service.ts';
 
 const MAX_ATTEMPTS = 8;
-const busy = () => httpError(409, T.busy, 'CONFLICT');
+const busy = () => fail('CONFLICT', T.busy);
 
 /** Thrown inside a transaction to roll it back: the user already holds a seat. */
 class SeatTaken extends Error {}
@@ -23,7 +23,7 @@ export async function createInvite(ctx: GameContext, userId: string): Promise<Ga
     if (current) {
       if (current.status === 'waiting' && Number(current.is_private) === 1 && current.player1_id === userId)
         return { game: presentGame(current), message: 'Your invite is waiting for a friend' };
-      throw httpError(409, T.inviteWhileInGame, 'IN_GAME');
+      throw fail('IN_GAME', T.inviteWhileInGame);
     }
     const gameId = randomUUID();
     const created = await rollback(() =>
@@ -47,13 +47,13 @@ export async function createInvite(ctx: GameContext, userId: string): Promise<Ga
 export async function joinByLink(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
   return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const row = await repo.findGame(ctx.db, gameId);
-    if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+    if (!row) throw fail('NOT_FOUND', T.gameNotFound);
     if (row.player1_id === userId || row.player2_id === userId)
       return { game: presentGame(row), message: 'You are already in this game' };
-    if (row.status === 'finished') throw httpError(409, T.inviteEnded, 'GAME_OVER');
-    if (row.status === 'in_progress' || row.player2_id) throw httpError(409, T.inviteFull, 'GAME_FULL');
-    if (row.reserved_for) throw httpError(409, T.inviteReserved, 'RESERVED');
-    if (await repo.findSeatedGame(ctx.db, userId)) throw httpError(409, T.inviteInGame, 'IN_GAME');
+    if (row.status === 'finished') throw fail('GAME_OVER', T.inviteEnded);
+    if (row.status === 'in_progress' || row.player2_id) throw fail('GAME_FULL', T.inviteFull);
+    if (row.reserved_for) throw fail('RESERVED', T.inviteReserved);
+    if (await repo.findSeatedGame(ctx.db, userId)) throw fail('IN_GAME', T.inviteInGame);
     const joined = await rollback(() =>
       repo.inTransaction(ctx.db, async (trx) => {
         const now = nowIso();
@@ -63,7 +63,7 @@ export async function joinByLink(ctx: GameContext, userId: string, gameId: strin
         return true;
       }),
     );
-    if (joined === null) throw httpError(409, T.inviteInGame, 'IN_GAME');
+    if (joined === null) throw fail('IN_GAME', T.inviteInGame);
     if (!joined) return RETRY; // someone else sat first (or it was cancelled): the next round says which
     const game = await loadGame(ctx.db, gameId);
     ctx.publish(game);

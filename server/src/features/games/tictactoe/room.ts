@@ -1,6 +1,6 @@
 import { TICTACTOE_STATE_EVENT, TicTacToeGameParams } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import type { RoomType } from '../../../platform/realtime/index.ts';
 import { authorizeViewer, loadGame } from './service.ts';
 
@@ -9,7 +9,7 @@ export function ticTacToeRoom(db: Db): RoomType {
   return {
     async authorize(identity, key) {
       if (!TicTacToeGameParams.safeParse({ id: key }).success)
-        throw httpError(400, 'Game id must be a UUID', 'BAD_REQUEST');
+        throw fail('BAD_REQUEST', 'Game id must be a UUID');
       await authorizeViewer(db, identity.userId, key);
     },
     async snapshot(key) {

@@ -13,7 +13,7 @@ import {
   type TicTacToeGame,
 } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
-import { httpError } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errors.ts';
 import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
 import { isoIn, nowIso } from '../../../platform/time.ts';
 import { isAbsent, msUntilAbsent, seenBy } from './presence.ts';
@@ -32,7 +32,7 @@ export type GameResult = { game: TicTacToeGame; message: string };
 
 /** Optimistic updates retry this often before answering 409 (only under heavy contention). */
 const MAX_ATTEMPTS = 8;
-const busy = () => httpError(409, T.busy, 'CONFLICT');
+const busy = () => fail('CONFLICT', T.busy);
 const MATCH_CANDIDATES = 5;
 /** Presence is written at most this often per player (a poll is a read); see TICTACTOE_ABSENT_AFTER_MS. */
 const SEEN_WRITE_EVERY_MS = 10_000;
@@ -118,7 +118,7 @@ export async function makeMove(
       return { game, message: 'Move already applied' };
     }
     const rejection = moveRejection(game, mark, position);
-    if (rejection) throw httpError(409, rejection, 'INVALID_MOVE');
+    if (rejection) throw fail('INVALID_MOVE', rejection);
 
     const next = applyMove(game, mark, position);
     const now = nowIso();
@@ -206,13 +206,13 @@ export async function claimWin(ctx: GameContext, userId: string, gameId: string)
       return { game: presentGame(row), message: 'Win already claimed' };
     }
     if (row.status !== 'in_progress') {
-      throw httpError(409, row.status === 'waiting' ? T.notStarted : T.alreadyFinished, 'NOT_IN_PROGRESS');
+      throw fail('NOT_IN_PROGRESS', row.status === 'waiting' ? T.notStarted : T.alreadyFinished);
     }
     const [opponentId, opponentSeenAt] =
       mark === 'X' ? [row.player2_id!, row.player2_seen_at] : [row.player1_id, row.player1_seen_at];
     const now = Date.now();
     if (!isAbsent(opponentSeenAt, now)) {
-      throw httpError(409, opponentStillHereText(msUntilAbsent(opponentSeenAt, now)), 'OPPONENT_PRESENT');
+      throw fail('OPPONENT_PRESENT', opponentStillHereText(msUntilAbsent(opponentSeenAt, now)));
     }
 
     const at = new Date(now).toISOString();
@@ -247,8 +247,8 @@ export async function claimWin(ctx: GameContext, userId: string, gameId: string)
 export async function requestRematch(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
   return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const row = await findPlayable(ctx.db, userId, gameId);
-    if (row.status !== 'finished') throw httpError(409, T.notFinished, 'NOT_FINISHED');
-    if (!row.player2_id) throw httpError(409, T.noOpponent, 'NO_OPPONENT');
+    if (row.status !== 'finished') throw fail('NOT_FINISHED', T.notFinished);
+    if (!row.player2_id) throw fail('NO_OPPONENT', T.noOpponent);
     const opponentId = row.player1_id === userId ? row.player2_id : row.player1_id;
     const opponentLeft = Number(row.player1_id === userId ? row.player2_left : row.player1_left) === 1;
     const opponentName = (row.player1_id === userId ? row.player2_name : row.player1_name) ?? opponentId;
@@ -265,7 +265,7 @@ export async function requestRematch(ctx: GameContext, userId: string, gameId: s
       return { game, message: 'Rematch started' };
     }
 
-    if (opponentLeft) throw httpError(409, T.opponentLeftFinished(opponentName), 'OPPONENT_LEFT');
+    if (opponentLeft) throw fail('OPPONENT_LEFT', T.opponentLeftFinished(opponentName));
     const now = nowIso();
     const rematchId = randomUUID();
     const offered = await rollbackOn(VersionConflict, () =>
@@ -279,8 +279,7 @@ export async function requestRematch(ctx: GameContext, userId: string, gameId: s
           rematch_of: row.id,
           series: JSON.stringify(tallyOf(row)),
         });
-        if (!(await repo.insertSeat(trx, userId, rematchId, now)))
-          throw httpError(409, T.alreadyInGame, 'IN_GAME');
+        if (!(await repo.insertSeat(trx, userId, rematchId, now))) throw fail('IN_GAME', T.alreadyInGame);
         const changes = { rematch_id: rematchId, rematch_by: userId, updated_at: now };
         if (!(await repo.updateGameIfVersion(trx, row.id, row.version, changes))) throw new VersionConflict();
         return true;
@@ -314,7 +313,7 @@ async function markSeen(db: Db, userId: string): Promise<void> {
 
 export async function loadGame(db: Db, gameId: string): Promise<TicTacToeGame> {
   const row = await repo.findGame(db, gameId);
-  if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  if (!row) throw fail('NOT_FOUND', T.gameNotFound);
   return presentGame(row);
 }
 
@@ -328,8 +327,7 @@ async function acceptRematch(db: Db, offer: GameRow, userId: string): Promise<bo
             ? await repo.takeSecondSeat(trx, offer.id, userId, now, userId)
             : await repo.takeReservedFirstSeat(trx, offer.id, userId, now);
         if (!taken) throw new VersionConflict();
-        if (!(await repo.insertSeat(trx, userId, offer.id, now)))
-          throw httpError(409, T.alreadyInGame, 'IN_GAME');
+        if (!(await repo.insertSeat(trx, userId, offer.id, now))) throw fail('IN_GAME', T.alreadyInGame);
         return true;
       }),
     )) ?? false
@@ -344,9 +342,9 @@ function tallyOf(row: GameRow): { wins: Record<string, number>; draws: number } 
 
 async function findViewable(db: Db, userId: string, gameId: string): Promise<GameRow> {
   const row = await repo.findGame(db, gameId);
-  if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+  if (!row) throw fail('NOT_FOUND', T.gameNotFound);
   if (row.player1_id !== userId && row.player2_id !== userId && row.reserved_for !== userId) {
-    throw httpError(403, T.notAPlayer, 'FORBIDDEN');
+    throw fail('FORBIDDEN', T.notAPlayer);
   }
   return row;
 }
@@ -354,8 +352,8 @@ async function findViewable(db: Db, userId: string, gameId: string): Promise<Gam
 /** The game, for its seated players only (an invitee may look but not act). */
 async function findPlayable(db: Db, userId: string, gameId: string): Promise<GameRow> {
   const row = await repo.findGame(db, gameId);
-  if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
-  if (row.player1_id !== userId && row.player2_id !== userId) throw httpError(403, T.notAPlayer, 'FORBIDDEN');
+  if (!row) throw fail('NOT_FOUND', T.gameNotFound);
+  if (row.player1_id !== userId && row.player2_id !== userId) throw fail('FORBIDDEN', T.notAPlayer);
   return row;
 }
 

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { type EnvOf, httpUrl, optionalString } from '../../platform/config/env.ts';
+
+/** The music feature's variables (docs/music.md); config.ts adds them to the one environment schema. */
+export const musicEnv = {
+  DISCORD_BOT_TOKEN: optionalString,
+  MUSIC_DEFAULT_GUILD_ID: optionalString.refine((v) => v === undefined || /^\d{1,20}$/.test(v), {
+    message: 'MUSIC_DEFAULT_GUILD_ID must be a Discord server id (digits)',
+  }),
+  DISCORD_BOT_API_URL: httpUrl('DISCORD_BOT_API_URL').default('https://discord.com/api'),
+  YOUTUBE_BASE_URL: httpUrl('YOUTUBE_BASE_URL').default('https://www.youtube.com'),
+  SOUNDCLOUD_API_URL: httpUrl('SOUNDCLOUD_API_URL').default('https://api-v2.soundcloud.com'),
+  SOUNDCLOUD_CLIENT_ID: optionalString,
+  FFMPEG_PATH: z.string().trim().min(1, { error: 'FFMPEG_PATH must not be empty' }).default('ffmpeg'),
+  FFPROBE_PATH: z.string().trim().min(1, { error: 'FFPROBE_PATH must not be empty' }).default('ffprobe'),
+  MUSIC_IDLE_LEAVE_SECONDS: z.coerce
+    .number({ error: 'MUSIC_IDLE_LEAVE_SECONDS must be a number' })
+    .int({ error: 'MUSIC_IDLE_LEAVE_SECONDS must be whole seconds' })
+    .min(1, { error: 'MUSIC_IDLE_LEAVE_SECONDS must be at least 1' })
+    .default(300),
+};
+
+/** The music feature's settings: what its FeatureContext `config` holds. */
+export type MusicConfig = {
+  botToken?: string;
+  defaultGuildId?: string;
+  discordApiUrl: string;
+  youtubeBaseUrl: string;
+  soundcloudApiUrl: string;
+  soundcloudClientId?: string;
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** How long the bot stays in a voice channel alone or with nothing playing. */
+  idleLeaveMs: number;
+};
+
+export function musicConfig(e: EnvOf<typeof musicEnv>): MusicConfig {
+  return {
+    botToken: e.DISCORD_BOT_TOKEN,
+    defaultGuildId: e.MUSIC_DEFAULT_GUILD_ID,
+    discordApiUrl: e.DISCORD_BOT_API_URL,
+    youtubeBaseUrl: e.YOUTUBE_BASE_URL,
+    soundcloudApiUrl: e.SOUNDCLOUD_API_URL,
+    soundcloudClientId: e.SOUNDCLOUD_CLIENT_ID,
+    ffmpegPath: e.FFMPEG_PATH,
+    ffprobePath: e.FFPROBE_PATH,
+    idleLeaveMs: e.MUSIC_IDLE_LEAVE_SECONDS * 1000,
+  };
+}
