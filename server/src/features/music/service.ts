@@ -255,7 +255,7 @@ export class MusicService {
   }
 
   /**
-   * A list link (a SoundCloud set): its tracks are queued (the first plays when nothing does), at most
+   * A list link (a YouTube playlist, a SoundCloud set): its tracks are queued (the first plays when nothing does), at most
    * MUSIC_LINK_TRACKS_MAX, with a message saying how many were left out.
    */
   private async playList(caller: UsersTable, guildId: string, url: string, source: MusicSource) {
@@ -267,7 +267,8 @@ export class MusicService {
         'PLATFORM_UNAVAILABLE',
       );
     });
-    if (!list || list.songs.length === 0) throw httpError(404, MUSIC_TEXTS.songNotFound, 'SONG_NOT_FOUND');
+    if (!list) throw httpError(404, MUSIC_TEXTS.listNotFound, 'LIST_NOT_FOUND');
+    if (list.songs.length === 0) throw httpError(409, MUSIC_TEXTS.playlistEmpty, 'PLAYLIST_EMPTY');
     const before = this.players.get(guildId)?.queue.length ?? 0;
     const result = await this.playMany(caller, guildId, list.songs, false);
     const player = this.players.get(guildId);
