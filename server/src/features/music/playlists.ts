@@ -85,12 +85,9 @@ export async function createPlaylist(
   name: string,
   isPublic: boolean,
 ): Promise<PlaylistWithSongs> {
-  if ((await repo.countOwnPlaylists(db, guildId, creator.discord_id)) >= PLAYLISTS_PER_MEMBER_MAX) {
-    throw httpError(409, MUSIC_TEXTS.tooManyPlaylists, 'TOO_MANY_PLAYLISTS');
-  }
   const id = randomUUID();
   const at = now();
-  await repo.insertPlaylist(db, {
+  const row = {
     id,
     guild_id: guildId,
     name,
@@ -98,7 +95,11 @@ export async function createPlaylist(
     created_by: creator.discord_id,
     created_at: at,
     updated_at: at,
-  });
+  };
+  // The cap is checked and the row inserted in one step: parallel creates cannot each pass at 99.
+  if (!(await repo.insertPlaylistWithin(db, row, PLAYLISTS_PER_MEMBER_MAX))) {
+    throw httpError(409, MUSIC_TEXTS.tooManyPlaylists, 'TOO_MANY_PLAYLISTS');
+  }
   return withSongs(db, await visiblePlaylist(db, creator.discord_id, id));
 }
 
@@ -128,25 +129,24 @@ export async function addSong(ctx: PlaylistContext, viewerId: string, id: string
   const info = body.songInfo;
   const platform = ctx.music.platformOf(info.url);
   if (!platform) throw httpError(400, MUSIC_TEXTS.unsupportedUrl, 'UNSUPPORTED_URL');
-  if ((await repo.countPlaylistSongs(ctx.db, id)) >= PLAYLIST_MAX_SONGS) {
-    throw httpError(409, MUSIC_TEXTS.playlistFull, 'PLAYLIST_FULL');
-  }
-  const row = {
-    id: randomUUID(),
-    playlist_id: id,
-    song_key: info.youtube_id,
-    platform,
-    title: info.title,
-    uploader: info.uploader ?? '',
-    duration: info.duration ?? 0,
-    url: info.url,
-    thumbnail: info.thumbnail ?? null,
-    position: await repo.nextSongPosition(ctx.db, id),
-    added_at: now(),
-  };
-  if (!(await repo.insertPlaylistSong(ctx.db, row))) {
-    throw httpError(409, MUSIC_TEXTS.songAlreadyAdded, 'SONG_ALREADY_ADDED');
-  }
+  const row = await repo.insertPlaylistSongWithin(
+    ctx.db,
+    {
+      id: randomUUID(),
+      playlist_id: id,
+      song_key: info.youtube_id,
+      platform,
+      title: info.title,
+      uploader: info.uploader ?? '',
+      duration: info.duration ?? 0,
+      url: info.url,
+      thumbnail: info.thumbnail ?? null,
+      added_at: now(),
+    },
+    PLAYLIST_MAX_SONGS,
+  );
+  if (row === 'full') throw httpError(409, MUSIC_TEXTS.playlistFull, 'PLAYLIST_FULL');
+  if (row === 'duplicate') throw httpError(409, MUSIC_TEXTS.songAlreadyAdded, 'SONG_ALREADY_ADDED');
   await repo.updatePlaylist(ctx.db, id, { updated_at: now() });
   return {
     song: presentPlaylistSong(row),
