@@ -9,6 +9,8 @@ const LIST_ID = /^[\w-]{2,64}$/;
 const LIST_PAGES_MAX = 5;
 /** Each InnerTube request is given up after this long (a stalled answer must not hold a play request). */
 const REQUEST_TIMEOUT_MS = 10_000;
+/** The longest a stream URL is reused for restarts of the song playing (changes, seeks). */
+const INPUT_REUSE_MS = 30 * 60_000;
 
 /** The video id in a YouTube link (watch, youtu.be, shorts, music), or null. */
 export function youtubeVideoId(url: string): string | null {
@@ -191,7 +193,12 @@ export function youtubeSource(baseUrl: string): MusicSource {
       // A format that only the player script can decipher (signatureCipher) has no plain url.
       if (!format.url)
         throw new Error('YouTube offered no stream this client can play without its player script');
-      return { kind: 'url', url: format.url };
+      // googlevideo URLs carry their expiry (`expire`, epoch seconds, about 6 h ahead): reused until well before it.
+      const expire = Number(new URL(format.url).searchParams.get('expire')) * 1000;
+      const reusableUntil = Number.isFinite(expire)
+        ? Math.min(expire - 30 * 60_000, Date.now() + INPUT_REUSE_MS)
+        : 0;
+      return { kind: 'url', url: format.url, ...(reusableUntil > Date.now() ? { reusableUntil } : {}) };
     },
     async health() {
       try {
