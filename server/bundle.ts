@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-codec';
 import { build } from 'rolldown';
+import { OPTIONAL_PROBED, RUNTIME_PACKAGES } from './src/deployment/runtime-packages.ts';
 
 const src = path.join(import.meta.dirname, 'src');
 
@@ -26,24 +27,7 @@ export async function bundleServer(dist: string): Promise<void> {
     input: SERVER_ENTRIES,
     platform: 'node',
     // Optional native add-ons some dependencies probe for; they are not installed and not needed.
-    external: [
-      /^node:/,
-      'pg-native',
-      'bufferutil',
-      'utf-8-validate',
-      // The music bot's Discord libraries load native add-ons (DAVE) and optional codecs by name at run
-      // time; they stay in node_modules.
-      /^@snazzah\/davey/,
-      /^@discordjs\//,
-      'discord.js',
-      'prism-media',
-      'youtubei.js',
-      // Native CRC32C (a prebuilt .node per platform, loaded by name); the hash threads load it too.
-      /^@node-rs\/crc32/,
-      // Thumbnails: sharp loads its prebuilt libvips add-on (@img/sharp-<platform>) by name at run time.
-      'sharp',
-      /^@img\//,
-    ],
+    external: [/^node:/, ...OPTIONAL_PROBED, ...RUNTIME_PACKAGES],
     logLevel: 'warn',
     output: {
       dir: dist,

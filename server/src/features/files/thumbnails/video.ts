@@ -20,9 +20,10 @@ export async function videoPoster(ffmpegPath: string, url: string): Promise<Thum
   return null;
 }
 
-function grabFrame(ffmpegPath: string, url: string, at: string): Promise<Buffer | null> {
+/** ffmpeg's arguments for one poster frame of a video at `at`, as PNG on stdout (the container test runs them too). */
+export function posterFrameArgs(url: string, at: string): string[] {
   const size = THUMBNAIL_MAX_PX * 2; // the WebP step scales it down again, sharper than one step
-  const args = [
+  return [
     '-nostdin',
     '-v',
     'error',
@@ -42,6 +43,10 @@ function grabFrame(ffmpegPath: string, url: string, at: string): Promise<Buffer 
     'png',
     'pipe:1',
   ];
+}
+
+function grabFrame(ffmpegPath: string, url: string, at: string): Promise<Buffer | null> {
+  const args = posterFrameArgs(url, at);
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const parts: Buffer[] = [];
