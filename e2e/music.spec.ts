@@ -368,6 +368,7 @@ test('[member] a pasted link is played, not searched: the server says what it is
   await a.page.getByLabel('Search songs').press('Enter');
   await expect(a.errorBanner).toContainText(T.unsupportedUrl);
   await expect(a.page.getByTestId('search-results')).toHaveCount(0);
+  await shot(a.page, 'music-paste-link');
 });
 
 test.describe('bot offline', () => {
