@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { OSINT_TEXTS, OSINT_TOOLS } from '@guildhall/common';
+import { isPlatformData, OSINT_TEXTS, OSINT_TOOLS, OsintResult } from '@guildhall/common';
 import type { Page } from '@playwright/test';
 import { FAKE } from '../server/src/test/fake-osint.ts';
 import { expectNoSeriousA11y } from './support/a11y.ts';
@@ -27,7 +27,8 @@ const source = (page: Page, name: string) =>
 test('[viewer] searches every type against the fakes; a username scan shows its progress and "+N more"', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
+  // Screenshots in both themes at two widths (E2E_SHOTS) take most of a minute on a loaded machine.
+  test.setTimeout(process.env.E2E_SHOTS ? 150_000 : 60_000);
   const { context, page } = await signedInContext(browser, { access_level: 'viewer' });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/infosec');
@@ -79,8 +80,21 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
     .split('\r\n')
     .slice(1)
     .map((r) => r.split(',')[0]);
-  expect(kinds.filter((k) => k === '"found"')).toHaveLength(13);
-  expect(kinds.filter((k) => k === '"unknown"')).toHaveLength(4);
+  // The counts as the screen shows them, read from the page (not restated).
+  const counts = /Found on (\d+) of (\d+) sites · not found on (\d+) · could not check (\d+)/.exec(
+    (await page.getByTestId('platform-counts').textContent()) ?? '',
+  );
+  const [screenFound, , , screenUnknown] = counts!.slice(1).map(Number);
+  expect(kinds.filter((k) => k === '"found"')).toHaveLength(screenFound!);
+  expect(kinds.filter((k) => k === '"unknown"')).toHaveLength(screenUnknown!);
+  // The JSON export: the stored result, with the same found and could-not-check sites.
+  const jsonDownload = page.waitForEvent('download');
+  await page.getByTestId('osint-export').getByRole('button', { name: 'JSON' }).click();
+  const json = OsintResult.parse(JSON.parse(await fs.readFile((await (await jsonDownload).path())!, 'utf8')));
+  const platforms = json.sources.map((s) => s.data).filter(isPlatformData);
+  expect(platforms.reduce((n, d) => n + d.sources.length, 0)).toBe(screenFound);
+  expect(platforms.reduce((n, d) => n + (d.unchecked?.length ?? 0), 0)).toBe(screenUnknown);
+  expect(json.summary.platformsFound).toBe(screenFound);
   // The search is in the member's history.
   await expect(page.getByTestId('osint-history')).toContainText(FAKE.knownUser);
   await page.setViewportSize({ width: 375, height: 800 });
@@ -116,7 +130,8 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
 
   // Person: candidate usernames, each one click from a search on every site (a pivot).
   await searchFor(page, 'person', 'Alice Smith');
-  await expect(source(page, 'Candidate Usernames')).toContainText('alice.smith');
+  // Six candidates on 30 slow fake sites, two requests per host for one member: several seconds.
+  await expect(source(page, 'Candidate Usernames')).toContainText('alice.smith', { timeout: 20_000 });
   await shot(page, 'osint-person');
   await page.getByTestId('candidate-list').getByRole('button', { name: 'alicesmith' }).click();
   await expect(page.getByTestId('osint-query')).toHaveValue('alicesmith');
@@ -143,4 +158,77 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   await expectNoSeriousA11y(page);
   await shot(page, 'osint-failed');
   await context.close();
+});
+
+/**
+ * Issue 28, reports: members flag a found site as wrong, an admin sees the site in the panel's OSINT
+ * reports (how many members, what they said), disables it with the keyboard, a new scan leaves it out
+ * and names it as not scanned, and re-enabling brings it back (so the other OSINT test's counts hold).
+ */
+test('[user] members report a site, the admin disables it, a new scan does not scan it', async ({
+  browser,
+}) => {
+  // Five username scans of 40 fake sites answering in up to 2 s, and screenshots (E2E_SHOTS).
+  test.setTimeout(180_000);
+  const site = 'Twitch'; // fake site 3: alice is found there
+  const members = [
+    await signedInContext(browser, { access_level: 'user' }),
+    await signedInContext(browser, { access_level: 'user' }),
+  ];
+  for (const { page } of members) {
+    await page.goto('/infosec');
+    await searchFor(page, 'username', FAKE.knownUser);
+    await expect(page.getByTestId('summary-platforms')).toContainText('13', { timeout: 20_000 });
+    await page.getByRole('button', { name: `Report a wrong result on ${site}` }).click();
+    await expect(page.getByTestId('platform-list')).toContainText('Reported');
+  }
+
+  const admin = await signedInContext(browser, { access_level: 'admin' });
+  await admin.page.setViewportSize({ width: 1280, height: 900 });
+  await admin.page.goto('/admin');
+  // The panel loads its users first (lazily loaded page, several requests): on a loaded machine that
+  // can take longer than the default 7 s.
+  await expect(admin.page.getByRole('heading', { name: 'User Management' })).toBeVisible({ timeout: 20_000 });
+  const card = admin.page.getByTestId('osint-reports');
+  await expect(card).toBeVisible({ timeout: 20_000 });
+  const row = card.locator(`li[data-site="${site}"]`);
+  await expect(row).toContainText('2 members (2 open)');
+  await expect(row).toContainText('says it is not that account');
+  await expect(row).toContainText('Open');
+  await card.scrollIntoViewIfNeeded();
+  await admin.page.screenshot({ path: `${SHOTS}/admin-osint-reports-1280.png`, fullPage: true });
+  await shot(admin.page, 'admin-osint-reports');
+  // Keyboard: focus the decision and press Enter.
+  await row.getByRole('button', { name: `Disable site ${site}` }).focus();
+  await admin.page.keyboard.press('Enter');
+  await expect(row).toContainText('Disabled');
+  await expect(row).toContainText('A report was accepted by an admin');
+  await expect(row.getByRole('button', { name: `Re-enable ${site}` })).toBeVisible();
+  await expectNoSeriousA11y(admin.page);
+  await shot(admin.page, 'admin-osint-reports-disabled');
+
+  // A new scan leaves the site out and says so.
+  const { page } = members[0]!;
+  await searchFor(page, 'username', FAKE.knownUser);
+  await expect(page.getByTestId('platform-counts')).toHaveText(
+    'Found on 12 of 39 sites · not found on 23 · could not check 4',
+    { timeout: 20_000 },
+  );
+  await expect(page.getByTestId('platform-disabled')).toHaveText(
+    `Not scanned (disabled by admins or the self-check): ${site}`,
+  );
+  await page.getByTestId('platform-more').click();
+  await expect(page.getByTestId('platform-list')).not.toContainText(site);
+  await expect(page.getByTestId('osint-site-list')).toContainText('39 sites');
+  await shot(page, 'osint-username-disabled');
+
+  // Re-enabled, the site is scanned again.
+  await row.getByRole('button', { name: `Re-enable ${site}` }).click();
+  await expect(row).toContainText('Dismissed');
+  await searchFor(page, 'username', FAKE.knownUser);
+  await expect(page.getByTestId('platform-counts')).toHaveText(
+    'Found on 13 of 40 sites · not found on 23 · could not check 4',
+    { timeout: 20_000 },
+  );
+  for (const c of [...members, admin]) await c.context.close();
 });

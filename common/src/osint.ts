@@ -134,6 +134,8 @@ export const PlatformData = z.object({
     )
     .optional(),
   account: z.string().optional(),
+  /** Sites of the list not scanned because admins or the self-check disabled them (issue 28). */
+  disabled: z.array(z.string()).optional(),
 });
 export type PlatformData = z.infer<typeof PlatformData>;
 
@@ -194,6 +196,7 @@ export const OSINT_UNCHECKED_REASONS = {
   ddosGuard: 'Blocked by a bot check (DDoS-Guard)',
   incapsula: 'Blocked by a bot check (Imperva Incapsula)',
   captcha: 'Asked for a captcha',
+  scriptCheck: 'Blocked by a bot check (script challenge)',
   blocked: 'Blocked by the site',
   login: 'Redirected to a login page',
   serverError: 'The site had an error (HTTP 5xx)',
@@ -273,6 +276,9 @@ export const OsintReportsResponse = z.object({
   reports: z.array(OsintReport),
   disabledSites: z.array(z.object({ name: z.string(), reason: z.string(), disabledAt: z.string() })),
 });
+export type OsintReportsResponse = z.infer<typeof OsintReportsResponse>;
+/** PUT /api/osint/reports/:id answers the site decided on and whether it is now out of scans. */
+export const OsintReportDecisionResponse = z.object({ site: z.string(), siteDisabled: z.boolean() });
 export const OsintReportDecisionBody = z.strictObject({
   decision: z.enum(['accepted', 'dismissed'], { error: 'decision must be accepted or dismissed' }),
 });

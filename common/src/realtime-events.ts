@@ -4,6 +4,7 @@ import {
   PictionaryClearPush,
   PictionaryGame,
   PictionaryStrokesPush,
+  PictionaryUndoPush,
 } from './games/pictionary-api.ts';
 import { TICTACTOE_STATE_EVENT, TicTacToeGame } from './games/tictactoe-api.ts';
 import { MUSIC_STATUS_EVENT, MusicStatusPush } from './music.ts';
@@ -27,6 +28,7 @@ export const FEATURE_EVENTS = {
   [PICTIONARY_EVENTS.state]: z.object({ game: PictionaryGame }),
   [PICTIONARY_EVENTS.strokes]: PictionaryStrokesPush,
   [PICTIONARY_EVENTS.clear]: PictionaryClearPush,
+  [PICTIONARY_EVENTS.undo]: PictionaryUndoPush,
   [MUSIC_STATUS_EVENT]: MusicStatusPush,
   [OSINT_PROGRESS_EVENT]: OsintProgressPush,
 } as const;

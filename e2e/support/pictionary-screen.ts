@@ -120,6 +120,16 @@ export class PictionaryScreen {
     );
   }
 
+  /** Every pixel of the canvas, as a PNG data URL (equal strings: equal pixels). */
+  dataUrl(): Promise<string> {
+    return this.canvas.evaluate((el) => (el as HTMLCanvasElement).toDataURL());
+  }
+
+  /** A drawer's tool button (Brush, Eraser, Fill), pressed. */
+  async useTool(name: string): Promise<void> {
+    await this.page.getByRole('button', { name, exact: true }).click();
+  }
+
   /** A fingerprint of the whole canvas: how many pixels are not white, and a checksum of them. */
   fingerprint(): Promise<string> {
     return this.canvas.evaluate((el) => {

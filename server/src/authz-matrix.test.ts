@@ -63,6 +63,8 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/games/tic-tac-toe/:id/leave': { access: 'login' },
   'POST /api/games/tic-tac-toe/:id/rematch': { access: 'login' },
   'POST /api/games/tic-tac-toe/:id/claim': { access: 'login' },
+  'POST /api/games/tic-tac-toe/invite': { access: 'login' },
+  'POST /api/games/tic-tac-toe/:id/join': { access: 'login' },
 
   // Minigames: Pictionary (portal-tools §2: login required; host, drawer and guesser are checked per game)
   'POST /api/games/pictionary/join': { access: 'login' },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   PICTIONARY_BRUSH,
   PICTIONARY_CANVAS,
+  PICTIONARY_MAX_CLIENT_STROKE_ID,
   PICTIONARY_MAX_CUSTOM_WORDS,
   PICTIONARY_MAX_GUESS_LENGTH,
   PICTIONARY_MAX_SEGMENTS_PER_BATCH,
@@ -24,6 +25,8 @@ export const PICTIONARY_EVENTS = {
   strokes: 'pictionary:strokes',
   /** server → the game room: `{gameId, turnNumber}` when the drawer cleared the canvas. */
   clear: 'pictionary:clear',
+  /** server → the game room except the drawer: `{gameId, turnNumber, strokeId}` when the drawer undid that stroke. */
+  undo: 'pictionary:undo',
   /**
    * client → server: `{gameId, strokeData}`, the same as POST /:id/draw but over the socket the drawer already
    * has open (no HTTP request per batch); acked with `{ok: true, turnNumber}` or `{ok: false, error, code}`.
@@ -70,10 +73,38 @@ export const PictionarySegment = z.object(
     timestamp: z.number({ error: 'timestamp must be a number' }).refine(Number.isFinite, {
       error: 'timestamp must be a number',
     }),
+    /** The stroke it belongs to (what undo removes); set by the server on replays, ignored in a batch. */
+    strokeId: z.number().int().optional(),
   },
   { error: 'A segment must be an object' },
 );
 export type PictionarySegment = z.infer<typeof PictionarySegment>;
+
+const colorHex = z.string({ error: 'color must be a string' }).regex(/^#[0-9a-fA-F]{6}$/, {
+  error: 'color must look like #rrggbb',
+});
+/** A stroke's id as the drawer's screen numbers them (1, 2, 3 … within a turn). */
+const clientStrokeId = intIn('strokeId', 1, PICTIONARY_MAX_CLIENT_STROKE_ID);
+
+/**
+ * Beyond the spec (issue 29): a flood fill at a point with a colour (docs/minigames.md "Fill rule"); in a
+ * drawing it is one item, an undoable stroke of its own.
+ */
+export const PictionaryFill = z.object({
+  type: z.literal('fill'),
+  x: coord('x', PICTIONARY_CANVAS.width),
+  y: coord('y', PICTIONARY_CANVAS.height),
+  color: colorHex,
+  timestamp: z.number({ error: 'timestamp must be a number' }).refine(Number.isFinite, {
+    error: 'timestamp must be a number',
+  }),
+  strokeId: z.number().int().optional(),
+});
+export type PictionaryFill = z.infer<typeof PictionaryFill>;
+
+/** One item of a drawing, replayed in order: a line segment (the spec's) or a fill. */
+export const PictionaryDrawItem = z.discriminatedUnion('type', [PictionarySegment, PictionaryFill]);
+export type PictionaryDrawItem = z.infer<typeof PictionaryDrawItem>;
 
 /** A drawing stroke batch (portal-tools §3, §7): what the drawer sends every ≈50 ms and on pointer-up. */
 export const PictionaryStrokeBatch = z.object({
@@ -85,6 +116,11 @@ export const PictionaryStrokeBatch = z.object({
       error: `A batch holds at most ${PICTIONARY_MAX_SEGMENTS_PER_BATCH} segments`,
     }),
   timestamp: z.number({ error: 'timestamp must be a number' }),
+  /**
+   * Beyond the spec: the stroke these segments belong to (a stroke spans the batches from pointer-down to
+   * pointer-up, re-entries included). Without it each batch is a stroke of its own for undo.
+   */
+  strokeId: clientStrokeId.optional(),
 });
 export type PictionaryStrokeBatch = z.infer<typeof PictionaryStrokeBatch>;
 
@@ -94,11 +130,21 @@ export const PictionaryClearBatch = z.object({
   timestamp: z.number({ error: 'timestamp must be a number' }),
 });
 
+/** Beyond the spec: the fill bucket, a stroke of its own (undo removes it). */
+export const PictionaryFillBatch = PictionaryFill.extend({ strokeId: clientStrokeId });
+/** Beyond the spec: undo the drawer's last stroke (or fill) still on the canvas since the last clear. */
+export const PictionaryUndoBatch = z.object({
+  type: z.literal('undo'),
+  timestamp: z.number({ error: 'timestamp must be a number' }),
+});
+
 export const PictionaryDrawBody = z.object(
   {
-    strokeData: z.discriminatedUnion('type', [PictionaryStrokeBatch, PictionaryClearBatch], {
-      error: 'strokeData must be a stroke_batch or a clear',
-    }),
+    strokeData: z.discriminatedUnion(
+      'type',
+      [PictionaryStrokeBatch, PictionaryClearBatch, PictionaryFillBatch, PictionaryUndoBatch],
+      { error: 'strokeData must be a stroke_batch, a clear, a fill or an undo' },
+    ),
   },
   { error: 'Request body must be a JSON object with strokeData' },
 );
@@ -198,7 +244,8 @@ export const PictionaryGame = z.object({
   roundNumber: z.number().int(),
   playerScores: z.record(z.string(), z.number().int()),
   guesses: z.array(PictionaryGuess),
-  drawingData: z.array(PictionarySegment).optional(),
+  /** The turn's drawing since its last clear, undone strokes left out: segments (the spec's) and fills. */
+  drawingData: z.array(PictionaryDrawItem).optional(),
   /** Increases with every turn; strokes and clears name the turn they belong to. */
   turnNumber: z.number().int(),
   /** `drawing` while the drawer draws, `reveal` while the word is shown between turns. */
@@ -261,7 +308,16 @@ export const PictionaryStatePush = z.object({ game: PictionaryGame });
 export const PictionaryStrokesPush = z.object({
   gameId: z.string(),
   turnNumber: z.number().int(),
-  segments: z.array(PictionarySegment),
+  /** Segments of a batch, or one fill (beyond the spec). */
+  segments: z.array(PictionaryDrawItem),
+  /** The stroke they belong to (for a later undo). */
+  strokeId: z.number().int().optional(),
 });
 export type PictionaryStrokesPush = z.infer<typeof PictionaryStrokesPush>;
+export const PictionaryUndoPush = z.object({
+  gameId: z.string(),
+  turnNumber: z.number().int(),
+  strokeId: z.number().int(),
+});
+export type PictionaryUndoPush = z.infer<typeof PictionaryUndoPush>;
 export const PictionaryClearPush = z.object({ gameId: z.string(), turnNumber: z.number().int() });

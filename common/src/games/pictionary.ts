@@ -32,6 +32,19 @@ export const PICTIONARY_MAX_SEGMENTS_PER_BATCH = 500;
  * (≈ 1 MB of JSON at most).
  */
 export const PICTIONARY_MAX_SEGMENTS_PER_TURN = 10_000;
+/**
+ * Drawing tools (issue 29). A fill and an undo count against the turn's segment budget like this many
+ * segments: a fill repaints up to the whole canvas on every screen and an undo makes every screen replay the
+ * drawing, so their number per turn is bounded too (at most 50 fills, 500 undos).
+ */
+export const PICTIONARY_FILL_COST = 200;
+export const PICTIONARY_UNDO_COST = 20;
+/** The four brush-size buttons beside the slider. */
+export const PICTIONARY_BRUSH_PRESETS = [2, 5, 10, 15] as const;
+/** The eraser paints the canvas's background colour (so a fill treats erased and blank alike). */
+export const PICTIONARY_ERASER_COLOR = '#ffffff';
+/** Stroke ids a drawer's screen may use; the server numbers batches sent without one above this. */
+export const PICTIONARY_MAX_CLIENT_STROKE_ID = 1_000_000_000;
 export const PICTIONARY_MAX_CUSTOM_WORDS = 200;
 export const PICTIONARY_MAX_WORD_LENGTH = 40;
 export const PICTIONARY_MAX_GUESS_LENGTH = 100;
@@ -197,6 +210,15 @@ export const PICTIONARY_TEXTS = {
   maxPlayersBelowCount: 'Max players cannot be lower than the number of players in the lobby',
   unknownWordBank: (id: string) => `Unknown word bank: ${id}`,
   drawingFull: 'The drawing is full; clear the canvas to keep drawing',
+  nothingToUndo: 'Nothing to undo',
+  undo: 'Undo',
+  brush: 'Brush',
+  eraser: 'Eraser',
+  fill: 'Fill',
+  brushSize: (n: number) => `Brush size ${n}`,
+  soundOn: 'Sound on',
+  muteSounds: 'Mute sounds',
+  soundOff: 'Sound off',
   tooManyGuesses: 'You have used all your guesses for this turn',
   controlCharacters: (field: string) => `${field} must not contain control characters`,
   onlyYou: 'only you can see this',

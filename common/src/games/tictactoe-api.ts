@@ -50,6 +50,11 @@ export const TicTacToeGame = z.object({
     draws: z.number().int(),
     games: z.number().int(),
   }),
+  /**
+   * Made with "Invite a friend" (issue 29): Find Game never matches into it; the link
+   * `/minigames/tic-tac-toe?join=<id>` seats the friend as O.
+   */
+  isPrivate: z.boolean(),
   /** Players who left the finished game (no rematch with them). */
   leftAfterEnd: z.array(MarkSchema),
   createdAt: z.string(),

@@ -53,6 +53,19 @@ export const TICTACTOE_TEXTS = {
   opponentLeft: 'Your opponent seems to have left.',
   claimWin: 'Claim Win',
   claimFailed: 'Failed to claim the win',
+  // Invite a friend by link (issue 29)
+  inviteFriend: 'Invite a Friend',
+  invitingFriend: 'Creating invite...',
+  inviteLink: 'Invite link',
+  inviteHint:
+    'Send this link to a friend: the first to open it plays O. Find Game never matches into this game.',
+  copyLink: 'Copy link',
+  inviteFailed: 'Failed to create the invite',
+  inviteEnded: 'This game has already ended',
+  inviteFull: 'This game already has two players',
+  inviteReserved: 'This game is waiting for another player',
+  inviteInGame: 'You are already in another game; leave it to join this one',
+  inviteWhileInGame: 'You are already in a game; leave it to invite a friend',
 } as const;
 
 /** The 409 of a claim made too early: how long the opponent must still stay away. */

@@ -60,7 +60,7 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
     const caFile = process.env.TEST_CONTAINER_CA_FILE;
     if (caFile) args.push('--build-arg', `EXTRA_CA_CERTS=${fs.readFileSync(caFile, 'utf8')}`);
     const started = Date.now();
-    await run('podman', [...args, repo], { cwd: repo, timeout: 40 * 60_000, maxBuffer: 256 * 1024 * 1024 });
+    await run('podman', [...args, repo], { cwd: repo, timeout: 60 * 60_000, maxBuffer: 256 * 1024 * 1024 });
     console.log(`image built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     const port = await freePort();
     await podman([
@@ -82,7 +82,7 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
       },
       { timeout: 60_000, interval: 250 },
     );
-  }, 45 * 60_000);
+  }, 65 * 60_000);
 
   afterAll(async () => {
     if (enabled && process.env.TEST_CONTAINER_KEEP !== '1') {

@@ -36,7 +36,10 @@ export type FixtureCase =
   | 'rate-limited'
   | 'captcha'
   | 'ddos-guard'
-  | 'incapsula';
+  | 'incapsula'
+  | 'cookie-redirect'
+  | 'cookie-refresh'
+  | 'cookie-script';
 
 /** Cases where the site never says anything about the account: the honest verdict is "could not check". */
 export const BLOCKED_CASES: ReadonlySet<FixtureCase> = new Set([
@@ -47,6 +50,7 @@ export const BLOCKED_CASES: ReadonlySet<FixtureCase> = new Set([
   'captcha',
   'ddos-guard',
   'incapsula',
+  'cookie-script',
 ]);
 
 /** Named sites for the special cases (each chosen because its rule exercises that case). */
@@ -84,7 +88,29 @@ const ORDINARY_CASES: FixtureCase[] = [
   'ddos-guard',
   'incapsula',
   ...Array<FixtureCase>(20).fill('ordinary'),
+  // Added after the first 49 sites (which keep their cases): nginx's testcookie module in its three modes.
+  'cookie-redirect',
+  'cookie-refresh',
+  'cookie-script',
 ];
+
+/**
+ * The real protections the fixture imitates, and where their behaviour is described:
+ * - cloudflare-200: Cloudflare's managed challenge, `cf-mitigated: challenge`, "Just a moment...", the
+ *   challenge-platform script (developers.cloudflare.com, "Challenge pages"; needs JavaScript).
+ * - ddos-guard: DDoS-Guard's browser check: 403, `server: ddos-guard`, sets `__ddg1_`; passing needs the
+ *   `__ddg2_` cookie its check.js obtains from `/.well-known/ddos-guard/id/…` (public bypass scripts do
+ *   that dance), so a reload with `__ddg1_` alone is challenged again.
+ * - incapsula: Imperva's block page ("Request unsuccessful. Incapsula incident ID"), which sets
+ *   `visid_incap_…` / `incap_ses_…` as every Imperva answer does; a reload with them is blocked again.
+ * - cookie-redirect / cookie-refresh / cookie-script: kyprizel/testcookie-nginx-module (README): the
+ *   challenge cookie is set with a 302/307 to the same page plus an attempt counter in the query, or with
+ *   an HTML meta refresh (both passed by any client that keeps cookies), or, with
+ *   `testcookie_refresh_encrypt_cookie on`, computed by a script (slowAES) and never sent in Set-Cookie.
+ * - captcha: DataDome's interstitial (its `captcha-delivery.com` script) at the site's own miss status.
+ * - login-redirect: a 302 to `/login?next=…` for everyone (sites that hide profiles from visitors).
+ * - rate-limited / rate-limited-once: 429 with `Retry-After` (RFC 6585, RFC 9110 §10.2.3): an hour, or 1 s.
+ */
 
 export type FixtureSite = { index: number; original: Site; site: Site; case: FixtureCase; known: string };
 
@@ -123,6 +149,8 @@ export async function startWmnFixture(dir: string): Promise<WmnFixture> {
   const sockets = new Set<Duplex>();
   const timers = new Set<NodeJS.Timeout>();
   const limitedOnce = new Set<string>();
+  /** testcookie's cookie value for a client (the module derives it from a secret and the client's address). */
+  const testCookie = (e: FixtureSite) => `TCK=${e.index}a7f3c9e1`;
   let port = 0;
   const fixture: FixtureSite[] = [];
 
@@ -173,15 +201,41 @@ export async function startWmnFixture(dir: string): Promise<WmnFixture> {
           '<html><head><title>flickr.com</title></head><body><script src="https://ct.captcha-delivery.com/c.js"></script></body></html>',
         );
       case 'ddos-guard':
+        res.setHeader('set-cookie', ['__ddg1_=Qm9ndXNEZGcx; Domain=.sites.test; Path=/; HttpOnly']);
         return send(
           403,
-          '<html><head><title>DDoS-Guard</title></head><body>Checking your browser</body></html>',
+          '<html><head><title>DDoS-Guard</title></head><body>Checking your browser<script src="https://check.ddos-guard.net/check.js"></script></body></html>',
           {
             server: 'ddos-guard',
           },
         );
       case 'incapsula':
+        res.setHeader('set-cookie', [
+          'visid_incap_2481=ZmFrZXZpc2l0b3I; expires=Thu, 26 Nov 2027 09:00:00 GMT; HttpOnly; path=/',
+          'incap_ses_1184_2481=ZmFrZXNlc3Npb24; path=/',
+        ]);
         return send(403, '<html><body>Request unsuccessful. Incapsula incident ID: 1234-5678</body></html>');
+      case 'cookie-redirect':
+      case 'cookie-refresh':
+      case 'cookie-script': {
+        if ((req.headers.cookie ?? '').split(/;\s*/).includes(testCookie(e))) break;
+        const again = `${(req.url ?? '/').split('?')[0]}?ckattempt=1`;
+        if (e.case === 'cookie-redirect') {
+          res.setHeader('set-cookie', [`${testCookie(e)}; expires=Thu, 31-Dec-37 23:55:55 GMT; path=/`]);
+          return send(307, '', { location: again });
+        }
+        if (e.case === 'cookie-refresh') {
+          res.setHeader('set-cookie', [`${testCookie(e)}; expires=Thu, 31-Dec-37 23:55:55 GMT; path=/`]);
+          return send(
+            200,
+            `<html><head><meta http-equiv="refresh" content="0; url=${again}"></head><body></body></html>`,
+          );
+        }
+        return send(
+          200,
+          `<html><body>setting cookie...<script src="/aes.min.js"></script><script>var c=toNumbers("9d1b2e");document.cookie="TCK="+toHex(slowAES.decrypt(c,2,a,b))+"; path=/";location.href="${again}";</script></body></html>`,
+        );
+      }
       case 'rate-limited-once': {
         const key = `${e.index}:${hit}`;
         if (!limitedOnce.has(key)) {

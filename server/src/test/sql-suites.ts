@@ -58,6 +58,8 @@ export const SQL_SUITES = [
   'server/src/features/games/pictionary/presence.test.ts',
   'server/src/features/games/pictionary/rooms.test.ts',
   'server/src/features/games/tictactoe/waiting.test.ts',
+  'server/src/features/games/pictionary/drawing.test.ts',
+  'server/src/features/games/tictactoe/invites.test.ts',
   'server/src/features/osint/history.test.ts',
   'server/src/features/osint/self-check.test.ts',
   'server/src/features/music/playlist-input.test.ts',
@@ -89,6 +91,8 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/features/osint/chaos.test.ts': 'outside sources failing during a search',
   'server/src/features/osint/fair-share.test.ts': 'the outbound limiter sharing between members',
   'server/src/features/osint/wmn-fixture.test.ts': 'the shipped site list against its loopback fixture',
+  'server/src/features/osint/restart.test.ts':
+    'the server process restarted on a SQLite data dir; the history SQL runs in history.test',
   'server/src/platform/input-guard.test.ts': 'the request input guard',
   'server/src/platform/realtime/pending-connections.test.ts': 'sockets that never sign in',
   'server/src/startup-banner.test.ts': 'the start-up banner text',

@@ -15,6 +15,8 @@ import * as m030 from './030_osint.ts';
 import * as m040 from './040_pictionary_presence.ts';
 import * as m041 from './041_pictionary_play_again.ts';
 import * as m042 from './042_tictactoe_series.ts';
+import * as m045 from './045_pictionary_drawing_tools.ts';
+import * as m046 from './046_tictactoe_invites.ts';
 import * as m050 from './050_storage_reservations.ts';
 import * as m060 from './060_file_manager.ts';
 
@@ -38,6 +40,8 @@ export const migrations: Record<string, Migration> = {
   '040_pictionary_presence': m040,
   '041_pictionary_play_again': m041,
   '042_tictactoe_series': m042,
+  '045_pictionary_drawing_tools': m045,
+  '046_tictactoe_invites': m046,
   '050_storage_reservations': m050,
   '060_file_manager': m060,
 };

@@ -11,6 +11,8 @@ export type OsintContext = {
   outbound: Outbound;
   config: OsintConfig;
   sites: Site[];
+  /** Sites of the list left out of this search (disabled by reports or the self-check). */
+  disabledSites?: string[];
   rdap: RdapClient;
   geo: GeoLookup;
   /** This search's: stops everything when the member goes away. */

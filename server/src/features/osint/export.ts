@@ -2,7 +2,7 @@ import { isPlatformData, type OsintResult } from '@guildhall/common';
 
 /**
  * A search as CSV (issue 28): one row per finding — each source, each platform found, each site that
- * could not be checked — so a spreadsheet's counts equal the screen's. Fields are quoted, and a cell
+ * could not be checked, each site left out (disabled) — so a spreadsheet's counts equal the screen's. Fields are quoted, and a cell
  * starting with = + - @ is prefixed with ' so spreadsheets do not run it as a formula (CSV injection).
  */
 export function searchToCsv(result: OsintResult): string {
@@ -14,6 +14,17 @@ export function searchToCsv(result: OsintResult): string {
       rows.push(['found', s.name, p.name, 'Found', '', '', p.url, p.category ?? '']);
     for (const u of s.data.unchecked ?? [])
       rows.push(['unknown', s.name, u.name, 'Could not check', '', u.reason, u.url, u.category ?? '']);
+    for (const name of s.data.disabled ?? [])
+      rows.push([
+        'not_scanned',
+        s.name,
+        name,
+        'Disabled',
+        '',
+        'Disabled by admins or the self-check',
+        '',
+        '',
+      ]);
   }
   return `${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
 }

@@ -147,6 +147,7 @@ describe('wrong-result reports', () => {
     const data = after.sources[0]!.data as PlatformData;
     expect(data.summary.totalPlatforms).toBe(SITES - 1);
     expect(data.sources.map((s) => s.name)).not.toContain(site);
+    expect(data.disabled).toEqual([site]);
     // A site not in the member's search cannot be reported through it.
     const bad = await ctx.app.inject({
       method: 'POST',

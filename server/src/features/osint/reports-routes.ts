@@ -7,6 +7,7 @@ import {
   type OsintReport,
   OsintReportBody,
   OsintReportDecisionBody,
+  OsintReportDecisionResponse,
   OsintReportIdParams,
   OsintReportsResponse,
 } from '@guildhall/common';
@@ -130,7 +131,7 @@ export function osintReportRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
         schema: {
           params: OsintReportIdParams,
           body: OsintReportDecisionBody,
-          response: { 200: z.object({ site: z.string(), siteDisabled: z.boolean() }), 404: ApiError },
+          response: { 200: OsintReportDecisionResponse, 404: ApiError },
         },
       },
       async (req) => {
@@ -141,11 +142,14 @@ export function osintReportRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
           .executeTakeFirst();
         if (!report) throw httpError(404, 'Report not found', 'NOT_FOUND');
         const { decision } = req.body;
+        // Accepting closes the site's open reports; dismissing (re-enabling) closes every report that
+        // kept it disabled, an earlier acceptance included, so the list never says "accepted" of a site
+        // that is scanned again.
         await deps.db
           .updateTable('osint_site_reports')
           .set({ status: decision })
           .where('site', '=', report.site)
-          .where('status', '=', 'open')
+          .where('status', 'in', decision === 'accepted' ? ['open'] : ['open', 'accepted'])
           .execute();
         if (decision === 'accepted')
           await disableSite(deps.db, report.site, 'A report was accepted by an admin');

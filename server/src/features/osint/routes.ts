@@ -119,6 +119,7 @@ export function osintRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
           const searchCtx: OsintContext = {
             ...ctx,
             sites: disabled.size > 0 ? ctx.sites.filter((s) => !disabled.has(s.name)) : ctx.sites,
+            disabledSites: ctx.sites.filter((s) => disabled.has(s.name)).map((s) => s.name),
             signal: controller.signal,
             log: ({ source, err }) => req.log.warn({ source, err }, 'OSINT source could not check'),
           };

@@ -3,10 +3,12 @@ import { type OsintSource, type PlatformData, OSINT_UNCHECKED_REASONS as R } fro
 import {
   type FetchResult,
   findRefusal,
+  mergeHeaders,
   type Outbound,
   OutboundTimeoutError,
 } from '../../platform/outbound/index.ts';
 import type { ProgressSink } from './context.ts';
+import { asksToReload, createCookieJar } from './cookie-jar.ts';
 import { platformRisk } from './risk.ts';
 import { type Site, siteUrls } from './sites.ts';
 import { source } from './source-result.ts';
@@ -18,8 +20,6 @@ export type SiteCheck = { site: Site; outcome: SiteOutcome; url: string; reason?
 export const SCAN_MAX_BYTES = 8 * 1024 * 1024;
 /** The start of a page kept for block-page signatures. */
 const HEAD_CHARS = 64 * 1024;
-/** Longest wait a 429's Retry-After may ask of one retry; a longer ask is an unknown. */
-const MAX_RETRY_AFTER_MS = 5000;
 const DEFAULT_RETRY_AFTER_MS = 1000;
 
 /** Browser-like headers for profile pages (sites answer bare clients with block pages); a site's own replace them. */
@@ -28,9 +28,14 @@ const PAGE_HEADERS = {
   'accept-language': 'en-US,en;q=0.9',
 };
 
+/** Verdict reasons of a wall that may let a client with its cookies through on the next load (not captchas). */
+const COOKIE_WALLS = new Set<string>([R.cloudflare, R.ddosGuard, R.incapsula, R.blocked]);
+
 /**
- * Checks one site for an account. A timeout or a 429 is retried once (after the site's Retry-After, at
- * most 5 s); any failure is an unknown with its reason, never a hit or a miss.
+ * Checks one site for an account. A timeout or a 429 is retried once (a 429 after the site's Retry-After,
+ * if that fits in the site's time limit); an interstitial that set cookies and asks for the page again
+ * (or a bot wall that set cookies) is loaded once more with them (a jar of this check only). Any failure
+ * is an unknown with its reason, never a hit or a miss.
  */
 export async function checkSite(
   outbound: Outbound,
@@ -40,11 +45,17 @@ export async function checkSite(
   signal?: AbortSignal,
 ): Promise<SiteCheck> {
   const { check, profile } = siteUrls(site, account);
-  const attempt = () =>
-    outbound.fetch(check, {
+  const jar = createCookieJar();
+  const attempt = () => {
+    const cookie = jar.header();
+    const own = Object.entries(site.headers ?? {}).find(([k]) => k.toLowerCase() === 'cookie')?.[1];
+    return outbound.fetch(check, {
       method: site.post_body ? 'POST' : 'GET',
       body: site.post_body?.replaceAll('{account}', account),
-      headers: { ...PAGE_HEADERS, ...site.headers },
+      headers: mergeHeaders(
+        { ...PAGE_HEADERS, ...site.headers },
+        cookie ? { cookie: own ? `${own}; ${cookie}` : cookie } : undefined,
+      ),
       timeoutMs,
       signal,
       // WhatsMyName describes a miss by its redirect status on some sites: the first answer is judged.
@@ -56,21 +67,9 @@ export async function checkSite(
         keepChars: HEAD_CHARS,
       },
     });
-  try {
-    let res: FetchResult;
-    try {
-      res = await attempt();
-      if (res.status === 429) {
-        const wait = retryAfterMs(res.headers['retry-after']);
-        if (wait === null) return { site, outcome: 'unknown', url: profile, reason: R.rateLimited };
-        await sleep(wait, undefined, { signal });
-        res = await attempt();
-      }
-    } catch (err) {
-      if (!(err instanceof OutboundTimeoutError) || signal?.aborted) throw err;
-      res = await attempt();
-    }
-    const verdict = judge(
+  };
+  const verdictOf = (res: FetchResult) =>
+    judge(
       site,
       {
         status: res.status,
@@ -82,18 +81,40 @@ export async function checkSite(
       },
       account,
     );
+  try {
+    let res: FetchResult;
+    try {
+      res = await attempt();
+      if (res.status === 429) {
+        const wait = retryAfterMs(res.headers['retry-after'], timeoutMs);
+        if (wait === null) return { site, outcome: 'unknown', url: profile, reason: R.rateLimited };
+        await sleep(wait, undefined, { signal });
+        res = await attempt();
+      }
+    } catch (err) {
+      if (!(err instanceof OutboundTimeoutError) || signal?.aborted) throw err;
+      res = await attempt();
+    }
+    let verdict = verdictOf(res);
+    if (verdict.outcome === 'unknown' && jar.take(res.setCookies) > 0) {
+      const reload =
+        asksToReload(check, res.status, res.headers, res.body) ||
+        (verdict.reason !== undefined && COOKIE_WALLS.has(verdict.reason));
+      if (reload) verdict = verdictOf(await attempt());
+    }
     return { site, outcome: verdict.outcome, url: profile, reason: verdict.reason };
   } catch (err) {
     return { site, outcome: 'unknown', url: profile, reason: failureReason(err, signal) };
   }
 }
 
-function retryAfterMs(header: string | undefined): number | null {
+/** How long a 429's Retry-After asks to wait, or null when that is longer than the site's time limit. */
+function retryAfterMs(header: string | undefined, limitMs: number): number | null {
   if (!header) return DEFAULT_RETRY_AFTER_MS;
   const seconds = Number(header);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
   if (!Number.isFinite(ms)) return DEFAULT_RETRY_AFTER_MS;
-  return ms > MAX_RETRY_AFTER_MS ? null : Math.max(0, ms);
+  return ms > limitMs ? null : Math.max(0, ms);
 }
 
 /** A failure in member-facing words (grouped on the screen). */
@@ -177,6 +198,7 @@ export function platformSource(
   account: string,
   mode: PlatformRiskMode = 'account',
   url: string | null = null,
+  disabled: string[] = [],
 ): OsintSource {
   const found = checks.filter((c) => c.outcome === 'found');
   const unknown = checks.filter((c) => c.outcome === 'unknown');
@@ -191,6 +213,7 @@ export function platformSource(
       category: c.site.cat,
     })),
     account,
+    ...(disabled.length > 0 ? { disabled } : {}),
   };
   if (found.length > 0) {
     const { risk, rule } = platformRisk(found.length, mode);

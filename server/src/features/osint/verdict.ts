@@ -47,6 +47,9 @@ const BOT_WALLS: { reason: string; test: (a: SiteAnswer) => boolean }[] = [
 const CAPTCHA =
   /captcha-delivery\.com|geo\.captcha|px-captcha|_pxCaptcha|g-recaptcha|recaptcha\/api\.js|h-captcha|hcaptcha\.com\/1\/api|cf-turnstile|<title>[^<]*captcha/i;
 
+/** A page whose script computes the challenge cookie (nginx testcookie's encrypted mode): needs JavaScript. */
+const SCRIPT_CHALLENGE = /slowAES\.decrypt\(/;
+
 /** A redirect to a sign-in or challenge page says nothing about the account. */
 const LOGIN_PATH =
   /\/(log-?in|sign-?in|signin|auth|sso|oauth|session|account\/login|accounts\/login|checkpoint|captcha|challenge)\b|[?&](next|return_?to|redirect(_uri)?|continue)=/i;
@@ -62,7 +65,7 @@ const LOGIN_PATH =
  *    Location naming the account); a miss where the miss rule matches;
  * 4. the hit rule (status e_code and e_string in the body), with the site's optional "the account must
  *    appear on the page" guard → found;
- * 5. a captcha page → unknown;
+ * 5. a captcha page or a script challenge → unknown;
  * 6. the miss rule (status m_code and m_string in the body; an empty m_string matches any body) → not found;
  * 7. anything else → unknown, with the status.
  */
@@ -94,6 +97,7 @@ export function judge(site: Site, a: SiteAnswer, account: string): Verdict {
     return { outcome: 'found' };
   }
   if (CAPTCHA.test(a.head)) return { outcome: 'unknown', reason: R.captcha };
+  if (SCRIPT_CHALLENGE.test(a.head)) return { outcome: 'unknown', reason: R.scriptCheck };
   if (a.status === site.m_code && (site.m_string === '' || a.hasMiss)) return { outcome: 'not_found' };
   return { outcome: 'unknown', reason: `${R.unexpected} (HTTP ${a.status})` };
 }

@@ -132,6 +132,9 @@ describe('the shipped list’s own rules on a loopback fixture', () => {
     expect(fixture.sites.length).toBeGreaterThanOrEqual(40);
     const portal = tally();
     const reference = tally();
+    // The first 49 sites are the fixture as it was before the cookie interstitials were added.
+    const firstPortal = tally();
+    const firstReference = tally();
     const rows: string[] = [];
     await Promise.all(
       fixture.sites.flatMap((f) =>
@@ -145,6 +148,10 @@ describe('the shipped list’s own rules on a loopback fixture', () => {
           ]);
           count(portal, truth, ours.outcome, blocked);
           count(reference, truth, theirs, blocked);
+          if (f.index < 49) {
+            count(firstPortal, truth, ours.outcome, blocked);
+            count(firstReference, truth, theirs, blocked);
+          }
           if (ours.outcome !== truth || theirs !== truth) {
             rows.push(
               `${f.original.name} [${f.case}] ${account}: truth ${truth}, portal ${ours.outcome}${ours.reason ? ` (${ours.reason})` : ''}, WMN ${theirs}`,
@@ -157,6 +164,8 @@ describe('the shipped list’s own rules on a loopback fixture', () => {
       `fixture: ${fixture.sites.length} sites, ${fixture.sites.length * 2} checks\n` +
         `  portal:      ${line(portal)}\n` +
         `  WhatsMyName: ${line(reference)}\n` +
+        `  first 49 sites: portal ${line(firstPortal)}\n` +
+        `                  WhatsMyName ${line(firstReference)}\n` +
         rows
           .sort()
           .map((r) => `    ${r}`)
@@ -168,6 +177,9 @@ describe('the shipped list’s own rules on a loopback fixture', () => {
     // Where a site answered about the account, fewer unknowns than WhatsMyName's rule; where it did not
     // (a block page), WhatsMyName's "not found" is a wrong answer and ours the honest unknown.
     expect(portal.unknownAnswered).toBeLessThanOrEqual(reference.unknownAnswered);
+    // Issue 28's bar, on the whole fixture (the first 49 sites alone: 20 against 16, every one of the
+    // portal's 20 a site that said nothing about the account; docs/osint.md).
+    expect(portal.unknown).toBeLessThanOrEqual(reference.unknown);
     expect(portal.unknown + portal.wrong).toBeLessThanOrEqual(reference.unknown + reference.wrong);
     // Every site that answers about the account is judged right; block pages are the only unknowns.
     const answering = fixture.sites.filter((f) => !BLOCKED_CASES.has(f.case)).length;
@@ -198,6 +210,7 @@ describe('the shipped list’s own rules on a loopback fixture', () => {
         'Asked for a captcha',
         'Blocked by a bot check (DDoS-Guard)',
         'Blocked by a bot check (Imperva Incapsula)',
+        'Blocked by a bot check (script challenge)',
       ]),
     );
   });

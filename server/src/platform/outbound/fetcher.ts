@@ -63,6 +63,8 @@ export type FetchResult = {
   /** The URL that answered, after redirects. */
   url: string;
   redirects: number;
+  /** The answer's Set-Cookie headers, one entry each (a joined header cannot be split back: Expires has a comma). */
+  setCookies: string[];
   /** With `scan`: whether each marker (and each caseless string) occurs in the body. */
   markers?: boolean[];
   caseless?: boolean[];
@@ -219,11 +221,13 @@ export function createOutbound(opts: OutboundOptions): Outbound {
         signal,
       });
       const headers = flattenHeaders(res.headers);
+      const raw = res.headers['set-cookie'];
+      const setCookies = Array.isArray(raw) ? raw : raw ? [raw] : [];
       const read = await readBody(res.body, headers, signal, {
         maxBytes: MAX_BODY_BYTES,
         scan: options.scan,
       });
-      return { status: res.statusCode, headers, ...read };
+      return { status: res.statusCode, headers, setCookies, ...read };
     });
   };
 

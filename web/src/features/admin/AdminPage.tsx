@@ -11,6 +11,7 @@ import { ApiStatusBadge } from './ApiStatusBadge.tsx';
 import { ApprovedList } from './ApprovedList.tsx';
 import { AuditCard } from './AuditCard.tsx';
 import { ErrorBanner } from './ErrorBanner.tsx';
+import { OsintReportsCard } from './OsintReportsCard.tsx';
 import { PendingList } from './PendingList.tsx';
 import { userStats } from './rules.ts';
 import { StatCards } from './StatCards.tsx';
@@ -87,6 +88,7 @@ export function AdminPage() {
         perform={admin.perform}
       />
       {isOnline && <StorageCard disabled={disabled} />}
+      {isOnline && <OsintReportsCard disabled={disabled} />}
       {isOnline && <AuditCard entries={admin.audit} />}
     </Page>
   );

@@ -17,8 +17,11 @@ export function GameShell({
   realtime,
   children,
   wide,
+  actions,
 }: {
   title: string;
+  /** Controls beside the live badge (Pictionary's sound toggle). */
+  actions?: ReactNode;
   realtime: RealtimeStatus | null;
   children: ReactNode;
   /** A wider column (a running Pictionary game: the canvas takes most of it). */
@@ -28,7 +31,10 @@ export function GameShell({
     <Page wide={wide} className={wide ? 'px-2 sm:px-6' : undefined}>
       <div className="mb-6 flex items-center justify-between gap-3">
         <BackLink to="/minigames">{T.backToMinigames}</BackLink>
-        {realtime && <LiveBadge status={realtime} />}
+        <div className="flex items-center gap-2">
+          {actions}
+          {realtime && <LiveBadge status={realtime} />}
+        </div>
       </div>
       <header className="mb-6">
         <p className="text-sm text-muted">Minigames</p>

@@ -42,10 +42,14 @@ export function OsintPage() {
         setHistoryError(err instanceof ApiError ? err.message : 'Could not load your searches'),
     );
   }, []);
+  // The site list's figures change when admins disable or enable sites: read again after each search.
+  const refreshSites = useCallback(() => {
+    if (getStoredToken()) siteListInfo().then(setSites, () => setSites(null));
+  }, []);
   useEffect(() => {
     refreshHistory();
-    if (getStoredToken()) siteListInfo().then(setSites, () => setSites(null));
-  }, [refreshHistory]);
+    refreshSites();
+  }, [refreshHistory, refreshSites]);
 
   const run = async (t: OsintType = type, raw: string = query) => {
     const q = raw.trim();
@@ -65,6 +69,7 @@ export function OsintPage() {
     } finally {
       setRunning(false);
       refreshHistory();
+      refreshSites();
     }
   };
 

@@ -153,6 +153,12 @@ export function PlatformList({
           </ul>
         </details>
       )}
+      {data.disabled && data.disabled.length > 0 && (
+        <p className="text-xs text-muted wrap-anywhere" data-testid="platform-disabled">
+          Not scanned (disabled by admins or the self-check): {data.disabled.slice(0, 40).join(', ')}
+          {data.disabled.length > 40 && ` and ${data.disabled.length - 40} more`}
+        </p>
+      )}
     </div>
   );
 }

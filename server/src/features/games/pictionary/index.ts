@@ -50,11 +50,18 @@ export function pictionaryFeature(options: PictionaryOptions = {}) {
           );
         }),
         pushState: (userId, g) => publish(userRoom(userId), PICTIONARY_EVENTS.state, { game: g }),
-        pushStrokes: (gameId, drawerId, turnNumber, segments) =>
+        pushStrokes: (gameId, drawerId, turnNumber, segments, strokeId) =>
           publish(
             roomName(gameId),
             PICTIONARY_EVENTS.strokes,
-            { gameId, turnNumber, segments },
+            { gameId, turnNumber, segments, strokeId },
+            { except: userRoom(drawerId) },
+          ),
+        pushUndo: (gameId, drawerId, turnNumber, strokeId) =>
+          publish(
+            roomName(gameId),
+            PICTIONARY_EVENTS.undo,
+            { gameId, turnNumber, strokeId },
             { except: userRoom(drawerId) },
           ),
         pushClear: (gameId, turnNumber) =>

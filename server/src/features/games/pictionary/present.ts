@@ -1,4 +1,4 @@
-import { type PictionaryGame, type PictionarySegment, wordPattern } from '@guildhall/common';
+import { type PictionaryDrawItem, type PictionaryGame, wordPattern } from '@guildhall/common';
 import type { GameRow, GuessRow, PlayerRow } from './repo.ts';
 
 /** Everything the presenter needs about a game: its row, its players, this turn's guesses. */
@@ -14,7 +14,7 @@ export function presentGame(
   state: GameState,
   viewerId: string,
   now: number,
-  drawing?: PictionarySegment[],
+  drawing?: PictionaryDrawItem[],
 ): PictionaryGame {
   const { row, players, guesses } = state;
   const active = players.filter((p) => p.left_at === null);

@@ -35,7 +35,7 @@ describe('Pictionary over the realtime channel', () => {
     const late = await connect(players[2]!.token);
     const snapshot = nextEvent<StatePush>(late, PICTIONARY_EVENTS.state);
     await subscribe(late, pictionaryRoom(id));
-    expect((await snapshot).game.drawingData).toEqual([seg]);
+    expect((await snapshot).game.drawingData).toEqual([{ ...seg, strokeId: expect.any(Number) }]);
     // A sentinel after the strokes: a clear reaches the drawer too, and nothing of its own came before it.
     const cleared = nextEvent(ds, PICTIONARY_EVENTS.clear);
     await drawAs(ctx.app, players[0]!.token, id, { type: 'clear', timestamp: 2 });
@@ -72,7 +72,9 @@ describe('Pictionary over the realtime channel', () => {
       code: 'BAD_REQUEST',
     });
     expect(await send(ds, 'junk')).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
-    expect((await get(ctx.app, players[1]!.token, id)).body.game!.drawingData).toEqual([seg]);
+    expect((await get(ctx.app, players[1]!.token, id)).body.game!.drawingData).toEqual([
+      { ...seg, strokeId: expect.any(Number) },
+    ]);
   });
 
   it('state pushes are per player: a guesser never receives the word before the turn ends', async () => {

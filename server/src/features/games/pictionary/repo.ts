@@ -204,14 +204,25 @@ export async function countSegments(db: Conn, gameId: string, turn: number): Pro
   return Number(r?.n ?? 0);
 }
 
-/** The turn's stroke batches since its last clear, in the order they were drawn (JSON lists of segments). */
-export async function findStrokes(db: Conn, gameId: string, turn: number): Promise<string[]> {
+/**
+ * The turn's log since its last clear (strokes, fills, undos), in the order it was drawn. `withSegments`
+ * false leaves the segment lists out (an undo only needs which strokes there are).
+ */
+export async function findDrawLog(
+  db: Conn,
+  gameId: string,
+  turn: number,
+  withSegments: boolean,
+): Promise<
+  { kind: PictionaryStrokesTable['kind']; stroke_id: number | null; seq: number; segments: string }[]
+> {
   const rows = await db
     .selectFrom('pictionary_strokes')
-    .select('segments')
+    .select(['kind', 'stroke_id', 'seq'])
+    .$if(withSegments, (q) => q.select('segments'))
     .where('game_id', '=', gameId)
     .where('turn_number', '=', turn)
-    .where('kind', '=', 'stroke')
+    .where('kind', '!=', 'clear')
     .where('seq', '>', (eb) =>
       eb
         .selectFrom('pictionary_strokes')
@@ -222,7 +233,12 @@ export async function findStrokes(db: Conn, gameId: string, turn: number): Promi
     )
     .orderBy('seq')
     .execute();
-  return rows.map((r) => r.segments);
+  return rows.map((r) => ({
+    kind: r.kind,
+    stroke_id: r.stroke_id === null ? null : Number(r.stroke_id),
+    seq: Number(r.seq),
+    segments: (r as { segments?: string }).segments ?? '[]',
+  }));
 }
 
 /** Drops the drawing of a turn and of every turn before it (`upTo` inclusive). */

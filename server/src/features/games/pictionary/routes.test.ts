@@ -213,8 +213,8 @@ describe('Pictionary turns', () => {
         batch(Array.from({ length: PICTIONARY_MAX_SEGMENTS_PER_BATCH + 1 }, () => segment())),
         `at most ${PICTIONARY_MAX_SEGMENTS_PER_BATCH} segments`,
       ],
-      [{ type: 'doodle', segments: [] }, 'strokeData must be a stroke_batch or a clear'],
-      ['nope', 'strokeData must be a stroke_batch or a clear'],
+      [{ type: 'doodle', segments: [] }, 'strokeData must be a stroke_batch, a clear, a fill or an undo'],
+      ['nope', 'strokeData must be a stroke_batch, a clear, a fill or an undo'],
     ];
     for (const [strokeData, message] of bad) {
       const r = await drawAs(ctx.app, drawer, id, strokeData);

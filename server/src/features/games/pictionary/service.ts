@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   cleanCustomWords,
   cleanWordBanks,
+  compactStrokeIds,
   containsWord,
   guessPoints,
   isCloseGuess,
@@ -9,20 +10,26 @@ import {
   PICTIONARY_ABSENT_AFTER_MS,
   PICTIONARY_DEFAULT_BANK,
   PICTIONARY_DRAWER_POINTS,
+  PICTIONARY_FILL_COST,
   PICTIONARY_MAX_GUESSES_PER_PLAYER,
   PICTIONARY_MAX_SEGMENTS_PER_TURN,
   PICTIONARY_PLAYERS,
   PICTIONARY_ROUNDS,
+  PICTIONARY_UNDO_COST,
   type PictionaryDrawBody,
+  type PictionaryDrawItem,
   type PictionaryGame,
   type PictionarySegment,
   type PictionarySettingsBody,
+  resolveDrawing,
   PICTIONARY_TEXTS as T,
+  undoTarget,
 } from '@guildhall/common';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import type { Database } from '../../../db/schema.ts';
 import { httpError } from '../../../platform/errors.ts';
+import { readDrawLog } from './drawing.ts';
 import { type GameState, presentGame } from './present.ts';
 import type { GameChanges, GameRow, PlayerRow } from './repo.ts';
 import * as repo from './repo.ts';
@@ -37,9 +44,17 @@ export type PictionaryContext = {
   timers: TurnTimers;
   /** Sends one player's own view of the game to that player's sockets (views differ: the word). */
   pushState: (userId: string, game: PictionaryGame) => void;
-  /** Sends a batch of strokes to the game's room, except the drawer who drew them. */
-  pushStrokes: (gameId: string, drawerId: string, turnNumber: number, segments: PictionarySegment[]) => void;
+  /** Sends a batch of strokes (or a fill) to the game's room, except the drawer who drew them. */
+  pushStrokes: (
+    gameId: string,
+    drawerId: string,
+    turnNumber: number,
+    segments: PictionaryDrawItem[],
+    strokeId?: number,
+  ) => void;
   pushClear: (gameId: string, turnNumber: number) => void;
+  /** Tells the game's room, except the drawer, that the drawer undid stroke `strokeId`. */
+  pushUndo: (gameId: string, drawerId: string, turnNumber: number, strokeId: number) => void;
   /**
    * Segments stored per `gameId:turn` as this instance knows them (read from the database the first time), so
    * the per-turn cap costs no query per batch. Another instance's batches are not counted here: the cap is a
@@ -197,28 +212,74 @@ export async function draw(
       segments: '[]',
       segment_count: 0,
       kind: 'clear',
+      stroke_id: null,
     });
     ctx.pushClear(gameId, turn);
     return { turnNumber: turn, message: 'Canvas cleared' };
   }
-  const segments = strokeData.segments.map(compactSegment);
+  // Fills and undos count against the budget too: each makes every screen repaint (docs/minigames.md).
+  const cost =
+    strokeData.type === 'fill'
+      ? PICTIONARY_FILL_COST
+      : strokeData.type === 'undo'
+        ? PICTIONARY_UNDO_COST
+        : strokeData.segments.length;
   const stored = ctx.segmentCounts.get(countKey) ?? (await repo.countSegments(ctx.db, gameId, turn));
-  if (stored + segments.length > PICTIONARY_MAX_SEGMENTS_PER_TURN) {
+  if (stored + cost > PICTIONARY_MAX_SEGMENTS_PER_TURN) {
     throw httpError(413, T.drawingFull, 'DRAWING_FULL');
   }
-  ctx.segmentCounts.set(countKey, stored + segments.length);
-  await repo.insertStrokes(ctx.db, {
+  const seq = nextSeq();
+  if (strokeData.type === 'undo') {
+    // The server decides which stroke goes (the drawer's last one still showing), and stores that decision,
+    // so a replay and every screen remove the same one.
+    const target = undoTarget(await readDrawLog(ctx.db, gameId, turn, false));
+    if (target === null) throw httpError(409, T.nothingToUndo, 'NOTHING_TO_UNDO');
+    ctx.segmentCounts.set(countKey, stored + cost);
+    await repo.insertStrokes(ctx.db, strokeRow(gameId, turn, seq, 'undo', target, '[]', cost));
+    ctx.pushUndo(gameId, userId, turn, target);
+    return { turnNumber: turn, message: 'Undone' };
+  }
+  const items: PictionaryDrawItem[] =
+    strokeData.type === 'fill' ? [compactFill(strokeData)] : strokeData.segments.map(compactSegment);
+  // A batch without a stroke id is a stroke of its own, named by its seq (above every id a screen uses).
+  const strokeId = strokeData.strokeId ?? seq;
+  ctx.segmentCounts.set(countKey, stored + cost);
+  await repo.insertStrokes(
+    ctx.db,
+    strokeRow(
+      gameId,
+      turn,
+      seq,
+      strokeData.type === 'fill' ? 'fill' : 'stroke',
+      strokeId,
+      JSON.stringify(items),
+      cost,
+    ),
+  );
+  // Stored before it is sent: a player joining in between gets it in the snapshot, never misses it.
+  ctx.pushStrokes(gameId, userId, turn, items, strokeId);
+  return { turnNumber: turn, message: 'OK' };
+}
+
+function strokeRow(
+  gameId: string,
+  turn: number,
+  seq: number,
+  kind: 'stroke' | 'fill' | 'undo',
+  strokeId: number,
+  segments: string,
+  count: number,
+) {
+  return {
     id: randomUUID(),
     game_id: gameId,
     turn_number: turn,
-    seq: nextSeq(),
-    segments: JSON.stringify(segments),
-    segment_count: segments.length,
-    kind: 'stroke',
-  });
-  // Stored before it is sent: a player joining in between gets it in the snapshot, never misses it.
-  ctx.pushStrokes(gameId, userId, turn, segments);
-  return { turnNumber: turn, message: 'OK' };
+    seq,
+    segments,
+    segment_count: count,
+    kind,
+    stroke_id: strokeId,
+  };
 }
 
 /**
@@ -407,10 +468,9 @@ export async function viewOf(
   return presentGame(state, userId, ctx.clock.now(), drawing);
 }
 
-async function turnDrawing(db: Db, row: GameRow): Promise<PictionarySegment[]> {
+async function turnDrawing(db: Db, row: GameRow): Promise<PictionaryDrawItem[]> {
   if (row.status !== 'in_progress') return [];
-  const batches = await repo.findStrokes(db, row.id, row.turn_number);
-  return batches.flatMap((b) => JSON.parse(b) as PictionarySegment[]);
+  return compactStrokeIds(resolveDrawing(await readDrawLog(db, row.id, row.turn_number, true)));
 }
 
 export async function loadState(db: Db, gameId: string): Promise<GameState | null> {
@@ -524,9 +584,20 @@ export function newGameRow(id: string, hostId: string, now: string): GameRow {
 }
 
 /** Coordinates to a tenth of a canvas unit: finer is invisible on a 1000×600 canvas and only costs bytes. */
+const tenth = (v: number) => Math.round(v * 10) / 10;
 function compactSegment(s: PictionarySegment): PictionarySegment {
-  const r = (v: number) => Math.round(v * 10) / 10;
-  return { ...s, from: { x: r(s.from.x), y: r(s.from.y) }, to: { x: r(s.to.x), y: r(s.to.y) } };
+  // Fields listed: a stroke id inside a segment is the server's to set (on replay), not the client's.
+  return {
+    type: 'line',
+    from: { x: tenth(s.from.x), y: tenth(s.from.y) },
+    to: { x: tenth(s.to.x), y: tenth(s.to.y) },
+    color: s.color,
+    size: s.size,
+    timestamp: s.timestamp,
+  };
+}
+function compactFill(f: { x: number; y: number; color: string; timestamp: number }): PictionaryDrawItem {
+  return { type: 'fill', x: tenth(f.x), y: tenth(f.y), color: f.color, timestamp: f.timestamp };
 }
 
 /** Increasing numbers for stroke batches: replay order is drawing order. */

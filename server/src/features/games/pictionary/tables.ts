@@ -75,8 +75,13 @@ export type PictionaryStrokesTable = {
   /** JSON list of segments (`[]` for a clear). */
   segments: string;
   segment_count: number;
-  /** `stroke`, or `clear`: a marker that counts nothing but starts the replay afresh. */
-  kind: 'stroke' | 'clear';
+  /**
+   * `stroke`, `clear` (a marker that counts nothing but starts the replay afresh), `fill` (one fill item) or
+   * `undo` (removes the stroke `stroke_id`); fills and undos count PICTIONARY_FILL_COST / _UNDO_COST segments.
+   */
+  kind: 'stroke' | 'clear' | 'fill' | 'undo';
+  /** The stroke this row belongs to (or, for an undo, removes); null on rows from before migration 045. */
+  stroke_id: number | null;
 };
 
 /** A single row (id 1) that join transactions lock first, one at a time. */

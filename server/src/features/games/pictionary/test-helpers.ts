@@ -129,6 +129,7 @@ export function serviceContext(db: Db, clock: Clock, random: () => number = Math
     pushState: (userId, game) => pushes.push({ userId, game }),
     pushStrokes: () => {},
     pushClear: () => {},
+    pushUndo: () => {},
     segmentCounts: new Map(),
     startedAt: clock.now(),
   };

@@ -37,6 +37,7 @@ export function presentGame(row: GameRow, now = Date.now()): TicTacToeGame {
       ? { id: row.reserved_for, username: row.invited_name ?? row.reserved_for }
       : null,
     series: seriesAfter(row),
+    isPrivate: Number(row.is_private) === 1,
     leftAfterEnd: [
       ...(Number(row.player1_left) === 1 ? (['X'] as const) : []),
       ...(Number(row.player2_left) === 1 ? (['O'] as const) : []),

@@ -99,6 +99,7 @@ export async function findOpenGameIds(
     .where('g.status', '=', 'waiting')
     .where('g.player2_id', 'is', null)
     .where('g.reserved_for', 'is', null)
+    .where('g.is_private', '=', 0)
     .where('g.player1_id', '!=', userId)
     .where('s.seen_at', '>=', seenSince)
     .orderBy('g.created_at')

@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FeatureContext } from '../../../platform/feature.ts';
 import { perMemberKey } from '../../../platform/rate-limit/keys.ts';
+import { createInvite, joinByLink } from './invites.ts';
 import {
   claimWin,
   currentGame,
@@ -69,6 +70,15 @@ export function ticTacToeRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
     // Beyond the spec: the player who stayed wins a game the opponent left (docs/minigames.md).
     app.post(`${BASE}/:id/claim`, { config: ACCESS, schema: { params, response } }, async (req) =>
       ok(await claimWin(ctx, me(req), req.params.id)),
+    );
+
+    // Beyond the spec (issue 29): invite a friend by link. The game id (a random UUID) is the capability.
+    app.post(`${BASE}/invite`, { config: ACCESS, schema: { response } }, async (req) =>
+      ok(await createInvite(ctx, me(req))),
+    );
+
+    app.post(`${BASE}/:id/join`, { config: ACCESS, schema: { params, response } }, async (req) =>
+      ok(await joinByLink(ctx, me(req), req.params.id)),
     );
 
     app.post(`${BASE}/:id/rematch`, { config: ACCESS, schema: { params, response } }, async (req) =>

@@ -384,6 +384,7 @@ export function newGameRow(
     series: '{"wins":{},"draws":0}',
     player1_left: 0,
     player2_left: 0,
+    is_private: 0,
     created_at: now,
     updated_at: now,
   };

@@ -22,6 +22,8 @@ export type TicTacToeGamesTable = {
   /** 1 once that player left the finished game (no rematch offered to or by them). */
   player1_left: number;
   player2_left: number;
+  /** 1: made with "Invite a friend"; Find Game never matches into it, its link does (migration 046). */
+  is_private: number;
   created_at: string;
   updated_at: string;
 };

@@ -21,7 +21,7 @@ export async function usernameSources(
   );
   const unknown = checks.filter((c) => c.outcome === 'unknown').length;
   return {
-    sources: [platformSource('Social Media Platforms', checks, username)],
+    sources: [platformSource('Social Media Platforms', checks, username, 'account', null, ctx.disabledSites)],
     metadata: {
       username,
       sitesChecked: checks.length,

@@ -4,13 +4,14 @@ import {
   type PictionaryGame,
   PICTIONARY_TEXTS as T,
 } from '@guildhall/common';
-import { Brush, Clock, Eye, LogOut, Pencil, RotateCcw, Search, Send, Trash2, Trophy } from 'lucide-react';
+import { Clock, Eye, LogOut, Pencil, RotateCcw, Search, Send, Trophy } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { Badge } from '../../../ui/Badge.tsx';
 import { Button } from '../../../ui/Button.tsx';
 import { Card, CardTitle } from '../../../ui/Card.tsx';
 import { cn } from '../../../ui/cn.ts';
-import { DrawingCanvas } from './DrawingCanvas.tsx';
+import { DrawingCanvas, type DrawingTool } from './DrawingCanvas.tsx';
+import { DrawingTools } from './DrawingTools.tsx';
 import { ranking, secondsLeft } from './game-view.ts';
 import type { usePictionary } from './usePictionary.ts';
 
@@ -21,6 +22,7 @@ export function GameView({ game, myId, state }: { game: PictionaryGame; myId: st
   const isDrawer = game.status === 'in_progress' && game.currentDrawer?.id === myId;
   const [color, setColor] = useState<string>(PICTIONARY_QUICK_COLORS[0]);
   const [size, setSize] = useState<number>(PICTIONARY_BRUSH.default);
+  const [tool, setTool] = useState<DrawingTool>('brush');
   const initial = useCallback(() => {
     const held = state.drawing.current;
     return held && held.gameId === game.id && held.turn === game.turnNumber ? held.segments : [];
@@ -41,16 +43,26 @@ export function GameView({ game, myId, state }: { game: PictionaryGame; myId: st
           turnNumber={game.turnNumber}
           initial={initial}
           canDraw={drawing}
+          tool={tool}
           color={color}
           size={size}
           onSend={state.sendStrokes}
         />
         {drawing ? (
           <DrawingTools
+            tool={tool}
             color={color}
             size={size}
-            onColor={setColor}
+            onTool={setTool}
+            onColor={(c) => {
+              setColor(c);
+              if (tool === 'eraser') setTool('brush'); // picking a colour means painting with it
+            }}
             onSize={setSize}
+            onUndo={() => {
+              if (state.canvas.current?.undoLast())
+                state.sendStrokes({ type: 'undo', timestamp: Date.now() });
+            }}
             onClear={() => {
               state.canvas.current?.replace(game.turnNumber, []);
               state.drawing.current = { gameId: game.id, turn: game.turnNumber, segments: [] };
@@ -182,63 +194,6 @@ function PlayerList({ game }: { game: PictionaryGame }) {
         );
       })}
     </ul>
-  );
-}
-
-function DrawingTools(props: {
-  color: string;
-  size: number;
-  onColor: (c: string) => void;
-  onSize: (s: number) => void;
-  onClear: () => void;
-}) {
-  return (
-    <Card className="flex flex-wrap items-center gap-3 p-3 sm:p-3" data-testid="drawing-tools">
-      <input
-        type="color"
-        aria-label="Colour"
-        value={props.color}
-        onChange={(e) => props.onColor(e.target.value)}
-        className="h-9 w-11 cursor-pointer rounded border border-border bg-transparent"
-      />
-      <div className="flex flex-wrap gap-1.5">
-        {PICTIONARY_QUICK_COLORS.map((c) => (
-          <button
-            key={c}
-            type="button"
-            aria-label={`Colour ${c}`}
-            onClick={() => props.onColor(c)}
-            className={cn(
-              'size-7 rounded-full border-2',
-              props.color === c ? 'border-white' : 'border-border',
-            )}
-            style={{ backgroundColor: c }}
-          />
-        ))}
-      </div>
-      <label className="flex items-center gap-2 text-sm">
-        <Brush className="size-4 text-muted" />
-        <input
-          type="range"
-          aria-label="Brush size"
-          min={PICTIONARY_BRUSH.min}
-          max={PICTIONARY_BRUSH.max}
-          value={props.size}
-          onChange={(e) => props.onSize(Number(e.target.value))}
-          className="w-24 accent-[#5865f2]"
-        />
-        <span className="w-5 tabular-nums text-muted">{props.size}</span>
-      </label>
-      <Button
-        variant="secondary"
-        size="sm"
-        icon={<Trash2 className="size-4" />}
-        onClick={props.onClear}
-        className="ml-auto"
-      >
-        {T.clearCanvas}
-      </Button>
-    </Card>
   );
 }
 

@@ -1,5 +1,5 @@
 import { PICTIONARY_TEXTS as T } from '@guildhall/common';
-import { Palette } from 'lucide-react';
+import { Palette, Volume2, VolumeX } from 'lucide-react';
 import { useAuth } from '../../../auth/useAuth.ts';
 import { Card, CardTitle } from '../../../ui/Card.tsx';
 import { PageSpinner } from '../../../ui/Spinner.tsx';
@@ -7,15 +7,26 @@ import { FindGameButton, GameShell } from '../GameShell.tsx';
 import { GameView } from './GameView.tsx';
 import { Lobby } from './Lobby.tsx';
 import { usePictionary } from './usePictionary.ts';
+import { useSounds } from './useSounds.ts';
 
 /** /minigames/pictionary (portal-tools §2): entry, lobby, game. */
 export function PictionaryPage() {
   const { user } = useAuth();
   const p = usePictionary();
   const game = p.game;
+  const sound = useSounds(game, user?.id, p.clockOffset);
 
   return (
-    <GameShell title={T.title} realtime={game ? p.realtime : null} wide={game?.status === 'in_progress'}>
+    <GameShell
+      title={T.title}
+      realtime={game ? p.realtime : null}
+      wide={game?.status === 'in_progress'}
+      actions={
+        game && game.status !== 'finished' ? (
+          <SoundToggle muted={sound.muted} onToggle={() => sound.setMuted(!sound.muted)} />
+        ) : null
+      }
+    >
       {p.isLookingUp ? (
         <PageSpinner />
       ) : !game || !user ? (
@@ -56,5 +67,22 @@ function EntryCard({ isFinding, onFind }: { isFinding: boolean; onFind: () => vo
         </ol>
       </Card>
     </div>
+  );
+}
+
+/** Mute for the game's sound cues, remembered per member on this browser (useSounds.ts). */
+function SoundToggle({ muted, onToggle }: { muted: boolean; onToggle: () => void }) {
+  return (
+    <button
+      type="button"
+      aria-pressed={muted}
+      title={muted ? T.soundOff : T.soundOn}
+      onClick={onToggle}
+      data-testid="sound-toggle"
+      className="inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-lg border border-border bg-surface-2 px-2.5 text-sm text-text hover:bg-border/60"
+    >
+      {muted ? <VolumeX className="size-4" /> : <Volume2 className="size-4" />}
+      <span className="sr-only sm:not-sr-only">{T.muteSounds}</span>
+    </button>
   );
 }

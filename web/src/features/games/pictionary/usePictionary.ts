@@ -1,13 +1,15 @@
 import {
   type DrawAck,
+  expandStrokeIds,
   PICTIONARY_EVENTS,
   PICTIONARY_LOBBY_POLL_MS,
   PictionaryClearPush,
+  type PictionaryDrawItem,
   type PictionaryGame,
-  type PictionarySegment,
   type PictionarySettingsBody,
   PictionaryStatePush,
   PictionaryStrokesPush,
+  PictionaryUndoPush,
   pictionaryRoom,
   PICTIONARY_TEXTS as T,
 } from '@guildhall/common';
@@ -44,14 +46,15 @@ export function usePictionary() {
   const [clockOffset, setClockOffset] = useState(0);
   const canvas = useRef<CanvasHandle | null>(null);
   /** The turn's drawing as last received whole (a read or the room's snapshot), replayed on (re)mount. */
-  const drawing = useRef<{ gameId: string; turn: number; segments: PictionarySegment[] } | null>(null);
+  const drawing = useRef<{ gameId: string; turn: number; segments: PictionaryDrawItem[] } | null>(null);
 
   const store = useCallback(
     (game: PictionaryGame) => {
       setClockOffset(Date.parse(game.serverTime) - Date.now());
       if (game.drawingData && game.status === 'in_progress') {
-        drawing.current = { gameId: game.id, turn: game.turnNumber, segments: [...game.drawingData] };
-        canvas.current?.replace(game.turnNumber, game.drawingData);
+        const items = expandStrokeIds(game.drawingData);
+        drawing.current = { gameId: game.id, turn: game.turnNumber, segments: items };
+        canvas.current?.replace(game.turnNumber, items);
       }
       qc.setQueryData<PictionaryGame>(gameKey(game.id), (held) => newerGame(held, game));
     },
@@ -110,16 +113,20 @@ export function usePictionary() {
   useRealtimeEvent(PICTIONARY_EVENTS.strokes, room !== null, (payload) => {
     const push = PictionaryStrokesPush.safeParse(payload);
     if (!push.success || push.data.gameId !== gameId) return;
+    const { strokeId } = push.data;
+    const items = push.data.segments.map((s) => (strokeId === undefined ? s : { ...s, strokeId }));
     const held = drawing.current;
-    if (held && held.gameId === gameId && held.turn === push.data.turnNumber)
-      held.segments.push(...push.data.segments);
-    else
-      drawing.current = {
-        gameId: push.data.gameId,
-        turn: push.data.turnNumber,
-        segments: [...push.data.segments],
-      };
-    canvas.current?.draw(push.data.turnNumber, push.data.segments);
+    if (held && held.gameId === gameId && held.turn === push.data.turnNumber) held.segments.push(...items);
+    else drawing.current = { gameId: push.data.gameId, turn: push.data.turnNumber, segments: items };
+    canvas.current?.draw(push.data.turnNumber, items);
+  });
+  // The drawer undid a stroke: it leaves the held drawing, and the canvas repaints without it.
+  useRealtimeEvent(PICTIONARY_EVENTS.undo, room !== null, (payload) => {
+    const push = PictionaryUndoPush.safeParse(payload);
+    const held = drawing.current;
+    if (!push.success || push.data.gameId !== gameId || held?.turn !== push.data.turnNumber) return;
+    held.segments = held.segments.filter((s) => s.strokeId !== push.data.strokeId);
+    canvas.current?.replace(push.data.turnNumber, held.segments);
   });
   useRealtimeEvent(PICTIONARY_EVENTS.clear, room !== null, (payload) => {
     const push = PictionaryClearPush.safeParse(payload);

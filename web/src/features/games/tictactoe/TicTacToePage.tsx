@@ -1,9 +1,10 @@
 import { TICTACTOE_TEXTS as T, TICTACTOE_ABSENT_AFTER_MS } from '@guildhall/common';
-import { LogOut, RotateCcw, Search, Trophy, UserX } from 'lucide-react';
+import { Link2, LogOut, RotateCcw, Search, TriangleAlert, Trophy, UserPlus, UserX } from 'lucide-react';
 import { useEffect } from 'react';
 import { useAuth } from '../../../auth/useAuth.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { Card } from '../../../ui/Card.tsx';
+import { CopyButton } from '../../../ui/CopyButton.tsx';
 import { PageSpinner, Spinner } from '../../../ui/Spinner.tsx';
 import { FindGameButton, GameShell } from '../GameShell.tsx';
 import { Board } from './Board.tsx';
@@ -27,12 +28,21 @@ export function TicTacToePage() {
       {ttt.isLookingUp ? (
         <PageSpinner />
       ) : !game || !view || !user ? (
-        <FindGameCard isFinding={ttt.isFinding} onFind={ttt.findGame} />
+        <FindGameCard
+          isFinding={ttt.isFinding}
+          onFind={ttt.findGame}
+          isInviting={ttt.isInviting}
+          onInvite={ttt.inviteFriend}
+          inviteError={ttt.inviteError}
+        />
       ) : (
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
           <Card className="space-y-5">
             <Players game={game} myId={user.id} />
             <StatusLines view={view} />
+            {game.isPrivate && game.status === 'waiting' && game.player1.id === user.id && (
+              <InviteLink gameId={game.id} />
+            )}
             <Board
               board={game.board}
               mine={view.mine}
@@ -113,9 +123,56 @@ export function TicTacToePage() {
   );
 }
 
-function FindGameCard({ isFinding, onFind }: { isFinding: boolean; onFind: () => void }) {
+/** The link of a private game, with a copy button, for its creator while it waits (issue 29). */
+function InviteLink({ gameId }: { gameId: string }) {
+  const url = `${window.location.origin}/minigames/tic-tac-toe?join=${gameId}`;
+  return (
+    <div className="rounded-xl border border-border bg-surface-2 p-3 sm:p-4" data-testid="invite-box">
+      <p className="mb-1.5 flex items-center gap-1.5 text-sm font-medium">
+        <Link2 className="size-4 text-muted" />
+        {T.inviteLink}
+      </p>
+      <div className="flex items-center gap-2">
+        <input
+          readOnly
+          value={url}
+          aria-label={T.inviteLink}
+          data-testid="invite-link"
+          onFocus={(e) => e.currentTarget.select()}
+          className="min-w-0 flex-1 rounded-lg border border-border bg-surface px-3 py-1.5 font-mono text-xs"
+        />
+        <CopyButton value={url} label={T.inviteLink} />
+      </div>
+      <p className="mt-2 text-xs text-muted">{T.inviteHint}</p>
+    </div>
+  );
+}
+
+function FindGameCard({
+  isFinding,
+  onFind,
+  isInviting,
+  onInvite,
+  inviteError,
+}: {
+  isFinding: boolean;
+  onFind: () => void;
+  isInviting: boolean;
+  onInvite: () => void;
+  inviteError: string | null;
+}) {
   return (
     <Card className="mx-auto max-w-lg py-10 text-center">
+      {inviteError && (
+        <p
+          role="alert"
+          data-testid="invite-error"
+          className="mb-6 flex items-center justify-center gap-2 rounded-xl border border-warning/30 bg-warning/10 px-4 py-2.5 text-sm font-medium text-warning-text"
+        >
+          <TriangleAlert className="size-4 shrink-0" />
+          {inviteError}
+        </p>
+      )}
       <div className="mb-5 flex items-center justify-center gap-3" aria-hidden>
         <MarkIcon mark="X" className="size-10" />
         <MarkIcon mark="O" className="size-9" />
@@ -131,6 +188,16 @@ function FindGameCard({ isFinding, onFind }: { isFinding: boolean; onFind: () =>
         label={T.findGame}
         findingLabel={T.findingGame}
       />
+      <div className="mt-3">
+        <Button
+          variant="secondary"
+          onClick={onInvite}
+          disabled={isInviting}
+          icon={isInviting ? <Spinner className="size-4" /> : <UserPlus className="size-4" />}
+        >
+          {isInviting ? T.invitingFriend : T.inviteFriend}
+        </Button>
+      </div>
     </Card>
   );
 }

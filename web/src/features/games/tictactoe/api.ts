@@ -54,3 +54,14 @@ export function leaveOnPageHide(id: string, token: string): void {
     // the page is going away; a lost request only leaves a rematch offer possible
   });
 }
+
+/** "Invite a friend": a private waiting game whose link seats the friend as O (beyond the spec). */
+export async function createInvite(): Promise<TicTacToeGame> {
+  return TicTacToeResponse.parse(await apiFetch(`${BASE}/invite`, { method: 'POST' })).game;
+}
+
+/** Opens an invite link: takes seat 2 of that game (beyond the spec). */
+export async function joinByLink(id: string): Promise<TicTacToeGame> {
+  return TicTacToeResponse.parse(await apiFetch(`${BASE}/${encodeURIComponent(id)}/join`, { method: 'POST' }))
+    .game;
+}

@@ -19,6 +19,7 @@ const game = (over: Partial<TicTacToeGame> = {}): TicTacToeGame => ({
   invited: null,
   series: { wins: {}, draws: 0, games: 0 },
   leftAfterEnd: [],
+  isPrivate: false,
   createdAt: '',
   updatedAt: '',
   ...over,

@@ -8,6 +8,7 @@ import {
 } from '@guildhall/common';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { useAuth } from '../../../auth/useAuth.ts';
 import { useRealtimeRoom } from '../../../realtime/useRealtimeRoom.ts';
@@ -36,6 +37,11 @@ export function useTicTacToe() {
 
   // On opening the screen, an existing game of the user is looked up (portal-tools §4).
   const current = useQuery({ queryKey: currentKey, queryFn: api.fetchCurrentGame, gcTime: 0, retry: 1 });
+  // An invite link (`?join=<id>`, issue 29): once the user's own game is known, take the seat it offers (or
+  // show the game, if it is theirs already), then drop the parameter so a reload does not ask again.
+  const [params, setParams] = useSearchParams();
+  const inviteId = params.get('join');
+  const [inviteError, setInviteError] = useState<string | null>(null);
   useEffect(() => {
     if (lookedUp || (!current.isSuccess && !current.isError)) return;
     setLookedUp(true);
@@ -43,7 +49,17 @@ export function useTicTacToe() {
       store(qc, current.data);
       setGameId(current.data.id);
     }
-  }, [lookedUp, current.isSuccess, current.isError, current.data, qc]);
+    if (inviteId && current.data?.id !== inviteId) {
+      api.joinByLink(inviteId).then(
+        (g) => {
+          store(qc, g);
+          setGameId(g.id);
+        },
+        (e: unknown) => setInviteError(message(e)),
+      );
+    }
+    if (inviteId) setParams({}, { replace: true });
+  }, [lookedUp, current.isSuccess, current.isError, current.data, qc, inviteId, setParams]);
 
   const game = useQuery({
     queryKey: gameKey(gameId),
@@ -93,6 +109,12 @@ export function useTicTacToe() {
     onError: (e) => toast.error('Failed to leave game', { description: message(e) }),
   });
 
+  const invite = useMutation({
+    mutationFn: api.createInvite,
+    onSuccess: show,
+    onError: (e) => toast.error(T.inviteFailed, { description: message(e) }),
+  });
+
   const claim = useMutation({
     mutationFn: api.claimWin,
     onSuccess: (won) => store(qc, won),
@@ -123,6 +145,13 @@ export function useTicTacToe() {
     isLeaving: leave.isPending,
     isRematching: rematch.isPending,
     isClaiming: claim.isPending,
+    isInviting: invite.isPending,
+    /** Why an invite link could not be opened (finished, full, …), shown on the entry card. */
+    inviteError,
+    inviteFriend: () => {
+      setInviteError(null);
+      invite.mutate();
+    },
     findGame: () => {
       const held = game.data;
       // Moving on from a finished game leaves it first (the opponent stops being offered a rematch).
@@ -132,6 +161,7 @@ export function useTicTacToe() {
           () => find.mutate(),
         );
       else find.mutate();
+      setInviteError(null);
     },
     makeMove: (position: number) => gameId && move.mutate({ id: gameId, position }),
     leaveGame: () => game.data && leave.mutate(game.data),

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { TICTACTOE_TEXTS as T } from '@guildhall/common';
+import { httpError } from '../../../platform/errors.ts';
+import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
+import { nowIso } from '../../../platform/time.ts';
+import { presentGame } from './present.ts';
+import * as repo from './repo.ts';
+import { type GameContext, type GameResult, loadGame, newGameRow } from './service.ts';
+
+const MAX_ATTEMPTS = 8;
+const busy = () => httpError(409, T.busy, 'CONFLICT');
+
+/** Thrown inside a transaction to roll it back: the user already holds a seat. */
+class SeatTaken extends Error {}
+
+/**
+ * "Invite a friend" (issue 29): a private waiting game with the user as X. Find Game never matches into it;
+ * its link seats the first member who opens it. Asked again while that invite waits, the same game comes back.
+ */
+export async function createInvite(ctx: GameContext, userId: string): Promise<GameResult> {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
+    const current = await repo.findSeatedGame(ctx.db, userId);
+    if (current) {
+      if (current.status === 'waiting' && Number(current.is_private) === 1 && current.player1_id === userId)
+        return { game: presentGame(current), message: 'Your invite is waiting for a friend' };
+      throw httpError(409, T.inviteWhileInGame, 'IN_GAME');
+    }
+    const gameId = randomUUID();
+    const created = await rollback(() =>
+      repo.inTransaction(ctx.db, async (trx) => {
+        const now = nowIso();
+        await repo.insertGame(trx, { ...newGameRow(gameId, userId, now, null), is_private: 1 });
+        if (!(await repo.insertSeat(trx, userId, gameId, now))) throw new SeatTaken();
+        return true;
+      }),
+    );
+    if (!created) return RETRY; // a simultaneous request of the same user seated them: the next round says so
+    return { game: await loadGame(ctx.db, gameId), message: 'Invite created; send the link to a friend' };
+  });
+}
+
+/**
+ * Opening an invite link: the member takes seat 2 (O) of that waiting game and it starts. The game's own
+ * players get it back as it is; a finished game, a full one or one reserved for a rematch is refused with a
+ * 409 that says which.
+ */
+export async function joinByLink(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
+    const row = await repo.findGame(ctx.db, gameId);
+    if (!row) throw httpError(404, T.gameNotFound, 'NOT_FOUND');
+    if (row.player1_id === userId || row.player2_id === userId)
+      return { game: presentGame(row), message: 'You are already in this game' };
+    if (row.status === 'finished') throw httpError(409, T.inviteEnded, 'GAME_OVER');
+    if (row.status === 'in_progress' || row.player2_id) throw httpError(409, T.inviteFull, 'GAME_FULL');
+    if (row.reserved_for) throw httpError(409, T.inviteReserved, 'RESERVED');
+    if (await repo.findSeatedGame(ctx.db, userId)) throw httpError(409, T.inviteInGame, 'IN_GAME');
+    const joined = await rollback(() =>
+      repo.inTransaction(ctx.db, async (trx) => {
+        const now = nowIso();
+        // Conditional on the game still waiting with seat 2 free: of two friends opening it at once, one sits.
+        if (!(await repo.takeSecondSeat(trx, gameId, userId, now, null))) return false;
+        if (!(await repo.insertSeat(trx, userId, gameId, now))) throw new SeatTaken();
+        return true;
+      }),
+    );
+    if (joined === null) throw httpError(409, T.inviteInGame, 'IN_GAME');
+    if (!joined) return RETRY; // someone else sat first (or it was cancelled): the next round says which
+    const game = await loadGame(ctx.db, gameId);
+    ctx.publish(game);
+    return { game, message: 'Joined game' };
+  });
+}
+
+async function rollback<T>(work: () => Promise<T>): Promise<T | null> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof SeatTaken) return null;
+    throw e;
+  }
+}
