@@ -113,7 +113,7 @@ export function SearchTab({
             />
             {isSongLink(query.trim()) ? (
               <Button type="submit" disabled={!canPlay} icon={<Play className="size-4" />}>
-                <span className="sr-only sm:not-sr-only">
+                <span className="sr-only whitespace-nowrap sm:not-sr-only">
                   {isSomethingPlaying ? 'Queue link' : 'Play link'}
                 </span>
               </Button>
