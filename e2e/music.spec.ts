@@ -356,6 +356,21 @@ test('[member not in a voice channel] play shows the server message in the banne
   expect(shownFor).toBeLessThan(MUSIC_ERROR_TOAST_MS + 1500);
 });
 
+test('[member] a pasted link is played, not searched: the server says what it is (issue 27)', async ({
+  browser,
+}) => {
+  // No YouTube or SoundCloud fixture runs under e2e: a playlist link's "Queued …" message is checked by
+  // server/src/features/music/youtube.test.ts; here the box sends a pasted link to /play as it is.
+  const a = await open(browser, alice);
+  await a.tab('Search').click();
+  await a.page.getByLabel('Search songs').fill('https://example.com/playlist?list=PL123');
+  await expect(a.page.getByRole('button', { name: /^(Play|Queue) link$/ })).toBeVisible();
+  await a.page.getByLabel('Search songs').press('Enter');
+  await expect(a.errorBanner).toContainText(T.unsupportedUrl);
+  await expect(a.page.getByTestId('search-results')).toHaveCount(0);
+  await shot(a.page, 'music-paste-link');
+});
+
 test.describe('bot offline', () => {
   let app: ChildProcess | undefined;
   const port = APP_PORT + 20;

@@ -124,6 +124,10 @@ export const ERROR_CODES = {
   PLATFORM_NOT_SUPPORTED: { status: 400, description: 'this server has no source for that platform' },
   PLAY_FAILED: { status: 502, description: 'the song could not be played' },
   PLAYLIST_EMPTY: { status: 409, description: 'the playlist has no songs' },
+  LIST_NOT_FOUND: {
+    status: 404,
+    description: 'a YouTube playlist or SoundCloud set that does not exist or is private',
+  },
   PLAYLIST_FULL: { status: 409, description: 'the playlist holds as many songs as it may' },
   PLAYLIST_NOT_FOUND: { status: 404, description: 'no such playlist' },
   PLAYLIST_SONG_NOT_FOUND: { status: 404, description: 'no such song in the playlist' },

@@ -146,6 +146,7 @@ export const MUSIC_TEXTS = {
   tooManyPlaylists: `You can have at most ${PLAYLISTS_PER_MEMBER_MAX} playlists on a server`,
   notPlaylistCreator: 'Only the creator of this playlist can change it',
   songNotFound: 'Song not found',
+  listNotFound: 'That playlist does not exist or is private',
   unsupportedUrl: 'That link is not a YouTube, SoundCloud or Library song',
   platformUnavailable: 'That platform is unavailable right now',
   indexOutOfRange: 'fromIndex and toIndex must be positions in the queue',

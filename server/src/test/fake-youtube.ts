@@ -15,6 +15,19 @@ export type FakeYouTubeVideo = {
   seconds: number;
 };
 
+/** A public playlist of the fixture: its videos in order (an id may repeat, as on YouTube). */
+export type FakeYouTubePlaylist = {
+  /** A playlist id as YouTube's (PL + 32 characters, OLAK5uy_…); the browse id is `VL` + it. */
+  id: string;
+  title: string;
+  videoIds: string[];
+  /** Someone else's private playlist: YouTube answers as for one that does not exist. */
+  private?: boolean;
+};
+
+/** Items YouTube lists per playlist page (the first page and each continuation). */
+export const PLAYLIST_PAGE_SIZE = 100;
+
 export type FakeYouTube = {
   /** For YOUTUBE_BASE_URL: stands in for https://www.youtube.com. */
   baseUrl: string;
@@ -26,7 +39,13 @@ export type FakeYouTube = {
   close: () => Promise<void>;
 };
 
-type InnerTubeBody = { context?: { client?: { clientName?: string } }; query?: string; videoId?: string };
+type InnerTubeBody = {
+  context?: { client?: { clientName?: string } };
+  query?: string;
+  videoId?: string;
+  browseId?: string;
+  continuation?: string;
+};
 
 /**
  * YouTube's InnerTube API on loopback, in the response shapes youtubei.js parses (written from its
@@ -40,10 +59,23 @@ type InnerTubeBody = { context?: { client?: { clientName?: string } }; query?: s
  *   carry a plain `url`, as YouTube serves that client; for `WEB` they carry a `signatureCipher` that only
  *   the player script can decipher (so a client that asks as WEB without a JS evaluator cannot play);
  *   an unknown id answers `playabilityStatus.status: ERROR`;
+ * - `POST /youtubei/v1/browse` with `browseId: VL<playlist id>`: a playlist page as captured from YouTube
+ *   (2025–26): `contents.twoColumnBrowseResultsRenderer.tabs[0].tabRenderer.content.sectionListRenderer` →
+ *   `itemSectionRenderer` → `playlistVideoListRenderer` of up to 100 `playlistVideoRenderer`s (videoId,
+ *   title runs with an accessibility label, index, shortBylineText, lengthText, lengthSeconds, isPlayable,
+ *   thumbnails smallest first), then a `continuationItemRenderer` whose `continuationCommand` (request
+ *   `CONTINUATION_REQUEST_TYPE_BROWSE`) asks for the next page; `metadata.playlistMetadataRenderer`, and
+ *   `sidebar.playlistSidebarRenderer` whose primary info's first stat is the video count ("120 videos");
+ *   with `continuation: <token>`: `onResponseReceivedActions[0].appendContinuationItemsAction` of the next
+ *   items (and another continuation item while more follow); an unknown or private playlist answers 200
+ *   with only `alerts: [alertRenderer {type: ERROR, text: "The playlist does not exist."}]`, as YouTube does;
  * - `GET /videoplayback?id=&itag=`: the audio (WebM/Opus made by ffmpeg from a sine tone), with Range,
  *   as googlevideo.com serves it.
  */
-export async function startFakeYouTube(videos: FakeYouTubeVideo[]): Promise<FakeYouTube> {
+export async function startFakeYouTube(
+  videos: FakeYouTubeVideo[],
+  playlists: FakeYouTubePlaylist[] = [],
+): Promise<FakeYouTube> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-youtube-'));
   for (const v of videos) {
     const child = spawn(
@@ -240,6 +272,182 @@ export async function startFakeYouTube(videos: FakeYouTubeVideo[]): Promise<Fake
     };
   };
 
+  const playlistVideoRenderer = (v: FakeYouTubeVideo, list: FakeYouTubePlaylist, index: number) => ({
+    playlistVideoRenderer: {
+      videoId: v.id,
+      thumbnail: thumbnails(v.id),
+      title: {
+        runs: [{ text: v.title }],
+        accessibility: { accessibilityData: { label: `${v.title} ${v.seconds} seconds` } },
+      },
+      index: { simpleText: String(index + 1) },
+      shortBylineText: channelRun(v),
+      lengthText: {
+        accessibility: { accessibilityData: { label: `${v.seconds} seconds` } },
+        simpleText: clock(v.seconds),
+      },
+      navigationEndpoint: {
+        commandMetadata: {
+          webCommandMetadata: {
+            url: `/watch?v=${v.id}&list=${list.id}&index=${index + 1}`,
+            webPageType: 'WEB_PAGE_TYPE_WATCH',
+            rootVe: 3832,
+          },
+        },
+        watchEndpoint: { videoId: v.id, playlistId: list.id, index, params: 'OAI%3D' },
+      },
+      lengthSeconds: String(v.seconds),
+      trackingParams: 'CJgDEMY0GAEiEwiJfixture',
+      isPlayable: true,
+      thumbnailOverlays: [
+        {
+          thumbnailOverlayTimeStatusRenderer: {
+            text: { simpleText: clock(v.seconds) },
+            style: 'DEFAULT',
+          },
+        },
+      ],
+      videoInfo: { runs: [{ text: '1,234 views' }, { text: ' • ' }, { text: '2 years ago' }] },
+    },
+  });
+  /** The opaque token of the page starting at `offset` (YouTube's are protobuf; any string works as one). */
+  const continuationToken = (list: FakeYouTubePlaylist, offset: number) =>
+    Buffer.from(JSON.stringify({ list: list.id, offset })).toString('base64url');
+  /** One page of a playlist's items, with a continuation item when more follow. */
+  const playlistItems = (list: FakeYouTubePlaylist, offset: number) => {
+    const ids = list.videoIds.slice(offset, offset + PLAYLIST_PAGE_SIZE);
+    const items: unknown[] = ids.flatMap((id, k) => {
+      const v = videos.find((x) => x.id === id);
+      return v ? [playlistVideoRenderer(v, list, offset + k)] : [];
+    });
+    if (offset + PLAYLIST_PAGE_SIZE < list.videoIds.length) {
+      items.push({
+        continuationItemRenderer: {
+          trigger: 'CONTINUATION_TRIGGER_ON_ITEM_SHOWN',
+          continuationEndpoint: {
+            commandMetadata: { webCommandMetadata: { sendPost: true, apiUrl: '/youtubei/v1/browse' } },
+            continuationCommand: {
+              token: continuationToken(list, offset + PLAYLIST_PAGE_SIZE),
+              request: 'CONTINUATION_REQUEST_TYPE_BROWSE',
+            },
+          },
+        },
+      });
+    }
+    return items;
+  };
+  const sidebar = (list: FakeYouTubePlaylist) => ({
+    playlistSidebarRenderer: {
+      items: [
+        {
+          playlistSidebarPrimaryInfoRenderer: {
+            thumbnailRenderer: {
+              playlistVideoThumbnailRenderer: { thumbnail: thumbnails(list.videoIds[0] ?? 'none') },
+            },
+            title: { runs: [{ text: list.title }] },
+            stats: [
+              { runs: [{ text: String(list.videoIds.length) }, { text: ' videos' }] },
+              { simpleText: '1,234 views' },
+              { runs: [{ text: 'Last updated on ' }, { text: '1 Nov 2026' }] },
+            ],
+            navigationEndpoint: {
+              watchEndpoint: { videoId: list.videoIds[0] ?? '', playlistId: list.id },
+            },
+            description: { simpleText: 'Fixture playlist.' },
+          },
+        },
+        {
+          playlistSidebarSecondaryInfoRenderer: {
+            videoOwner: {
+              videoOwnerRenderer: {
+                thumbnail: { thumbnails: [] },
+                title: channelRun({ channel: 'Fixture Channel' } as FakeYouTubeVideo),
+                navigationEndpoint: {
+                  browseEndpoint: { browseId: 'UCfixturechannel000000000', canonicalBaseUrl: '/@fixture' },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+  });
+  const missingPlaylist = () => ({
+    responseContext: { serviceTrackingParams: [] },
+    alerts: [
+      { alertRenderer: { type: 'ERROR', text: { runs: [{ text: 'The playlist does not exist.' }] } } },
+    ],
+    trackingParams: 'CAAQhGciEwifixture',
+    microformat: { microformatDataRenderer: { noindex: true } },
+  });
+  const browse = (body: InnerTubeBody) => {
+    if (body.continuation) {
+      let at: { list?: string; offset?: number } = {};
+      try {
+        at = JSON.parse(Buffer.from(body.continuation, 'base64url').toString('utf8')) as typeof at;
+      } catch {
+        // an unknown token: YouTube answers 400 INVALID_ARGUMENT
+      }
+      const list = playlists.find((p) => p.id === at.list && !p.private);
+      if (!list || typeof at.offset !== 'number') return null;
+      return {
+        responseContext: { serviceTrackingParams: [] },
+        onResponseReceivedActions: [
+          {
+            clickTrackingParams: 'CAAQhGciEwifixture',
+            appendContinuationItemsAction: {
+              continuationItems: playlistItems(list, at.offset),
+              targetId: list.id,
+            },
+          },
+        ],
+        trackingParams: 'CAAQhGciEwifixture',
+      };
+    }
+    const list = playlists.find((p) => `VL${p.id}` === body.browseId && !p.private);
+    if (!list) return missingPlaylist();
+    return {
+      responseContext: { serviceTrackingParams: [] },
+      contents: {
+        twoColumnBrowseResultsRenderer: {
+          tabs: [
+            {
+              tabRenderer: {
+                selected: true,
+                content: {
+                  sectionListRenderer: {
+                    contents: [
+                      {
+                        itemSectionRenderer: {
+                          contents: [
+                            {
+                              playlistVideoListRenderer: {
+                                contents: playlistItems(list, 0),
+                                playlistId: list.id,
+                                isEditable: false,
+                                canReorder: false,
+                                targetId: list.id,
+                              },
+                            },
+                          ],
+                        },
+                      },
+                    ],
+                    targetId: list.id,
+                  },
+                },
+                trackingParams: 'CJwDEPCTARhqfixture',
+              },
+            },
+          ],
+        },
+      },
+      metadata: { playlistMetadataRenderer: { title: list.title, description: '' } },
+      trackingParams: 'CAAQhGciEwifixture',
+      sidebar: sidebar(list),
+    };
+  };
+
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const json = (status: number, body: unknown) => {
@@ -275,7 +483,7 @@ export async function startFakeYouTube(videos: FakeYouTubeVideo[]): Promise<Fake
       fs.createReadStream(file, { start, end }).pipe(res);
       return;
     }
-    const innertube = /^\/youtubei\/v1\/(config|search|player)$/.exec(url.pathname);
+    const innertube = /^\/youtubei\/v1\/(config|search|player|browse)$/.exec(url.pathname);
     if (req.method !== 'POST' || !innertube) {
       log.push(`${req.method} ${url.pathname}`);
       return json(404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } });
@@ -325,6 +533,18 @@ export async function startFakeYouTube(videos: FakeYouTubeVideo[]): Promise<Fake
         });
       }
       if (innertube[1] === 'search') return json(200, search(body.query ?? ''));
+      if (innertube[1] === 'browse') {
+        const page = browse(body);
+        return page
+          ? json(200, page)
+          : json(400, {
+              error: {
+                code: 400,
+                message: 'Request contains an invalid argument.',
+                status: 'INVALID_ARGUMENT',
+              },
+            });
+      }
       return json(200, player(body.videoId ?? '', client));
     });
   });

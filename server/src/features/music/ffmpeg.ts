@@ -88,7 +88,17 @@ export function filterChain(
 
 /** Where ffmpeg reads a track: a URL it opens itself (HTTP, HLS) or bytes we pipe to its stdin. */
 export type TrackInput =
-  | { kind: 'url'; url: string; headers?: Record<string, string> }
+  | {
+      kind: 'url';
+      url: string;
+      headers?: Record<string, string>;
+      /**
+       * Until when (epoch ms) a restart of the same song (a seek, an effect, the equalizer, volume) may open
+       * this URL again instead of asking the source for a new one: a YouTube player request is a round trip
+       * to YouTube on the path of every change. Absent: asked again each time (SoundCloud's signed HLS URLs).
+       */
+      reusableUntil?: number;
+    }
   | { kind: 'stream'; open: () => Promise<Readable> };
 
 export type TranscodeOptions = {

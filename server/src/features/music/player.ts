@@ -43,8 +43,14 @@ const CRASH_RESTARTS = 3;
 /** Frames the voice player may find nothing to send (between two songs) before it would give up. */
 const MAX_MISSED_FRAMES = 1500;
 
-/** A running ffmpeg and what it plays: the song, from which position, at which speed. */
-type Track = PacketSource & { transcoder: Transcoder; song: Song; startedAt: number; rate: number };
+/** A running ffmpeg and what it plays: the song, from which input and position, at which speed. */
+type Track = PacketSource & {
+  transcoder: Transcoder;
+  song: Song;
+  input: TrackInput;
+  startedAt: number;
+  rate: number;
+};
 
 /**
  * One guild's playback: the queue, the song playing, recent history, effects, equalizer, volume,
@@ -317,17 +323,19 @@ export class GuildPlayer {
    * (or starts the output). A song that cannot start is skipped; a change that cannot start leaves the
    * song playing as it was.
    */
-  private async startTrack(position: number): Promise<void> {
+  private async startTrack(position: number, reuseInput = true): Promise<void> {
     const song = this.current;
     if (!song) return;
     const generation = ++this.generation;
     this.pendingPosition = position;
     this.deps.changed();
     let transcoder: Transcoder | undefined;
+    let input: TrackInput | undefined;
     try {
+      input = (reuseInput ? this.reusableInput(song) : null) ?? (await this.deps.inputFor(song));
       transcoder = await startTranscoder({
         ffmpegPath: this.deps.ffmpegPath,
-        input: await this.deps.inputFor(song),
+        input,
         startSeconds: position,
         effects: this.effects,
         eq: this.eq,
@@ -373,6 +381,7 @@ export class GuildPlayer {
       frames: 0,
       transcoder,
       song,
+      input,
       startedAt: position,
       rate: playbackRate(this.effects),
     };
@@ -399,6 +408,16 @@ export class GuildPlayer {
     this.deps.changed();
   }
 
+  /**
+   * The input the song playing was started from, when a restart of it may open it again (the source said
+   * until when): a change then starts ffmpeg at once instead of first asking the platform for a stream URL.
+   */
+  private reusableInput(song: Song): TrackInput | null {
+    const t = this.track;
+    if (!t || t.song !== song || t.input.kind !== 'url') return null;
+    return (t.input.reusableUntil ?? 0) > Date.now() ? t.input : null;
+  }
+
   /** The current ffmpeg ran out: the song's end, or a crash (restarted where it was). */
   private async sourceEnded(track: Track): Promise<void> {
     if (track !== this.track) return;
@@ -413,7 +432,8 @@ export class GuildPlayer {
         { code: exit.code, signal: exit.signal, ffmpeg: track.transcoder.stderr().trim(), position },
         'music: ffmpeg stopped mid-track; restarting where it was',
       );
-      await this.startTrack(position);
+      // A fresh stream URL: the old one may be why ffmpeg stopped (expired, refused).
+      await this.startTrack(position, false);
       return;
     }
     if (exit.crashed) {

@@ -84,12 +84,9 @@ export async function createPlaylist(
   name: string,
   isPublic: boolean,
 ): Promise<PlaylistWithSongs> {
-  if ((await repo.countOwnPlaylists(db, guildId, creator.discord_id)) >= PLAYLISTS_PER_MEMBER_MAX) {
-    throw fail('TOO_MANY_PLAYLISTS', MUSIC_TEXTS.tooManyPlaylists);
-  }
   const id = randomUUID();
   const at = now();
-  await repo.insertPlaylist(db, {
+  const row = {
     id,
     guild_id: guildId,
     name,
@@ -97,7 +94,11 @@ export async function createPlaylist(
     created_by: creator.discord_id,
     created_at: at,
     updated_at: at,
-  });
+  };
+  // The cap is checked and the row inserted in one step: parallel creates cannot each pass at 99.
+  if (!(await repo.insertPlaylistWithin(db, row, PLAYLISTS_PER_MEMBER_MAX))) {
+    throw fail('TOO_MANY_PLAYLISTS', MUSIC_TEXTS.tooManyPlaylists);
+  }
   return withSongs(db, await visiblePlaylist(db, creator.discord_id, id));
 }
 
@@ -127,25 +128,24 @@ export async function addSong(ctx: PlaylistContext, viewerId: string, id: string
   const info = body.songInfo;
   const platform = ctx.music.platformOf(info.url);
   if (!platform) throw fail('UNSUPPORTED_URL', MUSIC_TEXTS.unsupportedUrl);
-  if ((await repo.countPlaylistSongs(ctx.db, id)) >= PLAYLIST_MAX_SONGS) {
-    throw fail('PLAYLIST_FULL', MUSIC_TEXTS.playlistFull);
-  }
-  const row = {
-    id: randomUUID(),
-    playlist_id: id,
-    song_key: info.youtube_id,
-    platform,
-    title: info.title,
-    uploader: info.uploader ?? '',
-    duration: info.duration ?? 0,
-    url: info.url,
-    thumbnail: info.thumbnail ?? null,
-    position: await repo.nextSongPosition(ctx.db, id),
-    added_at: now(),
-  };
-  if (!(await repo.insertPlaylistSong(ctx.db, row))) {
-    throw fail('SONG_ALREADY_ADDED', MUSIC_TEXTS.songAlreadyAdded);
-  }
+  const row = await repo.insertPlaylistSongWithin(
+    ctx.db,
+    {
+      id: randomUUID(),
+      playlist_id: id,
+      song_key: info.youtube_id,
+      platform,
+      title: info.title,
+      uploader: info.uploader ?? '',
+      duration: info.duration ?? 0,
+      url: info.url,
+      thumbnail: info.thumbnail ?? null,
+      added_at: now(),
+    },
+    PLAYLIST_MAX_SONGS,
+  );
+  if (row === 'full') throw fail('PLAYLIST_FULL', MUSIC_TEXTS.playlistFull);
+  if (row === 'duplicate') throw fail('SONG_ALREADY_ADDED', MUSIC_TEXTS.songAlreadyAdded);
   await repo.updatePlaylist(ctx.db, id, { updated_at: now() });
   return {
     song: presentPlaylistSong(row),

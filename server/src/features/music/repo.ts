@@ -1,4 +1,6 @@
+import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import type { Database } from '../../db/schema.ts';
 import type { MusicGuildSettingsTable, MusicPlaylistSongsTable, MusicPlaylistsTable } from './tables.ts';
 
 /** Kysely queries of the music feature (playlists); the rules are in playlists.ts. */
@@ -58,8 +60,54 @@ export async function listVisiblePlaylists(
     .execute();
 }
 
+type Trx = Transaction<Database>;
+
+/**
+ * Serialises the transactions that check and then use one allowance (a member's playlists on a guild, one
+ * playlist's songs), so the count a transaction read still holds when it inserts. PostgreSQL: a
+ * transaction-scoped advisory lock on the key (under READ COMMITTED a count does not see another
+ * transaction's uncommitted insert, so two could each read 99 and both insert). SQLite: nothing to add —
+ * the process has one connection and a transaction holds it, so the count and the insert run with no
+ * other statement between them.
+ */
+async function lockAllowance(trx: Trx, key: string): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+  }
+}
+
+/**
+ * Inserts a playlist unless its creator already has `max` on the guild; false when full. The count and
+ * the insert are one step on both databases (see lockAllowance), so parallel creates never pass the cap.
+ */
+export async function insertPlaylistWithin(db: Db, row: MusicPlaylistsTable, max: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockAllowance(trx, `music_playlists:${row.guild_id}:${row.created_by}`);
+    if ((await countOwnPlaylists(trx, row.guild_id, row.created_by)) >= max) return false;
+    await trx.insertInto('music_playlists').values(row).execute();
+    return true;
+  });
+}
+
+/**
+ * Adds a song at the end of a playlist unless it holds `max` already: 'full', 'duplicate' (the unique
+ * index decides), or the row inserted with its position. Count, position and insert are one step.
+ */
+export async function insertPlaylistSongWithin(
+  db: Db,
+  row: Omit<MusicPlaylistSongsTable, 'position'>,
+  max: number,
+): Promise<'full' | 'duplicate' | MusicPlaylistSongsTable> {
+  return db.transaction().execute(async (trx) => {
+    await lockAllowance(trx, `music_playlist_songs:${row.playlist_id}`);
+    if ((await countPlaylistSongs(trx, row.playlist_id)) >= max) return 'full';
+    const full = { ...row, position: await nextSongPosition(trx, row.playlist_id) };
+    return (await insertPlaylistSong(trx, full)) ? full : 'duplicate';
+  });
+}
+
 /** How many playlists a member has on a guild (the per-member cap). */
-export async function countOwnPlaylists(db: Db, guildId: string, creatorId: string): Promise<number> {
+export async function countOwnPlaylists(db: Db | Trx, guildId: string, creatorId: string): Promise<number> {
   const row = await db
     .selectFrom('music_playlists')
     .select((eb) => eb.fn.countAll().as('n'))
@@ -121,7 +169,7 @@ export async function listPlaylistSongs(db: Db, playlistId: string): Promise<Mus
     .execute();
 }
 
-export async function countPlaylistSongs(db: Db, playlistId: string): Promise<number> {
+export async function countPlaylistSongs(db: Db | Trx, playlistId: string): Promise<number> {
   const row = await db
     .selectFrom('music_playlist_songs')
     .select((eb) => [eb.fn.countAll().as('n'), eb.fn.max('position').as('last')])
@@ -130,7 +178,7 @@ export async function countPlaylistSongs(db: Db, playlistId: string): Promise<nu
   return Number(row.n);
 }
 
-export async function nextSongPosition(db: Db, playlistId: string): Promise<number> {
+export async function nextSongPosition(db: Db | Trx, playlistId: string): Promise<number> {
   const row = await db
     .selectFrom('music_playlist_songs')
     .select((eb) => eb.fn.max('position').as('last'))
@@ -140,7 +188,7 @@ export async function nextSongPosition(db: Db, playlistId: string): Promise<numb
 }
 
 /** Inserts a song; false when the playlist already holds it (the unique index decides, race-free). */
-export async function insertPlaylistSong(db: Db, row: MusicPlaylistSongsTable): Promise<boolean> {
+export async function insertPlaylistSong(db: Db | Trx, row: MusicPlaylistSongsTable): Promise<boolean> {
   const result = await db
     .insertInto('music_playlist_songs')
     .values(row)

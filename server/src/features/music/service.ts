@@ -251,7 +251,7 @@ export class MusicService {
   }
 
   /**
-   * A list link (a SoundCloud set): its tracks are queued (the first plays when nothing does), at most
+   * A list link (a YouTube playlist, a SoundCloud set): its tracks are queued (the first plays when nothing does), at most
    * MUSIC_LINK_TRACKS_MAX, with a message saying how many were left out.
    */
   private async playList(caller: UsersTable, guildId: string, url: string, source: MusicSource) {
@@ -259,7 +259,8 @@ export class MusicService {
       this.e.log.warn({ err: err.message, platform: source.platform }, 'music: list resolve failed');
       throw fail('PLATFORM_UNAVAILABLE', platformUnavailableText(MUSIC_PLATFORM_LABELS[source.platform]));
     });
-    if (!list || list.songs.length === 0) throw fail('SONG_NOT_FOUND', MUSIC_TEXTS.songNotFound);
+    if (!list) throw fail('LIST_NOT_FOUND', MUSIC_TEXTS.listNotFound);
+    if (list.songs.length === 0) throw fail('PLAYLIST_EMPTY', MUSIC_TEXTS.playlistEmpty);
     const before = this.players.get(guildId)?.queue.length ?? 0;
     const result = await this.playMany(caller, guildId, list.songs, false);
     const player = this.players.get(guildId);

@@ -1,4 +1,10 @@
-import type { MusicPlayResponse, PlatformHealth, SearchResult } from '@guildhall/common';
+import {
+  MUSIC_QUEUE_MAX,
+  MUSIC_TEXTS,
+  type MusicPlayResponse,
+  type PlatformHealth,
+  type SearchResult,
+} from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeToMono, dominantFrequency } from '../../test/fake-discord-bot/index.ts';
 import { type FakeSoundCloud, startFakeSoundCloud } from '../../test/fake-soundcloud.ts';
@@ -25,6 +31,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('SoundCloud source', () => {
           title: 'Marathon',
           trackIds: Array.from({ length: 120 }, (_, i) => (i % 2 ? 101 : 102)),
         },
+        { slug: 'ninety', title: 'Ninety', trackIds: Array.from({ length: 90 }, () => 102) },
       ],
     );
     t = await startMusicApp({ SOUNDCLOUD_API_URL: sc.apiUrl, SOUNDCLOUD_CLIENT_ID: sc.clientId });
@@ -135,6 +142,44 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('SoundCloud source', () => {
       message: 'Queued the first 100 of 120 tracks (at most 100 per link)',
     });
     expect(long.body.data.status.queue).toHaveLength(100);
+    await api(t, t.alice.token, 'DELETE', `/api/music/queue/${GUILD_ID}`);
+    await api(t, t.alice.token, 'POST', `/api/music/stop/${GUILD_ID}`);
+  }, 60_000);
+
+  test('the queue cap holds under parallel plays: with 10 places left, 10 of 20 parallel requests are queued', async () => {
+    await api(t, t.alice.token, 'POST', `/api/music/stop/${GUILD_ID}`);
+    await api(t, t.alice.token, 'DELETE', `/api/music/queue/${GUILD_ID}`);
+    const play = (url: string) =>
+      api<MusicPlayResponse & { error: string; code: string }>(t, t.alice.token, 'POST', '/api/music/play', {
+        guildId: GUILD_ID,
+        url,
+      });
+    // One playing, then 4 × 100 + 90 queued: 490 of 500.
+    expect((await play('https://soundcloud.com/fixture-artist/sine-tone-523')).status).toBe(200);
+    for (let i = 0; i < 4; i++) {
+      expect((await play('https://soundcloud.com/fixture-artist/sets/marathon')).body.data.added).toBe(100);
+    }
+    const ninety = await play('https://soundcloud.com/fixture-artist/sets/ninety');
+    expect(ninety.body.data.status.queue).toHaveLength(MUSIC_QUEUE_MAX - 10);
+    // Each play resolves the link over HTTP first, so the 20 interleave before they reach the queue.
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => play('https://soundcloud.com/fixture-artist/other-track')),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(r.status).toBe(409);
+      expect(r.body).toMatchObject({ code: 'QUEUE_FULL', error: MUSIC_TEXTS.queueFull });
+    }
+    const full = await api<{ data: { queue: unknown[] } }>(
+      t,
+      t.alice.token,
+      'GET',
+      `/api/music/status/${GUILD_ID}`,
+    );
+    expect(full.body.data.queue).toHaveLength(MUSIC_QUEUE_MAX);
+    // A list link on a full queue is refused whole.
+    const list = await play('https://soundcloud.com/fixture-artist/sets/evening');
+    expect(list.status).toBe(409);
     await api(t, t.alice.token, 'DELETE', `/api/music/queue/${GUILD_ID}`);
     await api(t, t.alice.token, 'POST', `/api/music/stop/${GUILD_ID}`);
   }, 60_000);

@@ -19,7 +19,13 @@ import { type PlaylistsState, songInfoOf } from './usePlaylists.ts';
 const inputClass =
   'h-10 w-full min-w-0 rounded-lg border border-border bg-bg/60 px-3 text-sm text-text placeholder:text-muted/70 focus:border-brand focus:outline-none';
 
-/** Search a platform (YouTube, SoundCloud or the file library) and play or queue a result. */
+/**
+ * A pasted song or list link (a YouTube video or playlist, a SoundCloud track or set, `library:<id>`) is
+ * played or queued as it is instead of searched for; the server says what it is (or that it is not one).
+ */
+export const isSongLink = (text: string) => /^(https?:\/\/\S+|library:\S+)$/i.test(text);
+
+/** Search a platform (YouTube, SoundCloud or the file library) and play or queue a result, or a pasted link. */
 export function SearchTab({
   canSearch,
   canPlay,
@@ -31,7 +37,7 @@ export function SearchTab({
   canSearch: boolean;
   canPlay: boolean;
   isSomethingPlaying: boolean;
-  onPlay: (song: SearchResult) => void;
+  onPlay: (song: Pick<SearchResult, 'url' | 'title'>) => void;
   playlists: PlaylistsState;
   showError: (text: string, detail?: string) => void;
 }) {
@@ -44,6 +50,11 @@ export function SearchTab({
     const text = query.trim();
     // Blank search text clears the results (portal-tools §5).
     if (!text) return setResults(null);
+    if (isSongLink(text)) {
+      setResults(null);
+      // The answer's message (e.g. "Queued the first 100 of 120 tracks…") shows in the banner.
+      return onPlay({ url: text, title: text });
+    }
     setSearching(true);
     try {
       setResults(await api.search(text, platform));
@@ -92,7 +103,7 @@ export function SearchTab({
             <input
               type="search"
               aria-label="Search songs"
-              placeholder={`Search ${MUSIC_PLATFORM_LABELS[platform]}...`}
+              placeholder={`Search ${MUSIC_PLATFORM_LABELS[platform]} or paste a link...`}
               value={query}
               onChange={(e) => {
                 setQuery(e.target.value);
@@ -100,13 +111,21 @@ export function SearchTab({
               }}
               className={inputClass}
             />
-            <Button
-              type="submit"
-              disabled={isSearching || !canSearch}
-              icon={isSearching ? <Spinner className="size-4" /> : <Search className="size-4" />}
-            >
-              <span className="sr-only sm:not-sr-only">Search</span>
-            </Button>
+            {isSongLink(query.trim()) ? (
+              <Button type="submit" disabled={!canPlay} icon={<Play className="size-4" />}>
+                <span className="sr-only whitespace-nowrap sm:not-sr-only">
+                  {isSomethingPlaying ? 'Queue link' : 'Play link'}
+                </span>
+              </Button>
+            ) : (
+              <Button
+                type="submit"
+                disabled={isSearching || !canSearch}
+                icon={isSearching ? <Spinner className="size-4" /> : <Search className="size-4" />}
+              >
+                <span className="sr-only sm:not-sr-only">Search</span>
+              </Button>
+            )}
           </div>
         </form>
       </search>

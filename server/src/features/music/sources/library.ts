@@ -69,7 +69,8 @@ export function librarySource(db: Db, loopback: LibraryLoopback, ffprobePath: st
       const file = await findLibraryFile(db, song.id);
       if (!file) throw new Error('The library file is gone');
       // Over loopback HTTP with Range, so ffmpeg's -ss seeks instead of decoding up to the position.
-      return { kind: 'url', url: await loopback.urlFor(file) };
+      // The ticket lives 12 h; restarts of the song within 30 min reuse it (no database read on a change's path).
+      return { kind: 'url', url: await loopback.urlFor(file), reusableUntil: Date.now() + 30 * 60_000 };
     },
     async health() {
       try {

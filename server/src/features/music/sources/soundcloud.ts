@@ -16,6 +16,12 @@ type Track = {
 
 const TIMEOUT_MS = 8000;
 
+/** `resolve` answers 404 for a link to nothing (a deleted track, a private or unknown set). */
+const notFound = (e: unknown) => {
+  if ((e as { status?: number }).status === 404) return null;
+  throw e;
+};
+
 /**
  * SoundCloud through its v2 API (search/tracks, resolve, a transcoding's stream URL). Since late 2025
  * it serves AAC over HLS only; ffmpeg reads the playlist itself. Needs SOUNDCLOUD_CLIENT_ID.
@@ -29,7 +35,8 @@ export function soundcloudSource(apiUrl: string, clientId: string | undefined): 
       signal: AbortSignal.timeout(TIMEOUT_MS),
       headers: { accept: 'application/json' },
     });
-    if (!res.ok) throw new Error(`SoundCloud answered HTTP ${res.status}`);
+    if (!res.ok)
+      throw Object.assign(new Error(`SoundCloud answered HTTP ${res.status}`), { status: res.status });
     return (await res.json()) as T;
   };
   const toResult = (t: Track): SearchResult => ({
@@ -65,8 +72,10 @@ export function soundcloudSource(apiUrl: string, clientId: string | undefined): 
      * as SoundCloud does); the stubs are fetched 50 at a time from `/tracks?ids=`.
      */
     async resolveList(url, max) {
-      const set = await get<{ kind?: string; track_count?: number; tracks?: Track[] }>('/resolve', { url });
-      if (set.kind !== 'playlist') return null;
+      const set = await get<{ kind?: string; track_count?: number; tracks?: Track[] }>('/resolve', {
+        url,
+      }).catch(notFound);
+      if (set?.kind !== 'playlist') return null;
       const listed = set.tracks ?? [];
       const wanted = listed.slice(0, max);
       const full = new Map(wanted.filter((t) => t.title).map((t) => [t.id, t]));
@@ -82,8 +91,8 @@ export function soundcloudSource(apiUrl: string, clientId: string | undefined): 
       return { songs, total: Math.max(set.track_count ?? listed.length, listed.length) };
     },
     async resolve(url) {
-      const t = await get<Track>('/resolve', { url });
-      return t.kind === undefined || t.kind === 'track' ? toResult(t) : null;
+      const t = await get<Track>('/resolve', { url }).catch(notFound);
+      return t && (t.kind === undefined || t.kind === 'track') ? toResult(t) : null;
     },
     async input(song) {
       const track = await get<Track>(`/tracks/${encodeURIComponent(song.id)}`, {});

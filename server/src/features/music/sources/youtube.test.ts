@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type FakeYouTube, startFakeYouTube } from '../../../test/fake-youtube.ts';
-import { youtubeSource, youtubeVideoId } from './youtube.ts';
+import { youtubePlaylistId, youtubeSource, youtubeVideoId } from './youtube.ts';
 
 describe('YouTube links', () => {
   test('finds the video id in watch, short, shorts, embed and music links', () => {
@@ -31,13 +31,48 @@ describe('YouTube links', () => {
   });
 });
 
+describe('YouTube playlist links', () => {
+  test('finds the list id in playlist links only; a watch link with &list= stays the one video', () => {
+    const id = 'PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf';
+    for (const url of [
+      `https://www.youtube.com/playlist?list=${id}`,
+      `https://youtube.com/playlist?list=${id}&si=abc`,
+      `https://m.youtube.com/playlist?list=${id}`,
+      `https://music.youtube.com/playlist?list=${id}`,
+    ]) {
+      expect(youtubePlaylistId(url), url).toBe(id);
+      expect(youtubeVideoId(url), url).toBeNull();
+    }
+    const watch = `https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=${id}&index=3`;
+    expect(youtubePlaylistId(watch)).toBeNull();
+    expect(youtubeVideoId(watch)).toBe('dQw4w9WgXcQ');
+    for (const url of [
+      'https://www.youtube.com/playlist',
+      'https://www.youtube.com/playlist?list=',
+      'https://www.youtube.com/playlist?list=PL%3Cscript%3E',
+      `https://evil.example/playlist?list=${id}`,
+    ]) {
+      expect(youtubePlaylistId(url), url).toBeNull();
+    }
+  });
+});
+
 describe('YouTube through InnerTube, against a loopback fixture in its response shapes', () => {
   let yt: FakeYouTube;
   beforeAll(async () => {
-    yt = await startFakeYouTube([
-      { id: 'fixtureA440', title: 'Sine Tone 440', channel: 'Fixture Channel', hz: 440, seconds: 125 },
-      { id: 'fixtureB300', title: 'Other tone', channel: 'Fixture Channel', hz: 300, seconds: 4 },
-    ]);
+    yt = await startFakeYouTube(
+      [
+        { id: 'fixtureA440', title: 'Sine Tone 440', channel: 'Fixture Channel', hz: 440, seconds: 125 },
+        { id: 'fixtureB300', title: 'Other tone', channel: 'Fixture Channel', hz: 300, seconds: 4 },
+      ],
+      [
+        {
+          id: 'PLfixtureLong0000000000000000000250',
+          title: 'Long',
+          videoIds: Array.from({ length: 250 }, (_, i) => (i % 2 ? 'fixtureA440' : 'fixtureB300')),
+        },
+      ],
+    );
   }, 30_000);
   afterAll(async () => {
     await yt?.close();
@@ -77,6 +112,34 @@ describe('YouTube through InnerTube, against a loopback fixture in its response 
       platform: 'youtube',
     });
     expect(await source.resolve('https://www.youtube.com/watch?v=missing0000')).toBeNull();
+  });
+
+  test('a playlist is read page by page through its continuations, up to the number asked for', async () => {
+    const source = youtubeSource(yt.baseUrl);
+    const url = 'https://www.youtube.com/playlist?list=PLfixtureLong0000000000000000000250';
+    const from = yt.log.length;
+    const all = await source.resolveList?.(url, 1000);
+    expect(all?.total).toBe(250);
+    expect(all?.songs).toHaveLength(250);
+    expect(all?.songs.slice(0, 2)).toEqual([
+      {
+        id: 'fixtureB300',
+        youtube_id: 'fixtureB300',
+        title: 'Other tone',
+        uploader: 'Fixture Channel',
+        duration: 4,
+        url: 'https://www.youtube.com/watch?v=fixtureB300',
+        thumbnail: 'https://i.ytimg.com/vi/fixtureB300/hq720.jpg',
+        platform: 'youtube',
+      },
+      expect.objectContaining({ id: 'fixtureA440', duration: 125 }),
+    ]);
+    // The first page and two continuations (100 + 100 + 50).
+    expect(yt.log.slice(from).filter((l) => l === 'POST /youtubei/v1/browse WEB')).toHaveLength(3);
+    const cut = await source.resolveList?.(url, 150);
+    expect(cut?.songs).toHaveLength(150);
+    expect(cut?.total).toBe(250);
+    expect(await source.resolveList?.('https://www.youtube.com/playlist?list=PLunknown', 10)).toBeNull();
   });
 
   test('plays the audio-only format that the Android VR client gets as a plain URL', async () => {

@@ -3,6 +3,14 @@ import type { Innertube } from 'youtubei.js';
 import type { MusicSource } from './types.ts';
 
 const VIDEO_ID = /^[\w-]{11}$/;
+/** Playlist ids: PL…, OLAK5uy_…, UU… (an upload list), FL…; letters, digits, `-` and `_`. */
+const LIST_ID = /^[\w-]{2,64}$/;
+/** Playlist pages asked for beyond the cap's share (100 a page): a service that never ends its list stops here. */
+const LIST_PAGES_MAX = 5;
+/** Each InnerTube request is given up after this long (a stalled answer must not hold a play request). */
+const REQUEST_TIMEOUT_MS = 10_000;
+/** The longest a stream URL is reused for restarts of the song playing (changes, seeks). */
+const INPUT_REUSE_MS = 30 * 60_000;
 
 /** The video id in a YouTube link (watch, youtu.be, shorts, music), or null. */
 export function youtubeVideoId(url: string): string | null {
@@ -15,6 +23,27 @@ export function youtubeVideoId(url: string): string | null {
     id = u.searchParams.get('v') ?? u.pathname.match(/^\/(?:shorts|embed|live)\/([\w-]{11})/)?.[1] ?? null;
   }
   return id && VIDEO_ID.test(id) ? id : null;
+}
+
+/**
+ * The playlist id of a YouTube playlist link (`youtube.com/playlist?list=…`), or null. A watch link that
+ * carries `&list=` is the one video (see docs/music.md): YouTube adds the list of a mix or of the page the
+ * video was opened from to every watch link, and playing what the link shows is what the member expects.
+ */
+export function youtubePlaylistId(url: string): string | null {
+  if (!URL.canParse(url)) return null;
+  const u = new URL(url);
+  const host = u.hostname.replace(/^(www|m|music)\./, '');
+  if (host !== 'youtube.com' || u.pathname !== '/playlist') return null;
+  const id = u.searchParams.get('list');
+  return id && LIST_ID.test(id) ? id : null;
+}
+
+/** The count in a stat like "1,234 videos", or null. */
+function countIn(text: string | undefined): number | null {
+  const m = /\d[\d,.\u00a0 ]*/.exec(text ?? '');
+  const n = m ? Number(m[0].replace(/[^\d]/g, '')) : Number.NaN;
+  return Number.isFinite(n) ? n : null;
 }
 
 /**
@@ -42,7 +71,7 @@ export function youtubeSource(baseUrl: string): MusicSource {
       headers: req.headers,
       body,
       redirect: req.redirect,
-      signal: req.signal,
+      signal: AbortSignal.any([req.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
     });
   };
   let client: Promise<Innertube> | null = null;
@@ -96,7 +125,46 @@ export function youtubeSource(baseUrl: string): MusicSource {
           }),
         );
     },
-    owns: (url) => youtubeVideoId(url) !== null,
+    owns: (url) => youtubeVideoId(url) !== null || youtubePlaylistId(url) !== null,
+    isList: (url) => youtubePlaylistId(url) !== null,
+    /**
+     * A playlist through `getPlaylist` (InnerTube `browse` with `VL<id>`): 100 videos a page, the next
+     * pages through their continuation, until `max` are taken. Unplayable entries (deleted or private
+     * videos) are left out. An unknown or private playlist (YouTube's ERROR alert) is null.
+     */
+    async resolveList(url, max) {
+      const id = youtubePlaylistId(url);
+      if (!id) return null;
+      const client = await yt();
+      const { YTNodes, Utils } = await loadYoutubei();
+      let page = await client.getPlaylist(id).catch((e: unknown) => {
+        // The alert YouTube sends for a playlist that does not exist or is private to someone else.
+        if (e instanceof Utils.InnertubeError && e.info instanceof YTNodes.Alert) return null;
+        throw e;
+      });
+      if (!page) return null;
+      const total = countIn(page.info.total_items);
+      const songs: SearchResult[] = [];
+      for (let pages = 1; ; pages++) {
+        for (const v of page.items.filterType(YTNodes.PlaylistVideo)) {
+          if (songs.length >= max) break;
+          if (v.is_playable === false || !VIDEO_ID.test(v.id)) continue;
+          songs.push(
+            toResult({
+              id: v.id,
+              title: v.title.toString() || 'Untitled',
+              author: v.author?.name ?? '',
+              seconds: Number.isFinite(v.duration.seconds) ? v.duration.seconds : 0,
+              thumbnail: v.thumbnails[0]?.url ?? null,
+            }),
+          );
+        }
+        if (songs.length >= max || !page.has_continuation || pages >= Math.ceil(max / 100) + LIST_PAGES_MAX)
+          break;
+        page = await page.getContinuation();
+      }
+      return { songs, total: Math.max(total ?? 0, songs.length) };
+    },
     async resolve(url) {
       const id = youtubeVideoId(url);
       if (!id) return null;
@@ -125,7 +193,12 @@ export function youtubeSource(baseUrl: string): MusicSource {
       // A format that only the player script can decipher (signatureCipher) has no plain url.
       if (!format.url)
         throw new Error('YouTube offered no stream this client can play without its player script');
-      return { kind: 'url', url: format.url };
+      // googlevideo URLs carry their expiry (`expire`, epoch seconds, about 6 h ahead): reused until well before it.
+      const expire = Number(new URL(format.url).searchParams.get('expire')) * 1000;
+      const reusableUntil = Number.isFinite(expire)
+        ? Math.min(expire - 30 * 60_000, Date.now() + INPUT_REUSE_MS)
+        : 0;
+      return { kind: 'url', url: format.url, ...(reusableUntil > Date.now() ? { reusableUntil } : {}) };
     },
     async health() {
       try {
