@@ -69,6 +69,8 @@ export const SQL_SUITES = [
 
 /** Suites that reach the database but test something the database does not change. */
 export const NOT_SQL: Record<string, string> = {
+  'server/src/deployment/container.test.ts':
+    'the container image on its own SQLite (opt-in, run by .ci/container-test); it only borrows ffmpeg arguments',
   'server/src/platform/feature.test.ts': "a feature's config slice (it loads the config, runs no query)",
   'server/src/platform/lifecycle.test.ts': "the platform's services closing with the app",
   'server/src/features/files/discord-store.test.ts': 'the Discord store under 429s and expiring URLs',
