@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, type EnvOf, httpUrl, optionalString, positiveInt } from '../config/env.ts';
+import type { S3StoreOptions } from './s3.ts';
 
 /** The blob store's variables (docs/files.md, "Stores"): one store per process, so they are the platform's. */
 export const blobStoreEnv = {
@@ -44,15 +45,8 @@ export type FilesStoreConfig = {
   directIo?: boolean;
   /** Remote stores: how long a call may take (S3: without a byte moving) before it fails. */
   timeoutMs?: number;
-  s3?: {
-    endpoint?: string;
-    bucket: string;
-    region: string;
-    accessKeyId?: string;
-    secretAccessKey?: string;
-    forcePathStyle: boolean;
-    prefix: string;
-  };
+  /** The S3 store's options (s3.ts); its time limit is `timeoutMs` above, shared with the Discord store. */
+  s3?: Omit<S3StoreOptions, 'timeoutMs'>;
   discord?: { channelId: string; botToken: string; apiUrl: string };
 };
 

@@ -11,7 +11,7 @@ import { Crown, Link2, LogOut, Play, Save, Settings, Users, UserX } from 'lucide
 import { useEffect, useState } from 'react';
 import { Button } from '../../../ui/Button.tsx';
 import { Card, CardTitle } from '../../../ui/Card.tsx';
-import { CopyButton } from '../../../ui/CopyButton.tsx';
+import { InviteLinkField } from '../InviteLinkField.tsx';
 import { parseCustomWords } from './game-view.ts';
 import type { usePictionary } from './usePictionary.ts';
 
@@ -238,17 +238,7 @@ function InviteLink({ game }: { game: PictionaryGame }) {
         {T.inviteLink}
         {game.isPrivate && <span className="text-xs font-normal text-muted">· {T.privateRoom}</span>}
       </p>
-      <div className="flex items-center gap-2">
-        <input
-          readOnly
-          value={url}
-          aria-label={T.inviteLink}
-          data-testid="invite-link"
-          onFocus={(e) => e.currentTarget.select()}
-          className="min-w-0 flex-1 rounded-lg border border-border bg-surface-2 px-3 py-1.5 font-mono text-xs"
-        />
-        <CopyButton value={url} label={T.inviteLink} />
-      </div>
+      <InviteLinkField url={url} label={T.inviteLink} inputClassName="bg-surface-2" />
     </div>
   );
 }

@@ -2,45 +2,18 @@ import type { PictionaryGame } from '@guildhall/common';
 import { describe, expect, it } from 'vitest';
 import { toCanvasPoint } from './canvas-draw.ts';
 import { newerGame, parseCustomWords, ranking, secondsLeft } from './game-view.ts';
+import { testGame } from './test-game.ts';
 
-const game = (over: Partial<PictionaryGame> = {}): PictionaryGame => ({
-  id: 'g1',
-  status: 'in_progress',
-  hostId: 'a',
-  players: [
-    { id: 'a', username: 'alice' },
-    { id: 'b', username: 'bob' },
-    { id: 'c', username: 'cleo' },
-  ],
-  maxRounds: 3,
-  maxPlayers: 8,
-  wordBanks: ['general'],
-  customWords: [],
-  customWordCount: 0,
-  currentDrawer: { id: 'a', username: 'alice' },
-  currentWord: null,
-  wordPattern: '___',
-  roundNumber: 1,
-  playerScores: { a: 3, b: 10, c: 3 },
-  guesses: [],
-  awayIds: [],
-  wordChoices: null,
-  hints: 2,
-  turnSummary: null,
-  chat: [],
-  kickVotes: [],
-  isPrivate: false,
-  nextGameId: null,
-  turnNumber: 1,
-  turnPhase: 'drawing',
-  turnEndsAt: '2026-01-01T00:01:20.000Z',
-  serverTime: '2026-01-01T00:00:00.000Z',
-  hasGuessed: false,
-  version: 5,
-  createdAt: '',
-  updatedAt: '',
-  ...over,
-});
+const game = (over: Partial<PictionaryGame> = {}): PictionaryGame =>
+  testGame({
+    wordPattern: '___',
+    playerScores: { a: 3, b: 10, c: 3 },
+    turnEndsAt: '2026-01-01T00:01:20.000Z',
+    version: 5,
+    createdAt: '',
+    updatedAt: '',
+    ...over,
+  });
 
 describe('Pictionary screen helpers', () => {
   it('keeps the later state, and a full read (with the drawing) over a push of the same version', () => {

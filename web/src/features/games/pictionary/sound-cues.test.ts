@@ -1,45 +1,10 @@
 import type { PictionaryGame } from '@guildhall/common';
 import { describe, expect, it } from 'vitest';
 import { cuesFor, tickDue } from './sound-cues.ts';
+import { testGame } from './test-game.ts';
 
-const base: PictionaryGame = {
-  id: 'g1',
-  status: 'in_progress',
-  hostId: 'a',
-  players: [
-    { id: 'a', username: 'alice' },
-    { id: 'b', username: 'bob' },
-    { id: 'c', username: 'cleo' },
-  ],
-  maxRounds: 3,
-  maxPlayers: 8,
-  wordBanks: ['general'],
-  customWords: [],
-  customWordCount: 0,
-  currentDrawer: { id: 'a', username: 'alice' },
-  currentWord: null,
-  wordPattern: '_____',
-  roundNumber: 1,
-  playerScores: {},
-  guesses: [],
-  turnNumber: 1,
-  turnPhase: 'drawing',
-  wordChoices: null,
-  hints: 2,
-  turnSummary: null,
-  chat: [],
-  kickVotes: [],
-  turnEndsAt: null,
-  serverTime: '2026-01-01T00:00:00.000Z',
-  awayIds: [],
-  isPrivate: false,
-  nextGameId: null,
-  hasGuessed: false,
-  version: 1,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
-const game = (over: Partial<PictionaryGame>): PictionaryGame => ({ ...base, ...over });
+const base = testGame();
+const game = (over: Partial<PictionaryGame>): PictionaryGame => testGame(over);
 const correct = (playerId: string) => ({
   playerId,
   playerUsername: playerId,

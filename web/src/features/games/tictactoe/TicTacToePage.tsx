@@ -4,9 +4,9 @@ import { useEffect } from 'react';
 import { useAuth } from '../../../auth/useAuth.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { Card } from '../../../ui/Card.tsx';
-import { CopyButton } from '../../../ui/CopyButton.tsx';
 import { PageSpinner, Spinner } from '../../../ui/Spinner.tsx';
 import { FindGameButton, GameShell } from '../GameShell.tsx';
+import { InviteLinkField } from '../InviteLinkField.tsx';
 import { Board } from './Board.tsx';
 import { GameStatusBox } from './GameStatusBox.tsx';
 import { describeGame } from './game-view.ts';
@@ -132,17 +132,7 @@ function InviteLink({ gameId }: { gameId: string }) {
         <Link2 className="size-4 text-muted" />
         {T.inviteLink}
       </p>
-      <div className="flex items-center gap-2">
-        <input
-          readOnly
-          value={url}
-          aria-label={T.inviteLink}
-          data-testid="invite-link"
-          onFocus={(e) => e.currentTarget.select()}
-          className="min-w-0 flex-1 rounded-lg border border-border bg-surface px-3 py-1.5 font-mono text-xs"
-        />
-        <CopyButton value={url} label={T.inviteLink} />
-      </div>
+      <InviteLinkField url={url} label={T.inviteLink} inputClassName="bg-surface" />
       <p className="mt-2 text-xs text-muted">{T.inviteHint}</p>
     </div>
   );
