@@ -76,20 +76,31 @@ function cpuSeconds(pid: number, which: 'all' | 'user' | 'system' = 'all'): numb
   }
 }
 
-/** The ffmpeg processes the server runs right now. */
-function ffmpegChildren(parent: number): number[] {
-  const pids: number[] = [];
+/** The server's processes right now, by name: its ffmpegs and its process spawner's helper (node). */
+function serverProcesses(server: number): { ffmpeg: number[]; helpers: number[] } {
+  const parents = new Map<number, { ppid: number; name: string }>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === parent && stat.includes('(ffmpeg)')) pids.push(Number(entry));
+      parents.set(Number(entry), { ppid, name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) });
     } catch {
       // exited meanwhile
     }
   }
-  return pids;
+  const under = (pid: number) => {
+    for (let p = parents.get(pid)?.ppid; p; p = parents.get(p)?.ppid) if (p === server) return true;
+    return false;
+  };
+  const ffmpeg: number[] = [];
+  const helpers: number[] = [];
+  for (const [pid, { name }] of parents) {
+    if (!under(pid)) continue;
+    if (name === 'ffmpeg') ffmpeg.push(pid);
+    else if (name.startsWith('node')) helpers.push(pid);
+  }
+  return { ffmpeg, helpers };
 }
 
 /** Runs a command to the end; `cpu` is its user + system seconds (bash's `times` for its children). */
@@ -249,14 +260,17 @@ try {
   await call(tokens[0] ?? '', 'POST', '/api/music/play', { guildId: g0, url });
   await sleep(2000); // past start-up (join, first ffmpeg)
   const measure = async () => {
-    const pids = ffmpegChildren(server.pid ?? 0);
-    const n0 = cpuSeconds(server.pid ?? 0);
+    const { ffmpeg: pids, helpers } = serverProcesses(server.pid ?? 0);
+    // Node: the server and its process spawner's helper (which starts the ffmpegs).
+    const nodeCpu = () =>
+      cpuSeconds(server.pid ?? 0) + helpers.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+    const n0 = nodeCpu();
     const s0 = cpuSeconds(server.pid ?? 0, 'system');
     const f0 = pids.map((pid) => cpuSeconds(pid));
     const t0 = performance.now();
     await sleep(WINDOW_S * 1000);
     const wall = (performance.now() - t0) / 1000;
-    const node = (cpuSeconds(server.pid ?? 0) - n0) / wall;
+    const node = (nodeCpu() - n0) / wall;
     const system = (cpuSeconds(server.pid ?? 0, 'system') - s0) / wall;
     const ff = pids.reduce((sum, pid, k) => sum + (cpuSeconds(pid) - (f0[k] ?? 0)), 0) / wall;
     return { node: node * 100, system: system * 100, ffmpeg: ff * 100 };

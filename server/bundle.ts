@@ -18,6 +18,8 @@ export const SERVER_ENTRIES: Record<string, string> = {
   admin: path.join(src, 'cli/admin.ts'),
   // The hash threads' module, loaded by path from beside the bundle (platform/transfer/hash-pool.ts).
   'hash-worker': path.join(src, 'platform/transfer/hash-worker.ts'),
+  // The process spawner's helper, forked by path from beside the bundle (platform/process/spawner.ts).
+  'spawner-child': path.join(src, 'platform/process/spawner-child.ts'),
 };
 
 /** Bundles the server into `dist` (emptied first). */

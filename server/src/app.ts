@@ -18,6 +18,7 @@ import { redactUrl } from './platform/observability/redact.ts';
 import { createRedisPing } from './platform/observability/redis-ping.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import type { Outbound } from './platform/outbound/fetcher.ts';
+import { ProcessSpawner } from './platform/process/index.ts';
 import { type RateLimitOptions, registerRateLimits } from './platform/rate-limit/index.ts';
 import { attachRealtime, type RealtimeOptions } from './platform/realtime/index.ts';
 import { registerWebApp, webAppFiles } from './platform/static.ts';
@@ -157,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // The ONE blob store of the process: files, music and backups all read and write through it.
   const blobStore = createBlobStore(deps.config);
   const hashes = new HashPool(); // its threads start on first use; closed below, after the features
+  const processes = new ProcessSpawner(); // its helper starts on first use; closed below, after the features
 
   app.readiness.add('fileStore', () => blobStore.check());
   let outbound: Promise<Outbound> | undefined;
@@ -168,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     publish: (room, event, payload, options) => realtime.publish(room, event, payload, options),
     blobStore,
     hashes,
+    processes,
     outbound: () => {
       // Loaded on first use: the resolver and agents cost nothing at start-up (bench/startup).
       outbound ??= import('./platform/outbound/index.ts').then((m) =>
@@ -188,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', async () => {
     await stopFeatures();
     await hashes.close();
+    await processes.close();
     if (outbound) await (await outbound.catch(() => null))?.close();
     await blobStore.close(); // the S3 client's sockets, the Discord client's timers
   });

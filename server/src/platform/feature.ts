@@ -6,6 +6,7 @@ import type { Db } from '../db/index.ts';
 import type { RoutingBlobStore } from './blob-store/index.ts';
 import type { ReadinessChecks } from './observability/index.ts';
 import type { Outbound } from './outbound/fetcher.ts';
+import type { ProcessSpawner } from './process/index.ts';
 import type { RealtimeHub, RoomType } from './realtime/index.ts';
 import type { HashPool } from './transfer/hash-pool.ts';
 
@@ -58,6 +59,11 @@ export type FeatureContext<C = unknown> = {
    * threads started on first use (or `warmUp()`) and ended by the platform when the app closes.
    */
   hashes: HashPool;
+  /**
+   * Starts programs (ffmpeg) from a small helper process, so a fork never stalls the server's event loop
+   * (platform/process); closed by the platform when the app closes, with what it started.
+   */
+  processes: ProcessSpawner;
   /** The ONE blob store of the process (local disk, S3, Discord; each chunk read where its id says). */
   blobStore: RoutingBlobStore;
   /**

@@ -199,10 +199,18 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music chaos: Discord gatewa
   test('ffmpeg killed mid-track: the song goes on from where it was', async () => {
     await audioFlows();
     const before = (await status(t, t.alice.token)).elapsedTime;
-    const pids = execFileSync('pgrep', ['-P', String(process.pid), 'ffmpeg'], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter(Boolean);
+    // The track's ffmpeg runs under the platform's process spawner, a child of this process.
+    const childrenOf = (pid: number | string, name?: string) => {
+      try {
+        return execFileSync('pgrep', ['-P', String(pid), ...(name ? [name] : [])], { encoding: 'utf8' })
+          .trim()
+          .split('\n')
+          .filter(Boolean);
+      } catch {
+        return []; // pgrep exits 1 when nothing matches
+      }
+    };
+    const pids = childrenOf(process.pid).flatMap((helper) => childrenOf(helper, 'ffmpeg'));
     expect(pids.length).toBeGreaterThan(0);
     const at = performance.now();
     for (const pid of pids) process.kill(Number(pid), 'SIGKILL');

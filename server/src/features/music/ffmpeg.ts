@@ -1,7 +1,7 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { EQ_BANDS, type EqSettings, MUSIC_EFFECTS, type MusicEffect } from '@guildhall/common';
 import prism from 'prism-media';
+import type { ProcessSpawner, SpawnedProcess } from '../../platform/process/index.ts';
 
 /** EBU R128 target loudness of every track when normalisation is on (streaming services use −14…−16). */
 export const TARGET_LUFS = -16;
@@ -86,23 +86,22 @@ export function filterChain(
   ].join(',');
 }
 
-/** Where ffmpeg reads a track: a URL it opens itself (HTTP, HLS) or bytes we pipe to its stdin. */
-export type TrackInput =
-  | {
-      kind: 'url';
-      url: string;
-      headers?: Record<string, string>;
-      /**
-       * Until when (epoch ms) a restart of the same song (a seek, an effect, the equalizer, volume) may open
-       * this URL again instead of asking the source for a new one: a YouTube player request is a round trip
-       * to YouTube on the path of every change. Absent: asked again each time (SoundCloud's signed HLS URLs).
-       */
-      reusableUntil?: number;
-    }
-  | { kind: 'stream'; open: () => Promise<Readable> };
+/** Where ffmpeg reads a track: a URL it opens itself (HTTP, HLS; library files through the loopback). */
+export type TrackInput = {
+  kind: 'url';
+  url: string;
+  headers?: Record<string, string>;
+  /**
+   * Until when (epoch ms) a restart of the same song (a seek, an effect, the equalizer, volume) may open
+   * this URL again instead of asking the source for a new one: a YouTube player request is a round trip
+   * to YouTube on the path of every change. Absent: asked again each time (SoundCloud's signed HLS URLs).
+   */
+  reusableUntil?: number;
+};
 
 export type TranscodeOptions = {
   ffmpegPath: string;
+  processes: ProcessSpawner;
   input: TrackInput;
   startSeconds: number;
   effects: readonly MusicEffect[];
@@ -121,32 +120,28 @@ export type Transcoder = {
 };
 
 /** ffmpeg's arguments: seek, decode, filter, and encode Opus into small Ogg pages (20 ms) so a change is heard at once. */
-export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath'>): string[] {
-  const input = o.input.kind === 'url' ? o.input.url : 'pipe:0';
-  const headers =
-    o.input.kind === 'url' && o.input.headers
-      ? [
-          '-headers',
-          Object.entries(o.input.headers)
-            .map(([k, v]) => `${k}: ${v}\r\n`)
-            .join(''),
-        ]
-      : [];
+export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath' | 'processes'>): string[] {
+  const input = o.input.url;
+  const headers = o.input.headers
+    ? [
+        '-headers',
+        Object.entries(o.input.headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join(''),
+      ]
+    : [];
   // Network inputs: reconnect on drops, and only network protocols (an HLS playlist from a service must
   // not make ffmpeg open local files).
-  const network =
-    o.input.kind === 'url'
-      ? [
-          '-protocol_whitelist',
-          'http,https,tcp,tls,crypto,hls',
-          '-reconnect',
-          '1',
-          '-reconnect_streamed',
-          '1',
-          '-reconnect_delay_max',
-          '5',
-        ]
-      : [];
+  const network = [
+    '-protocol_whitelist',
+    'http,https,tcp,tls,crypto,hls',
+    '-reconnect',
+    '1',
+    '-reconnect_streamed',
+    '1',
+    '-reconnect_delay_max',
+    '5',
+  ];
   return [
     '-hide_banner',
     '-loglevel',
@@ -197,62 +192,39 @@ export function encoderArgs(
 }
 
 /**
- * Starts one ffmpeg for one track from one position with one set of filters. Rejects when ffmpeg cannot
- * be started at all (a missing binary), so a play says so instead of "playing" a track that never sounds.
+ * Starts one ffmpeg for one track from one position with one set of filters, through the platform's
+ * process spawner (a fork from the server would stall every guild's audio for milliseconds). Rejects when
+ * ffmpeg cannot be started at all (a missing binary), so a play says so instead of "playing" a track that
+ * never sounds.
  */
 export async function startTranscoder(o: TranscodeOptions): Promise<Transcoder> {
-  const source = o.input.kind === 'stream' ? await o.input.open() : null;
-  const child: ChildProcessByStdio<Writable, Readable, Readable> = spawn(o.ffmpegPath, ffmpegArgs(o), {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let err = '';
+  let child: SpawnedProcess;
+  try {
+    child = await o.processes.spawn(o.ffmpegPath, ffmpegArgs(o));
+  } catch (e) {
+    throw new Error(`ffmpeg could not be started: ${(e as Error).message}`);
+  }
   let killed = false;
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d: string) => {
-    if (err.length < 4000) err += d;
-  });
-  // Every stream of the child gets a listener: a killed ffmpeg closes its pipes early (EPIPE, ECONNRESET).
-  child.on('error', (e) => {
-    err += String(e);
-  });
-  child.stdin.on('error', () => {});
-  child.stdout.on('error', () => {});
-  child.stderr.on('error', () => {});
+  let demuxError = '';
   const demuxer = new prism.opus.OggDemuxer();
   demuxer.on('error', (e: Error) => {
-    err += `ogg: ${e.message}`;
+    demuxError = `ogg: ${e.message}`;
     demuxer.destroy();
   });
-  const exited = new Promise<{ crashed: boolean; code: number | null; signal: string | null }>((resolve) => {
-    child.once('close', (code, signal) =>
-      resolve({ crashed: !killed && (code !== 0 || signal !== null), code, signal }),
-    );
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once('spawn', () => resolve());
-    child.once('error', (e) => {
-      err += String(e);
-      child.stdout.destroy();
-      source?.destroy();
-      reject(new Error(`ffmpeg could not be started: ${e.message}`));
-    });
-  });
+  const exited = child.exited.then(({ code, signal }) => ({
+    crashed: !killed && (code !== 0 || signal !== null),
+    code,
+    signal,
+  }));
   child.stdout.pipe(demuxer);
-  if (source) {
-    source.on('error', () => child.stdin.destroy());
-    source.pipe(child.stdin);
-  } else {
-    child.stdin.end();
-  }
   return {
     packets: demuxer,
     kill: () => {
       killed = true;
-      source?.destroy();
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      child.kill();
       demuxer.destroy();
     },
-    stderr: () => err,
+    stderr: () => child.stderr() + demuxError,
     exited,
   };
 }

@@ -35,12 +35,13 @@ export { encoderArgs } from './ffmpeg.ts';
 export const musicFeature = defineFeature<MusicState, MusicConfig>({
   name: 'music',
   config: (c) => c.music,
-  setup: ({ db, config, log, publish, blobStore, readiness }) => {
+  setup: ({ db, config, log, publish, blobStore, readiness, processes }) => {
     const c = config;
     const loopback = new LibraryLoopback(db, blobStore, log);
     const engine: MusicEngine = {
       log,
       ffmpegPath: c.ffmpegPath,
+      processes,
       bot: null,
       sources: [
         youtubeSource(c.youtubeBaseUrl),
@@ -85,12 +86,13 @@ export const musicFeature = defineFeature<MusicState, MusicConfig>({
   },
   rooms: (_ctx, { music }) => ({ [MUSIC_ROOM_TYPE]: musicRoomType(music) }),
   routes: ({ db }, { music }) => musicRoutes(db, music),
-  start: ({ config, log }, state) => {
+  start: ({ config, log, processes }, state) => {
     const c = config;
     if (!c.botToken) {
       log.info('music: DISCORD_BOT_TOKEN is not set, the music bot stays offline');
       return;
     }
+    processes.warmUp(); // the first song does not wait for the spawner's helper to start
     const token = c.botToken;
     /** Logs in; on failure (Discord down or refusing) tries again after 5 s, doubling up to 2 minutes. */
     const login = (attempt: number) => {

@@ -1,4 +1,4 @@
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import {
   type AudioPlayer,
   AudioPlayerStatus,
@@ -19,11 +19,13 @@ import {
   type VoiceChannelInfo,
 } from '@guildhall/common';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ProcessSpawner } from '../../platform/process/index.ts';
 import { type Loudness, playbackRate, startTranscoder, type TrackInput, type Transcoder } from './ffmpeg.ts';
 import { type PacketSource, PacketSwitch } from './packet-switch.ts';
 
 export type PlayerDeps = {
   ffmpegPath: string;
+  processes: ProcessSpawner;
   log: FastifyBaseLogger;
   /** Where ffmpeg reads a song's audio (looked up each time a track starts: stream URLs expire). */
   inputFor: (song: Song) => Promise<TrackInput>;
@@ -335,6 +337,7 @@ export class GuildPlayer {
       input = (reuseInput ? this.reusableInput(song) : null) ?? (await this.deps.inputFor(song));
       transcoder = await startTranscoder({
         ffmpegPath: this.deps.ffmpegPath,
+        processes: this.deps.processes,
         input,
         startSeconds: position,
         effects: this.effects,
@@ -378,7 +381,7 @@ export class GuildPlayer {
     }
     const track: Track = {
       packets: transcoder.packets,
-      frames: 0,
+      frames: dropEncoderPriming(transcoder.packets),
       transcoder,
       song,
       input,
@@ -447,11 +450,22 @@ export class GuildPlayer {
 }
 
 /**
- * Packets a new ffmpeg must have ready before the switch: three frames (60 ms of audio, which a starting
- * ffmpeg delivers together) so a loaded machine's slower second packet cannot leave the player a frame
- * with nothing to send right after the switch.
+ * A new encoder's first packet is its priming: decoded, it is a few milliseconds of silence and a quiet
+ * ramp (about 9 dB below the music), a dip a listener hears as a click at every seek or effect change, and
+ * a frame in which the change is not heard yet. It is dropped (when more follow); the 20 ms it held are
+ * counted as played, so the elapsed time stays exact. Returns the frames consumed.
  */
-const READY_PACKETS = 3;
+function dropEncoderPriming(packets: Readable): number {
+  if (packets.readableLength < 2) return 0;
+  return packets.read() ? 1 : 0;
+}
+
+/**
+ * Packets a new ffmpeg must have ready before the switch: four frames (its priming packet, dropped, and
+ * 60 ms of audio, which a starting ffmpeg delivers together) so a loaded machine's slower next packet cannot
+ * leave the player a frame with nothing to send right after the switch.
+ */
+const READY_PACKETS = 4;
 
 /** Resolves once the demuxer holds its first packets (or all there are); rejects when it ends with none. */
 function firstPacket(t: Transcoder): Promise<void> {

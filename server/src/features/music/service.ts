@@ -25,6 +25,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { UsersTable } from '../../db/schema.ts';
 import { fail } from '../../platform/errors.ts';
+import type { ProcessSpawner } from '../../platform/process/index.ts';
 import type { MusicBot } from './bot.ts';
 import type { Loudness } from './ffmpeg.ts';
 import type { LoudnessCache } from './loudness.ts';
@@ -36,6 +37,8 @@ import type { MusicSource } from './sources/types.ts';
 export type MusicEngine = {
   log: FastifyBaseLogger;
   ffmpegPath: string;
+  /** The platform's process spawner: every track's ffmpeg starts through it. */
+  processes: ProcessSpawner;
   bot: MusicBot | null;
   sources: MusicSource[];
   publish: (status: PlaybackStatus) => void;
@@ -545,6 +548,7 @@ export class MusicService {
     const player = new GuildPlayer(
       {
         ffmpegPath: this.e.ffmpegPath,
+        processes: this.e.processes,
         log: this.e.log,
         inputFor: (song) => this.source(song.platform).input(song),
         loudnessOf: (song) => this.loudnessOf(song),

@@ -1,0 +1,1 @@
+export { type ProcessExit, ProcessSpawner, type SpawnedProcess } from './spawner.ts';

@@ -1,0 +1,83 @@
+/**
+ * The process spawner's own small process (see spawner.ts): it starts programs on the server's behalf and
+ * hands their output pipes over, so the server's event loop never pays for fork(). Only `node:` modules
+ * here: the process stays a few tens of megabytes, whose fork costs about a millisecond.
+ *
+ * Protocol (IPC, in order): the server sends `spawn` and `kill`; this process answers `spawned` with the
+ * program's stdout pipe as the message's handle (stdin is always closed), `stderr` text, `error` when the
+ * program cannot be started, and `exit` when it has ended. When the server goes away (the IPC channel
+ * closes), every program started here is killed and this process exits.
+ */
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+
+export type SpawnerRequest =
+  | { op: 'spawn'; id: number; cmd: string; args: string[] }
+  | { op: 'kill'; id: number };
+
+export type SpawnerEvent =
+  | { type: 'spawned'; id: number; pid: number }
+  | { type: 'stderr'; id: number; text: string }
+  | { type: 'error'; id: number; message: string }
+  | { type: 'exit'; id: number; code: number | null; signal: string | null };
+
+/** Stderr forwarded per program: enough for a log line, never a flood over IPC. */
+const STDERR_LIMIT = 8000;
+
+const programs = new Map<number, ChildProcessByStdio<null, Readable, Readable>>();
+
+function send(event: SpawnerEvent, handle?: Readable): void {
+  if (!process.connected) return;
+  // biome-ignore lint/suspicious/noExplicitAny: process.send's handle parameter is typed as an internal handle union; a pipe's socket is one of them
+  process.send?.(event, handle as any, undefined, () => {});
+}
+
+function start(id: number, cmd: string, args: string[]): void {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  programs.set(id, child);
+  // Node starts reading a child's stdout as soon as it makes the stream; what this side read would be lost
+  // to the server. Stopped before the event loop runs again, so no byte is read here: the program cannot
+  // have written yet, and the first read could only happen in the next poll.
+  const pipe = (child.stdout as unknown as { _handle?: { readStop?: () => number; reading?: boolean } })
+    ._handle;
+  pipe?.readStop?.();
+  if (pipe) pipe.reading = false;
+  let stderrSent = 0;
+  child.stdout.on('error', () => {});
+  child.stderr.on('error', () => {});
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => {
+    if (stderrSent >= STDERR_LIMIT) return;
+    const part = text.slice(0, STDERR_LIMIT - stderrSent);
+    stderrSent += part.length;
+    send({ type: 'stderr', id, text: part });
+  });
+  let started = false;
+  child.once('spawn', () => {
+    started = true;
+    // The pipe goes to the server (and is closed here once sent): only the server reads it.
+    send({ type: 'spawned', id, pid: child.pid ?? 0 }, child.stdout);
+  });
+  child.on('error', (e) => {
+    if (!started) send({ type: 'error', id, message: e.message });
+  });
+  // 'exit', not 'close': the stdout pipe is the server's now, so this side never sees it close.
+  child.once('exit', (code, signal) => {
+    programs.delete(id);
+    send({ type: 'exit', id, code, signal });
+  });
+  // A program that could not start never emits 'exit' on some Node versions: forget it after its error.
+  child.once('error', () => {
+    if (!started) programs.delete(id);
+  });
+}
+
+process.on('message', (m: SpawnerRequest) => {
+  if (m.op === 'spawn') start(m.id, m.cmd, m.args);
+  else if (m.op === 'kill') programs.get(m.id)?.kill('SIGKILL');
+});
+
+process.on('disconnect', () => {
+  for (const child of programs.values()) child.kill('SIGKILL');
+  process.exit(0);
+});
