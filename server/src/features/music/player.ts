@@ -392,8 +392,10 @@ export class GuildPlayer {
     this.track = track;
     this.pendingPosition = null;
     this.lastStartFailure = null;
+    const retire = () => transcoder.kill();
     if (this.out && !this.out.isFinishing) {
-      this.out.switchTo(track);
+      // The old ffmpeg is ended by the switch, once the new one is playing.
+      await this.out.switchTo(track, retire);
     } else {
       const out = new PacketSwitch();
       out.onSourceEnd = (ended) => void this.sourceEnded(ended as Track);
@@ -402,12 +404,13 @@ export class GuildPlayer {
         inputType: StreamType.Opus,
         silencePaddingFrames: 1,
       });
-      out.switchTo(track); // after the resource exists: its 'readable' marks the resource started
+      // After the resource exists: its 'readable' marks the resource started (the first switch is at once).
+      void out.switchTo(track, retire);
       this.out = out;
       this.audio.play(resource);
       if (this.wantPaused) this.audio.pause(true);
+      old?.transcoder.kill(); // a track left from an output that was finishing
     }
-    old?.transcoder.kill();
     this.deps.changed();
   }
 
