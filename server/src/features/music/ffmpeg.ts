@@ -192,6 +192,13 @@ export function encoderArgs(
 }
 
 /**
+ * ffmpeg runs below the server's priority: it works seconds ahead of the voice player (its output waits in
+ * the pipe), while the server must send every guild's packet on its 20 ms beat. When a new ffmpeg's start
+ * (≈ 50 ms of CPU) meets a busy machine, the server keeps the beat and the start waits a little instead.
+ */
+const TRANSCODER_NICE = 10;
+
+/**
  * Starts one ffmpeg for one track from one position with one set of filters, through the platform's
  * process spawner (a fork from the server would stall every guild's audio for milliseconds). Rejects when
  * ffmpeg cannot be started at all (a missing binary), so a play says so instead of "playing" a track that
@@ -200,7 +207,7 @@ export function encoderArgs(
 export async function startTranscoder(o: TranscodeOptions): Promise<Transcoder> {
   let child: SpawnedProcess;
   try {
-    child = await o.processes.spawn(o.ffmpegPath, ffmpegArgs(o));
+    child = await o.processes.spawn(o.ffmpegPath, ffmpegArgs(o), { nice: TRANSCODER_NICE });
   } catch (e) {
     throw new Error(`ffmpeg could not be started: ${(e as Error).message}`);
   }

@@ -9,10 +9,11 @@
  * closes), every program started here is killed and this process exits.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 
 export type SpawnerRequest =
-  | { op: 'spawn'; id: number; cmd: string; args: string[] }
+  | { op: 'spawn'; id: number; cmd: string; args: string[]; nice: number }
   | { op: 'kill'; id: number };
 
 export type SpawnerEvent =
@@ -32,9 +33,16 @@ function send(event: SpawnerEvent, handle?: Readable): void {
   process.send?.(event, handle as any, undefined, () => {});
 }
 
-function start(id: number, cmd: string, args: string[]): void {
+function start(id: number, cmd: string, args: string[], nice: number): void {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   programs.set(id, child);
+  if (nice > 0 && child.pid) {
+    try {
+      setPriority(child.pid, Math.min(19, getPriority() + nice)); // relative to the server's (inherited)
+    } catch {
+      // Gone already, or not allowed: it runs at the default priority.
+    }
+  }
   // Node starts reading a child's stdout as soon as it makes the stream; what this side read would be lost
   // to the server. Stopped before the event loop runs again, so no byte is read here: the program cannot
   // have written yet, and the first read could only happen in the next poll.
@@ -73,7 +81,7 @@ function start(id: number, cmd: string, args: string[]): void {
 }
 
 process.on('message', (m: SpawnerRequest) => {
-  if (m.op === 'spawn') start(m.id, m.cmd, m.args);
+  if (m.op === 'spawn') start(m.id, m.cmd, m.args, m.nice);
   else if (m.op === 'kill') programs.get(m.id)?.kill('SIGKILL');
 });
 

@@ -26,6 +26,12 @@ async function gone(pid: number): Promise<void> {
   while (alive(pid)) await new Promise((r) => setImmediate(r));
 }
 
+/** This process's own nice value (field 19 of /proc/self/stat). */
+const readOwnNice = () => {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+};
+
 let spawner: ProcessSpawner;
 afterEach(async () => {
   await spawner.close();
@@ -55,6 +61,15 @@ describe('ProcessSpawner (programs started from a small helper process, not the 
     expect(ppid).not.toBe(process.pid);
     p.kill();
     expect((await p.exited).signal).toBe('SIGKILL');
+  });
+
+  it('a program can run below the server’s priority', async () => {
+    spawner = new ProcessSpawner();
+    const p = await spawner.spawn('sleep', ['30'], { nice: 10 });
+    const stat = readFileSync(`/proc/${p.pid}/stat`, 'utf8');
+    const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    expect(nice).toBe(Math.min(19, (readOwnNice() ?? 0) + 10));
+    p.kill();
   });
 
   it('kill ends the program and closes its output at once', async () => {

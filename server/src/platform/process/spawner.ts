@@ -65,10 +65,11 @@ export class ProcessSpawner {
   }
 
   /**
-   * Starts `cmd` with `args` (stdin closed, stdout and stderr piped). Rejects when the program cannot
-   * be started (a missing binary) or the helper cannot run.
+   * Starts `cmd` with `args` (stdin closed, stdout and stderr piped), `nice` steps below the server's
+   * priority (0: the same). Rejects when the program cannot be started (a missing binary) or the helper
+   * cannot run.
    */
-  spawn(cmd: string, args: string[]): Promise<SpawnedProcess> {
+  spawn(cmd: string, args: string[], o: { nice?: number } = {}): Promise<SpawnedProcess> {
     if (this.closed) return Promise.reject(new Error('the process spawner is closed'));
     let helper: ChildProcess;
     try {
@@ -92,7 +93,7 @@ export class ProcessSpawner {
         stderr: '',
         ended: false,
       });
-      this.request(helper, { op: 'spawn', id, cmd, args });
+      this.request(helper, { op: 'spawn', id, cmd, args, nice: o.nice ?? 0 });
     });
   }
 
