@@ -17,7 +17,7 @@ import {
   resetPlayback,
   setVoiceChannel,
 } from './support/music-screen.ts';
-import { shot } from './support/shots.ts';
+import { SHOTS_WANTED, shot } from './support/shots.ts';
 
 // One bot, one server: these tests share the guild's playback, so they run in order in one worker.
 test.describe.configure({ mode: 'serial' });
@@ -59,6 +59,7 @@ async function open(
 
 /** Screenshots at 1280 and 375 px for the visual check (portal-tools §2 "responsive"). */
 async function shoot(page: Page, name: string) {
+  if (!SHOTS_WANTED) return;
   fs.mkdirSync(SHOTS, { recursive: true });
   // Full-page shots of a scrolled page catch the sticky header mid-page.
   await page.evaluate(() => window.scrollTo(0, 0));

@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import { FAKE } from '../server/src/test/fake-osint.ts';
 import { expectNoSeriousA11y } from './support/a11y.ts';
 import { expect, signedInContext, test } from './support/fixtures.ts';
-import { shot } from './support/shots.ts';
+import { screenshot, shot } from './support/shots.ts';
 
 /**
  * /infosec against the loopback fakes of every source (started with the app, see support/start-app.ts):
@@ -48,7 +48,7 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   await expect(page.getByRole('button', { name: 'Searching…' })).toBeDisabled();
   await expect(page.getByTestId('osint-progress-count')).toContainText(/\d+ \/ 40 sites checked/);
   await expect(page.getByTestId('osint-progress-hits')).toContainText('Reddit');
-  await page.screenshot({ path: `${SHOTS}/osint-progress-1280.png` });
+  await screenshot(page, { path: `${SHOTS}/osint-progress-1280.png` });
   await expect(page.getByTestId('summary-type')).toContainText('Username', { timeout: 15_000 });
   // The fake: found on every third site (14) except block pages (i % 10 === 1): 0,3,6,…,39 minus 21 → 13.
   await expect(page.getByTestId('summary-platforms')).toContainText('13');
@@ -66,7 +66,7 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   await expect(page.getByTestId('platform-unchecked')).toContainText(
     'Blocked by a bot check (Cloudflare) (4)',
   );
-  await page.screenshot({ path: `${SHOTS}/osint-username-1280.png`, fullPage: true });
+  await screenshot(page, { path: `${SHOTS}/osint-username-1280.png`, fullPage: true });
   // "+N more" opens the rest; every found site is a link.
   await page.getByTestId('platform-more').click();
   await expect(page.getByTestId('platform-list').locator('a')).toHaveCount(13);
@@ -99,7 +99,7 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   await expect(page.getByTestId('osint-history')).toContainText(FAKE.knownUser);
   await page.setViewportSize({ width: 375, height: 800 });
   await expect(page.getByRole('button', { name: 'Show fewer' })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/osint-username-375.png`, fullPage: true });
+  await screenshot(page, { path: `${SHOTS}/osint-username-375.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   await expectNoSeriousA11y(page);
   await shot(page, 'osint-username');
@@ -120,7 +120,7 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
   await expect(source(page, 'Certificate Transparency')).toContainText('www.example.test');
   await expect(source(page, 'TLS Certificate & Headers')).toContainText('Untrusted certificate');
   await expect(page.getByTestId('osint-metadata')).toContainText('example.test');
-  await page.screenshot({ path: `${SHOTS}/osint-domain-1280.png`, fullPage: true });
+  await screenshot(page, { path: `${SHOTS}/osint-domain-1280.png`, fullPage: true });
   await shot(page, 'osint-domain');
 
   // IP: reverse DNS, RDAP owner, offline geolocation.
@@ -154,7 +154,7 @@ test('[viewer] searches every type against the fakes; a username scan shows its 
 
   // Phone width: the failed search and the form.
   await page.setViewportSize({ width: 375, height: 800 });
-  await page.screenshot({ path: `${SHOTS}/osint-failed-375.png`, fullPage: true });
+  await screenshot(page, { path: `${SHOTS}/osint-failed-375.png`, fullPage: true });
   await expectNoSeriousA11y(page);
   await shot(page, 'osint-failed');
   await context.close();
@@ -196,7 +196,7 @@ test('[user] members report a site, the admin disables it, a new scan does not s
   await expect(row).toContainText('says it is not that account');
   await expect(row).toContainText('Open');
   await card.scrollIntoViewIfNeeded();
-  await admin.page.screenshot({ path: `${SHOTS}/admin-osint-reports-1280.png`, fullPage: true });
+  await screenshot(admin.page, { path: `${SHOTS}/admin-osint-reports-1280.png`, fullPage: true });
   await shot(admin.page, 'admin-osint-reports');
   // Keyboard: focus the decision and press Enter.
   await row.getByRole('button', { name: `Disable site ${site}` }).focus();

@@ -5,7 +5,7 @@ import { expectNoSeriousA11y, setTheme } from './support/a11y.ts';
 import { ROOT } from './support/env.ts';
 import { expect, signedInContext, test } from './support/fixtures.ts';
 import { isInk, PictionaryScreen } from './support/pictionary-screen.ts';
-import { shot } from './support/shots.ts';
+import { SHOTS_WANTED, screenshot, shot } from './support/shots.ts';
 
 type Player = { context: BrowserContext; screen: PictionaryScreen; username: string };
 const opened: Player[] = [];
@@ -22,6 +22,7 @@ async function player(browser: Browser): Promise<Player> {
 
 /** Screenshots of a player's view at desktop and phone width (looked at by hand; .tmp/screenshots). */
 async function shoot(p: Player, name: string): Promise<void> {
+  if (!SHOTS_WANTED) return;
   for (const [label, width] of [
     ['desktop', 1280],
     ['phone', 375],
@@ -142,7 +143,7 @@ test('[pictionary] three players: live settings, live strokes, guesses, scores 1
       ['guesser', third],
     ] as const) {
       await p.screen.page.setViewportSize({ width, height });
-      await p.screen.page.screenshot({
+      await screenshot(p.screen.page, {
         path: path.join(SHOTS, `pictionary-${label}-${role}.png`),
         fullPage: true,
       });
@@ -429,13 +430,14 @@ test('[pictionary] at 375 px the drawer reads the whole word and the guess box i
   expect(fits).toBe(true);
   await guesser.screen.guessBox.focus();
   await expect(guesser.screen.guessBox).toBeInViewport();
-  await guesser.screen.page.screenshot({ path: path.join(SHOTS, 'pictionary-phone-guessbox.png') });
-  await host.screen.page.screenshot({ path: path.join(SHOTS, 'pictionary-phone-longword.png') });
+  await screenshot(guesser.screen.page, { path: path.join(SHOTS, 'pictionary-phone-guessbox.png') });
+  await screenshot(host.screen.page, { path: path.join(SHOTS, 'pictionary-phone-longword.png') });
 });
 
 // Issue 29: turns like skribbl.io — the word choice, letter hints, guessed chat, vote-kick, turn summary.
 /** Screenshots of one page at the viewport it has, in both themes (looked at by hand; .tmp/screenshots). */
 async function shootAt(page: Page, name: string): Promise<void> {
+  if (!SHOTS_WANTED) return;
   const width = page.viewportSize()!.width;
   for (const theme of ['light', 'dark'] as const) {
     await setTheme(page, theme);
@@ -449,6 +451,7 @@ async function shootAt(page: Page, name: string): Promise<void> {
 
 /** Screenshots of one page at 1280 and 375 px in both themes. */
 async function shootPage(page: Page, name: string): Promise<void> {
+  if (!SHOTS_WANTED) return;
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 800 });
     await shootAt(page, name);
@@ -545,7 +548,7 @@ test('[pictionary] the drawer picks one of three words; a hint shows guessers a 
   await Promise.all(views.map((v) => expect(v.page.getByTestId('turn-summary-row')).toHaveText(expected)));
   await Promise.all(
     views.map((v) =>
-      v.page.screenshot({
+      screenshot(v.page, {
         path: path.join(SHOTS, `pictionary-turns-summary-${v.width}-${v.theme}.png`),
         fullPage: true,
       }),

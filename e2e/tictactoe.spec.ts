@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { createMember, setLastSeen } from './support/db.ts';
 import { BASE_URL, ROOT } from './support/env.ts';
 import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from './support/fixtures.ts';
+import { SHOTS_WANTED } from './support/shots.ts';
 import { TicTacToeScreen } from './support/tictactoe-screen.ts';
 
 type Player = { context: BrowserContext; screen: TicTacToeScreen; username: string; userId: string };
@@ -80,6 +81,7 @@ async function play(mover: Player, opponent: Player, cell: number, mark: 'X' | '
 
 /** Screenshots at 1280 and 375 px in both themes (looked at by hand; .tmp/screenshots). */
 async function shoot(page: Page, name: string): Promise<void> {
+  if (!SHOTS_WANTED) return;
   for (const [label, width] of [
     ['desktop', 1280],
     ['phone', 375],

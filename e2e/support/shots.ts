@@ -1,9 +1,20 @@
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Page, PageScreenshotOptions } from '@playwright/test';
 import { setTheme, THEMES } from './a11y.ts';
 import { ROOT } from './env.ts';
 
-const SHOTS = process.env.E2E_SHOTS ? path.join(ROOT, '.tmp', 'shots-journeys') : null;
+/**
+ * Screenshots for looking at by hand are taken only when E2E_SHOTS is set: CI keeps none of the files, and
+ * full-page shots at two widths and in two themes cost minutes of a run. No test compares them.
+ */
+export const SHOTS_WANTED = Boolean(process.env.E2E_SHOTS);
+
+const SHOTS = SHOTS_WANTED ? path.join(ROOT, '.tmp', 'shots-journeys') : null;
+
+/** page.screenshot(options), only when E2E_SHOTS is set. */
+export async function screenshot(page: Page, options: PageScreenshotOptions): Promise<void> {
+  if (SHOTS_WANTED) await page.screenshot(options);
+}
 
 /** Saves screenshots at 1280 and 375 px in both themes when E2E_SHOTS is set (for looking at, not for comparing). */
 export async function shot(page: Page, name: string) {
