@@ -186,7 +186,14 @@ export class GuildPlayer {
 
   async seek(seconds: number): Promise<void> {
     const max = this.current && this.current.duration > 0 ? this.current.duration : Number.POSITIVE_INFINITY;
-    await this.restartAt(Math.min(Math.max(0, seconds), max));
+    const position = Math.min(Math.max(0, seconds), max);
+    if (position >= max - 0.5) {
+      // To the very end: the song is over now (an ffmpeg started there has nothing to decode, and over
+      // HTTP it can take seconds to say so).
+      await this.next({ skipped: false });
+      return;
+    }
+    await this.restartAt(position);
   }
 
   async setEffects(effects: MusicEffect[]): Promise<void> {
