@@ -55,10 +55,16 @@ function filesSlice(c: Config): FilesFeatureConfig {
 export const filesFeature = defineFeature<FilesState, FilesFeatureConfig>({
   name: 'files',
   config: filesSlice,
-  setup: ({ db, config, log, blobStore, hashes }) => ({
+  setup: ({ db, config, log, blobStore, hashes, processes }) => ({
     maintenance: null,
     trashPurge: null,
-    thumbnails: createThumbnails({ db, store: blobStore, ffmpegPath: config.ffmpegPath, log }),
+    thumbnails: createThumbnails({
+      db,
+      store: blobStore,
+      ffmpegPath: config.ffmpegPath,
+      processes,
+      log,
+    }),
     files: {
       db,
       store: blobStore,

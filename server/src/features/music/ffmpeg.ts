@@ -223,7 +223,7 @@ export async function startTranscoder(o: TranscodeOptions): Promise<Transcoder> 
     code,
     signal,
   }));
-  child.stdout.pipe(demuxer);
+  child.output.pipe(demuxer);
   return {
     packets: demuxer,
     kill: () => {
@@ -231,7 +231,7 @@ export async function startTranscoder(o: TranscodeOptions): Promise<Transcoder> 
       child.kill();
       demuxer.destroy();
     },
-    stderr: () => child.stderr() + demuxError,
+    stderr: () => child.text() + demuxError,
     exited,
   };
 }

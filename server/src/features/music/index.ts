@@ -46,7 +46,7 @@ export const musicFeature = defineFeature<MusicState, MusicConfig>({
       sources: [
         youtubeSource(c.youtubeBaseUrl),
         soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
-        librarySource(db, loopback, c.ffprobePath),
+        librarySource(db, loopback, c.ffprobePath, processes),
       ],
       publish: (status) => publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status }),
       defaultGuildId: c.defaultGuildId ?? null,
@@ -67,7 +67,7 @@ export const musicFeature = defineFeature<MusicState, MusicConfig>({
             updated_at: new Date().toISOString(),
           }),
       },
-      loudness: new LoudnessCache(c.ffmpegPath),
+      loudness: new LoudnessCache(c.ffmpegPath, processes),
     };
     const state: MusicState = {
       music: new MusicService(engine),

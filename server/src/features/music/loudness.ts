@@ -1,3 +1,4 @@
+import type { ProcessSpawner } from '../../platform/process/index.ts';
 import type { TrackInput } from './ffmpeg.ts';
 import { runMediaJob } from './media-jobs.ts';
 
@@ -15,9 +16,11 @@ export class LoudnessCache {
   private readonly known = new Map<string, number | null>();
   private readonly running = new Map<string, Promise<number | null>>();
   private readonly ffmpegPath: string;
+  private readonly processes: ProcessSpawner;
 
-  constructor(ffmpegPath: string) {
+  constructor(ffmpegPath: string, processes: ProcessSpawner) {
     this.ffmpegPath = ffmpegPath;
+    this.processes = processes;
   }
 
   /** The measured loudness, or undefined while unknown (null: measured as silent or not measurable). */
@@ -31,7 +34,7 @@ export class LoudnessCache {
     let p = this.running.get(key);
     if (!p) {
       p = input()
-        .then((i) => (i.kind === 'url' ? measureLoudness(this.ffmpegPath, i) : null))
+        .then((i) => (i.kind === 'url' ? measureLoudness(this.processes, this.ffmpegPath, i) : null))
         .catch(() => null)
         .then((lufs) => {
           this.running.delete(key);
@@ -47,6 +50,7 @@ export class LoudnessCache {
 
 /** ffmpeg's `ebur128` summary line "I: -22.0 LUFS" of a URL input; null when it could not say. */
 export async function measureLoudness(
+  processes: ProcessSpawner,
   ffmpegPath: string,
   input: Extract<TrackInput, { kind: 'url' }>,
 ): Promise<number | null> {
@@ -59,6 +63,7 @@ export async function measureLoudness(
       ]
     : [];
   const { output, timedOut } = await runMediaJob(
+    processes,
     ffmpegPath,
     [
       '-hide_banner',

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { createLimiter } from '../../platform/outbound/index.ts';
+import type { ProcessSpawner, SpawnedProcess } from '../../platform/process/index.ts';
 
 /**
  * Short ffprobe/ffmpeg jobs beside playback (durations for search results, loudness measurements): at most
@@ -11,36 +11,42 @@ const jobs = createLimiter(MEDIA_JOBS_AT_ONCE);
 
 export type MediaJobResult = { output: string; timedOut: boolean; code: number | null };
 
-/** Runs a command under the limit; `read` chooses which output is kept (up to 1 MB). Never rejects. */
+/**
+ * Runs a command under the limit, through the platform's process spawner (a fork from the server would
+ * stall its event loop); `read` chooses which output is kept (up to 1 MB). Never rejects: a command that
+ * cannot start at all gives no output and no exit code.
+ */
 export function runMediaJob(
+  processes: ProcessSpawner,
   cmd: string,
   args: string[],
   o: { timeoutMs: number; read: 'stdout' | 'stderr' },
 ): Promise<MediaJobResult> {
-  return jobs.run(
-    () =>
-      new Promise<MediaJobResult>((resolve) => {
-        const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        let timedOut = false;
-        child.on('error', () => {}); // a missing binary: 'close' follows with no output
-        child.stdout.on('error', () => {});
-        child.stderr.on('error', () => {});
-        child[o.read].setEncoding('utf8');
-        child[o.read].on('data', (d: string) => {
-          if (out.length < 1_000_000) out += d;
-        });
-        child[o.read === 'stdout' ? 'stderr' : 'stdout'].resume();
-        const timer = setTimeout(() => {
-          timedOut = true;
-          child.kill('SIGKILL');
-        }, o.timeoutMs);
-        child.on('close', (code) => {
-          clearTimeout(timer);
-          resolve({ output: out, timedOut, code });
-        });
-      }),
-  );
+  return jobs.run(async () => {
+    let child: SpawnedProcess;
+    try {
+      child = await processes.spawn(cmd, args, { output: o.read });
+    } catch {
+      return { output: '', timedOut: false, code: null }; // a missing binary
+    }
+    let out = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill();
+    }, o.timeoutMs);
+    child.output.setEncoding('utf8');
+    child.output.on('data', (d: string) => {
+      if (out.length < 1_000_000) out += d;
+    });
+    const drained = new Promise<void>((resolve) => {
+      child.output.once('close', () => resolve());
+    });
+    const exit = await child.exited;
+    await drained;
+    clearTimeout(timer);
+    return { output: out, timedOut, code: exit.code };
+  });
 }
 
 /** How many jobs run and wait now (tests and the bench read it). */

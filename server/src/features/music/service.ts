@@ -151,7 +151,7 @@ export class MusicService {
   private checkEncoder(): Promise<string | null> {
     const now = Date.now();
     if (this.encoder && now - this.encoder.at < HEALTH_TTL_MS) return this.encoder.result;
-    const result = runMediaJob(this.e.ffmpegPath, ['-hide_banner', '-version'], {
+    const result = runMediaJob(this.e.processes, this.e.ffmpegPath, ['-hide_banner', '-version'], {
       timeoutMs: 5_000,
       read: 'stdout',
     }).then(({ output, code }) =>

@@ -4,8 +4,9 @@
  * here: the process stays a few tens of megabytes, whose fork costs about a millisecond.
  *
  * Protocol (IPC, in order): the server sends `spawn` and `kill`; this process answers `spawned` with the
- * program's stdout pipe as the message's handle (stdin is always closed), `stderr` text, `error` when the
- * program cannot be started, and `exit` when it has ended. When the server goes away (the IPC channel
+ * program's output pipe (its stdout, or its stderr when asked) as the message's handle (stdin is always
+ * closed), the other stream as `text`, `error` when the program cannot be started, and `exit` when it has
+ * ended. When the server goes away (the IPC channel
  * closes), every program started here is killed and this process exits.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
@@ -13,17 +14,17 @@ import { getPriority, setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 
 export type SpawnerRequest =
-  | { op: 'spawn'; id: number; cmd: string; args: string[]; nice: number }
+  | { op: 'spawn'; id: number; cmd: string; args: string[]; nice: number; output: 'stdout' | 'stderr' }
   | { op: 'kill'; id: number };
 
 export type SpawnerEvent =
   | { type: 'spawned'; id: number; pid: number }
-  | { type: 'stderr'; id: number; text: string }
+  | { type: 'text'; id: number; text: string }
   | { type: 'error'; id: number; message: string }
   | { type: 'exit'; id: number; code: number | null; signal: string | null };
 
-/** Stderr forwarded per program: enough for a log line, never a flood over IPC. */
-const STDERR_LIMIT = 8000;
+/** The other stream forwarded per program: enough for a log line, never a flood over IPC. */
+const TEXT_LIMIT = 8000;
 
 const programs = new Map<number, ChildProcessByStdio<null, Readable, Readable>>();
 
@@ -33,7 +34,7 @@ function send(event: SpawnerEvent, handle?: Readable): void {
   process.send?.(event, handle as any, undefined, () => {});
 }
 
-function start(id: number, cmd: string, args: string[], nice: number): void {
+function start(id: number, cmd: string, args: string[], nice: number, output: 'stdout' | 'stderr'): void {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   programs.set(id, child);
   if (nice > 0 && child.pid) {
@@ -46,25 +47,26 @@ function start(id: number, cmd: string, args: string[], nice: number): void {
   // Node starts reading a child's stdout as soon as it makes the stream; what this side read would be lost
   // to the server. Stopped before the event loop runs again, so no byte is read here: the program cannot
   // have written yet, and the first read could only happen in the next poll.
-  const pipe = (child.stdout as unknown as { _handle?: { readStop?: () => number; reading?: boolean } })
-    ._handle;
+  const handed = output === 'stderr' ? child.stderr : child.stdout;
+  const other = output === 'stderr' ? child.stdout : child.stderr;
+  const pipe = (handed as unknown as { _handle?: { readStop?: () => number; reading?: boolean } })._handle;
   pipe?.readStop?.();
   if (pipe) pipe.reading = false;
-  let stderrSent = 0;
+  let textSent = 0;
   child.stdout.on('error', () => {});
   child.stderr.on('error', () => {});
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text: string) => {
-    if (stderrSent >= STDERR_LIMIT) return;
-    const part = text.slice(0, STDERR_LIMIT - stderrSent);
-    stderrSent += part.length;
-    send({ type: 'stderr', id, text: part });
+  other.setEncoding('utf8');
+  other.on('data', (text: string) => {
+    if (textSent >= TEXT_LIMIT) return;
+    const part = text.slice(0, TEXT_LIMIT - textSent);
+    textSent += part.length;
+    send({ type: 'text', id, text: part });
   });
   let started = false;
   child.once('spawn', () => {
     started = true;
     // The pipe goes to the server (and is closed here once sent): only the server reads it.
-    send({ type: 'spawned', id, pid: child.pid ?? 0 }, child.stdout);
+    send({ type: 'spawned', id, pid: child.pid ?? 0 }, handed);
   });
   child.on('error', (e) => {
     if (!started) send({ type: 'error', id, message: e.message });
@@ -81,7 +83,7 @@ function start(id: number, cmd: string, args: string[], nice: number): void {
 }
 
 process.on('message', (m: SpawnerRequest) => {
-  if (m.op === 'spawn') start(m.id, m.cmd, m.args, m.nice);
+  if (m.op === 'spawn') start(m.id, m.cmd, m.args, m.nice, m.output);
   else if (m.op === 'kill') programs.get(m.id)?.kill('SIGKILL');
 });
 

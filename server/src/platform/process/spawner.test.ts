@@ -44,10 +44,20 @@ describe('ProcessSpawner (programs started from a small helper process, not the 
       '-c',
       'head -c 300000 /dev/zero | tr "\\0" a; echo oops >&2; exit 3',
     ]);
-    const [out, exit] = await Promise.all([text(p.stdout), p.exited]);
+    const [out, exit] = await Promise.all([text(p.output), p.exited]);
     expect(out.length).toBe(300_000);
     expect(exit).toEqual({ code: 3, signal: null });
-    expect(p.stderr()).toBe('oops\n');
+    expect(p.text()).toBe('oops\n');
+  });
+
+  it('can hand over stderr instead (a program that reports on stderr), with stdout as text', async () => {
+    spawner = new ProcessSpawner();
+    const p = await spawner.spawn('sh', ['-c', 'echo to-out; head -c 200000 /dev/zero | tr "\\0" e >&2'], {
+      output: 'stderr',
+    });
+    const [err] = await Promise.all([text(p.output), p.exited]);
+    expect(err.length).toBe(200_000);
+    expect(p.text()).toBe('to-out\n');
   });
 
   it('the program is a child of the helper, not of the server', async () => {
@@ -75,12 +85,12 @@ describe('ProcessSpawner (programs started from a small helper process, not the 
   it('kill ends the program and closes its output at once', async () => {
     spawner = new ProcessSpawner();
     const p = await spawner.spawn('sh', ['-c', 'while :; do echo x; done']);
-    await once(p.stdout, 'readable');
+    await once(p.output, 'readable');
     p.kill();
     p.kill(); // twice is harmless
     // Killed, or stopped by its closed pipe first (the output is closed at once): ended by us either way.
     expect(['SIGKILL', 'SIGPIPE']).toContain((await p.exited).signal);
-    expect(p.stdout.destroyed).toBe(true);
+    expect(p.output.destroyed).toBe(true);
     expect(spawner.running).toBe(0);
   });
 
@@ -89,7 +99,7 @@ describe('ProcessSpawner (programs started from a small helper process, not the 
     await expect(spawner.spawn('/nonexistent/ffmpeg', [])).rejects.toThrow(/ENOENT/);
     // And the helper still works afterwards.
     const p = await spawner.spawn('echo', ['still here']);
-    expect(await text(p.stdout)).toBe('still here\n');
+    expect(await text(p.output)).toBe('still here\n');
   });
 
   it('a helper that dies reports its programs lost, closes their pipes, and is replaced on the next spawn', async () => {
@@ -102,10 +112,10 @@ describe('ProcessSpawner (programs started from a small helper process, not the 
     );
     process.kill(helperPid, 'SIGKILL');
     expect(await p.exited).toEqual({ code: null, signal: 'SIGKILL', lost: true });
-    expect(p.stdout.destroyed).toBe(true);
+    expect(p.output.destroyed).toBe(true);
     process.kill(p.pid, 'SIGKILL'); // the orphan (sleep never writes, so its closed pipe would not stop it)
     const q = await spawner.spawn('echo', ['new helper']);
-    expect(await text(q.stdout)).toBe('new helper\n');
+    expect(await text(q.output)).toBe('new helper\n');
   });
 
   it('closing the spawner kills what it started and refuses new programs', async () => {

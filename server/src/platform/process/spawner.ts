@@ -10,8 +10,8 @@ const CHILD_URL = import.meta.url.endsWith('.ts')
   ? new URL('./spawner-child.ts', import.meta.url)
   : new URL('./spawner-child.mjs', import.meta.url);
 
-/** Kept of a program's stderr (it is for the log when something fails). */
-const STDERR_KEPT = 4000;
+/** Kept of a program's other stream (it is for the log when something fails). */
+const TEXT_KEPT = 4000;
 
 export type ProcessExit = {
   code: number | null;
@@ -20,12 +20,13 @@ export type ProcessExit = {
   lost?: boolean;
 };
 
-/** A program started through the spawner: its output, its stderr so far, how to stop it, when it ended. */
+/** A program started through the spawner: its output, its other stream so far, how to stop it, when it ended. */
 export type SpawnedProcess = {
   pid: number;
-  /** The program's stdout, read here directly (the pipe itself was handed over, not a copy). */
-  stdout: Readable;
-  stderr: () => string;
+  /** The program's stdout (or stderr, when asked), read here directly: the pipe itself was handed over. */
+  output: Readable;
+  /** The other stream (stderr, or stdout), up to a few KB: for the log. */
+  text: () => string;
   /** SIGKILL; the output pipe is closed at once. Safe to call more than once, or after the end. */
   kill: () => void;
   exited: Promise<ProcessExit>;
@@ -37,8 +38,8 @@ type Entry = {
   resolveStart: (p: SpawnedProcess) => void;
   rejectStart: (e: Error) => void;
   resolveExit: (e: ProcessExit) => void;
-  stdout: Readable | null;
-  stderr: string;
+  output: Readable | null;
+  text: string;
   ended: boolean;
 };
 
@@ -65,11 +66,15 @@ export class ProcessSpawner {
   }
 
   /**
-   * Starts `cmd` with `args` (stdin closed, stdout and stderr piped), `nice` steps below the server's
-   * priority (0: the same). Rejects when the program cannot be started (a missing binary) or the helper
-   * cannot run.
+   * Starts `cmd` with `args` (stdin closed), `nice` steps below the server's priority (0: the same). Its
+   * `output` stream (stdout unless asked) is handed over whole; the other comes as a few KB of text.
+   * Rejects when the program cannot be started (a missing binary) or the helper cannot run.
    */
-  spawn(cmd: string, args: string[], o: { nice?: number } = {}): Promise<SpawnedProcess> {
+  spawn(
+    cmd: string,
+    args: string[],
+    o: { nice?: number; output?: 'stdout' | 'stderr' } = {},
+  ): Promise<SpawnedProcess> {
     if (this.closed) return Promise.reject(new Error('the process spawner is closed'));
     let helper: ChildProcess;
     try {
@@ -89,11 +94,11 @@ export class ProcessSpawner {
         resolveStart,
         rejectStart,
         resolveExit,
-        stdout: null,
-        stderr: '',
+        output: null,
+        text: '',
         ended: false,
       });
-      this.request(helper, { op: 'spawn', id, cmd, args, nice: o.nice ?? 0 });
+      this.request(helper, { op: 'spawn', id, cmd, args, nice: o.nice ?? 0, output: o.output ?? 'stdout' });
     });
   }
 
@@ -157,22 +162,21 @@ export class ProcessSpawner {
     }
     switch (m.type) {
       case 'spawned': {
-        const stdout = handle as Readable;
-        stdout.on('error', () => {}); // a killed program's pipe may end in ECONNRESET
-        entry.stdout = stdout;
+        const output = handle as Readable;
+        output.on('error', () => {}); // a killed program's pipe may end in ECONNRESET
+        entry.output = output;
         entry.started = true;
         entry.resolveStart({
           pid: m.pid,
-          stdout,
-          stderr: () => entry.stderr,
-          kill: () => this.kill(m.id, stdout),
+          output,
+          text: () => entry.text,
+          kill: () => this.kill(m.id, output),
           exited: entry.exited,
         });
         return;
       }
-      case 'stderr':
-        if (entry.stderr.length < STDERR_KEPT)
-          entry.stderr += m.text.slice(0, STDERR_KEPT - entry.stderr.length);
+      case 'text':
+        if (entry.text.length < TEXT_KEPT) entry.text += m.text.slice(0, TEXT_KEPT - entry.text.length);
         return;
       case 'error':
         this.entries.delete(m.id);
@@ -186,8 +190,8 @@ export class ProcessSpawner {
     }
   }
 
-  private kill(id: number, stdout: Readable): void {
-    stdout.destroy();
+  private kill(id: number, output: Readable): void {
+    output.destroy();
     if (!this.entries.has(id)) return; // ended already
     const helper = this.child;
     if (helper) this.request(helper, { op: 'kill', id });
@@ -199,7 +203,7 @@ export class ProcessSpawner {
     this.child = null;
     for (const [id, entry] of this.entries) {
       this.entries.delete(id);
-      entry.stdout?.destroy();
+      entry.output?.destroy();
       entry.ended = true;
       if (entry.started) entry.resolveExit({ code: null, signal: 'SIGKILL', lost: true });
       else entry.rejectStart(new Error('the process spawner stopped'));

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.ts';
 import type { BlobStore } from '../../../platform/blob-store/index.ts';
 import { fail } from '../../../platform/errors.ts';
+import type { ProcessSpawner } from '../../../platform/process/index.ts';
 import { nowIso } from '../../../platform/time.ts';
 import { streamRange } from '../http-download.ts';
 import { listChunks } from '../repo.ts';
@@ -33,6 +34,8 @@ export function createThumbnails(opts: {
   db: Db;
   store: BlobStore;
   ffmpegPath: string;
+  /** The platform's process spawner: video posters' ffmpeg starts through it. */
+  processes: ProcessSpawner;
   log: FastifyBaseLogger;
   concurrency?: number;
 }): Thumbnails {
@@ -65,7 +68,7 @@ export function createThumbnails(opts: {
     }
     const address = await loopback.open(size, open);
     try {
-      return await videoPoster(opts.ffmpegPath, address.url);
+      return await videoPoster(opts.processes, opts.ffmpegPath, address.url);
     } finally {
       address.release();
     }

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { THUMBNAIL_MAX_PX } from '@guildhall/common';
+import type { ProcessSpawner } from '../../../platform/process/index.ts';
 import { imageThumbnail, type Thumbnail } from './image.ts';
 
 /** A poster that takes longer than this is given up (a broken or hostile file). */
@@ -12,9 +12,13 @@ const MAX_FRAME_BYTES = 8 * 1024 * 1024;
  * clip shorter than that. ffmpeg reads the file from `url` (seeking with Range), scales the frame down
  * and hands it over as PNG; the WebP is made like an image's.
  */
-export async function videoPoster(ffmpegPath: string, url: string): Promise<Thumbnail | null> {
+export async function videoPoster(
+  processes: ProcessSpawner,
+  ffmpegPath: string,
+  url: string,
+): Promise<Thumbnail | null> {
   for (const at of ['1', '0']) {
-    const frame = await grabFrame(ffmpegPath, url, at);
+    const frame = await grabFrame(processes, ffmpegPath, url, at);
     if (frame) return imageThumbnail(frame);
   }
   return null;
@@ -45,29 +49,30 @@ export function posterFrameArgs(url: string, at: string): string[] {
   ];
 }
 
-function grabFrame(ffmpegPath: string, url: string, at: string): Promise<Buffer | null> {
-  const args = posterFrameArgs(url, at);
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const parts: Buffer[] = [];
-    let bytes = 0;
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), POSTER_TIMEOUT_MS);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e); // ffmpeg missing: not the file's fault, not cached as "no thumbnail"
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      if (stderr.length < 4096) stderr += d.toString();
-    });
-    child.stdout.on('data', (d: Buffer) => {
-      bytes += d.length;
-      if (bytes > MAX_FRAME_BYTES) child.kill('SIGKILL');
-      else parts.push(d);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve(code === 0 && bytes > 0 && bytes <= MAX_FRAME_BYTES ? Buffer.concat(parts) : null);
-    });
+/**
+ * One frame as PNG, through the platform's process spawner (a fork from the server would stall its event
+ * loop). Rejects when ffmpeg cannot be started at all: not the file's fault, not cached as "no thumbnail".
+ */
+async function grabFrame(
+  processes: ProcessSpawner,
+  ffmpegPath: string,
+  url: string,
+  at: string,
+): Promise<Buffer | null> {
+  const child = await processes.spawn(ffmpegPath, posterFrameArgs(url, at));
+  const parts: Buffer[] = [];
+  let bytes = 0;
+  const timer = setTimeout(() => child.kill(), POSTER_TIMEOUT_MS);
+  child.output.on('data', (d: Buffer) => {
+    bytes += d.length;
+    if (bytes > MAX_FRAME_BYTES) child.kill();
+    else parts.push(d);
   });
+  const drained = new Promise<void>((resolve) => {
+    child.output.once('close', () => resolve());
+  });
+  const { code } = await child.exited;
+  await drained;
+  clearTimeout(timer);
+  return code === 0 && bytes > 0 && bytes <= MAX_FRAME_BYTES ? Buffer.concat(parts) : null;
 }

@@ -1,5 +1,6 @@
 import { LIBRARY_URL_PREFIX, libraryUrl, type SearchResult } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
+import type { ProcessSpawner } from '../../../platform/process/index.ts';
 import { findLibraryFile, type LibraryFile, searchLibraryFiles } from '../../files/index.ts';
 import type { LibraryLoopback } from './loopback.ts';
 import { probeDuration } from './probe.ts';
@@ -25,7 +26,12 @@ const PLAY_PROBE_WAIT_MS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The portal's own shared file system as a music platform: searched by name, played from the blob store (through the loopback reader). */
-export function librarySource(db: Db, loopback: LibraryLoopback, ffprobePath: string): MusicSource {
+export function librarySource(
+  db: Db,
+  loopback: LibraryLoopback,
+  ffprobePath: string,
+  processes: ProcessSpawner,
+): MusicSource {
   // Durations need a probe of the bytes; a file's content never changes under its id, so cache them.
   const durations = new Map<string, Promise<number>>();
   const durationOf = (file: LibraryFile) => {
@@ -33,7 +39,7 @@ export function librarySource(db: Db, loopback: LibraryLoopback, ffprobePath: st
     if (!d) {
       d = loopback
         .urlFor(file)
-        .then((url) => probeDuration(ffprobePath, url))
+        .then((url) => probeDuration(processes, ffprobePath, url))
         .catch(() => 0);
       durations.set(file.id, d);
     }

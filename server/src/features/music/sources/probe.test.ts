@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ProcessSpawner } from '../../../platform/process/index.ts';
 import { MEDIA_JOBS_AT_ONCE, mediaJobsInUse } from '../media-jobs.ts';
 import { PROBE_TIMEOUT_MS, probeDuration } from './probe.ts';
 
@@ -10,6 +11,7 @@ import { PROBE_TIMEOUT_MS, probeDuration } from './probe.ts';
  * once in the process, and one that gets no answer is killed at its time limit.
  */
 let server: http.Server;
+const processes = new ProcessSpawner();
 let base = '';
 const held: http.ServerResponse[] = [];
 beforeAll(async () => {
@@ -22,6 +24,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  await processes.close();
   for (const res of held) res.destroy();
   server.closeAllConnections();
   await new Promise<void>((r) => server.close(() => r()));
@@ -29,7 +32,9 @@ afterAll(async () => {
 
 test('probes run at most two at a time and each stops at its time limit, answering "unknown"', async () => {
   const started = performance.now();
-  const probes = Array.from({ length: 4 }, (_, i) => probeDuration('ffprobe', `${base}/stalled-${i}.ogg`));
+  const probes = Array.from({ length: 4 }, (_, i) =>
+    probeDuration(processes, 'ffprobe', `${base}/stalled-${i}.ogg`),
+  );
   await expect.poll(() => mediaJobsInUse().active).toBe(MEDIA_JOBS_AT_ONCE);
   expect(mediaJobsInUse().waiting).toBe(2);
   expect(await Promise.all(probes)).toEqual([0, 0, 0, 0]);

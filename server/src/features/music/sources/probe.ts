@@ -1,3 +1,4 @@
+import type { ProcessSpawner } from '../../../platform/process/index.ts';
 import { runMediaJob } from '../media-jobs.ts';
 
 /** A probe that takes longer than this is given up (the duration shows as unknown). */
@@ -10,8 +11,13 @@ export const PROBE_TIMEOUT_MS = 5_000;
  * live-recorded Matroska once cost two full decodes per search (issue 26). Runs under the media-job
  * limit (two at once) and a time limit.
  */
-export async function probeDuration(ffprobePath: string, url: string): Promise<number> {
+export async function probeDuration(
+  processes: ProcessSpawner,
+  ffprobePath: string,
+  url: string,
+): Promise<number> {
   const { output, timedOut } = await runMediaJob(
+    processes,
     ffprobePath,
     [
       '-v',
