@@ -39,11 +39,7 @@ export function runMediaJob(
     child.output.on('data', (d: string) => {
       if (out.length < 1_000_000) out += d;
     });
-    const drained = new Promise<void>((resolve) => {
-      child.output.once('close', () => resolve());
-    });
-    const exit = await child.exited;
-    await drained;
+    const exit = await child.finished;
     clearTimeout(timer);
     return { output: out, timedOut, code: exit.code };
   });

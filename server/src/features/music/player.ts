@@ -185,9 +185,10 @@ export class GuildPlayer {
   }
 
   async seek(seconds: number): Promise<void> {
-    const max = this.current && this.current.duration > 0 ? this.current.duration : Number.POSITIVE_INFINITY;
+    const song = this.current;
+    const max = song && song.duration > 0 ? song.duration : Number.POSITIVE_INFINITY;
     const position = Math.min(Math.max(0, seconds), max);
-    if (position >= max - 0.5) {
+    if (song && atSongEnd(song, position)) {
       // To the very end: the song is over now (an ffmpeg started there has nothing to decode, and over
       // HTTP it can take seconds to say so).
       await this.next({ skipped: false });
@@ -368,7 +369,7 @@ export class GuildPlayer {
           : 'audio';
       if (generation !== this.generation) return;
       this.pendingPosition = null;
-      const atEnd = song.duration > 0 && position >= song.duration - 0.5;
+      const atEnd = atSongEnd(song, position);
       if (this.track?.song === song && !atEnd) {
         // A change on a playing song failed: the song goes on as it was.
         this.deps.changed();
@@ -457,6 +458,11 @@ export class GuildPlayer {
     }
     await this.next({ skipped: false });
   }
+}
+
+/** Nothing left of the song to decode from `position` (its duration known). */
+function atSongEnd(song: Song, position: number): boolean {
+  return song.duration > 0 && position >= song.duration - 0.5;
 }
 
 /**

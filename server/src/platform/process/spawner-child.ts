@@ -69,16 +69,28 @@ function start(id: number, cmd: string, args: string[], nice: number, output: 's
     send({ type: 'spawned', id, pid: child.pid ?? 0 }, handed);
   });
   child.on('error', (e) => {
-    if (!started) send({ type: 'error', id, message: e.message });
-  });
-  // 'exit', not 'close': the stdout pipe is the server's now, so this side never sees it close.
-  child.once('exit', (code, signal) => {
+    if (started) return;
+    // A program that could not start may never emit 'exit': forget it now.
     programs.delete(id);
-    send({ type: 'exit', id, code, signal });
+    send({ type: 'error', id, message: e.message });
   });
-  // A program that could not start never emits 'exit' on some Node versions: forget it after its error.
-  child.once('error', () => {
-    if (!started) programs.delete(id);
+  // The end is reported once the program has exited AND its other stream is all forwarded (a program's
+  // last words, often the reason it failed, can come after 'exit'). Not 'close': the handed pipe is the
+  // server's, so this side never sees the child close.
+  let exit: { code: number | null; signal: string | null } | null = null;
+  let otherDone = false;
+  const reportEnd = () => {
+    if (!exit || !otherDone) return;
+    programs.delete(id);
+    send({ type: 'exit', id, ...exit });
+  };
+  other.once('close', () => {
+    otherDone = true;
+    reportEnd();
+  });
+  child.once('exit', (code, signal) => {
+    exit = { code, signal };
+    reportEnd();
   });
 }
 

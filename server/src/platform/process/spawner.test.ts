@@ -60,6 +60,14 @@ describe('ProcessSpawner (programs started from a small helper process, not the 
     expect(p.text()).toBe('to-out\n');
   });
 
+  it('reports the end only once the program’s last stderr is in (words written after its exit are kept)', async () => {
+    spawner = new ProcessSpawner();
+    // The shell exits at once; what it started writes to the same stderr a moment later, then closes it.
+    const p = await spawner.spawn('sh', ['-c', '(sleep 0.2; echo last words >&2) & exit 0']);
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+    expect(p.text()).toBe('last words\n');
+  });
+
   it('the program is a child of the helper, not of the server', async () => {
     spawner = new ProcessSpawner();
     const p = await spawner.spawn('sleep', ['30']);

@@ -29,7 +29,10 @@ export type SpawnedProcess = {
   text: () => string;
   /** SIGKILL; the output pipe is closed at once. Safe to call more than once, or after the end. */
   kill: () => void;
+  /** The program has exited (its output may still hold unread bytes). */
   exited: Promise<ProcessExit>;
+  /** The program has exited and its output is closed (read to its end, or destroyed). */
+  finished: Promise<ProcessExit>;
 };
 
 type Entry = {
@@ -40,7 +43,6 @@ type Entry = {
   resolveExit: (e: ProcessExit) => void;
   output: Readable | null;
   text: string;
-  ended: boolean;
 };
 
 /**
@@ -96,7 +98,6 @@ export class ProcessSpawner {
         resolveExit,
         output: null,
         text: '',
-        ended: false,
       });
       this.request(helper, { op: 'spawn', id, cmd, args, nice: o.nice ?? 0, output: o.output ?? 'stdout' });
     });
@@ -119,10 +120,10 @@ export class ProcessSpawner {
     clearTimeout(timer);
   }
 
-  /** How many programs started here are running now (tests and the bench read it). */
+  /** How many programs started here are running now (an entry is dropped when its program ends). */
   get running(): number {
     let n = 0;
-    for (const e of this.entries.values()) if (e.started && !e.ended) n++;
+    for (const e of this.entries.values()) if (e.started) n++;
     return n;
   }
 
@@ -166,12 +167,16 @@ export class ProcessSpawner {
         output.on('error', () => {}); // a killed program's pipe may end in ECONNRESET
         entry.output = output;
         entry.started = true;
+        const closed = new Promise<void>((resolve) => {
+          output.once('close', () => resolve());
+        });
         entry.resolveStart({
           pid: m.pid,
           output,
           text: () => entry.text,
           kill: () => this.kill(m.id, output),
           exited: entry.exited,
+          finished: Promise.all([entry.exited, closed]).then(([exit]) => exit),
         });
         return;
       }
@@ -184,7 +189,6 @@ export class ProcessSpawner {
         return;
       case 'exit':
         this.entries.delete(m.id);
-        entry.ended = true;
         entry.resolveExit({ code: m.code, signal: m.signal });
         return;
     }
@@ -204,7 +208,6 @@ export class ProcessSpawner {
     for (const [id, entry] of this.entries) {
       this.entries.delete(id);
       entry.output?.destroy();
-      entry.ended = true;
       if (entry.started) entry.resolveExit({ code: null, signal: 'SIGKILL', lost: true });
       else entry.rejectStart(new Error('the process spawner stopped'));
     }

@@ -68,11 +68,7 @@ async function grabFrame(
     if (bytes > MAX_FRAME_BYTES) child.kill();
     else parts.push(d);
   });
-  const drained = new Promise<void>((resolve) => {
-    child.output.once('close', () => resolve());
-  });
-  const { code } = await child.exited;
-  await drained;
+  const { code } = await child.finished;
   clearTimeout(timer);
   return code === 0 && bytes > 0 && bytes <= MAX_FRAME_BYTES ? Buffer.concat(parts) : null;
 }
