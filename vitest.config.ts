@@ -17,7 +17,8 @@ if (process.env.CI === 'true') {
   }
 }
 
-const sharedInclude = ['common/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'];
+const serverInclude = ['common/src/**/*.test.ts', 'server/src/**/*.test.ts'];
+const webInclude = ['web/src/**/*.test.{ts,tsx}'];
 
 // One Vitest run covers every package (browser specs run under Playwright instead). When
 // TEST_DATABASE_URL is set (CI), the suites whose behaviour depends on SQL (server/src/test/sql-suites.ts)
@@ -26,17 +27,25 @@ const sharedInclude = ['common/src/**/*.test.ts', 'server/src/**/*.test.ts', 'we
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Two test files at a time on the 2-core machine (Vitest's default there is one): most of a server
+    // suite's time is spent waiting on sockets, child processes and timers, not on a core.
+    maxWorkers: 2,
     // Databases migrated once per run and copied per test (server/src/test/template-db.ts).
     globalSetup: ['server/src/test/global-setup.ts'],
     testTimeout: 20000,
     hookTimeout: 20000,
     projects: [
-      { extends: true, test: { name: 'sqlite', include: sharedInclude } },
+      // Server suites share their worker's modules (isolate: false): importing the app took ~1 s per file,
+      // 40 % of the run. Every suite builds its own app, databases and servers from these modules, and
+      // shared test servers are forgotten when closed (test/files-store.ts). The web suites stay isolated
+      // (they mock modules and render into a fresh DOM).
+      { extends: true, test: { name: 'sqlite', include: serverInclude, isolate: false } },
+      { extends: true, test: { name: 'web', include: webInclude } },
       ...(process.env.TEST_DATABASE_URL
         ? [
             {
               extends: true as const,
-              test: { name: 'postgres', include: SQL_SUITES, env: { TEST_DB: 'postgres' } },
+              test: { name: 'postgres', include: SQL_SUITES, env: { TEST_DB: 'postgres' }, isolate: false },
             },
           ]
         : []),

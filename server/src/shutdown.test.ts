@@ -13,8 +13,15 @@ afterEach(() => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+type Started = {
+  url: string;
+  proc: ChildProcess;
+  /** Resolves once the server's log (stdout) has matched the pattern. */
+  logged(pattern: RegExp): Promise<void>;
+};
+
 /** Starts the real server process (src/main.ts) and resolves with its URL once it listens. */
-function startServer(env: Record<string, string>): Promise<{ url: string; proc: ChildProcess }> {
+function startServer(env: Record<string, string>): Promise<Started> {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-shutdown-'));
   const proc = spawn(process.execPath, [path.join(import.meta.dirname, 'main.ts')], {
     env: {
@@ -29,12 +36,25 @@ function startServer(env: Record<string, string>): Promise<{ url: string; proc: 
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child = proc;
+  let out = '';
+  const waiting = new Set<{ pattern: RegExp; done: () => void }>();
+  const logged = (pattern: RegExp) =>
+    new Promise<void>((done) => {
+      if (pattern.test(out)) done();
+      else waiting.add({ pattern, done });
+    });
+  proc.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const w of waiting)
+      if (w.pattern.test(out)) {
+        waiting.delete(w);
+        w.done();
+      }
+  });
   return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m?.[1]) resolve({ url: m[1], proc });
+    logged(/Server listening at http:\/\/127\.0\.0\.1:\d+/).then(() => {
+      const url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
+      resolve({ url, proc, logged });
     });
     proc.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
   });
@@ -42,7 +62,7 @@ function startServer(env: Record<string, string>): Promise<{ url: string; proc: 
 
 describe('SIGTERM (issue 16: transfers get a bounded grace period)', () => {
   it('waits for a stalled upload no longer than SHUTDOWN_GRACE_SECONDS, then exits cleanly', async () => {
-    const { url, proc } = await startServer({ SHUTDOWN_GRACE_SECONDS: '1' });
+    const { url, proc, logged } = await startServer({ SHUTDOWN_GRACE_SECONDS: '1' });
     const signIn = await fetch(`${url}/api/auth/access-code`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -63,6 +83,11 @@ describe('SIGTERM (issue 16: transfers get a bounded grace period)', () => {
     );
     const cut = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
     stalled.on('error', () => {});
+    // Whatever the server sends is read, so its closing of the connection is seen.
+    stalled.resume();
+    // The upload must be in flight when the signal comes (a request that arrives after it gets a 503 at
+    // once, which is a different case): wait for the server to log it.
+    await logged(/"url":"\/upload"[^\n]*"msg":"incoming request"/);
 
     const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
     const signalledAt = Date.now();

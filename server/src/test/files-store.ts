@@ -21,14 +21,26 @@ export function testFilesStore(): TestFilesStore {
 let s3: Promise<S3TestServer> | null = null;
 let discord: Promise<FakeDiscordFiles> | null = null;
 
+// Closing a shared server forgets it: test files share a worker's modules (vitest.config.ts, isolate:
+// false), so the next file that asks starts a fresh one instead of getting a closed one.
 export function sharedS3Server(): Promise<S3TestServer> {
-  s3 ??= startS3Server();
+  s3 ??= startS3Server().then((server) => ({ ...server, close: forgetting(server, () => (s3 = null)) }));
   return s3;
 }
 
 export function sharedFakeDiscordFiles(): Promise<FakeDiscordFiles> {
-  discord ??= startFakeDiscordFiles();
+  discord ??= startFakeDiscordFiles().then((fake) => ({
+    ...fake,
+    close: forgetting(fake, () => (discord = null)),
+  }));
   return discord;
+}
+
+function forgetting(server: { close(): Promise<void> }, forget: () => void): () => Promise<void> {
+  return () => {
+    forget();
+    return server.close();
+  };
 }
 
 /** Environment for a fresh app on the store under test (empty for local disk). */
