@@ -17,6 +17,8 @@ import {
 import { type RefObject, useEffect, useImperativeHandle, useRef } from 'react';
 import { toCanvasPoint } from './canvas-draw.ts';
 
+/** On <body> while the drawer's button is down (index.css: no text selection meanwhile). */
+const DRAWING_CLASS = 'pictionary-drawing';
 /** Canvas units between two points of a stroke (1000×600: invisible at any screen size). */
 const MIN_STEP = 2;
 
@@ -139,12 +141,14 @@ export function DrawingCanvas({ handle, turnNumber, initial, canDraw, tool, colo
     // A press released outside the canvas ends the stroke: coming back later starts a new one.
     const onUp = () => {
       strokeId.current = null;
+      document.body.classList.remove(DRAWING_CLASS);
     };
     window.addEventListener('keydown', onKey);
     window.addEventListener('pointerup', onUp);
     return () => {
       window.removeEventListener('keydown', onKey);
       window.removeEventListener('pointerup', onUp);
+      document.body.classList.remove(DRAWING_CLASS);
     };
   }, [canDraw]);
 
@@ -205,6 +209,8 @@ export function DrawingCanvas({ handle, turnNumber, initial, canDraw, tool, colo
       return;
     }
     strokeId.current = newStroke();
+    // A stroke that leaves the canvas with the button held must not select (and scroll) the page.
+    document.body.classList.add(DRAWING_CLASS);
     last.current = point(e);
     // A tap leaves a dot: a segment from the point to itself.
     addSegment(last.current);

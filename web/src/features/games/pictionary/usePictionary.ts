@@ -14,7 +14,7 @@ import {
   PICTIONARY_TEXTS as T,
 } from '@guildhall/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { ApiError } from '../../../api/client.ts';
@@ -25,6 +25,7 @@ import { useRealtimeRoom } from '../../../realtime/useRealtimeRoom.ts';
 import * as api from './api.ts';
 import type { CanvasHandle } from './DrawingCanvas.tsx';
 import { newerGame } from './game-view.ts';
+import { createStrokeOutbox } from './stroke-outbox.ts';
 
 const currentKey = ['pictionary', 'current'] as const;
 /** A running game is polled this often only while the realtime channel is not live. */
@@ -252,18 +253,16 @@ export function usePictionary() {
   });
 
   // Strokes go out in order, one behind the other: over the open socket, else by HTTP (the spec's call).
-  const sending = useRef<Promise<void>>(Promise.resolve());
-  const sendStrokes = useCallback(
-    (strokeData: Parameters<typeof api.sendStrokes>[1]) => {
-      if (!gameId || !token) return;
-      const id = gameId;
-      sending.current = sending.current.then(() =>
-        sendOverSocketOrHttp(token, id, strokeData).catch((e: unknown) =>
-          console.warn('Pictionary: draw failed', e),
-        ),
-      );
-    },
+  const outbox = useMemo(
+    () =>
+      gameId && token
+        ? createStrokeOutbox((strokeData) => sendOverSocketOrHttp(token, gameId, strokeData))
+        : null,
     [gameId, token],
+  );
+  const sendStrokes = useCallback(
+    (strokeData: Parameters<typeof api.sendStrokes>[1]) => outbox?.push(strokeData),
+    [outbox],
   );
 
   return {
