@@ -1,5 +1,5 @@
 import { TICTACTOE_TEXTS as T } from '@guildhall/common';
-import type { Locator, Page } from '@playwright/test';
+import type { ElementHandle, Locator, Page } from '@playwright/test';
 import { expectNoSeriousA11y } from './support/a11y.ts';
 import { createMember } from './support/db.ts';
 import { BASE_URL } from './support/env.ts';
@@ -16,9 +16,18 @@ import { TicTacToeScreen } from './support/tictactoe-screen.ts';
  * least 2 px whose colour is not the page's background.
  */
 async function expectVisibleRing(page: Page): Promise<string> {
-  const ring = await page.evaluate(() => {
+  const ring = await focusStop(page, null);
+  expect(ring.ok, `visible focus ring on ${ring.what}`).toBe(true);
+  return ring.what;
+}
+
+/** The focused element's ring (see above) and whether it is `target`, read in one round trip. */
+function focusStop(page: Page, target: ElementHandle | null) {
+  return page.evaluate((t) => {
+    const detached = t !== null && !t.isConnected;
     const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return { ok: false, what: 'nothing focused' };
+    if (!el || el === document.body)
+      return { ok: false, focused: false, reached: false, detached, what: 'nothing focused' };
     const drawn = el.getBoundingClientRect().width <= 1 && el.parentElement ? el.parentElement : el;
     const style = getComputedStyle(drawn);
     const bg = getComputedStyle(document.body).backgroundColor;
@@ -30,19 +39,29 @@ async function expectVisibleRing(page: Page): Promise<string> {
       Number.parseFloat(style.outlineWidth) >= 2 &&
       style.outlineColor !== bg &&
       style.outlineColor !== 'rgba(0, 0, 0, 0)';
-    return { ok, what: `${what} outline ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}` };
-  });
-  expect(ring.ok, `visible focus ring on ${ring.what}`).toBe(true);
-  return ring.what;
+    const outline = `${what} outline ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}`;
+    return { ok, focused: true, reached: el === t, detached, what: outline };
+  }, target);
 }
 
 /** Presses Tab until `target` has focus (at most `max` times), checking the ring at every stop. */
 async function tabTo(page: Page, target: Locator, max = 250): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
-    const focusedSomething = await page.evaluate(() => document.activeElement !== document.body);
-    if (focusedSomething) await expectVisibleRing(page);
-    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+  let handle = await target.elementHandle();
+  try {
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press('Tab');
+      const stop = await focusStop(page, handle);
+      if (stop.focused) expect(stop.ok, `visible focus ring on ${stop.what}`).toBe(true);
+      if (stop.reached) return;
+      // The page re-rendered the target: take the element that is there now.
+      if (stop.detached) {
+        await handle.dispose();
+        handle = await target.elementHandle();
+        if (await handle.evaluate((el) => el === document.activeElement)) return;
+      }
+    }
+  } finally {
+    await handle.dispose();
   }
   throw new Error(`Tab never reached ${target}`);
 }
