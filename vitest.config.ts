@@ -19,6 +19,7 @@ if (process.env.CI === 'true') {
 
 const serverInclude = ['common/src/**/*.test.ts', 'server/src/**/*.test.ts'];
 const webInclude = ['web/src/**/*.test.{ts,tsx}'];
+const TIMED = ['server/src/features/music/audio.test.ts'];
 
 // One Vitest run covers every package (browser specs run under Playwright instead). When
 // TEST_DATABASE_URL is set (CI), the suites whose behaviour depends on SQL (server/src/test/sql-suites.ts)
@@ -39,7 +40,13 @@ export default defineConfig({
       // 40 % of the run. Every suite builds its own app, databases and servers from these modules, and
       // shared test servers are forgotten when closed (test/files-store.ts). The web suites stay isolated
       // (they mock modules and render into a fresh DOM).
-      { extends: true, test: { name: 'sqlite', include: serverInclude, isolate: false } },
+      { extends: true, test: { name: 'sqlite', include: serverInclude, exclude: TIMED, isolate: false } },
+      // Suites that measure real-time behaviour (voice packets every 20 ms, no inserted silence) run after
+      // all the others, alone: another suite on the second core made the transcoder miss its beat.
+      {
+        extends: true,
+        test: { name: 'timed', include: TIMED, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
       { extends: true, test: { name: 'web', include: webInclude } },
       ...(process.env.TEST_DATABASE_URL
         ? [
