@@ -89,6 +89,8 @@ export class PictionaryScreen {
 
   /** Presses at `from` and drags to `to` in `steps` moves, without releasing. */
   async pressAndDrag(from: [number, number], to: [number, number], steps = 20): Promise<void> {
+    // A click on a tool below the canvas may have scrolled the page; the press must land on the canvas.
+    await this.canvas.scrollIntoViewIfNeeded();
     const a = await this.pagePoint(...from);
     const b = await this.pagePoint(...to);
     await this.page.mouse.move(a.x, a.y);
