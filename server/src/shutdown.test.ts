@@ -16,8 +16,8 @@ afterEach(() => {
 type Started = {
   url: string;
   proc: ChildProcess;
-  /** Resolves once the server's log (stdout) has matched the pattern. */
-  logged(pattern: RegExp): Promise<void>;
+  /** Resolves with the match once the server's log (stdout) has matched the pattern. */
+  logged(pattern: RegExp): Promise<RegExpExecArray>;
 };
 
 /** Starts the real server process (src/main.ts) and resolves with its URL once it listens. */
@@ -37,25 +37,26 @@ function startServer(env: Record<string, string>): Promise<Started> {
   });
   child = proc;
   let out = '';
-  const waiting = new Set<{ pattern: RegExp; done: () => void }>();
+  const waiting = new Set<{ pattern: RegExp; done: (m: RegExpExecArray) => void }>();
   const logged = (pattern: RegExp) =>
-    new Promise<void>((done) => {
-      if (pattern.test(out)) done();
+    new Promise<RegExpExecArray>((done) => {
+      const m = pattern.exec(out);
+      if (m) done(m);
       else waiting.add({ pattern, done });
     });
   proc.stdout?.on('data', (chunk: Buffer) => {
     out += chunk.toString();
-    for (const w of waiting)
-      if (w.pattern.test(out)) {
-        waiting.delete(w);
-        w.done();
-      }
+    for (const w of waiting) {
+      const m = w.pattern.exec(out);
+      if (!m) continue;
+      waiting.delete(w);
+      w.done(m);
+    }
   });
   return new Promise((resolve, reject) => {
-    logged(/Server listening at http:\/\/127\.0\.0\.1:\d+/).then(() => {
-      const url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
-      resolve({ url, proc, logged });
-    });
+    logged(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/).then((m) =>
+      resolve({ url: m[1]!, proc, logged }),
+    );
     proc.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
   });
 }

@@ -10,9 +10,8 @@ type StrokeData = PictionaryDrawBody['strokeData'];
  */
 export function createStrokeOutbox(send: (data: StrokeData) => Promise<void>) {
   const queue: StrokeData[] = [];
-  let sending = false;
-  let idle: Promise<void> = Promise.resolve();
-  let settle: () => void = () => {};
+  /** The loop sending the queue, while there is one. */
+  let pumping: Promise<void> | null = null;
 
   const next = (): StrokeData => {
     const first = queue.shift()!;
@@ -32,7 +31,6 @@ export function createStrokeOutbox(send: (data: StrokeData) => Promise<void>) {
   };
 
   const pump = async () => {
-    sending = true;
     while (queue.length > 0) {
       try {
         await send(next());
@@ -40,22 +38,17 @@ export function createStrokeOutbox(send: (data: StrokeData) => Promise<void>) {
         console.warn('Pictionary: draw failed', e);
       }
     }
-    sending = false;
-    settle();
+    pumping = null;
   };
 
   return {
     push(data: StrokeData): void {
       queue.push(data);
-      if (sending) return;
-      idle = new Promise((resolve) => {
-        settle = resolve;
-      });
-      void pump();
+      pumping ??= pump();
     },
     /** Resolves once everything pushed so far has been answered. */
     drained(): Promise<void> {
-      return sending ? idle : Promise.resolve();
+      return pumping ?? Promise.resolve();
     },
   };
 }
