@@ -138,16 +138,20 @@ export function DrawingCanvas({ handle, turnNumber, initial, canDraw, tool, colo
       e.preventDefault();
       if (undoLast()) send.current({ type: 'undo', timestamp: Date.now() });
     };
-    // A press released outside the canvas ends the stroke: coming back later starts a new one.
+    // A press released outside the canvas ends the stroke: coming back later starts a new one. A touch the
+    // browser takes over (pointercancel: a scroll, a system gesture) ends it the same way, and gives the page
+    // its text selection back.
     const onUp = () => {
       strokeId.current = null;
       document.body.classList.remove(DRAWING_CLASS);
     };
     window.addEventListener('keydown', onKey);
     window.addEventListener('pointerup', onUp);
+    window.addEventListener('pointercancel', onUp);
     return () => {
       window.removeEventListener('keydown', onKey);
       window.removeEventListener('pointerup', onUp);
+      window.removeEventListener('pointercancel', onUp);
       document.body.classList.remove(DRAWING_CLASS);
     };
   }, [canDraw]);
