@@ -4,7 +4,12 @@ import path from 'node:path';
 import { CHUNK_SIZE_BYTES } from '@guildhall/common';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { uploadFile } from '../features/files/test-helpers.ts';
-import { createBlobStore, kindOf } from '../platform/blob-store/index.ts';
+import {
+  createBlobStore,
+  DiscordBlobStore,
+  fileThreadsGarbageId,
+  kindOf,
+} from '../platform/blob-store/index.ts';
 import { bearer, createTestApp, type TestContext } from '../test/app.ts';
 import { type FakeDiscordFiles, startFakeDiscordFiles } from '../test/fake-discord-files/server.ts';
 import { sharedS3Server } from '../test/files-store.ts';
@@ -107,6 +112,22 @@ test('20 files move local → S3 → Discord → local, verified at every step; 
   expect(toS3.out.at(-2)).toMatch(/^Moved 18 file\(s\) .* to s3, 2 already there, 0 failed\.$/);
   expect(toS3.out.some((l) => l.startsWith('[10/20] '))).toBe(true);
   await expectOnlyIn('s3');
+
+  // A run killed right after Discord made a file's thread, before its id was recorded: what is recorded then
+  // is the thread's name (as migrateFile does before asking); the next run finds the thread by it.
+  const [first] = [...expected.keys()].sort();
+  const discord = new DiscordBlobStore({
+    channelId: env.FILES_DISCORD_CHANNEL_ID!,
+    botToken: env.DISCORD_BOT_TOKEN!,
+    apiUrl: env.DISCORD_API_URL!,
+  });
+  await ctx.db
+    .insertInto('storage_copies')
+    .values({ blob_id: fileThreadsGarbageId(first!), file_id: first!, created_at: new Date().toISOString() })
+    .execute();
+  await discord.forFile(first!).put([Buffer.from('a chunk of a killed run')]);
+  await discord.close();
+  expect(fake.threadsOf(env.FILES_DISCORD_CHANNEL_ID!)).toHaveLength(1);
 
   // To Discord in a real process, killed (SIGKILL) once about half the files are across.
   const child = spawn(process.execPath, [ADMIN, 'storage', 'migrate', '--to', 'discord'], {

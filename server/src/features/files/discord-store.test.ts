@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CHUNK_SIZE_BYTES, RESUMABLE_UPLOAD_PATH, TUS_VERSION } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { DiscordBlobStore } from '../../platform/blob-store/discord.ts';
+import { DiscordBlobStore, fileThreadName, NAMED_THREADS } from '../../platform/blob-store/discord.ts';
 import { crc32cHex, crc32cOf } from '../../platform/blob-store/integrity.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { type FakeDiscordFiles, startFakeDiscordFiles } from '../../test/fake-discord-files/server.ts';
@@ -166,6 +166,25 @@ describe('Discord-channel store', () => {
     const again = await store.get(id, { start: 4, end: 7 });
     expect(Buffer.concat(await again.toArray()).toString()).toBe('real');
     await store.delete(id.split('/')[0]!);
+    await store.close();
+  });
+
+  test('a thread whose id was never recorded (a process killed right after Discord answered) is found and deleted by the file’s name', async () => {
+    const store = new DiscordBlobStore({ channelId, botToken: fake.botToken, apiUrl: fake.apiUrl });
+    const before = fake.threadsOf(channelId).map((t) => t.id);
+    // The thread is made and its chunk stored; the id handed to onGroup is dropped, as a kill would.
+    await store.forFile('orphan-file').put([Buffer.from('half a migration')]);
+    const orphan = fake.threadsOf(channelId).find((t) => !before.includes(t.id));
+    expect(orphan).toBeDefined();
+    const other = await store.forFile('kept-file').put([Buffer.from('another file')]);
+    const named = `${NAMED_THREADS}${fileThreadName('orphan-file')}`;
+    expect(await store.deleteMany([named])).toEqual([named]);
+    const left = fake.threadsOf(channelId).map((t) => t.id);
+    expect(left).not.toContain(orphan!.id);
+    expect(left).toContain(other.split('/')[0]);
+    // Nothing of that name left: deleting it again is done at once.
+    expect(await store.deleteMany([named])).toEqual([named]);
+    await store.delete(other.split('/')[0]!);
     await store.close();
   });
 });

@@ -4,6 +4,7 @@ import type { Db } from '../../db/index.ts';
 import {
   type BlobStore,
   checkChunkBytes,
+  fileThreadsGarbageId,
   kindOf,
   type RoutingBlobStore,
   type StoreKind,
@@ -88,6 +89,9 @@ async function migrateFile(
   chunks: FileChunksTable[],
 ): Promise<void> {
   let newThread: string | null = null;
+  // Discord gives the thread's id only in its answer: a kill before it is recorded would leave a thread
+  // nobody knows of, so the thread's name is recorded first (a stopped run's copies are dropped by it too).
+  if (dest.kind === 'discord') await recordCopy(db, fileThreadsGarbageId(fileId), fileId);
   const scoped = dest.forFile(fileId, async (thread) => {
     newThread = thread;
     await recordCopy(db, threadGarbageId(thread), fileId);
@@ -144,6 +148,8 @@ async function recordCopy(db: Db, blobId: string, fileId: string): Promise<void>
   await db
     .insertInto('storage_copies')
     .values({ blob_id: blobId, file_id: fileId, created_at: nowIso() })
+    // A thread name left over from a run whose clean-up could not reach Discord is recorded already.
+    .onConflict((oc) => oc.column('blob_id').doNothing())
     .execute();
 }
 

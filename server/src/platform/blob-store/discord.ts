@@ -3,7 +3,15 @@ import { STATUS_CODES } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
 import { DiscordAPIError, REST, type RESTOptions, type ResponseLike } from '@discordjs/rest';
 import { makeRequest as undiciMakeRequest } from '@discordjs/rest/undiciRequest';
-import { type APIMessage, type APIThreadChannel, ChannelType, Routes } from 'discord-api-types/v10';
+import {
+  type APIChannel,
+  type APIMessage,
+  type APIThreadChannel,
+  ChannelType,
+  type RESTGetAPIChannelThreadsArchivedPublicResult,
+  type RESTGetAPIGuildThreadsResult,
+  Routes,
+} from 'discord-api-types/v10';
 import { Headers, request } from 'undici';
 import { remote, StoreUnavailableError, withDeadline } from './errors.ts';
 import { verifying } from './integrity.ts';
@@ -29,6 +37,16 @@ const GONE_CODES = new Set([10003, 10008]);
 const URL_RETRIES = 2;
 
 type ChunkRef = { threadId: string; messageId: string; attachmentId: string };
+
+/** The thread a file's chunks go in is named after the file. */
+export const fileThreadName = (fileId: string) => `file-${fileId}`;
+/**
+ * A garbage id for "every thread of the files channel with this name". Discord names a thread's id only once
+ * it exists, so a process killed between the answer and recording that id leaves a thread nobody knows;
+ * recording this id before asking for the thread lets the next run find and delete it by its name.
+ */
+export const NAMED_THREADS = 'named:';
+const NAMED_RE = /^named:([\w-]{1,100})$/;
 
 /**
  * The spec's chat-platform storage: every file is a thread in one channel (FILES_DISCORD_CHANNEL_ID)
@@ -69,7 +87,7 @@ export class DiscordBlobStore implements BlobStore {
     let threadId: string | null = existing && SNOWFLAKE.test(existing) ? existing : null;
     let thread: Promise<string> | null = threadId ? Promise.resolve(threadId) : null;
     const ensureThread = () => {
-      thread ??= this.createThread(`file-${fileId}`)
+      thread ??= this.createThread(fileThreadName(fileId))
         .then(async (id) => {
           threadId = id;
           await onGroup?.(id);
@@ -127,27 +145,46 @@ export class DiscordBlobStore implements BlobStore {
   }
 
   async delete(id: BlobId): Promise<void> {
+    if (NAMED_RE.test(id)) {
+      if ((await this.deleteMany([id])).length === 0)
+        throw new StoreUnavailableError(`could not delete ${id}`);
+      return;
+    }
     if (SNOWFLAKE.test(id)) return this.ignoreGone(this.rest.delete(Routes.channel(id)));
     const ref = parseChunkId(id);
     await this.ignoreGone(this.rest.delete(Routes.channelMessage(ref.threadId, ref.messageId)));
   }
 
-  /** Whole threads first (one call each); chunks of a thread deleted with it need no call of their own. */
+  /**
+   * Whole threads first (one call each); chunks of a thread deleted with it need no call of their own.
+   * NAMED_THREADS ids are looked up by name, with one listing of the channel for all of them.
+   */
   async deleteMany(ids: BlobId[]): Promise<BlobId[]> {
-    const threads = ids.filter((id) => SNOWFLAKE.test(id));
     const done: BlobId[] = [];
     const goneThreads = new Set<string>();
-    for (const t of threads) {
+    const deleteThread = async (t: string) => {
+      if (goneThreads.has(t)) return true;
       try {
         await this.delete(t);
         goneThreads.add(t);
-        done.push(t);
+        return true;
       } catch {
-        // stays queued
+        return false; // stays queued
+      }
+    };
+    const named = ids.filter((id) => NAMED_RE.test(id));
+    if (named.length > 0) {
+      const threads = await this.listThreads().catch(() => null); // null: the names stay queued
+      for (const id of threads ? named : []) {
+        const name = NAMED_RE.exec(id)![1];
+        let all = true;
+        for (const t of threads!.filter((x) => x.name === name)) all = (await deleteThread(t.id)) && all;
+        if (all) done.push(id);
       }
     }
+    for (const t of ids.filter((id) => SNOWFLAKE.test(id))) if (await deleteThread(t)) done.push(t);
     for (const id of ids) {
-      if (SNOWFLAKE.test(id)) continue;
+      if (SNOWFLAKE.test(id) || NAMED_RE.test(id)) continue;
       try {
         if (!goneThreads.has(parseChunkId(id).threadId)) await this.delete(id);
         done.push(id);
@@ -171,6 +208,34 @@ export class DiscordBlobStore implements BlobStore {
   /** A store call with the deadline (withDeadline), failing as StoreUnavailableError. */
   private deadline<T>(what: string, call: () => Promise<T>): Promise<T> {
     return withDeadline(this.timeoutMs, what, () => remote(what, call));
+  }
+
+  /** Every thread of the files channel, active and archived (Discord lists them in these two places). */
+  private async listThreads(): Promise<APIThreadChannel[]> {
+    const channel = (await this.rest.get(Routes.channel(this.channelId))) as APIChannel;
+    const guildId = 'guild_id' in channel ? channel.guild_id : undefined;
+    const all: APIThreadChannel[] = [];
+    if (guildId) {
+      const active = (await this.rest.get(
+        Routes.guildActiveThreads(guildId),
+      )) as RESTGetAPIGuildThreadsResult;
+      // Active threads are listed for the whole server; only this channel's are the store's.
+      for (const t of active.threads as APIThreadChannel[]) if (t.parent_id === this.channelId) all.push(t);
+    }
+    let before: string | undefined;
+    for (;;) {
+      const query = new URLSearchParams({ limit: '100' });
+      if (before) query.set('before', before);
+      const page = (await this.rest.get(Routes.channelThreads(this.channelId, 'public'), {
+        query,
+      })) as RESTGetAPIChannelThreadsArchivedPublicResult;
+      all.push(...(page.threads as APIThreadChannel[]));
+      const last = page.threads.at(-1);
+      const stamp = last && 'thread_metadata' in last ? last.thread_metadata?.archive_timestamp : undefined;
+      if (!page.has_more || !stamp) break;
+      before = stamp;
+    }
+    return all;
   }
 
   private async createThread(name: string): Promise<string> {

@@ -20,7 +20,13 @@ export {
   withinRange,
 } from './integrity.ts';
 export { LocalBlobStore, type LocalStoreOptions } from './local.ts';
-export { kindOf, RoutingBlobStore, type StoreKind, threadGarbageId } from './routing.ts';
+export {
+  fileThreadsGarbageId,
+  kindOf,
+  RoutingBlobStore,
+  type StoreKind,
+  threadGarbageId,
+} from './routing.ts';
 export { S3BlobStore } from './s3.ts';
 export type {
   BlobId,

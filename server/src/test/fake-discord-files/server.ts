@@ -218,6 +218,16 @@ export async function startFakeDiscordFiles(opts: FakeDiscordFilesOptions = {}):
       channels.set(thread.id, thread);
       return json(201, presentChannel(thread), rateHeaders);
     }
+    // List Active Guild Threads; List Public Archived Threads (this fake never archives a thread).
+    if (on('GET', /^\/guilds\/(\d+)\/threads\/active$/)) {
+      const threads = [...channels.values()].filter((c) => c.parentId).map(presentChannel);
+      return json(200, { threads, members: [] }, rateHeaders);
+    }
+    const archived = on('GET', /^\/channels\/(\d+)\/threads\/archived\/public$/);
+    if (archived) {
+      if (!channels.get(archived[1]!)) return error(404, 10003, 'Unknown Channel');
+      return json(200, { threads: [], members: [], has_more: false }, rateHeaders);
+    }
     // Get Channel (readiness probes ask for the files channel).
     const channelGet = on('GET', /^\/channels\/(\d+)$/);
     if (channelGet) {
