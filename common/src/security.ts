@@ -26,6 +26,13 @@ export const SECURITY_DEFAULTS = {
   downloadsMax: 64,
   /** A download whose client takes nothing for this long is dropped and its buffers freed. */
   downloadIdleTimeoutMs: 60_000,
+  /**
+   * A member's downloads past `downloadsPerUser` that wait for one of theirs to end (a bulk download over
+   * one HTTP/2 connection asks for them all at once); beyond, 429.
+   */
+  downloadsQueuedPerUser: 32,
+  /** How long such a download waits for its slot before 429 (it holds a socket, nothing else). */
+  downloadQueueWaitMs: 10 * 60_000,
 } as const;
 
 /** Seconds a 429 or 503 for too many downloads asks the client to wait before trying again. */

@@ -105,6 +105,8 @@ export const CONFIG_SECTIONS: Section[] = [
       DOWNLOADS_PER_ADDRESS: { note: 'downloads one client address may have running at once' },
       DOWNLOADS_MAX: { note: 'downloads running at once over everyone (bounds their memory)' },
       DOWNLOAD_IDLE_TIMEOUT_MS: { note: 'a download whose reader stopped reading this long is dropped' },
+      DOWNLOADS_QUEUED_PER_USER: { note: "a member's downloads that wait for a slot (0: 429 at once)" },
+      DOWNLOAD_QUEUE_WAIT_MS: { note: 'how long a waiting download waits before 429' },
     },
   },
   {

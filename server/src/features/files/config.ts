@@ -1,5 +1,6 @@
 import { SECURITY_DEFAULTS } from '@guildhall/common';
 import { type EnvOf, nonNegativeInt, positiveInt } from '../../platform/config/env.ts';
+import type { DownloadLimits } from './download-limits.ts';
 
 /**
  * The files feature's variables (docs/files.md, docs/security.md); config.ts adds them to the one
@@ -31,6 +32,12 @@ export const filesEnv = {
   DOWNLOAD_IDLE_TIMEOUT_MS: positiveInt('DOWNLOAD_IDLE_TIMEOUT_MS').default(
     SECURITY_DEFAULTS.downloadIdleTimeoutMs,
   ),
+  DOWNLOADS_QUEUED_PER_USER: nonNegativeInt('DOWNLOADS_QUEUED_PER_USER').default(
+    SECURITY_DEFAULTS.downloadsQueuedPerUser,
+  ),
+  DOWNLOAD_QUEUE_WAIT_MS: positiveInt('DOWNLOAD_QUEUE_WAIT_MS').default(
+    SECURITY_DEFAULTS.downloadQueueWaitMs,
+  ),
 };
 
 /** The files feature's own settings. */
@@ -46,8 +53,11 @@ export type FilesConfig = {
   };
   /** Per-member quota (default for members without their own) and the free space kept on the blob disk. */
   storage: { quotaBytes?: number; reserveBytes: number; resumablePerUser: number };
-  /** Fair downloads: concurrency per member, per address and in all, and the stalled-reader timeout. */
-  downloads: { perUser: number; perAddress: number; max: number; idleTimeoutMs: number };
+  /**
+   * Fair downloads: concurrency per member, per address and in all, the stalled-reader timeout, and how
+   * many of a member's downloads may wait for a slot, for how long.
+   */
+  downloads: DownloadLimits;
 };
 
 /**
@@ -84,6 +94,8 @@ export function filesConfig(e: EnvOf<typeof filesEnv>): FilesConfig {
       perAddress: e.DOWNLOADS_PER_ADDRESS,
       max: e.DOWNLOADS_MAX,
       idleTimeoutMs: e.DOWNLOAD_IDLE_TIMEOUT_MS,
+      queuedPerUser: e.DOWNLOADS_QUEUED_PER_USER,
+      queueWaitMs: e.DOWNLOAD_QUEUE_WAIT_MS,
     },
   };
 }

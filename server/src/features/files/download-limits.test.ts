@@ -141,7 +141,11 @@ describe('downloads under hostile load', () => {
   }, 90_000);
 
   test('the 429 for one download too many says why and when to come back; members are counted wherever they are', async () => {
-    const { ctx: c, port } = await serve({ DOWNLOADS_PER_USER: '2', DOWNLOADS_PER_ADDRESS: '10' });
+    const { ctx: c, port } = await serve({
+      DOWNLOADS_PER_USER: '2',
+      DOWNLOADS_PER_ADDRESS: '10',
+      DOWNLOADS_QUEUED_PER_USER: '0', // none may wait (the queue has its own test below)
+    });
     const { token } = await c.signIn();
     const file = await uploadFile(c.app, token, 'mid.bin', randomBytes(24 * MiB));
     const path = `/download/${file.id}`;
@@ -172,6 +176,50 @@ describe('downloads under hostile load', () => {
     // HEAD and conditional requests send no body and take no slot.
     const head = await c.app.inject({ method: 'HEAD', url: path, headers: bearer(token) });
     expect(head.statusCode).toBe(200);
+  });
+
+  test("a member's download past their share waits for one of theirs to end, then arrives whole; a full queue answers 429", async () => {
+    const { ctx: c, port } = await serve({
+      DOWNLOADS_PER_USER: '2',
+      DOWNLOADS_PER_ADDRESS: '10',
+      DOWNLOADS_QUEUED_PER_USER: '1',
+    });
+    const { token } = await c.signIn();
+    const content = randomBytes(24 * MiB);
+    const file = await uploadFile(c.app, token, 'bulk.bin', content);
+    const path = `/download/${file.id}`;
+    const stalled = (local: string) =>
+      new Promise<{ status: number; socket: net.Socket }>((resolve) => {
+        const socket = net.connect({ port, host: '127.0.0.1', localAddress: local });
+        sockets.push(socket);
+        socket.on('error', () => {});
+        socket.once('connect', () =>
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: portal\r\nAuthorization: Bearer ${token}\r\n\r\n`),
+        );
+        socket.once('data', (head: Buffer) => {
+          socket.pause();
+          resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head.toString('latin1'))?.[1]), socket });
+        });
+      });
+    const first = await stalled('127.0.0.1');
+    const second = await stalled('127.0.0.1');
+    expect([first.status, second.status]).toEqual([200, 200]);
+    // Two more from other addresses: the member's queue has one place, so whichever arrives second is
+    // refused at once and the other waits.
+    const sha = createHash('sha256').update(content).digest('hex');
+    const more = [
+      fullGet(port, path, bearer(token), '127.0.0.3'),
+      fullGet(port, path, bearer(token), '127.0.0.4'),
+    ];
+    const refused = await Promise.race(more.map((p, i) => p.then((r) => ({ ...r, i }))));
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).code).toBe('TOO_MANY_DOWNLOADS');
+    // One of the two running ends: the waiting download starts and arrives whole.
+    first.socket.destroy();
+    const waited = await more[1 - refused.i]!;
+    expect(waited.status).toBe(200);
+    expect(waited.sha256).toBe(sha);
+    second.socket.destroy();
   });
 
   test('a reader that stops reading is dropped after DOWNLOAD_IDLE_TIMEOUT_MS and its slot and buffers go back', async () => {

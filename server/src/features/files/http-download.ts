@@ -167,7 +167,7 @@ export async function sendStoredFile(
   const delivered = onDelivered && end === size - 1 ? onDelivered : undefined;
   // A body holds memory until the client has taken it: counted per member, per address and in all
   // (429/503 beyond), given back when the response closes, and dropped if the client stops reading.
-  const watch = startDownload(downloads, request, reply, member);
+  const watch = await startDownload(downloads, request, reply, member);
   const parts = planParts(chunks, start, end);
   // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
   const first = parts[0] ? await store.openReader?.(parts[0].blobId) : null;

@@ -54,7 +54,7 @@ export function archiveRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
     };
     reply.raw.once('close', release);
     // A ZIP holds memory until its client takes it, as a file download does: the same slots and watch.
-    startDownload(ctx.downloads, req, reply, memberKey === req.ip ? null : memberKey);
+    await startDownload(ctx.downloads, req, reply, memberKey === req.ip ? null : memberKey);
     const { stream, size } = await zipStream(entries, async (fileId, bytes) =>
       streamRange(ctx.store, await listChunks(db, fileId), 0, bytes - 1),
     );
