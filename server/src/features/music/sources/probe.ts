@@ -15,6 +15,7 @@ export async function probeDuration(
   processes: ProcessSpawner,
   ffprobePath: string,
   url: string,
+  timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<number> {
   const { output, timedOut } = await runMediaJob(
     processes,
@@ -35,7 +36,7 @@ export async function probeDuration(
       'default=noprint_wrappers=1',
       url,
     ],
-    { timeoutMs: PROBE_TIMEOUT_MS, read: 'stdout' },
+    { timeoutMs, read: 'stdout' },
   );
   if (timedOut) return 0;
   const field = (name: string) =>
