@@ -177,6 +177,9 @@ describe('resumable uploads (tus) on the chunk store', () => {
       const back = await fetch(`${urls[1]}/download/${id}`, { headers: bearer(member) });
       expect(sha256(Buffer.from(await back.arrayBuffer()))).toBe(sha256(content));
     } finally {
+      // This test's fetch keeps its connections alive; closing them first spares each close a wait of up
+      // to the server's 5 s keep-alive timeout.
+      for (const c of [a, b]) c.app.server.closeAllConnections();
       await b.close();
       await a.close();
     }
