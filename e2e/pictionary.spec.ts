@@ -229,6 +229,8 @@ test('[pictionary] a guesser receives the word in no response and no frame until
   await host.screen.category('Animals').check();
   await host.screen.category('General').uncheck();
   await host.screen.slider(T.hints).fill('3');
+  // A 40 s drawing time: the first of three hints comes 10 s into the turn (80 s: 20 s).
+  await host.screen.slider(T.drawTime).fill('40');
   await host.screen.button(T.updateSettings).click();
   await guesser.screen.findButton.click();
   await expect(host.screen.playerCount).toHaveText('2/8 Players');
@@ -258,7 +260,7 @@ test('[pictionary] a guesser receives the word in no response and no frame until
   await guesser.screen.guess('certainly wrong');
   await expect(guesser.screen.guesses.filter({ hasText: 'certainly wrong' })).toHaveCount(1);
   // A hint: a letter of the word shows in the guesser's pattern, pushed live; a reload shows the same.
-  await expect(guesser.screen.wordPattern).toHaveText(/[^_\s-]/, { timeout: 45_000 });
+  await expect(guesser.screen.wordPattern).toHaveText(/[^_\s-]/, { timeout: 30_000 });
   const hinted = await guesser.screen.wordPattern.textContent();
   await page.reload();
   await expect(guesser.screen.wordPattern).toHaveText(hinted!);
@@ -469,10 +471,13 @@ test('[pictionary] the drawer picks one of three words; a hint shows guessers a 
   await host.screen.category('General').uncheck();
   await expect(host.screen.slider(T.hints)).toHaveValue('2');
   await host.screen.slider(T.hints).fill('3');
+  await expect(host.screen.slider(T.drawTime)).toHaveValue('80');
+  await host.screen.slider(T.drawTime).fill('50');
   await host.screen.button(T.updateSettings).click();
   await second.screen.findButton.click();
   await third.screen.findButton.click();
   await expect(second.screen.page.getByTestId('ro-hints')).toHaveText('3');
+  await expect(second.screen.page.getByTestId('ro-draw-time')).toHaveText(T.drawTimeValue(50));
   await expect(host.screen.playerCount).toHaveText('3/8 Players');
   // A second tab of the drawer at 375 px, opened beforehand: the choice lasts 15 s, enough for screenshots
   // at both widths at once but not for loading a page as well on a busy machine.
@@ -519,8 +524,9 @@ test('[pictionary] the drawer picks one of three words; a hint shows guessers a 
   ).toHaveText('1/2');
   await expect(second.screen.page.getByTestId('kick-votes')).toHaveText(T.kickVotes(1, 2));
 
-  // A hint: a letter shows in the guessers' pattern (3 hints: the first 20 s into the turn), never the word.
-  await expect(third.screen.wordPattern).toHaveText(/[^_\s-]/, { timeout: 60_000 });
+  // A hint: a letter shows in the guessers' pattern (3 hints in 50 s: the first 12.5 s into the turn), never
+  // the word.
+  await expect(third.screen.wordPattern).toHaveText(/[^_\s-]/, { timeout: 30_000 });
   const pattern = (await third.screen.wordPattern.textContent())!;
   expect(pattern).not.toBe(word);
   for (const [i, c] of [...pattern].entries()) if (c !== '_') expect(c).toBe(word[i]);

@@ -18,6 +18,9 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     trace: 'retain-on-failure',
+    // As a member who asked their system for less motion (index.css honours it): no pulsing placeholder or
+    // spinner repaints the page while a test waits, and nothing is clicked mid-slide.
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

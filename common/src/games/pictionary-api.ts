@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   PICTIONARY_BRUSH,
   PICTIONARY_CANVAS,
+  PICTIONARY_DRAW_SECONDS,
   PICTIONARY_HINTS,
   PICTIONARY_MAX_CHAT_LENGTH,
   PICTIONARY_MAX_CLIENT_STROKE_ID,
@@ -230,6 +231,12 @@ export const PictionarySettingsBody = z.object(
     isPrivate: z.boolean({ error: 'isPrivate must be true or false' }).optional(),
     /** Beyond the spec (issue 29): letter hints a turn, 0–3; left out: unchanged. */
     hints: intIn('hints', PICTIONARY_HINTS.min, PICTIONARY_HINTS.max).optional(),
+    /** Beyond the spec: the drawing time of a turn in seconds (30–180, in steps of 10); left out: unchanged. */
+    drawSeconds: intIn('drawSeconds', PICTIONARY_DRAW_SECONDS.min, PICTIONARY_DRAW_SECONDS.max)
+      .refine((v) => v % PICTIONARY_DRAW_SECONDS.step === 0, {
+        error: `drawSeconds must be a multiple of ${PICTIONARY_DRAW_SECONDS.step}`,
+      })
+      .optional(),
   },
   { error: 'Request body must be a JSON object with maxRounds, maxPlayers, wordBanks and customWords' },
 );
@@ -294,6 +301,8 @@ export const PictionaryGame = z.object({
   wordChoices: z.array(z.string()).nullable(),
   /** The lobby setting: letter hints a turn (0–3). `wordPattern` shows the letters revealed so far. */
   hints: z.number().int(),
+  /** The lobby setting: a turn's drawing time in seconds. */
+  drawSeconds: z.number().int(),
   /** During the reveal: the points each player gained this turn (0 for those who gained none), best first. */
   turnSummary: z
     .array(z.object({ playerId: z.string(), playerUsername: z.string(), points: z.number().int() }))

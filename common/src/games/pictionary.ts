@@ -8,8 +8,18 @@ export const PICTIONARY_ROUNDS = { min: 1, max: 10, default: 3 } as const;
 export const PICTIONARY_PLAYERS = { min: 2, max: 8, default: 8 } as const;
 export const PICTIONARY_BRUSH = { min: 1, max: 15, default: 5 } as const;
 export const PICTIONARY_DEFAULT_BANK = 'general';
-/** A drawer's turn lasts at most this long (server-timed); it ends early once every guesser has guessed. */
+/** A drawer's turn lasts at most this long by default (server-timed); it ends early once every guesser has guessed. */
 export const PICTIONARY_TURN_MS = 80_000;
+/**
+ * The drawing time a turn gets (lobby setting, seconds, in steps of `step`), as skribbl.io lets a room choose:
+ * short for quick rounds among friends who know each other's drawings, long for elaborate ones.
+ */
+export const PICTIONARY_DRAW_SECONDS = {
+  min: 30,
+  max: 180,
+  step: 10,
+  default: PICTIONARY_TURN_MS / 1000,
+} as const;
 /** Between turns the word is shown to everyone this long. */
 export const PICTIONARY_REVEAL_MS = 4_000;
 /**
@@ -258,6 +268,9 @@ export const PICTIONARY_TEXTS = {
   wordChosen: 'Word chosen',
   hints: 'Letter hints',
   hintsHelp: 'Letters revealed to guessers during a turn (never more than half the word)',
+  drawTime: 'Drawing time',
+  drawTimeValue: (seconds: number) => `${seconds} s`,
+  drawTimeHelp: 'How long the drawer has to draw each word; hints come at even steps of it',
   turnSummary: 'Points this turn',
   noWordChosen: 'The drawer left before choosing a word',
   guessedChat: 'Chat with players who guessed',

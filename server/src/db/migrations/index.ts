@@ -19,6 +19,7 @@ import * as m043 from './043_pictionary_turns.ts';
 import * as m044 from './044_pictionary_chat_kick.ts';
 import * as m045 from './045_pictionary_drawing_tools.ts';
 import * as m046 from './046_tictactoe_invites.ts';
+import * as m047 from './047_pictionary_draw_time.ts';
 import * as m050 from './050_storage_reservations.ts';
 import * as m060 from './060_file_manager.ts';
 
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '044_pictionary_chat_kick': m044,
   '045_pictionary_drawing_tools': m045,
   '046_tictactoe_invites': m046,
+  '047_pictionary_draw_time': m047,
   '050_storage_reservations': m050,
   '060_file_manager': m060,
 };

@@ -1,8 +1,7 @@
-import { PICTIONARY_TURN_MS } from '@guildhall/common';
-
 /**
  * Letter hints (issue 29, docs/minigames.md "Turns"). A turn with `n` hints reveals one letter per hint at
- * evenly spaced moments of the 80 s drawing phase: hint k at k × 80 s / (n + 1) after the word was chosen.
+ * evenly spaced moments of the drawing phase (the lobby's drawing time T, 80 s by default): hint k at
+ * k × T / (n + 1) after the word was chosen.
  * Rules: a hint never reveals the last letter of any word of the phrase (words split at spaces and hyphens);
  * at most ⌊(letters − 1) / 2⌋ letters are ever revealed, so always fewer than half; `n` is the lobby's setting
  * (0–3) cut to what the word allows. Spaces, hyphens and other non-letters show from the start (`wordPattern`).
@@ -39,9 +38,9 @@ export function hintOrder(word: string, setting: number, random: () => number): 
   return order;
 }
 
-/** When hint `k` (1-based) of `count` is due, for a drawing phase that started at `drawStart` (ms). */
-export function hintDueAt(drawStart: number, k: number, count: number): number {
-  return drawStart + Math.round((k * PICTIONARY_TURN_MS) / (count + 1));
+/** When hint `k` (1-based) of `count` is due, for a drawing phase of `drawMs` that started at `drawStart` (ms). */
+export function hintDueAt(drawStart: number, drawMs: number, k: number, count: number): number {
+  return drawStart + Math.round((k * drawMs) / (count + 1));
 }
 
 /** The word as a guesser sees it: blanks for letters, except the revealed positions; non-letters kept. */

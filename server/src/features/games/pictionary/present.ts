@@ -82,6 +82,7 @@ export function presentGame(
         ? (JSON.parse(row.word_choices) as string[])
         : null,
     hints: row.hint_count,
+    drawSeconds: row.draw_seconds,
     turnSummary: running && row.turn_phase === 'reveal' ? turnSummary(state) : null,
     chat: inChat
       ? (state.chat ?? []).map((c) => ({ playerId: c.user_id, playerUsername: c.username, text: c.text }))

@@ -69,7 +69,8 @@ describe('Pictionary Play again', () => {
   it('returns the same group to a new lobby with the same host and settings; later askers join it', async () => {
     const { id, players } = await lobbyOf(ctx, 3);
     const [host, b, c] = players as [(typeof players)[0], (typeof players)[0], (typeof players)[0]];
-    await settings(ctx.app, host!.token, id, privateSettings);
+    // The hints and the drawing time carry over too (Play again once reset them to the defaults).
+    await settings(ctx.app, host!.token, id, { ...privateSettings, hints: 0, drawSeconds: 40 });
     await start(ctx.app, host!.token, id);
     expect(await call(ctx.app, b!.token, 'POST', `/${id}/play-again`)).toMatchObject({
       status: 409,
@@ -92,6 +93,8 @@ describe('Pictionary Play again', () => {
       wordBanks: ['food'],
       customWordCount: 1,
       isPrivate: true,
+      hints: 0,
+      drawSeconds: 40,
     });
     // c left the finished game: not brought back. The host and b are, in the same order.
     expect(next.players.map((p) => p.id)).toEqual([host!.userId, b!.userId]);

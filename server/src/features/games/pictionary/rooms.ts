@@ -82,6 +82,8 @@ export async function playAgain(ctx: PictionaryContext, userId: string, gameId: 
           word_banks: row.word_banks,
           custom_words: row.custom_words,
           is_private: row.is_private,
+          hint_count: row.hint_count,
+          draw_seconds: row.draw_seconds,
         });
         let seq = 0;
         const seated = new Set<string>();

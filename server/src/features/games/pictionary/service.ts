@@ -9,6 +9,7 @@ import {
   normalizeWord,
   PICTIONARY_ABSENT_AFTER_MS,
   PICTIONARY_DEFAULT_BANK,
+  PICTIONARY_DRAW_SECONDS,
   PICTIONARY_DRAWER_POINTS,
   PICTIONARY_FILL_COST,
   PICTIONARY_HINTS,
@@ -154,6 +155,7 @@ export async function updateSettings(
       custom_words: JSON.stringify(cleanCustomWords(body.customWords)),
       ...(body.isPrivate === undefined ? {} : { is_private: body.isPrivate ? 1 : 0 }),
       ...(body.hints === undefined ? {} : { hint_count: body.hints }),
+      ...(body.drawSeconds === undefined ? {} : { draw_seconds: body.drawSeconds }),
       updated_at: iso(ctx.clock.now()),
     };
     const applied = await apply(
@@ -647,6 +649,7 @@ export function newGameRow(id: string, hostId: string, now: string): GameRow {
     next_game_id: null,
     word_choices: null,
     hint_count: PICTIONARY_HINTS.default,
+    draw_seconds: PICTIONARY_DRAW_SECONDS.default,
     hint_order: '[]',
     hints_shown: 0,
     next_hint_at: null,

@@ -39,7 +39,7 @@ afterEach(async () => {
 /** A started game of `n` players (the first hosts and draws first) on a hand-driven clock, still choosing. */
 async function choosingGame(
   n: number,
-  opts: { hints?: number; customWords?: string[]; banks?: string[] } = {},
+  opts: { hints?: number; drawSeconds?: number; customWords?: string[]; banks?: string[] } = {},
 ) {
   const clock = manualClock();
   const { ctx, pushes } = serviceContext(app.db, clock);
@@ -53,6 +53,7 @@ async function choosingGame(
     wordBanks: ['animals'],
     customWords: [],
     ...(opts.hints === undefined ? {} : { hints: opts.hints }),
+    ...(opts.drawSeconds === undefined ? {} : { drawSeconds: opts.drawSeconds }),
   });
   await startGame(ctx, ids[0]!, gameId);
   const view = (id = ids[0]!) => viewOf(ctx, gameId, id, false);
@@ -199,6 +200,53 @@ describe('Pictionary letter hints', () => {
       expect(await settings(app.app, host.token, id, { ...body, hints })).toMatchObject({ status: 400 });
     expect((await settings(app.app, host.token, id, { ...body, hints: 0 })).body.game?.hints).toBe(0);
     expect((await get(app.app, players[1]!.token, id)).body.game?.hints).toBe(0);
+  });
+});
+
+describe('Pictionary drawing time (lobby setting)', () => {
+  it('is 80 s by default, 30–180 s in steps of 10, validated, saved and shown to every player', async () => {
+    const { id, players } = await lobbyOf(app, 2);
+    const host = players[0]!;
+    expect((await get(app.app, host.token, id)).body.game?.drawSeconds).toBe(80);
+    const body = { maxRounds: 3, maxPlayers: 8, wordBanks: ['general'], customWords: [] };
+    for (const [drawSeconds, error] of [
+      [20, 'drawSeconds must be a whole number from 30 to 180'],
+      [190, 'drawSeconds must be a whole number from 30 to 180'],
+      [45, 'drawSeconds must be a multiple of 10'],
+      [60.5, 'drawSeconds must be a whole number from 30 to 180'],
+      ['sixty', 'drawSeconds must be a number'],
+    ] as const) {
+      const res = await settings(app.app, host.token, id, { ...body, drawSeconds });
+      expect(res).toMatchObject({ status: 400 });
+      expect(JSON.stringify(res.body)).toContain(error);
+    }
+    expect(
+      (await settings(app.app, host.token, id, { ...body, drawSeconds: 30 })).body.game?.drawSeconds,
+    ).toBe(30);
+    expect((await get(app.app, players[1]!.token, id)).body.game?.drawSeconds).toBe(30);
+    // Left out, it stays as it was.
+    expect((await settings(app.app, host.token, id, body)).body.game?.drawSeconds).toBe(30);
+  });
+
+  it('a 30 s turn ends after 30 s, and its two hints come at 10 s and 20 s', async () => {
+    const { ctx, clock, ids, gameId, view } = await choosingGame(3, { hints: 2, drawSeconds: 30 });
+    await app.db
+      .updateTable('pictionary_games')
+      .set({ word_choices: JSON.stringify(['elephant', 'giraffe', 'crocodile']) })
+      .where('id', '=', gameId)
+      .execute();
+    const picked = await chooseWord(ctx, ids[0]!, gameId, 0);
+    expect(Date.parse(picked.game.turnEndsAt!) - clock.now()).toBe(30_000);
+    const blanks = async () => [...(await view(ids[1]!)).wordPattern!].filter((c) => c === '_').length;
+    const all = await blanks();
+    await clock.advance(10_000 - 50);
+    expect(await blanks()).toBe(all);
+    await clock.advance(100);
+    expect(await blanks()).toBe(all - 1);
+    await clock.advance(10_000);
+    expect(await blanks()).toBe(all - 2);
+    await clock.advance(10_000);
+    expect((await view(ids[1]!)).turnPhase).toBe('reveal');
   });
 });
 

@@ -31,6 +31,8 @@ export type PictionaryGamesTable = {
   word_choices: string | null;
   /** Letter hints a turn, 0–3 (lobby setting). */
   hint_count: number;
+  /** A turn's drawing time in seconds (lobby setting, migration 047). */
+  draw_seconds: number;
   /** JSON list of the letter positions this turn's hints reveal, in order. */
   hint_order: string;
   /** How many of `hint_order` are revealed so far. */

@@ -1,9 +1,4 @@
-import {
-  PICTIONARY_CHOOSE_MS,
-  PICTIONARY_REVEAL_MS,
-  PICTIONARY_TURN_MS,
-  PICTIONARY_WORD_CHOICES,
-} from '@guildhall/common';
+import { PICTIONARY_CHOOSE_MS, PICTIONARY_REVEAL_MS, PICTIONARY_WORD_CHOICES } from '@guildhall/common';
 import { hintDueAt, hintOrder } from './hints.ts';
 import type { GameChanges, GameRow, PlayerRow } from './repo.ts';
 import { pickWords, wordPool } from './word-banks.ts';
@@ -37,31 +32,34 @@ export function revealChanges(now: number): GameChanges {
 }
 
 /**
- * The drawer picked `word` (or the 15 s ran out and the server picked): the 80 s drawing time starts now,
+ * The drawer picked `word` (or the 15 s ran out and the server picked): the drawing time (lobby setting, 80 s by default) starts now,
  * with this turn's hint positions fixed and the first hint armed.
  */
 export function chooseChanges(row: GameRow, word: string, now: number, random: () => number): GameChanges {
   const order = hintOrder(word, row.hint_count, random);
   return {
     turn_phase: 'drawing',
-    turn_ends_at: iso(now + PICTIONARY_TURN_MS),
+    turn_ends_at: iso(now + drawMs(row)),
     current_word: word,
     word_choices: null,
     hint_order: JSON.stringify(order),
     hints_shown: 0,
-    next_hint_at: order.length > 0 ? iso(hintDueAt(now, 1, order.length)) : null,
+    next_hint_at: order.length > 0 ? iso(hintDueAt(now, drawMs(row), 1, order.length)) : null,
     updated_at: iso(now),
   };
 }
+
+/** The game's drawing time a turn (lobby setting). */
+const drawMs = (row: Pick<GameRow, 'draw_seconds'>) => row.draw_seconds * 1000;
 
 /** The next hint of the drawing phase: one more letter shown, the one after armed (if any). */
 export function hintChanges(row: GameRow, now: number): GameChanges {
   const count = (JSON.parse(row.hint_order) as number[]).length;
   const shown = Math.min(count, row.hints_shown + 1);
-  const drawStart = Date.parse(row.turn_ends_at!) - PICTIONARY_TURN_MS;
+  const drawStart = Date.parse(row.turn_ends_at!) - drawMs(row);
   return {
     hints_shown: shown,
-    next_hint_at: shown < count ? iso(hintDueAt(drawStart, shown + 1, count)) : null,
+    next_hint_at: shown < count ? iso(hintDueAt(drawStart, drawMs(row), shown + 1, count)) : null,
     updated_at: iso(now),
   };
 }

@@ -1,6 +1,7 @@
 import {
   cleanWordBanks,
   PICTIONARY_DEFAULT_BANK,
+  PICTIONARY_DRAW_SECONDS,
   PICTIONARY_HINTS,
   PICTIONARY_PLAYERS,
   PICTIONARY_ROUNDS,
@@ -97,6 +98,7 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
   const [custom, setCustom] = useState(game.customWords.join('\n'));
   const [isPrivate, setPrivate] = useState(game.isPrivate);
   const [hints, setHints] = useState(game.hints);
+  const [drawSeconds, setDrawSeconds] = useState(game.drawSeconds);
   // The game's settings are loaded into the editor when it is opened (portal-tools §4).
   // biome-ignore lint/correctness/useExhaustiveDependencies: reload only when another game opens
   useEffect(() => {
@@ -106,6 +108,7 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
     setCustom(game.customWords.join('\n'));
     setPrivate(game.isPrivate);
     setHints(game.hints);
+    setDrawSeconds(game.drawSeconds);
   }, [game.id]);
   const edited = {
     maxRounds: rounds,
@@ -114,9 +117,11 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
     customWords: parseCustomWords(custom),
     isPrivate,
     hints,
+    drawSeconds,
   };
   const isDirty =
     edited.hints !== game.hints ||
+    edited.drawSeconds !== game.drawSeconds ||
     edited.maxRounds !== game.maxRounds ||
     edited.maxPlayers !== game.maxPlayers ||
     edited.isPrivate !== game.isPrivate ||
@@ -158,6 +163,18 @@ function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
             onChange={setHints}
           />
           <p className="mt-1 text-xs text-muted">{T.hintsHelp}</p>
+        </div>
+        <div>
+          <Slider
+            label={T.drawTime}
+            value={drawSeconds}
+            shown={T.drawTimeValue(drawSeconds)}
+            min={PICTIONARY_DRAW_SECONDS.min}
+            max={PICTIONARY_DRAW_SECONDS.max}
+            step={PICTIONARY_DRAW_SECONDS.step}
+            onChange={setDrawSeconds}
+          />
+          <p className="mt-1 text-xs text-muted">{T.drawTimeHelp}</p>
         </div>
         <fieldset>
           <legend className="mb-2 text-sm font-medium">{T.wordCategories}</legend>
@@ -253,6 +270,7 @@ function ReadOnlySettings({ game, state }: { game: PictionaryGame; state: State 
         <Row label={T.rounds} value={String(game.maxRounds)} testId="ro-rounds" />
         <Row label={T.maxPlayers} value={String(game.maxPlayers)} testId="ro-max-players" />
         <Row label={T.hints} value={String(game.hints)} testId="ro-hints" />
+        <Row label={T.drawTime} value={T.drawTimeValue(game.drawSeconds)} testId="ro-draw-time" />
         <Row label={T.wordCategories} value={names.join(', ')} testId="ro-banks" />
         <Row label={T.customWords} value={String(game.customWordCount)} testId="ro-custom-count" />
       </dl>
@@ -279,13 +297,16 @@ function Slider(props: {
   value: number;
   min: number;
   max: number;
+  step?: number;
+  /** The value as shown beside the label (the number itself by default). */
+  shown?: string;
   onChange: (v: number) => void;
 }) {
   return (
     <label className="block">
       <span className="mb-2 flex justify-between text-sm font-medium">
         {props.label}
-        <span className="text-muted">{props.value}</span>
+        <span className="text-muted">{props.shown ?? props.value}</span>
       </span>
       <input
         type="range"
@@ -293,6 +314,8 @@ function Slider(props: {
         className="w-full accent-[#5865f2]"
         min={props.min}
         max={props.max}
+        step={props.step}
+        aria-valuetext={props.shown}
         value={props.value}
         onChange={(e) => props.onChange(Number(e.target.value))}
       />

@@ -28,6 +28,7 @@ export function testGame(over: Partial<PictionaryGame> = {}): PictionaryGame {
     awayIds: [],
     wordChoices: null,
     hints: 2,
+    drawSeconds: 80,
     turnSummary: null,
     chat: [],
     kickVotes: [],
