@@ -50,22 +50,32 @@ async function publicShare(c: TestContext, token: string, fileId: string): Promi
 
 /**
  * A client that asks for `path` and, once the answer's first bytes are in, stops reading (its socket
- * paused: the kernel buffers fill and the server's writes stop). Resolves with the status.
+ * paused: the kernel buffers fill and the server's writes stop). Resolves with the status and the socket.
  */
-function stalledGet(port: number, path: string, localAddress = '127.0.0.1'): Promise<number> {
+function stalledRequest(
+  port: number,
+  path: string,
+  localAddress = '127.0.0.1',
+  token?: string,
+): Promise<{ status: number; socket: net.Socket }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ port, host: '127.0.0.1', localAddress });
     sockets.push(socket);
     socket.on('error', () => {}); // cut by the server or by afterEach
-    socket.once('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: portal\r\n\r\n`));
+    const auth = token ? `Authorization: Bearer ${token}\r\n` : '';
+    socket.once('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: portal\r\n${auth}\r\n`));
     socket.once('data', (head: Buffer) => {
       socket.pause();
       const status = /^HTTP\/1\.1 (\d{3})/.exec(head.toString('latin1'))?.[1];
-      if (status) resolve(Number(status));
+      if (status) resolve({ status: Number(status), socket });
       else reject(new Error('no status line'));
     });
   });
 }
+
+/** The status of a stalled request (above). */
+const stalledGet = async (port: number, path: string, localAddress?: string, token?: string) =>
+  (await stalledRequest(port, path, localAddress, token)).status;
 
 /** A full GET from `localAddress`: status, SHA-256 of the body and headers. */
 function fullGet(
@@ -149,21 +159,8 @@ describe('downloads under hostile load', () => {
     const { token } = await c.signIn();
     const file = await uploadFile(c.app, token, 'mid.bin', randomBytes(24 * MiB));
     const path = `/download/${file.id}`;
-    const authed = `${path}`;
     // Two stalled downloads by the member from one address, a third from another address: refused.
-    const open = async (local: string) =>
-      new Promise<number>((resolve) => {
-        const socket = net.connect({ port, host: '127.0.0.1', localAddress: local });
-        sockets.push(socket);
-        socket.on('error', () => {});
-        socket.once('connect', () =>
-          socket.write(`GET ${authed} HTTP/1.1\r\nHost: portal\r\nAuthorization: Bearer ${token}\r\n\r\n`),
-        );
-        socket.once('data', (head: Buffer) => {
-          socket.pause();
-          resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(head.toString('latin1'))?.[1]));
-        });
-      });
+    const open = (local: string) => stalledGet(port, path, local, token);
     expect([await open('127.0.0.1'), await open('127.0.0.1')]).toEqual([200, 200]);
     const third = await fullGet(port, path, bearer(token), '127.0.0.3');
     expect(third.status).toBe(429);
@@ -188,19 +185,7 @@ describe('downloads under hostile load', () => {
     const content = randomBytes(24 * MiB);
     const file = await uploadFile(c.app, token, 'bulk.bin', content);
     const path = `/download/${file.id}`;
-    const stalled = (local: string) =>
-      new Promise<{ status: number; socket: net.Socket }>((resolve) => {
-        const socket = net.connect({ port, host: '127.0.0.1', localAddress: local });
-        sockets.push(socket);
-        socket.on('error', () => {});
-        socket.once('connect', () =>
-          socket.write(`GET ${path} HTTP/1.1\r\nHost: portal\r\nAuthorization: Bearer ${token}\r\n\r\n`),
-        );
-        socket.once('data', (head: Buffer) => {
-          socket.pause();
-          resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head.toString('latin1'))?.[1]), socket });
-        });
-      });
+    const stalled = (local: string) => stalledRequest(port, path, local, token);
     const first = await stalled('127.0.0.1');
     const second = await stalled('127.0.0.1');
     expect([first.status, second.status]).toEqual([200, 200]);
