@@ -172,8 +172,18 @@ describe('Discord-channel store', () => {
   test('a thread whose id was never recorded (a process killed right after Discord answered) is found and deleted by the file’s name', async () => {
     const store = new DiscordBlobStore({ channelId, botToken: fake.botToken, apiUrl: fake.apiUrl });
     const before = fake.threadsOf(channelId).map((t) => t.id);
-    // The thread is made and its chunk stored; the id handed to onGroup is dropped, as a kill would.
-    await store.forFile('orphan-file').put([Buffer.from('half a migration')]);
+    // The thread's name is handed over before the thread is asked for, then its id.
+    const handed: string[] = [];
+    await store
+      .forFile('orphan-file', async (group) => {
+        handed.push(group);
+      })
+      .put([Buffer.from('half a migration')]);
+    expect(handed).toEqual([
+      `${NAMED_THREADS}${fileThreadName('orphan-file')}`,
+      expect.stringMatching(/^\d+$/),
+    ]);
+    // Only the name recorded, as when a kill lands before the id is: the name finds the thread.
     const orphan = fake.threadsOf(channelId).find((t) => !before.includes(t.id));
     expect(orphan).toBeDefined();
     const other = await store.forFile('kept-file').put([Buffer.from('another file')]);

@@ -13,7 +13,8 @@ export function presentItem(row: ItemRow): FileItem {
     updatedAt: row.updated_at,
     category: row.category,
     chunks: isFolder ? 0 : row.total_chunks,
-    threadId: row.thread_id ?? null,
+    // Only a thread's id: while a Discord upload waits for its thread, the row holds the thread's name.
+    threadId: row.thread_id && /^\d+$/.test(row.thread_id) ? row.thread_id : null,
     parentId: row.parent_id,
     uploadedBy: row.owner_id ? { id: row.owner_id, username: row.owner_username ?? 'unknown' } : null,
     sha256: row.sha256,

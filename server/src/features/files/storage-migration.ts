@@ -4,7 +4,6 @@ import type { Db } from '../../db/index.ts';
 import {
   type BlobStore,
   checkChunkBytes,
-  fileThreadsGarbageId,
   kindOf,
   type RoutingBlobStore,
   type StoreKind,
@@ -89,9 +88,8 @@ async function migrateFile(
   chunks: FileChunksTable[],
 ): Promise<void> {
   let newThread: string | null = null;
-  // Discord gives the thread's id only in its answer: a kill before it is recorded would leave a thread
-  // nobody knows of, so the thread's name is recorded first (a stopped run's copies are dropped by it too).
-  if (dest.kind === 'discord') await recordCopy(db, fileThreadsGarbageId(fileId), fileId);
+  // On Discord this is called with the thread's name first (recorded before the thread is asked for, so a
+  // run killed before Discord's answer is recorded still finds the thread by it), then with its id.
   const scoped = dest.forFile(fileId, async (thread) => {
     newThread = thread;
     await recordCopy(db, threadGarbageId(thread), fileId);

@@ -87,7 +87,10 @@ export class DiscordBlobStore implements BlobStore {
     let threadId: string | null = existing && SNOWFLAKE.test(existing) ? existing : null;
     let thread: Promise<string> | null = threadId ? Promise.resolve(threadId) : null;
     const ensureThread = () => {
-      thread ??= this.createThread(fileThreadName(fileId))
+      // The thread's name is handed over first: Discord names the id only in its answer, and a process killed
+      // before recording it would otherwise leave a thread nobody knows of (NAMED_THREADS finds it by name).
+      thread ??= Promise.resolve(onGroup?.(NAMED_THREADS + fileThreadName(fileId)))
+        .then(() => this.createThread(fileThreadName(fileId)))
         .then(async (id) => {
           threadId = id;
           await onGroup?.(id);

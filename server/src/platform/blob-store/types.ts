@@ -62,9 +62,10 @@ export type BlobStore = {
   deleteMany?(ids: BlobId[]): Promise<BlobId[]>;
   /**
    * A view of the store whose puts belong to one file. Optional: the Discord store keeps each file's
-   * chunks in one thread; `onGroup` is awaited once it exists, before any chunk goes into it, and
-   * `group()` then names it (the spec's `threadId`). `group` continues a file whose container exists
-   * (a resumable upload's next request).
+   * chunks in one thread; `onGroup` is awaited with the thread's name (`named:file-<id>`, a garbage id that
+   * finds it) before the thread is asked for, and again with its id once it exists, before any chunk goes
+   * into it; `group()` then names it (the spec's `threadId`). `group` continues a file whose container
+   * exists (a resumable upload's next request).
    */
   forFile?(
     fileId: string,
