@@ -201,8 +201,8 @@ export function watchDownload(raw: ServerResponse, idleMs: number, onDrop: () =>
 /**
  * Starts a response body that holds memory until its client has taken it (a file, a ZIP): takes a
  * download slot for the member and the client's address (waiting for a member's own to end; 429/503 when
- * none is to be had), gives it back
- * when the response closes, and drops the response if its client stops reading.
+ * none is to be had), gives it back when the response closes, and drops the response if its client stops
+ * reading.
  */
 export async function startDownload(
   downloads: { slots: DownloadSlots; idleTimeoutMs: number },
