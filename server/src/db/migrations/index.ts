@@ -22,6 +22,7 @@ import * as m046 from './046_tictactoe_invites.ts';
 import * as m047 from './047_pictionary_draw_time.ts';
 import * as m050 from './050_storage_reservations.ts';
 import * as m060 from './060_file_manager.ts';
+import * as m061 from './061_file_thread_names.ts';
 
 /** Every migration, in order. Numbers are reserved per feature: 002 audit, 003 files, 004 tic-tac-toe, 005 Pictionary, 006 music,
  * 007 OSINT, 008 file stores, 009 instance settings, 010 download tickets bound to sessions, 011 storage quotas,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '047_pictionary_draw_time': m047,
   '050_storage_reservations': m050,
   '060_file_manager': m060,
+  '061_file_thread_names': m061,
 };
