@@ -8,7 +8,10 @@ export const PICTIONARY_ROUNDS = { min: 1, max: 10, default: 3 } as const;
 export const PICTIONARY_PLAYERS = { min: 2, max: 8, default: 8 } as const;
 export const PICTIONARY_BRUSH = { min: 1, max: 15, default: 5 } as const;
 export const PICTIONARY_DEFAULT_BANK = 'general';
-/** A drawer's turn lasts at most this long by default (server-timed); it ends early once every guesser has guessed. */
+/**
+ * A drawer's turn lasts at most this long by default (server-timed; the lobby's drawing time sets it); it ends
+ * early once every guesser has guessed.
+ */
 export const PICTIONARY_TURN_MS = 80_000;
 /**
  * The drawing time a turn gets (lobby setting, seconds, in steps of `step`), as skribbl.io lets a room choose:

@@ -7,8 +7,9 @@ import { uploadFile } from '../features/files/test-helpers.ts';
 import {
   createBlobStore,
   DiscordBlobStore,
-  fileThreadsGarbageId,
+  fileThreadGroup,
   kindOf,
+  threadGarbageId,
 } from '../platform/blob-store/index.ts';
 import { bearer, createTestApp, type TestContext } from '../test/app.ts';
 import { type FakeDiscordFiles, startFakeDiscordFiles } from '../test/fake-discord-files/server.ts';
@@ -123,7 +124,11 @@ test('20 files move local → S3 → Discord → local, verified at every step; 
   });
   await ctx.db
     .insertInto('storage_copies')
-    .values({ blob_id: fileThreadsGarbageId(first!), file_id: first!, created_at: new Date().toISOString() })
+    .values({
+      blob_id: threadGarbageId(fileThreadGroup(first!)),
+      file_id: first!,
+      created_at: new Date().toISOString(),
+    })
     .execute();
   await discord.forFile(first!).put([Buffer.from('a chunk of a killed run')]);
   await discord.close();

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CHUNK_SIZE_BYTES, RESUMABLE_UPLOAD_PATH, TUS_VERSION } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { DiscordBlobStore, fileThreadName, NAMED_THREADS } from '../../platform/blob-store/discord.ts';
+import { DiscordBlobStore, fileThreadGroup } from '../../platform/blob-store/discord.ts';
 import { crc32cHex, crc32cOf } from '../../platform/blob-store/integrity.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { type FakeDiscordFiles, startFakeDiscordFiles } from '../../test/fake-discord-files/server.ts';
@@ -179,15 +179,12 @@ describe('Discord-channel store', () => {
         handed.push(group);
       })
       .put([Buffer.from('half a migration')]);
-    expect(handed).toEqual([
-      `${NAMED_THREADS}${fileThreadName('orphan-file')}`,
-      expect.stringMatching(/^\d+$/),
-    ]);
+    expect(handed).toEqual([fileThreadGroup('orphan-file'), expect.stringMatching(/^\d+$/)]);
     // Only the name recorded, as when a kill lands before the id is: the name finds the thread.
     const orphan = fake.threadsOf(channelId).find((t) => !before.includes(t.id));
     expect(orphan).toBeDefined();
     const other = await store.forFile('kept-file').put([Buffer.from('another file')]);
-    const named = `${NAMED_THREADS}${fileThreadName('orphan-file')}`;
+    const named = fileThreadGroup('orphan-file');
     expect(await store.deleteMany([named])).toEqual([named]);
     const left = fake.threadsOf(channelId).map((t) => t.id);
     expect(left).not.toContain(orphan!.id);

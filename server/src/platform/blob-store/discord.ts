@@ -39,14 +39,17 @@ const URL_RETRIES = 2;
 type ChunkRef = { threadId: string; messageId: string; attachmentId: string };
 
 /** The thread a file's chunks go in is named after the file. */
-export const fileThreadName = (fileId: string) => `file-${fileId}`;
-/**
- * A garbage id for "every thread of the files channel with this name". Discord names a thread's id only once
- * it exists, so a process killed between the answer and recording that id leaves a thread nobody knows;
- * recording this id before asking for the thread lets the next run find and delete it by its name.
- */
-export const NAMED_THREADS = 'named:';
+const fileThreadName = (fileId: string) => `file-${fileId}`;
 const NAMED_RE = /^named:([\w-]{1,100})$/;
+/**
+ * The group id "every thread of the files channel named for this file" (`named:file-<id>`), handed to
+ * `onGroup` before the thread is asked for. Discord names a thread's id only once it exists, so a process
+ * killed between the answer and recording that id leaves a thread nobody knows; deleting this id finds it
+ * by its name.
+ */
+export const fileThreadGroup = (fileId: string) => `named:${fileThreadName(fileId)}`;
+/** A group that is a thread's id, not yet only its name (fileThreadGroup). */
+export const isThreadId = (group: string) => SNOWFLAKE.test(group);
 
 /**
  * The spec's chat-platform storage: every file is a thread in one channel (FILES_DISCORD_CHANNEL_ID)
@@ -84,12 +87,12 @@ export class DiscordBlobStore implements BlobStore {
     onGroup?: (threadId: string) => Promise<void>,
     existing?: string | null,
   ): FileScopedStore {
-    let threadId: string | null = existing && SNOWFLAKE.test(existing) ? existing : null;
+    let threadId: string | null = existing && isThreadId(existing) ? existing : null;
     let thread: Promise<string> | null = threadId ? Promise.resolve(threadId) : null;
     const ensureThread = () => {
       // The thread's name is handed over first: Discord names the id only in its answer, and a process killed
-      // before recording it would otherwise leave a thread nobody knows of (NAMED_THREADS finds it by name).
-      thread ??= Promise.resolve(onGroup?.(NAMED_THREADS + fileThreadName(fileId)))
+      // before recording it would otherwise leave a thread nobody knows of (fileThreadGroup finds it by name).
+      thread ??= Promise.resolve(onGroup?.(fileThreadGroup(fileId)))
         .then(() => this.createThread(fileThreadName(fileId)))
         .then(async (id) => {
           threadId = id;
@@ -160,7 +163,7 @@ export class DiscordBlobStore implements BlobStore {
 
   /**
    * Whole threads first (one call each); chunks of a thread deleted with it need no call of their own.
-   * NAMED_THREADS ids are looked up by name, with one listing of the channel for all of them.
+   * fileThreadGroup ids are looked up by name, with one listing of the channel for all of them.
    */
   async deleteMany(ids: BlobId[]): Promise<BlobId[]> {
     const done: BlobId[] = [];

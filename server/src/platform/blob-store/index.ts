@@ -7,7 +7,7 @@ import { S3BlobStore } from './s3.ts';
 import type { BlobStore } from './types.ts';
 
 export { allocateDirectBuffer } from './direct-io.ts';
-export { DiscordBlobStore } from './discord.ts';
+export { DiscordBlobStore, fileThreadGroup, isThreadId } from './discord.ts';
 export { StoreUnavailableError, withDeadline } from './errors.ts';
 export {
   type ChunkChecker,
@@ -20,13 +20,7 @@ export {
   withinRange,
 } from './integrity.ts';
 export { LocalBlobStore, type LocalStoreOptions } from './local.ts';
-export {
-  fileThreadsGarbageId,
-  kindOf,
-  RoutingBlobStore,
-  type StoreKind,
-  threadGarbageId,
-} from './routing.ts';
+export { kindOf, RoutingBlobStore, type StoreKind, threadGarbageId } from './routing.ts';
 export { S3BlobStore } from './s3.ts';
 export type {
   BlobId,

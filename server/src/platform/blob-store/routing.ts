@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { fileThreadName, NAMED_THREADS } from './discord.ts';
 import type {
   BlobId,
   BlobReader,
@@ -23,14 +22,6 @@ export function kindOf(id: BlobId): StoreKind {
   if (id.startsWith(PREFIX.s3)) return 's3';
   if (id.startsWith(PREFIX.discord)) return 'discord';
   return 'local';
-}
-
-/**
- * The garbage id that deletes every Discord thread named for this file: recorded before the file's thread is
- * asked for, it finds a thread whose id a killed process never got to record.
- */
-export function fileThreadsGarbageId(fileId: string): BlobId {
-  return `${PREFIX.discord}${NAMED_THREADS}${fileThreadName(fileId)}`;
 }
 
 /** The garbage id that deletes a whole Discord thread (a file's chunks in one call). */

@@ -32,8 +32,8 @@ export function revealChanges(now: number): GameChanges {
 }
 
 /**
- * The drawer picked `word` (or the 15 s ran out and the server picked): the drawing time (lobby setting, 80 s by default) starts now,
- * with this turn's hint positions fixed and the first hint armed.
+ * The drawer picked `word` (or the 15 s ran out and the server picked): the drawing time (lobby setting,
+ * 80 s by default) starts now, with this turn's hint positions fixed and the first hint armed.
  */
 export function chooseChanges(row: GameRow, word: string, now: number, random: () => number): GameChanges {
   const order = hintOrder(word, row.hint_count, random);
