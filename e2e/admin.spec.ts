@@ -96,9 +96,11 @@ test.describe('admin panel', () => {
     await expect(panel.audit).toContainText(`Approved: no → yes`);
     // The navbar re-reads the count after the approval. Other tests add pending accounts at any moment
     // (the server is shared), so the badge is compared with the server's count now, not with "before - 1".
+    // One read that never waits: when this newcomer was the only pending account the badge disappears, and
+    // a count() followed by textContent() waited forever on a badge that left between the two calls.
     const shownCount = async () => {
-      const badge = adminPage.getByTestId('nav-pending');
-      return (await badge.count()) === 0 ? 0 : Number((await badge.textContent())?.match(/\d+/)?.[0]);
+      const [text] = await adminPage.getByTestId('nav-pending').allTextContents();
+      return text === undefined ? 0 : Number(text.match(/\d+/)?.[0]);
     };
     const serverCount = async () => {
       const res = await adminPage.request.get(`${BASE_URL}/api/users`, {

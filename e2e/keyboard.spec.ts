@@ -45,6 +45,16 @@ function focusStop(page: Page, target: ElementHandle | null) {
 }
 
 /** Presses Tab until `target` has focus (at most `max` times), checking the ring at every stop. */
+/**
+ * Playwright turns on the page's file-chooser interception when a listener is first added, and does not wait
+ * for it: an Enter pressed right after waitForEvent('filechooser') could open the chooser before the
+ * interception took effect, so no event came (seen in about one run in three). A listener from the page's
+ * start keeps it on.
+ */
+function interceptFileChoosers(page: Page): void {
+  page.on('filechooser', () => undefined);
+}
+
 async function tabTo(page: Page, target: Locator, max = 250): Promise<void> {
   let handle = await target.elementHandle();
   try {
@@ -88,6 +98,7 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
       window.addEventListener(type, () => w.pointerEvents++, true);
   });
   const page = await context.newPage();
+  interceptFileChoosers(page);
   const pointerEvents = () =>
     page.evaluate(() => (window as unknown as { pointerEvents: number }).pointerEvents);
 
@@ -200,6 +211,7 @@ test('[admin] keyboard only, in both themes: login → dashboard → files → s
     const context = await browser.newContext({ baseURL: BASE_URL, colorScheme: theme });
     await setDiscordUser(context, { id, username: m.username });
     const page = await context.newPage();
+    interceptFileChoosers(page);
 
     // Login: the first Tab reaches the skip link, then the sign-in controls; the page has its own title.
     await page.goto('/login');
