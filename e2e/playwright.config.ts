@@ -29,7 +29,8 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     // Locally a failed test keeps its trace. CI keeps none (a run leaves no artifacts to open, and
-    // recording every test's trace cost 15 % of the run): it prints the error and the page's aria snapshot.
+    // recording every test's trace cost 15 % of the run): it prints the error, and the page's aria
+    // snapshot is written beside it (error-context.md under .tmp/test-results).
     trace: process.env.CI ? 'off' : 'retain-on-failure',
     // As a member who asked their system for less motion (index.css honours it): no pulsing placeholder or
     // spinner repaints the page while a test waits, and nothing is clicked mid-slide.
