@@ -44,7 +44,6 @@ function focusStop(page: Page, target: ElementHandle | null) {
   }, target);
 }
 
-/** Presses Tab until `target` has focus (at most `max` times), checking the ring at every stop. */
 /**
  * Playwright turns on the page's file-chooser interception when a listener is first added, and does not wait
  * for it: an Enter pressed right after waitForEvent('filechooser') could open the chooser before the
@@ -55,6 +54,7 @@ function interceptFileChoosers(page: Page): void {
   page.on('filechooser', () => undefined);
 }
 
+/** Presses Tab until `target` has focus (at most `max` times), checking the ring at every stop. */
 async function tabTo(page: Page, target: Locator, max = 250): Promise<void> {
   let handle = await target.elementHandle();
   try {
