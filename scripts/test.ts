@@ -1,0 +1,112 @@
+/**
+ * `npm test`: the whole suite, with its independent steps side by side. Each step alone leaves a core idle
+ * much of its time (Vitest's server suites and the browser tests both wait on sockets, timers and child
+ * processes), so on the 2-core machine they run together:
+ *
+ *   typecheck ─┐
+ *   lint ──────┤
+ *   build ─────┴─ browser tests (Playwright, on the build) ─┐
+ *   Vitest (every project but `timed`) ─────────────────────┴─ Vitest `timed`, alone
+ *
+ * The `timed` project measures real-time audio (a voice packet every 20 ms), so it runs last, with nothing
+ * beside it. Every step runs to its end even when another fails (one run reports every failure); the exit
+ * status is non-zero when any step failed. Each line of output carries its step's name.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'node_modules', '.bin');
+
+type Step = { name: string; command: string[]; cwd?: string };
+type Outcome = { name: string; ok: boolean; seconds: number; skipped?: boolean };
+
+const running = new Set<ChildProcess>();
+const outcomes: Outcome[] = [];
+
+function prefixLines(name: string, into: NodeJS.WriteStream): (chunk: Buffer) => void {
+  let pending = '';
+  return (chunk) => {
+    pending += chunk.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) into.write(`[${name}] ${line}\n`);
+  };
+}
+
+/** Runs one step in its own process group (so an interrupt stops all of it), its output prefixed. */
+function run(step: Step): Promise<boolean> {
+  const started = performance.now();
+  console.log(`[${step.name}] $ ${step.command.join(' ')}`);
+  return new Promise((resolve) => {
+    const [file, ...args] = step.command as [string, ...string[]];
+    const child = spawn(file, args, {
+      cwd: step.cwd ?? ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    running.add(child);
+    child.stdout.on('data', prefixLines(step.name, process.stdout));
+    child.stderr.on('data', prefixLines(step.name, process.stderr));
+    const finish = (ok: boolean) => {
+      running.delete(child);
+      const seconds = (performance.now() - started) / 1000;
+      outcomes.push({ name: step.name, ok, seconds });
+      console.log(`[${step.name}] ${ok ? 'passed' : 'FAILED'} in ${seconds.toFixed(1)} s`);
+      resolve(ok);
+    };
+    // A command that cannot start (missing binary) is a failed step, not a crash of the runner.
+    child.on('error', (err) => {
+      console.error(`[${step.name}] could not start: ${err.message}`);
+      finish(false);
+    });
+    child.on('close', (code) => finish(code === 0));
+  });
+}
+
+function skip(name: string, because: string): false {
+  console.log(`[${name}] not run: ${because}`);
+  outcomes.push({ name, ok: false, seconds: 0, skipped: true });
+  return false;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const child of running) {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      } catch {}
+    }
+    process.exit(130);
+  });
+}
+
+const vitest = path.join(BIN, 'vitest');
+// The projects vitest.config.ts defines, but `timed`; `postgres` exists only with TEST_DATABASE_URL.
+const unitProjects = ['sqlite', 'web', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+const started = performance.now();
+
+const [typecheck, lint, browser, unit] = await Promise.all([
+  run({ name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] }),
+  run({ name: 'lint', command: ['npm', 'run', '--silent', 'lint'] }),
+  run({ name: 'build', command: ['npm', 'run', '--silent', 'build'] }).then((built) =>
+    built
+      ? run({
+          name: 'e2e',
+          command: [path.join(BIN, 'playwright'), 'test', '-c', 'playwright.config.ts'],
+          cwd: path.join(ROOT, 'e2e'),
+        })
+      : skip('e2e', 'the build failed'),
+  ),
+  run({ name: 'vitest', command: [vitest, 'run', ...unitProjects.flatMap((p) => ['--project', p])] }),
+]);
+const timed = await run({ name: 'vitest-timed', command: [vitest, 'run', '--project', 'timed'] });
+
+const total = (performance.now() - started) / 1000;
+console.log('\nstep           result    seconds');
+for (const o of outcomes) {
+  const result = o.skipped ? 'not run' : o.ok ? 'passed' : 'FAILED';
+  console.log(`${o.name.padEnd(14)} ${result.padEnd(9)} ${o.seconds.toFixed(1).padStart(7)}`);
+}
+console.log(`${'whole suite'.padEnd(14)} ${''.padEnd(9)} ${total.toFixed(1).padStart(7)}`);
+process.exit(typecheck && lint && browser && unit && timed ? 0 : 1);
