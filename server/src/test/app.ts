@@ -13,7 +13,7 @@ import { bootstrapUsers } from '../features/users/index.ts';
 import type { Feature } from '../platform/feature.ts';
 import { buildSignedInUser, buildUser, type UserOverrides } from './factories.ts';
 import { filesStoreEnv } from './files-store.ts';
-import { databaseFromPgTemplate, sqliteTemplate } from './template-db.ts';
+import { databaseFromPgTemplate, runSchemaPrefix, sqliteTemplate, testRunId } from './template-db.ts';
 
 export const TEST_ACCESS_CODE = 'test-access-code-123';
 
@@ -209,11 +209,18 @@ export function bearer(token: string): { authorization: string } {
 
 export { DEMO_USER_ID };
 
-/** A throwaway schema in the test PostgreSQL; the URL selects it through search_path. */
+/**
+ * A throwaway schema in the test PostgreSQL; the URL selects it through search_path. Under Vitest's global
+ * setup it is named for the run and dropped with the run's databases when the run ends, not by `drop()`:
+ * the server's migrator (Kysely's) lists every schema of the database and asks has_schema_privilege of
+ * each by name, which fails with "schema … does not exist" when another worker drops one in between (a
+ * starting server failed that way once in a CI run).
+ */
 export async function createPgSchema(): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  const schema = `gh_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const run = testRunId();
+  const schema = `${run ? runSchemaPrefix(run) : 'gh_test_'}${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
@@ -224,6 +231,7 @@ export async function createPgSchema(): Promise<{ url: string; schema: string; d
     url: url.toString(),
     schema,
     async drop() {
+      if (run) return; // the run's teardown drops it
       const c = new pg.Client({ connectionString: base });
       await c.connect();
       await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

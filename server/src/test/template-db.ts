@@ -15,6 +15,16 @@ const SQLITE_TEMPLATE_ENV = 'GH_TEST_SQLITE_TEMPLATE';
 const PG_TEMPLATE_ENV = 'GH_TEST_PG_TEMPLATE';
 const RUN_ENV = 'GH_TEST_RUN';
 
+/** The id of the Vitest run this process belongs to (set by its global setup), or null. */
+export function testRunId(): string | null {
+  return process.env[RUN_ENV] ?? null;
+}
+
+/** How the names of a run's throwaway PostgreSQL schemas begin (createPgSchema in test/app.ts). */
+export function runSchemaPrefix(run: string): string {
+  return `gh_test_${run}_`;
+}
+
 /** The migrated SQLite file to copy, when the run has one. */
 export function sqliteTemplate(): string | null {
   const file = process.env[SQLITE_TEMPLATE_ENV];
@@ -83,6 +93,13 @@ export async function prepareTemplates(): Promise<() => Promise<void>> {
       `SELECT datname FROM pg_database WHERE datname LIKE 'gh\\_t\\_${run}\\_%' OR datname = '${template}'`,
     );
     const names = rows.map((r: { datname: string }) => r.datname);
+    const schemas = await adminQuery(
+      base,
+      `SELECT nspname FROM pg_namespace WHERE nspname LIKE '${runSchemaPrefix(run).replaceAll('_', '\\_')}%'`,
+    );
+    for (const { nspname } of schemas.rows as { nspname: string }[]) {
+      await adminQuery(base, `DROP SCHEMA IF EXISTS ${nspname} CASCADE`);
+    }
     // A few at a time: each drop waits on the server's checkpoint.
     for (let i = 0; i < names.length; i += 4) {
       await Promise.all(
