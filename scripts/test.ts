@@ -48,7 +48,11 @@ function run(step: Step): Promise<boolean> {
     running.add(child);
     child.stdout.on('data', prefixLines(step.name, process.stdout));
     child.stderr.on('data', prefixLines(step.name, process.stderr));
+    let finished = false;
+    // A child that cannot start may report 'error' and then 'close': the step ends once.
     const finish = (ok: boolean) => {
+      if (finished) return;
+      finished = true;
       running.delete(child);
       const seconds = (performance.now() - started) / 1000;
       outcomes.push({ name: step.name, ok, seconds });
