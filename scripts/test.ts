@@ -102,13 +102,7 @@ const [typecheck, lint, browser, unit] = await Promise.all([
         })
       : skip('e2e', 'the build failed'),
   ),
-  // Three test files at a time here (vitest.config.ts has two, for Vitest alone): beside the browser tests a
-  // third file fills the time the others spend waiting. Vitest 375 -> 327 s and the suite 389 -> 351 s on
-  // the 2-core machine; four took 360 s.
-  run({
-    name: 'vitest',
-    command: [vitest, 'run', '--maxWorkers', '3', ...unitProjects.flatMap((p) => ['--project', p])],
-  }),
+  run({ name: 'vitest', command: [vitest, 'run', ...unitProjects.flatMap((p) => ['--project', p])] }),
 ]);
 const timed = await run({ name: 'vitest-timed', command: [vitest, 'run', '--project', 'timed'] });
 
