@@ -25,6 +25,16 @@ export function runSchemaPrefix(run: string): string {
   return `gh_test_${run}_`;
 }
 
+/** How the names of a run's PostgreSQL database copies begin. */
+function runDatabasePrefix(run: string): string {
+  return `gh_t_${run}_`;
+}
+
+/** A LIKE pattern for names beginning with `prefix` (its underscores taken literally). */
+function startsWithPattern(prefix: string): string {
+  return `${prefix.replaceAll('_', '\\_')}%`;
+}
+
 /** The migrated SQLite file to copy, when the run has one. */
 export function sqliteTemplate(): string | null {
   const file = process.env[SQLITE_TEMPLATE_ENV];
@@ -59,7 +69,7 @@ export async function databaseFromPgTemplate(): Promise<{ url: string } | null> 
   const template = process.env[PG_TEMPLATE_ENV];
   const run = process.env[RUN_ENV];
   if (!base || !template || !run) return null;
-  const name = `gh_t_${run}_${randomBytes(5).toString('hex')}`;
+  const name = `${runDatabasePrefix(run)}${randomBytes(5).toString('hex')}`;
   await adminQuery(base, `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY WAL_LOG`);
   return { url: withDatabase(base, name) };
 }
@@ -90,16 +100,16 @@ export async function prepareTemplates(): Promise<() => Promise<void>> {
     if (!base) return;
     const { rows } = await adminQuery(
       base,
-      `SELECT datname FROM pg_database WHERE datname LIKE 'gh\\_t\\_${run}\\_%' OR datname = '${template}'`,
+      `SELECT datname FROM pg_database WHERE datname LIKE '${startsWithPattern(runDatabasePrefix(run))}' OR datname = '${template}'`,
     );
     const names = rows.map((r: { datname: string }) => r.datname);
     const schemas = await adminQuery(
       base,
-      `SELECT nspname FROM pg_namespace WHERE nspname LIKE '${runSchemaPrefix(run).replaceAll('_', '\\_')}%'`,
+      `SELECT nspname FROM pg_namespace WHERE nspname LIKE '${startsWithPattern(runSchemaPrefix(run))}'`,
     );
-    for (const { nspname } of schemas.rows as { nspname: string }[]) {
-      await adminQuery(base, `DROP SCHEMA IF EXISTS ${nspname} CASCADE`);
-    }
+    const schemaNames = schemas.rows.map((r: { nspname: string }) => r.nspname);
+    if (schemaNames.length > 0)
+      await adminQuery(base, `DROP SCHEMA IF EXISTS ${schemaNames.join(', ')} CASCADE`);
     // A few at a time: each drop waits on the server's checkpoint.
     for (let i = 0; i < names.length; i += 4) {
       await Promise.all(
