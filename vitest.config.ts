@@ -41,10 +41,8 @@ export default defineConfig({
       // shared test servers are forgotten when closed (test/files-store.ts). The web suites stay isolated
       // (they mock modules and render into a fresh DOM).
       { extends: true, test: { name: 'sqlite', include: serverInclude, exclude: TIMED, isolate: false } },
-      // Suites that measure real-time behaviour (voice packets every 20 ms, no inserted silence): another
-      // suite taking its share of the cores made the transcoder miss its beat. In one `vitest run` they run
-      // after all the others, alone; `npm test` (scripts/test.ts) runs them in their own process from the
-      // start, at normal priority, with every other step at nice 10.
+      // Suites that measure real-time behaviour (voice packets every 20 ms, no inserted silence) run after
+      // all the others, alone: another suite on the second core made the transcoder miss its beat.
       {
         extends: true,
         test: { name: 'timed', include: TIMED, maxWorkers: 1, sequence: { groupOrder: 1 } },

@@ -6,18 +6,16 @@
  *   typecheck ─┐
  *   lint ──────┤
  *   build ─────┴─ browser tests (Playwright, on the build) ─ container (TEST_CONTAINER=1) ─┐
- *   Vitest (every project but `timed`) ────────────────────────────────────────────────────┴─ done
- *   Vitest `timed`, at normal priority; every other step at nice 10 ───────────────────────┘
+ *   Vitest (every project but `timed`) ────────────────────────────────────────────────────┴─ Vitest `timed`, alone
  *
- * The `timed` project measures real-time audio (a voice packet every 20 ms): another suite taking its
- * share of the cores made the transcoder miss its beat, so it once ran last, alone, with a core idle. Now
- * the other steps run at a lower priority (nice 10), and the timed suite, at normal priority, gets the CPU
- * it asks for the moment it asks, from the start. (The machine's own services, PostgreSQL and Redis, keep
- * their normal priority too, so the suites waiting on them wait less.) The container step (.ci/container-test:
- * the image built and run with Podman) runs only with TEST_CONTAINER=1, which .ci/run sets; it follows the
- * browser tests, beside the end of Vitest. Every step runs to its end even when another fails (one run
- * reports every failure); the exit status is non-zero when any step failed. Each line of output carries
- * its step's name.
+ * The `timed` project measures real-time audio (a voice packet every 20 ms), so it runs last, with nothing
+ * beside it: with another suite beside it, even at nice 10, its own event loop stalled 40–120 ms and the
+ * audio holes could no longer be judged. The container step (.ci/container-test: the image built and run
+ * with Podman) runs only with TEST_CONTAINER=1, which .ci/run sets; it follows the browser tests, beside
+ * the end of Vitest, instead of after the whole suite. The steps before `timed` run at nice 10, below the
+ * machine's own services (PostgreSQL, Redis), so the suites waiting on them wait less. Every step runs to
+ * its end even when another fails (one run reports every failure); the exit status is non-zero when any
+ * step failed. Each line of output carries its step's name.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
@@ -25,7 +23,7 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 
-/** `background`: at nice 10, below the timed suite (and below the machine's own services). */
+/** `background`: at nice 10, below the machine's own services (PostgreSQL, Redis). */
 type Step = { name: string; command: string[]; cwd?: string; background?: boolean };
 type Outcome = { name: string; ok: boolean; seconds: number; skipped?: boolean };
 
@@ -84,9 +82,13 @@ function skip(name: string, because: string, harmless = false): boolean {
   return harmless;
 }
 
+// Asked for here, and run by .ci/container-test alone: the other steps' Vitest must not run the suite too.
+const containerWanted = process.env.TEST_CONTAINER === '1';
+delete process.env.TEST_CONTAINER;
+
 /** The container step, when asked for; in CI it must run (a skipped suite fails the run). */
 function container(): Promise<boolean> | boolean {
-  if (process.env.TEST_CONTAINER === '1')
+  if (containerWanted)
     return run({ name: 'container', command: [path.join(ROOT, '.ci', 'container-test')], background: true });
   return skip(
     'container',
@@ -111,8 +113,7 @@ const vitest = path.join(BIN, 'vitest');
 const unitProjects = ['sqlite', 'web', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 const started = performance.now();
 
-const [timed, typecheck, lint, [browser, image], unit] = await Promise.all([
-  run({ name: 'vitest-timed', command: [vitest, 'run', '--project', 'timed'] }),
+const [typecheck, lint, [browser, image], unit] = await Promise.all([
   run({ name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'], background: true }),
   run({ name: 'lint', command: ['npm', 'run', '--silent', 'lint'], background: true }),
   run({ name: 'build', command: ['npm', 'run', '--silent', 'build'], background: true }).then(
@@ -135,6 +136,7 @@ const [timed, typecheck, lint, [browser, image], unit] = await Promise.all([
     background: true,
   }),
 ]);
+const timed = await run({ name: 'vitest-timed', command: [vitest, 'run', '--project', 'timed'] });
 const total = (performance.now() - started) / 1000;
 console.log('\nstep           result    seconds');
 for (const o of outcomes) {

@@ -13,7 +13,13 @@ import { bootstrapUsers } from '../features/users/index.ts';
 import type { Feature } from '../platform/feature.ts';
 import { buildSignedInUser, buildUser, type UserOverrides } from './factories.ts';
 import { filesStoreEnv } from './files-store.ts';
-import { databaseFromPgTemplate, runSchemaPrefix, sqliteTemplate, testRunId } from './template-db.ts';
+import {
+  databaseFromPgTemplate,
+  emptyRunDatabase,
+  runSchemaPrefix,
+  sqliteTemplate,
+  testRunId,
+} from './template-db.ts';
 
 export const TEST_ACCESS_CODE = 'test-access-code-123';
 
@@ -211,13 +217,14 @@ export { DEMO_USER_ID };
 
 /**
  * A throwaway schema in the test PostgreSQL; the URL selects it through search_path. Under Vitest's global
- * setup it is named for the run and dropped with the run's databases when the run ends, not by `drop()`:
- * the server's migrator (Kysely's) lists every schema of the database and asks has_schema_privilege of
- * each by name, which fails with "schema … does not exist" when another worker drops one in between (a
- * starting server failed that way once in a CI run).
+ * setup it is named for the run, made in an empty database of its own (test/template-db.ts), and dropped
+ * with the run's databases when the run ends, not by `drop()`: the server's migrator (Kysely's) lists every
+ * schema and table of its database and asks has_schema_privilege and pg_get_serial_sequence of each by
+ * name, which failed with "schema … does not exist" and "relation … does not exist" when another suite
+ * dropped its schema or restored its tables in between (a starting server, twice in CI runs).
  */
 export async function createPgSchema(): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL;
+  const base = (await emptyRunDatabase()) ?? process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const run = testRunId();
   const schema = `${run ? runSchemaPrefix(run) : 'gh_test_'}${process.pid}_${Math.random().toString(36).slice(2, 10)}`;

@@ -74,6 +74,21 @@ export async function databaseFromPgTemplate(): Promise<{ url: string } | null> 
   return { url: withDatabase(base, name) };
 }
 
+/**
+ * A new empty PostgreSQL database of this run's (dropped with the rest when the run ends), or null outside
+ * a run. Kysely's migrator lists the tables of every schema of its database (with
+ * pg_get_serial_sequence on each), so a server starting in a schema of the shared database failed with
+ * "relation … does not exist" when another suite dropped or restored tables of its own schema meanwhile.
+ */
+export async function emptyRunDatabase(): Promise<string | null> {
+  const base = process.env.TEST_DATABASE_URL;
+  const run = process.env[RUN_ENV];
+  if (!base || !run) return null;
+  const name = `${runDatabasePrefix(run)}${randomBytes(5).toString('hex')}`;
+  await adminQuery(base, `CREATE DATABASE ${name}`);
+  return withDatabase(base, name);
+}
+
 /** Vitest global setup: migrates the templates once; the returned teardown drops the run's databases. */
 export async function prepareTemplates(): Promise<() => Promise<void>> {
   const run = randomBytes(4).toString('hex');
