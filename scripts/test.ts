@@ -12,10 +12,9 @@
  * beside it: with another suite beside it, even at nice 10, its own event loop stalled 40–120 ms and the
  * audio holes could no longer be judged. The container step (.ci/container-test: the image built and run
  * with Podman) runs only with TEST_CONTAINER=1, which .ci/run sets; it follows the browser tests, beside
- * the end of Vitest, instead of after the whole suite. The steps before `timed` run at nice 10, below the
- * machine's own services (PostgreSQL, Redis), so the suites waiting on them wait less. Every step runs to
- * its end even when another fails (one run reports every failure); the exit status is non-zero when any
- * step failed. Each line of output carries its step's name.
+ * the end of Vitest, instead of after the whole suite. Every step runs to its end even when another fails
+ * (one run reports every failure); the exit status is non-zero when any step failed. Each line of output
+ * carries its step's name.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
@@ -23,8 +22,7 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 
-/** `background`: at nice 10, below the machine's own services (PostgreSQL, Redis). */
-type Step = { name: string; command: string[]; cwd?: string; background?: boolean };
+type Step = { name: string; command: string[]; cwd?: string };
 type Outcome = { name: string; ok: boolean; seconds: number; skipped?: boolean };
 
 const running = new Set<ChildProcess>();
@@ -45,8 +43,7 @@ function run(step: Step): Promise<boolean> {
   const started = performance.now();
   console.log(`[${step.name}] $ ${step.command.join(' ')}`);
   return new Promise((resolve) => {
-    const command = step.background ? ['nice', '-n', '10', ...step.command] : step.command;
-    const [file, ...args] = command as [string, ...string[]];
+    const [file, ...args] = step.command as [string, ...string[]];
     const child = spawn(file, args, {
       cwd: step.cwd ?? ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -88,8 +85,7 @@ delete process.env.TEST_CONTAINER;
 
 /** The container step, when asked for; in CI it must run (a skipped suite fails the run). */
 function container(): Promise<boolean> | boolean {
-  if (containerWanted)
-    return run({ name: 'container', command: [path.join(ROOT, '.ci', 'container-test')], background: true });
+  if (containerWanted) return run({ name: 'container', command: [path.join(ROOT, '.ci', 'container-test')] });
   return skip(
     'container',
     'TEST_CONTAINER=1 is not set (it needs Podman; .ci/run sets it)',
@@ -114,26 +110,22 @@ const unitProjects = ['sqlite', 'web', ...(process.env.TEST_DATABASE_URL ? ['pos
 const started = performance.now();
 
 const [typecheck, lint, [browser, image], unit] = await Promise.all([
-  run({ name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'], background: true }),
-  run({ name: 'lint', command: ['npm', 'run', '--silent', 'lint'], background: true }),
-  run({ name: 'build', command: ['npm', 'run', '--silent', 'build'], background: true }).then(
-    async (built) => {
-      const browser = built
-        ? await run({
-            name: 'e2e',
-            command: [path.join(BIN, 'playwright'), 'test', '-c', 'playwright.config.ts'],
-            cwd: path.join(ROOT, 'e2e'),
-            background: true,
-          })
-        : skip('e2e', 'the build failed');
-      // The image builds from the sources, not from this build: it runs whether or not the build passed.
-      return [browser, await container()] as const;
-    },
-  ),
+  run({ name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] }),
+  run({ name: 'lint', command: ['npm', 'run', '--silent', 'lint'] }),
+  run({ name: 'build', command: ['npm', 'run', '--silent', 'build'] }).then(async (built) => {
+    const browser = built
+      ? await run({
+          name: 'e2e',
+          command: [path.join(BIN, 'playwright'), 'test', '-c', 'playwright.config.ts'],
+          cwd: path.join(ROOT, 'e2e'),
+        })
+      : skip('e2e', 'the build failed');
+    // The image builds from the sources, not from this build: it runs whether or not the build passed.
+    return [browser, await container()] as const;
+  }),
   run({
     name: 'vitest',
     command: [vitest, 'run', ...unitProjects.flatMap((p) => ['--project', p])],
-    background: true,
   }),
 ]);
 const timed = await run({ name: 'vitest-timed', command: [vitest, 'run', '--project', 'timed'] });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { type Browser, type BrowserContext, test as base, type Page } from '@playwright/test';
 import type { UserOverrides } from '../../server/src/test/factories.ts';
 import { FAKE_DISCORD_USER_COOKIE } from '../../server/src/test/fake-discord.ts';
@@ -64,13 +65,57 @@ export function randomDiscordId(): string {
     .padStart(8, '0')}`;
 }
 
-export const test = base.extend<{ memberPage: Page }>({
+/**
+ * What each open page answers within 2 s, and the busiest processes: printed when a test fails. A few CI
+ * runs had a freshly loaded page render nothing for the rest of its test, with no page snapshot either
+ * (Playwright could not read the page); this tells a stuck page from a slow server next time.
+ */
+async function reportPages(browser: Browser, title: string): Promise<void> {
+  const lines = [`[failure report] ${title}`];
+  for (const page of browser.contexts().flatMap((c) => c.pages())) {
+    const answer = await page
+      .waitForFunction(
+        () => `${document.readyState}, ${document.body?.textContent?.length ?? 0} characters`,
+        null,
+        {
+          timeout: 2000,
+        },
+      )
+      .then((handle) => handle.jsonValue())
+      .catch((e: unknown) => `no answer within 2 s: ${String(e).slice(0, 160)}`);
+    lines.push(`  ${page.url()}: ${answer}`);
+  }
+  const ps = spawnSync('ps', ['-eo', 'pid,ni,stat,pcpu,etime,args', '--sort=-pcpu'], { encoding: 'utf8' });
+  lines.push(
+    ...(ps.stdout ?? '')
+      .split('\n')
+      .slice(0, 9)
+      .map((l) => `  ${l.slice(0, 160)}`),
+  );
+  console.error(lines.join('\n'));
+}
+
+export const test = base.extend<{ memberPage: Page; failureReport: undefined }>({
+  // The usual page, reported on before it closes when its test failed.
+  page: async ({ page, browser }, use, testInfo) => {
+    await use(page);
+    if (testInfo.status !== testInfo.expectedStatus) await reportPages(browser, testInfo.title);
+  },
   // A page signed in as a fresh `user`-level member.
   memberPage: async ({ browser }, use) => {
     const { context, page } = await signedInContext(browser);
     await use(page);
     await context.close();
   },
+  // The pages of contexts a failed test opened itself (signedInContext) and left open.
+  failureReport: [
+    async ({ browser }, use, testInfo) => {
+      await use(undefined);
+      const open = browser.contexts().some((c) => c.pages().length > 0);
+      if (open && testInfo.status !== testInfo.expectedStatus) await reportPages(browser, testInfo.title);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect } from '@playwright/test';

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -8,6 +7,7 @@ import type { App } from '../../../platform/feature.ts';
 import { bearer, createTestApp, type TestContext } from '../../../test/app.ts';
 import { startUpload } from '../test-helpers.ts';
 import { freeBytes } from './service.ts';
+import { appOnTmpfs, tmpfsProblem } from './test-tmpfs.ts';
 
 /**
  * Issue 26, findings 2, 3, 9 and 11: storage admission is one database step (check and reservation
@@ -195,29 +195,6 @@ describe('open resumable uploads per member', () => {
     expect((await patchTus(ctx.app, other.token, small, 0, Buffer.from('abc'))).statusCode).toBe(204);
   });
 });
-
-const tmpfsProblem = (() => {
-  if (process.platform !== 'linux') return 'tmpfs needs Linux';
-  if (process.getuid?.() !== 0) return 'mounting a tmpfs needs root';
-  return null;
-})();
-
-/** An app whose blob directory is a fresh tmpfs of `sizeMiB`; null if mounting is refused here. */
-async function appOnTmpfs(sizeMiB: number, env: Record<string, string>) {
-  const ctx = await createTestApp({ FILES_STORE: 'local', UPLOADS_PER_USER: '10', ...env });
-  const blobDir = path.join(ctx.dataDir, 'blobs');
-  // The store made its directories at start; the mount hides them, so they are made again on it.
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMiB}m`, 'tmpfs', blobDir], { stdio: 'pipe' });
-  fs.mkdirSync(path.join(blobDir, 'tmp'), { recursive: true });
-  return {
-    ctx,
-    blobDir,
-    async close() {
-      await ctx.close().catch(() => {});
-      execFileSync('umount', ['-l', blobDir]);
-    },
-  };
-}
 
 describe.skipIf(tmpfsProblem !== null)(
   `the disk reserve on a real small disk (tmpfs)${tmpfsProblem ? ` (skipped: ${tmpfsProblem})` : ''}`,
