@@ -16,7 +16,9 @@ import { filesStoreEnv } from './files-store.ts';
 import {
   databaseFromPgTemplate,
   emptyRunDatabase,
+  leaveCopy,
   runSchemaPrefix,
+  shareCopy,
   sqliteTemplate,
   testRunId,
 } from './template-db.ts';
@@ -70,9 +72,12 @@ export async function createTestApp(
   const features = only ? selectFeatures(only, platform.featureOptions) : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-test-'));
   // A copy of the run's migrated template when there is one (test/template-db.ts), else a fresh schema.
-  const pgCopy = !sameDatabaseAs && database === 'postgres' ? await databaseFromPgTemplate() : null;
+  const pgCopy =
+    !sameDatabaseAs && !env.DATABASE_URL && database === 'postgres' ? await databaseFromPgTemplate() : null;
   const pgSchema = !sameDatabaseAs && database === 'postgres' && !pgCopy ? await createPgSchema() : null;
   const databaseUrl = sameDatabaseAs?.config.databaseUrl ?? pgCopy?.url ?? pgSchema?.url;
+  if (sameDatabaseAs) shareCopy(sameDatabaseAs.config.databaseUrl);
+  const sharedCopy = pgCopy?.url ?? (sameDatabaseAs ? sameDatabaseAs.config.databaseUrl : null);
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -116,6 +121,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       await db.destroy();
+      if (sharedCopy) leaveCopy(sharedCopy); // once its last app closed, another test may empty and reuse it
       await pgSchema?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -60,18 +60,139 @@ async function adminQuery(base: string, text: string): Promise<pg.QueryResult> {
 }
 
 /**
- * A fresh PostgreSQL database copied from the run's migrated template, or null when the run has none.
- * It is dropped with the rest of the run's databases when the run ends (a DROP DATABASE waits for a
- * checkpoint, so tests do not wait for it).
+ * What makes a used copy as good as new (prepareTemplates writes it for the workers; a worker must not
+ * connect to the template itself, or copying it fails while it has a visitor): the tables to empty, the
+ * rows the migrations seed, the sequences' starting values, and a fingerprint of the schema.
+ */
+type PgReset = { sql: string; fingerprint: string };
+const PG_RESET_ENV = 'GH_TEST_PG_RESET';
+
+/** One text that changes with any table, column, constraint, index, trigger, function or schema. */
+const FINGERPRINT_SQL = `SELECT md5(coalesce(string_agg(x, ',' ORDER BY x), '')) AS fingerprint FROM (
+  SELECT table_name || '.' || column_name || ':' || data_type || ':' || is_nullable || ':' || coalesce(column_default, '') AS x
+    FROM information_schema.columns WHERE table_schema = 'public'
+  UNION ALL SELECT conrelid::regclass::text || ':' || conname || ':' || pg_get_constraintdef(oid)
+    FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+  UNION ALL SELECT indexdef FROM pg_indexes WHERE schemaname = 'public'
+  UNION ALL SELECT tgrelid::regclass::text || ':' || tgname FROM pg_trigger WHERE NOT tgisinternal
+  UNION ALL SELECT 'function:' || proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace
+  UNION ALL SELECT 'schema:' || nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema'
+  UNION ALL SELECT 'migrations:' || count(*) FROM kysely_migration
+) AS parts`;
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The reset of a migrated database, read from it (the template, before any copy is made). */
+async function readPgReset(url: string): Promise<PgReset> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {}); // a dropped connection surfaces through the queries below
+  await client.connect();
+  try {
+    const tables = (
+      await client.query<{ name: string }>(
+        `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely\\_%' ORDER BY 1`,
+      )
+    ).rows.map((r) => r.name);
+    const statements = [
+      'BEGIN',
+      // Foreign keys are not checked while every table empties (superuser; CI's PostgreSQL trusts it).
+      'SET LOCAL session_replication_role = replica',
+      ...tables.map((t) => `DELETE FROM ${quoteIdent(t)}`),
+    ];
+    for (const t of tables) {
+      const { rows } = await client.query<{ rows: unknown }>(
+        `SELECT coalesce(json_agg(t), '[]'::json) AS rows FROM ${quoteIdent(t)} AS t`,
+      );
+      const json = JSON.stringify(rows[0]?.rows ?? []);
+      if (json !== '[]')
+        statements.push(
+          `INSERT INTO ${quoteIdent(t)} SELECT * FROM json_populate_recordset(null::${quoteIdent(t)}, ${quoteLiteral(json)})`,
+        );
+    }
+    const sequences = await client.query<{ name: string; last: string | null }>(
+      `SELECT sequencename AS name, last_value::text AS last FROM pg_sequences WHERE schemaname = 'public'`,
+    );
+    for (const q of sequences.rows)
+      statements.push(
+        `SELECT setval(${quoteLiteral(quoteIdent(q.name))}, ${q.last ?? 1}, ${q.last === null ? 'false' : 'true'})`,
+      );
+    statements.push('COMMIT');
+    const fingerprint =
+      (await client.query<{ fingerprint: string }>(FINGERPRINT_SQL)).rows[0]?.fingerprint ?? '';
+    return { sql: statements.join(';\n'), fingerprint };
+  } finally {
+    await client.end();
+  }
+}
+
+/** This worker's copies whose tests have ended, ready to be reset and used again. */
+const released: string[] = [];
+/** This worker's copies in use: how many open apps use each (a test's second instance shares one). */
+const inUse = new Map<string, number>();
+
+/** Another app on a copy (createTestApp's sameDatabaseAs): it is reused only once both have closed. */
+export function shareCopy(url: string): void {
+  const n = inUse.get(url);
+  if (n !== undefined) inUse.set(url, n + 1);
+}
+
+/** An app on a copy has closed: when it was the last, another test may empty the copy and use it. */
+export function leaveCopy(url: string): void {
+  const n = inUse.get(url);
+  if (n === undefined) return;
+  if (n > 1) inUse.set(url, n - 1);
+  else {
+    inUse.delete(url);
+    released.push(url);
+  }
+}
+
+/**
+ * A used copy made as good as new, or null when it is not: a test changed its schema (dropped a table,
+ * added a trigger…), which no reset of rows undoes, so it is left for the run's teardown.
+ */
+async function resetCopy(url: string, reset: PgReset): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ fingerprint: string }>(FINGERPRINT_SQL);
+    if (rows[0]?.fingerprint !== reset.fingerprint) return false;
+    await client.query(reset.sql);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * A PostgreSQL database as the run's migrated template left it, or null when the run has none: one this
+ * worker used before and emptied again (DELETE of every table and the migrations' seed rows back: ≈10 ms),
+ * else a new copy of the template (CREATE DATABASE … TEMPLATE: ≈100 ms alone, several times that on the
+ * busy machine, for each of some 250 tests). `leaveCopy` hands it back once its apps have closed. Copies are
+ * dropped with the rest of the run's databases when the run ends (a DROP DATABASE waits for a checkpoint,
+ * so tests do not wait for it).
  */
 export async function databaseFromPgTemplate(): Promise<{ url: string } | null> {
   const base = process.env.TEST_DATABASE_URL;
   const template = process.env[PG_TEMPLATE_ENV];
   const run = process.env[RUN_ENV];
   if (!base || !template || !run) return null;
+  const reset = process.env[PG_RESET_ENV] ? (JSON.parse(process.env[PG_RESET_ENV]) as PgReset) : null;
+  const hand = (url: string) => {
+    inUse.set(url, 1);
+    return { url };
+  };
+  while (reset && released.length > 0) {
+    const url = released.pop() as string;
+    if (await resetCopy(url, reset)) return hand(url);
+  }
   const name = `${runDatabasePrefix(run)}${randomBytes(5).toString('hex')}`;
   await adminQuery(base, `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY WAL_LOG`);
-  return { url: withDatabase(base, name) };
+  return hand(withDatabase(base, name));
 }
 
 /**
@@ -108,6 +229,7 @@ export async function prepareTemplates(): Promise<() => Promise<void>> {
     const db = openDb(withDatabase(base, template));
     await migrateToLatest(db);
     await db.destroy();
+    process.env[PG_RESET_ENV] = JSON.stringify(await readPgReset(withDatabase(base, template)));
     process.env[PG_TEMPLATE_ENV] = template;
   }
   return async () => {
