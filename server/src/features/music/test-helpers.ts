@@ -192,6 +192,8 @@ export async function holeAround(
   discord: FakeDiscordBot,
   requestAt: number,
   answeredAt: number,
+  /** When the playback before the request became steady (after the last pause, skip, effect or start). */
+  steadySince = requestAt - 3000,
 ): Promise<{ holeMs: number; silences: number; machineMs: number }> {
   await audioAfter(discord, answeredAt, 200, 8);
   const ssrc = discord.voice.packets.at(-1)?.ssrc;
@@ -213,7 +215,9 @@ export async function holeAround(
   return {
     holeMs: worstGap(requestAt, answeredAt + 200),
     silences,
-    // The same measure over the 3 s before the request: how much this shared machine stalls on its own.
-    machineMs: worstGap(requestAt - 3000, requestAt),
+    // The same measure over up to 3 s of steady playback before the request: how much this shared machine
+    // stalls on its own. (Over the whole 3 s it also measured the previous step's pause or track start,
+    // 650–950 ms, so the holes of a skip or a seek were never judged.)
+    machineMs: worstGap(Math.max(requestAt - 3000, steadySince), requestAt),
   };
 }
