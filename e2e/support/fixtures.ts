@@ -1,11 +1,30 @@
 import { spawnSync } from 'node:child_process';
-import { type Browser, type BrowserContext, test as base, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, test as base, type Page, type Request } from '@playwright/test';
 import type { UserOverrides } from '../../server/src/test/factories.ts';
 import { FAKE_DISCORD_USER_COOKIE } from '../../server/src/test/fake-discord.ts';
 import { createMember } from './db.ts';
 import { BASE_URL, DISCORD_BASE } from './env.ts';
 
 export type Member = { token: string; userId: string; username: string };
+
+/** Each context's requests that have not ended, and those that failed or were refused (failure report). */
+const requestLog = new WeakMap<BrowserContext, { pending: Map<Request, number>; failed: string[] }>();
+
+/** Keeps the requests of a context that have not ended yet (with when each started) and the failed ones. */
+function trackRequests(context: BrowserContext): void {
+  if (requestLog.has(context)) return;
+  const log = { pending: new Map<Request, number>(), failed: [] as string[] };
+  requestLog.set(context, log);
+  context.on('request', (r) => log.pending.set(r, Date.now()));
+  context.on('requestfinished', (r) => log.pending.delete(r));
+  context.on('requestfailed', (r) => {
+    log.pending.delete(r);
+    log.failed.push(`${r.method()} ${r.url()}: ${r.failure()?.errorText ?? 'failed'}`);
+  });
+  context.on('response', (r) => {
+    if (r.status() >= 400) log.failed.push(`${r.request().method()} ${r.url()}: ${r.status()}`);
+  });
+}
 
 /** Opens a browser context already signed in as a new member (token + user in localStorage). */
 export async function signedInContext(
@@ -14,6 +33,7 @@ export async function signedInContext(
 ): Promise<{ context: BrowserContext; page: Page; member: Member }> {
   const member = await createMember(overrides);
   const context = await browser.newContext({ baseURL: BASE_URL });
+  trackRequests(context);
   await context.addInitScript(
     ({ token, user }) => {
       if (!localStorage.getItem('authToken')) {
@@ -84,6 +104,14 @@ async function reportPages(browser: Browser, title: string): Promise<void> {
       .then((handle) => handle.jsonValue())
       .catch((e: unknown) => `no answer within 2 s: ${String(e).slice(0, 160)}`);
     lines.push(`  ${page.url()}: ${answer}`);
+    // Requests that never ended (a page that renders nothing may be waiting on one of its files).
+    const now = Date.now();
+    const log = requestLog.get(page.context());
+    for (const [request, since] of log?.pending ?? [])
+      lines.push(
+        `    still waiting ${((now - since) / 1000).toFixed(1)} s: ${request.method()} ${request.url()}`,
+      );
+    for (const failed of log?.failed.slice(-12) ?? []) lines.push(`    failed: ${failed}`);
   }
   const ps = spawnSync('ps', ['-eo', 'pid,ni,stat,pcpu,etime,args', '--sort=-pcpu'], { encoding: 'utf8' });
   lines.push(
@@ -98,6 +126,7 @@ async function reportPages(browser: Browser, title: string): Promise<void> {
 export const test = base.extend<{ memberPage: Page; failureReport: undefined }>({
   // The usual page, reported on before it closes when its test failed.
   page: async ({ page, browser }, use, testInfo) => {
+    trackRequests(page.context());
     await use(page);
     if (testInfo.status !== testInfo.expectedStatus) await reportPages(browser, testInfo.title);
   },
