@@ -54,7 +54,9 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
   beforeAll(async () => {
     const base = process.env.TEST_CONTAINER_BASE;
     // --format docker keeps HEALTHCHECK (the OCI format has no field for it).
-    const args = ['build', '--format', 'docker', '-t', tag, '-f', 'Containerfile'];
+    // --network host, as .ci/container-prepare builds: a RUN step on Podman's own network adds and
+    // removes a virtual interface, and a browser beside it aborts its requests (ERR_NETWORK_CHANGED).
+    const args = ['build', '--network', 'host', '--format', 'docker', '-t', tag, '-f', 'Containerfile'];
     if (base) args.push('--build-arg', `BASE=${base}`);
     // Behind a TLS-intercepting proxy (our CI's), the build stages must trust its CA to reach the registry.
     const caFile = process.env.TEST_CONTAINER_CA_FILE;
