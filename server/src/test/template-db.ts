@@ -149,8 +149,8 @@ export function leaveCopy(url: string): void {
 }
 
 /**
- * A used copy made as good as new, or null when it is not: a test changed its schema (dropped a table,
- * added a trigger…), which no reset of rows undoes, so it is left for the run's teardown.
+ * Makes a used copy as good as new: false when it cannot be, because a test changed its schema (dropped a
+ * table, added a trigger…), which no reset of rows undoes; such a copy is left for the run's teardown.
  */
 async function resetCopy(url: string, reset: PgReset): Promise<boolean> {
   const client = new pg.Client({ connectionString: url });
