@@ -86,13 +86,13 @@ export function randomDiscordId(): string {
 }
 
 /**
- * What each open page answers within 2 s, and the busiest processes: printed when a test fails. A few CI
- * runs had a freshly loaded page render nothing for the rest of its test, with no page snapshot either
- * (Playwright could not read the page); this tells a stuck page from a slow server next time.
+ * What each given page answers within 2 s, its requests that never ended or failed, and the busiest
+ * processes: printed when a test fails. It named the cause of pages that stayed blank in CI runs (every
+ * script request failed with ERR_NETWORK_CHANGED while Podman built on its own network).
  */
-async function reportPages(browser: Browser, title: string): Promise<void> {
+async function reportPages(pages: Page[], title: string): Promise<void> {
   const lines = [`[failure report] ${title}`];
-  for (const page of browser.contexts().flatMap((c) => c.pages())) {
+  for (const page of pages) {
     const answer = await page
       .waitForFunction(
         () => `${document.readyState}, ${document.body?.textContent?.length ?? 0} characters`,
@@ -125,10 +125,10 @@ async function reportPages(browser: Browser, title: string): Promise<void> {
 
 export const test = base.extend<{ memberPage: Page; failureReport: undefined }>({
   // The usual page, reported on before it closes when its test failed.
-  page: async ({ page, browser }, use, testInfo) => {
+  page: async ({ page }, use, testInfo) => {
     trackRequests(page.context());
     await use(page);
-    if (testInfo.status !== testInfo.expectedStatus) await reportPages(browser, testInfo.title);
+    if (testInfo.status !== testInfo.expectedStatus) await reportPages([page], testInfo.title);
   },
   // A page signed in as a fresh `user`-level member.
   memberPage: async ({ browser }, use) => {
@@ -140,8 +140,10 @@ export const test = base.extend<{ memberPage: Page; failureReport: undefined }>(
   failureReport: [
     async ({ browser }, use, testInfo) => {
       await use(undefined);
-      const open = browser.contexts().some((c) => c.pages().length > 0);
-      if (open && testInfo.status !== testInfo.expectedStatus) await reportPages(browser, testInfo.title);
+      // The `page` fixture's context has closed by now (it reported on its own page).
+      const open = browser.contexts().flatMap((c) => c.pages());
+      if (open.length > 0 && testInfo.status !== testInfo.expectedStatus)
+        await reportPages(open, testInfo.title);
     },
     { auto: true },
   ],
