@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { RESUMABLE_UPLOAD_PATH, securityTexts, TUS_VERSION } from '@guildhall/common';
@@ -156,18 +155,9 @@ describe('the disk reserve', () => {
   test.skipIf(tmpfsProblem !== null)(
     `with the blob disk full (a 2 MiB tmpfs), uploads answer 507 and sign-in still works${tmpfsProblem ? ` (skipped: ${tmpfsProblem})` : ''}`,
     async () => {
-      const ctx = await createTestApp({ STORAGE_RESERVE_BYTES: String(256 * KiB), FILES_STORE: 'local' });
-      const blobDir = path.join(ctx.dataDir, 'blobs');
-      fs.mkdirSync(blobDir, { recursive: true });
-      let mounted = false;
+      const disk = await appOnTmpfs(2, { STORAGE_RESERVE_BYTES: String(256 * KiB) });
+      const { ctx, blobDir } = disk;
       try {
-        try {
-          execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', blobDir], { stdio: 'pipe' });
-          mounted = true;
-        } catch (e) {
-          console.warn(`tmpfs test skipped: mount failed (${String(e).slice(0, 120)})`);
-          return;
-        }
         // Fill the blob disk to the brim.
         try {
           fs.writeFileSync(path.join(blobDir, 'filler'), Buffer.alloc(4 * 1024 * KiB));
@@ -186,8 +176,7 @@ describe('the disk reserve', () => {
         expect(signIn.statusCode).toBe(200);
         await createFolder(ctx.app, token, 'Database still writable');
       } finally {
-        if (mounted) execFileSync('umount', [blobDir]);
-        await ctx.close();
+        await disk.close();
       }
     },
   );
