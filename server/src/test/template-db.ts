@@ -190,9 +190,7 @@ export async function databaseFromPgTemplate(): Promise<{ url: string } | null> 
     const url = released.pop() as string;
     if (await resetCopy(url, reset)) return hand(url);
   }
-  const name = `${runDatabasePrefix(run)}${randomBytes(5).toString('hex')}`;
-  await adminQuery(base, `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY WAL_LOG`);
-  return hand(withDatabase(base, name));
+  return hand(await createRunDatabase(base, run, `TEMPLATE ${template} STRATEGY WAL_LOG`));
 }
 
 /**
@@ -205,8 +203,13 @@ export async function emptyRunDatabase(): Promise<string | null> {
   const base = process.env.TEST_DATABASE_URL;
   const run = process.env[RUN_ENV];
   if (!base || !run) return null;
+  return createRunDatabase(base, run, '');
+}
+
+/** A new database named for the run (its teardown drops it), made with `options`; its URL. */
+async function createRunDatabase(base: string, run: string, options: string): Promise<string> {
   const name = `${runDatabasePrefix(run)}${randomBytes(5).toString('hex')}`;
-  await adminQuery(base, `CREATE DATABASE ${name}`);
+  await adminQuery(base, `CREATE DATABASE ${name} ${options}`);
   return withDatabase(base, name);
 }
 
