@@ -1,6 +1,8 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { testCaBundle } from './server/src/test/fake-discord-bot/ca-env.ts';
 import { SQL_SUITES } from './server/src/test/sql-suites.ts';
+import { EVENT_DEADLINE_MS, TEST_TIMEOUT_MS } from './server/src/test/time-scale.ts';
 
 // The fake Discord's voice gateway serves TLS with a certificate from a committed test-only CA. Node reads
 // NODE_EXTRA_CA_CERTS only at process start, so it is set here, before the worker processes (forks pool)
@@ -28,13 +30,16 @@ const TIMED = ['server/src/features/music/audio.test.ts'];
 export default defineConfig({
   test: {
     pool: 'forks',
-    // Two test files at a time on the 2-core machine (Vitest's default there is one): most of a server
-    // suite's time is spent waiting on sockets, child processes and timers, not on a core.
-    maxWorkers: 2,
+    // As many test files at a time as the machine has cores (Vitest's default is one fewer): most of a
+    // server suite's time is spent waiting on sockets, child processes and timers, not on a core.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     // Databases migrated once per run and copied per test (server/src/test/template-db.ts).
     globalSetup: ['server/src/test/global-setup.ts'],
-    testTimeout: 20000,
-    hookTimeout: 20000,
+    // One generous limit, scaled by TEST_TIME_SCALE (server/src/test/time-scale.ts): a test waits for the
+    // event that proves its point; it never fails because the machine is slow.
+    testTimeout: TEST_TIMEOUT_MS,
+    hookTimeout: TEST_TIMEOUT_MS,
+    expect: { poll: { timeout: EVENT_DEADLINE_MS } },
     projects: [
       // Server suites share their worker's modules (isolate: false): importing the app took ~1 s per file,
       // 40 % of the run. Every suite builds its own app, databases and servers from these modules, and

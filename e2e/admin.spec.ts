@@ -123,7 +123,7 @@ test.describe('admin panel', () => {
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue with Discord' }).click();
     await expect(page.getByText(`Welcome, ${username}!`)).toBeVisible();
-    await expect(page).toHaveURL(`${BASE_URL}/dashboard`, { timeout: 5000 });
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`);
     await expect(page.getByRole('heading', { name: `Welcome back, ${username}!` })).toBeVisible();
   });
 

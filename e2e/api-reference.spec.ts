@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { deadline } from '../server/src/test/time-scale.ts';
 import { AdminPanel } from './support/admin-panel.ts';
 import { BASE_URL } from './support/env.ts';
 import { expect, signedInContext, test } from './support/fixtures.ts';
@@ -24,7 +25,7 @@ test.describe('release and API reference (issue 32)', () => {
     const reference = page.getByTestId('api-reference');
     // Generated from the server's own document: its routes and its release (Swagger UI loads on this page).
     const validate = reference.locator('.opblock-summary-path[data-path="/api/auth/validate"]');
-    await expect(validate).toBeVisible({ timeout: 30_000 });
+    await expect(validate).toBeVisible({ timeout: deadline(30_000) });
     await expect(reference.locator('.version').first()).toHaveText(version);
     // "Try it out" sends the signed-in admin's token.
     await validate.click();

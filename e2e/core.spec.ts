@@ -18,7 +18,7 @@ test.describe('sign-in', () => {
     await expect(page).toHaveURL(/\/auth\/discord\/callback\?code=/);
     // The stored state is removed after the callback.
     expect(await page.evaluate(() => localStorage.getItem('discord_oauth_state'))).toBeNull();
-    await expect(page).toHaveURL(`${BASE_URL}/dashboard`, { timeout: 5000 });
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`);
     await expect(page.getByRole('heading', { name: `Welcome back, ${m.username}!` })).toBeVisible();
     // Discord's access token never reaches the browser: only our session token is stored.
     const stored = await page.evaluate(() => Object.keys(localStorage));
@@ -32,7 +32,7 @@ test.describe('sign-in', () => {
     await page.evaluate(() => localStorage.setItem('discord_oauth_state', 'the-state-we-sent'));
     await page.goto('/auth/discord/callback?code=abc&state=some-other-state');
     await expect(page.getByRole('alert')).toHaveText(TEXTS.invalidState);
-    await expect(page).toHaveURL(`${BASE_URL}/login`, { timeout: 5000 });
+    await expect(page).toHaveURL(`${BASE_URL}/login`);
   });
 
   test('[discord] no stored state and missing parameters show the spec texts', async ({ page }) => {
@@ -204,7 +204,7 @@ test.describe('session', () => {
     const copied = page.getByRole('button', { name: 'User ID copied' });
     await expect(copied).toHaveAttribute('data-copied', 'true');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(member.userId);
-    await expect(page.getByRole('button', { name: 'Copy User ID' })).toBeVisible({ timeout: 3500 });
+    await expect(page.getByRole('button', { name: 'Copy User ID' })).toBeVisible();
     await context.close();
   });
 
@@ -258,7 +258,7 @@ test.describe('sign-in returns to the page you came from (issue 31)', () => {
       await page.goto('/minigames/pictionary');
       await expect(page).toHaveURL(`${BASE_URL}/login?next=%2Fminigames%2Fpictionary`);
       await signIn(page);
-      await expect(page).toHaveURL(`${BASE_URL}/minigames/pictionary`, { timeout: 6000 });
+      await expect(page).toHaveURL(`${BASE_URL}/minigames/pictionary`);
       await expect(page).toHaveTitle('Pictionary · Guildhall');
     });
 
@@ -271,7 +271,7 @@ test.describe('sign-in returns to the page you came from (issue 31)', () => {
       await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
       await expect(page).toHaveURL(`${BASE_URL}/login?next=${encodeURIComponent(share.url)}`);
       await signIn(page);
-      await expect(page).toHaveURL(`${BASE_URL}${share.url}`, { timeout: 6000 });
+      await expect(page).toHaveURL(`${BASE_URL}${share.url}`);
       await expect(page.getByTestId('shared-name')).toHaveText(share.name);
     });
   }
@@ -292,7 +292,7 @@ test.describe('sign-in returns to the page you came from (issue 31)', () => {
   }) => {
     await page.goto(`/login?next=${encodeURIComponent('https://evil.example')}`);
     await signInWithDiscord(page, false);
-    await expect(page).toHaveURL(`${BASE_URL}/dashboard`, { timeout: 6000 });
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`);
   });
 
   test('[discord] a member who cancels on Discord is told so, and is back at sign-in with the page kept', async ({
@@ -314,6 +314,6 @@ test.describe('sign-in returns to the page you came from (issue 31)', () => {
     await expect(alert).not.toContainText('access_denied');
     await expectNoSeriousA11y(page);
     await shot(page, 'callback-cancelled');
-    await expect(page).toHaveURL(`${BASE_URL}/login?next=%2Fminigames%2Fpictionary`, { timeout: 6000 });
+    await expect(page).toHaveURL(`${BASE_URL}/login?next=%2Fminigames%2Fpictionary`);
   });
 });

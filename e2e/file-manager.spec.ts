@@ -68,7 +68,7 @@ test('[user] an uploaded PNG shows its thumbnail in the grid and opens in the pr
   ]);
   await screen.seedFile('blue.png', await png(640, 480, 40, 40, 220), home.id);
   await screen.seedFile('notes.txt', Buffer.from('line one\nline two'), home.id);
-  await expect(screen.card('red.png')).toBeVisible({ timeout: 20_000 });
+  await expect(screen.card('red.png')).toBeVisible();
   await page.reload();
   await expect(screen.card('red.png').getByTestId('thumbnail')).toBeVisible();
   await imageLoaded(page, '[data-testid=file-card][data-name="red.png"] [data-testid=thumbnail]');

@@ -52,7 +52,7 @@ test('[user] uploads two files through the UI and sees the progress cards, then 
   // The owner is the uploader (issue 30), on the card as in its tooltip.
   await expect(screen.card('recording.bin')).toContainText(username);
   await expect(screen.card('recording.bin')).toContainText('read-write');
-  await expect(screen.page.getByTestId('upload-card')).toHaveCount(0, { timeout: 6000 });
+  await expect(screen.page.getByTestId('upload-card')).toHaveCount(0);
   await expectNoSeriousA11y(screen.page);
   await shot(screen.page, 'files-grid');
   await context.close();
@@ -69,7 +69,7 @@ test('[user] drops files onto the page to upload them', async ({ browser }) => {
   await page.dispatchEvent('body', 'dragenter', { dataTransfer });
   await expect(page.getByText('Drop files to upload')).toBeVisible();
   await page.dispatchEvent('body', 'drop', { dataTransfer });
-  await expect(screen.card('dropped.txt')).toBeVisible({ timeout: 10_000 });
+  await expect(screen.card('dropped.txt')).toBeVisible();
   await context.close();
 });
 
@@ -204,7 +204,7 @@ test('[user] shares a file publicly; a signed-out browser opens the link and dow
   ]);
   await expect(visitor.getByText(FILES_TEXTS.downloadStarted)).toBeVisible();
   expect((await bytesOf(download)).equals(content)).toBe(true);
-  await expect(visitor.getByTestId('shared-downloads')).toHaveText('1', { timeout: 5000 });
+  await expect(visitor.getByTestId('shared-downloads')).toHaveText('1');
   await visitor.context().close();
   await context.close();
 });

@@ -132,7 +132,6 @@ test('[admin] the navbar counts pending accounts; Approve offers the level (scre
   browser,
 }) => {
   // Discord sign-in, then axe at two widths in both themes over an admin list that grows with the run.
-  test.setTimeout(60_000);
   const id = randomDiscordId();
   const newcomer = await browser.newContext({ baseURL: BASE_URL });
   await setDiscordUser(newcomer, { id, username: `waiting_${id.slice(-6)}` });

@@ -85,7 +85,6 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
   browser,
 }) => {
   // A ring check at every Tab stop, and axe at the end, on a machine other suites share.
-  test.setTimeout(120_000);
   const id = randomDiscordId();
   const m = await createMember({ discord_id: id, username: `keys_${id.slice(-6)}` });
   const context = await browser.newContext({ baseURL: BASE_URL });
@@ -106,7 +105,7 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
   await page.goto('/login');
   await tabTo(page, page.getByRole('button', { name: 'Continue with Discord' }));
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(`${BASE_URL}/dashboard`, { timeout: 8000 });
+  await expect(page).toHaveURL(`${BASE_URL}/dashboard`);
 
   // Files: open, upload through the picker with Enter.
   await tabTo(page, page.getByTestId('card-files'));
@@ -118,7 +117,7 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
   await page.keyboard.press('Enter');
   await (await chooser).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from('typed, not clicked') });
   const trigger = page.getByRole('button', { name: `Actions for ${name}` });
-  await expect(trigger).toBeAttached({ timeout: 15_000 });
+  await expect(trigger).toBeAttached();
   await shot(page, 'files-transfer-panel');
 
   // Share through the item menu: focus moves into the menu, arrows move, Escape returns focus.
@@ -200,7 +199,6 @@ test('keyboard only: sign in, files, upload, share via menu, copy, and a whole t
 test('[admin] keyboard only, in both themes: login → dashboard → files → share dialog → admin, a visible ring at every stop', async ({
   browser,
 }) => {
-  test.setTimeout(150_000);
   for (const theme of ['dark', 'light'] as const) {
     const id = randomDiscordId();
     const m = await createMember({
@@ -226,7 +224,7 @@ test('[admin] keyboard only, in both themes: login → dashboard → files → s
     await page.keyboard.press('Shift+Tab');
     await expectFocused(page.getByRole('button', { name: 'Continue with Discord' }));
     await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(`${BASE_URL}/dashboard`, { timeout: 8000 });
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`);
     await expect(page).toHaveTitle('Dashboard · Guildhall');
 
     // `?` lists the shortcuts in one dialog; Escape closes it.
@@ -250,7 +248,7 @@ test('[admin] keyboard only, in both themes: login → dashboard → files → s
     await page.keyboard.press('Enter');
     await (await chooser).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from('ring check') });
     const trigger = page.getByRole('button', { name: `Actions for ${name}` });
-    await expect(trigger).toBeAttached({ timeout: 15_000 });
+    await expect(trigger).toBeAttached();
     await tabTo(page, trigger, 120); // past every item at the root (see above)
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu');

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MUSIC_EQ_DEBOUNCE_MS, MUSIC_ERROR_TOAST_MS, MUSIC_TEXTS as T } from '@guildhall/common';
 import type { BrowserContext, Page, Request } from '@playwright/test';
+import { deadline } from '../server/src/test/time-scale.ts';
 import { expectNoSeriousA11y } from './support/a11y.ts';
 import { APP_PORT, ROOT } from './support/env.ts';
 import { expect, test } from './support/fixtures.ts';
@@ -97,7 +98,6 @@ test.afterEach(async () => {
 test('[member] plays from the Library, reorders the queue for every open panel, seeks, applies effects and EQ, pauses, skips and clears', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
   const [tone, chord, hum] = songs as [LibrarySong, LibrarySong, LibrarySong];
   const a = await open(browser, alice);
   await expect(a.botBadge).toHaveText(/^Online · /);
@@ -116,7 +116,7 @@ test('[member] plays from the Library, reorders the queue for every open panel, 
   await expect(a.page.getByTestId('voice-channel-name')).toHaveText(LOUNGE.name);
   await expect(a.page.getByTestId('duration')).toHaveText('3:00');
   const first = await a.position();
-  await expect.poll(() => a.position(), { timeout: 5000 }).toBeGreaterThanOrEqual(first + 2);
+  await expect.poll(() => a.position()).toBeGreaterThanOrEqual(first + 2);
 
   // Queue two more.
   for (const s of [chord, hum]) {
@@ -245,7 +245,6 @@ test('[member] plays from the Library, reorders the queue for every open panel, 
 test('[member] playlists: create private, save songs, make public; another member queues it; delete asks first', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
   const [tone, chord] = songs as [LibrarySong, LibrarySong];
   // Its own name per attempt: a retried run still has the first attempt's playlist.
   const name = `Evening tones #${test.info().retry + 1}`;
@@ -274,7 +273,7 @@ test('[member] playlists: create private, save songs, make public; another membe
   await a.page.getByRole('button', { name }).click();
   await expect(save(chord.title)).toHaveText('Saved');
   // The marker goes after 3 s.
-  await expect(save(tone.title)).not.toHaveText('Saved', { timeout: 5000 });
+  await expect(save(tone.title)).not.toHaveText('Saved');
 
   // The new playlist was opened on creation: both songs are in it. Make it public.
   await a.tab('Playlists').click();
@@ -348,7 +347,7 @@ test('[member not in a voice channel] play shows the server message in the banne
     .click();
   await expect(c.errorBanner).toContainText(T.playFailed);
   await expect(c.errorBanner).toContainText(T.notInVoice);
-  await expect(c.errorBanner).toBeHidden({ timeout: 10_000 });
+  await expect(c.errorBanner).toBeHidden();
   const times = await c.page.evaluate(
     () => (window as unknown as { bannerTimes: { shown: number; hidden: number } }).bannerTimes,
   );
@@ -383,7 +382,6 @@ test.describe('bot offline', () => {
   test('[member] with no bot token the badge says Offline and every control is disabled', async ({
     browser,
   }) => {
-    test.setTimeout(60_000);
     // A second portal with no DISCORD_BOT_TOKEN, on its own port and data directory.
     app = spawn(process.execPath, ['e2e/support/start-app.ts'], {
       cwd: ROOT,
@@ -392,7 +390,9 @@ test.describe('bot offline', () => {
     });
     const base = `http://127.0.0.1:${port}`;
     await expect
-      .poll(async () => (await fetch(`${base}/api/config`).catch(() => null))?.status, { timeout: 30_000 })
+      .poll(async () => (await fetch(`${base}/api/config`).catch(() => null))?.status, {
+        timeout: deadline(30_000),
+      })
       .toBe(200);
     const member = await musicMember('alice', path.join(dataDir, 'guildhall.db'));
     const { context, screen } = await musicContext(browser, member, { baseURL: base });

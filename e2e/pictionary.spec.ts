@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type PictionaryGame, PICTIONARY_TEXTS as T } from '@guildhall/common';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { deadline } from '../server/src/test/time-scale.ts';
 import { expectNoSeriousA11y, setTheme } from './support/a11y.ts';
 import { ROOT } from './support/env.ts';
 import { expect, signedInContext, test } from './support/fixtures.ts';
@@ -66,7 +67,6 @@ async function everyoneGuesses(drawer: Player, guessers: Player[]): Promise<stri
 test('[pictionary] three players: live settings, live strokes, guesses, scores 10/7/6, every player draws, Game Complete', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
   const [host, second, third] = [await player(browser), await player(browser), await player(browser)];
 
   await shoot(host, 'entry');
@@ -167,7 +167,7 @@ test('[pictionary] three players: live settings, live strokes, guesses, scores 1
   await everyoneGuesses(third, [second, host]);
 
   for (const p of [host, second, third]) {
-    await expect(p.screen.page.getByText(T.gameComplete)).toBeVisible({ timeout: 10_000 });
+    await expect(p.screen.page.getByText(T.gameComplete)).toBeVisible();
   }
   // second 10 + 6 (drawing) + 10, host 6 + 10 + 7, third 7 + 7 + 6: ranked by points.
   await expect(host.screen.page.getByTestId('final-ranking').locator('li')).toHaveText([
@@ -210,7 +210,6 @@ function receivedGames(bodies: string[], frames: string[]): PictionaryGame[] {
 test('[pictionary] a guesser receives the word in no response and no frame until the turn ends, nor the words offered to the drawer, nor more than the hinted letters; a reload shows the same drawing', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
   const host = await player(browser);
   const guesser = await player(browser);
   const bodies: string[] = [];
@@ -260,7 +259,7 @@ test('[pictionary] a guesser receives the word in no response and no frame until
   await guesser.screen.guess('certainly wrong');
   await expect(guesser.screen.guesses.filter({ hasText: 'certainly wrong' })).toHaveCount(1);
   // A hint: a letter of the word shows in the guesser's pattern, pushed live; a reload shows the same.
-  await expect(guesser.screen.wordPattern).toHaveText(/[^_\s-]/, { timeout: 30_000 });
+  await expect(guesser.screen.wordPattern).toHaveText(/[^_\s-]/, { timeout: deadline(30_000) });
   const hinted = await guesser.screen.wordPattern.textContent();
   await page.reload();
   await expect(guesser.screen.wordPattern).toHaveText(hinted!);
@@ -317,7 +316,6 @@ async function closeTab(p: Player): Promise<void> {
 test('[pictionary] the host closes the tab in the lobby: within 30 s the others have a new host, and a newcomer joins a lobby that starts', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
   const [host, second, third] = [await player(browser), await player(browser), await player(browser)];
   await host.screen.findButton.click();
   await second.screen.findButton.click();
@@ -327,7 +325,7 @@ test('[pictionary] the host closes the tab in the lobby: within 30 s the others 
 
   const closedAt = Date.now();
   await closeTab(host);
-  await expect(second.screen.page.getByTestId('host-settings')).toBeVisible({ timeout: 40_000 });
+  await expect(second.screen.page.getByTestId('host-settings')).toBeVisible({ timeout: deadline(40_000) });
   expect(Date.now() - closedAt).toBeLessThan(30_000);
   await expect(third.screen.playerCount).toHaveText('2/8 Players');
 
@@ -343,7 +341,6 @@ test('[pictionary] the host closes the tab in the lobby: within 30 s the others 
 test('[pictionary] a guesser closes the tab mid-turn: the turn ends early once every present player has guessed', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
   const [host, stays, leaves] = [await player(browser), await player(browser), await player(browser)];
   await host.screen.findButton.click();
   await stays.screen.findButton.click();
@@ -355,7 +352,7 @@ test('[pictionary] a guesser closes the tab mid-turn: the turn ends early once e
   await expect(stays.screen.page.getByText(T.youGuessedIt)).toBeVisible();
   await closeTab(leaves);
   // The turn would run 80 s while the absent guesser counted; it ends once they count as gone.
-  await expect(host.screen.page.getByTestId('away')).toBeVisible({ timeout: 40_000 });
+  await expect(host.screen.page.getByTestId('away')).toBeVisible({ timeout: deadline(40_000) });
   await expect(stays.screen.page.getByTestId('revealed-word')).toHaveText(word);
   const left = Number((await host.screen.page.getByTestId('time-left').textContent())?.replace('s', ''));
   expect(left).toBeLessThanOrEqual(4); // the 4 s reveal, not what was left of the 80 s turn
@@ -364,7 +361,6 @@ test('[pictionary] a guesser closes the tab mid-turn: the turn ends early once e
 test('[pictionary] a private room is joined by its invite link only; Find Game never lands in it', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
   const [host, stranger, friend] = [await player(browser), await player(browser), await player(browser)];
   await host.screen.findButton.click();
   await host.screen.page.getByTestId('private-room').check();
@@ -386,7 +382,6 @@ test('[pictionary] a private room is joined by its invite link only; Find Game n
 test('[pictionary] Play again brings the same three players to a new lobby with the same host and settings', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
   const [host, second, third] = [await player(browser), await player(browser), await player(browser)];
   await host.screen.findButton.click();
   await second.screen.findButton.click();
@@ -402,8 +397,7 @@ test('[pictionary] Play again brings the same three players to a new lobby with 
   await everyoneGuesses(second, [host, third]);
   await third.screen.chooseWord();
   await everyoneGuesses(third, [host, second]);
-  for (const p of [host, second, third])
-    await expect(p.screen.page.getByText(T.gameComplete)).toBeVisible({ timeout: 10_000 });
+  for (const p of [host, second, third]) await expect(p.screen.page.getByText(T.gameComplete)).toBeVisible();
   await shoot(second, 'complete-play-again');
 
   await second.screen.button(T.playAgain).click();
@@ -416,7 +410,6 @@ test('[pictionary] Play again brings the same three players to a new lobby with 
 test('[pictionary] at 375 px the drawer reads the whole word and the guess box is in view', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
   const [host, guesser] = [await player(browser), await player(browser)];
   await host.screen.findButton.click();
   await guesser.screen.findButton.click();
@@ -464,7 +457,6 @@ async function shootPage(page: Page, name: string): Promise<void> {
 test('[pictionary] the drawer picks one of three words; a hint shows guessers a letter but not the word; players who guessed chat among themselves; votes to kick show; the turn summary lists the points', async ({
   browser,
 }) => {
-  test.setTimeout(150_000);
   const [host, second, third] = [await player(browser), await player(browser), await player(browser)];
   await host.screen.findButton.click();
   await host.screen.category('Animals').check();
@@ -526,7 +518,7 @@ test('[pictionary] the drawer picks one of three words; a hint shows guessers a 
 
   // A hint: a letter shows in the guessers' pattern (3 hints in 50 s: the first 12.5 s into the turn), never
   // the word.
-  await expect(third.screen.wordPattern).toHaveText(/[^_\s-]/, { timeout: 30_000 });
+  await expect(third.screen.wordPattern).toHaveText(/[^_\s-]/, { timeout: deadline(30_000) });
   const pattern = (await third.screen.wordPattern.textContent())!;
   expect(pattern).not.toBe(word);
   for (const [i, c] of [...pattern].entries()) if (c !== '_') expect(c).toBe(word[i]);
@@ -568,7 +560,6 @@ test('[pictionary] the drawer picks one of three words; a hint shows guessers a 
 test('[pictionary] undo and fill by the drawer show the same pixels on a guesser’s canvas, live and after a reload; a stroke that leaves and re-enters is one stroke', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
   const [host, guesser] = [await player(browser), await player(browser)];
   await host.screen.findButton.click();
   await guesser.screen.findButton.click();

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import { defineConfig } from '@playwright/test';
+import { BROWSER_EXPECT_MS, BROWSER_TEST_TIMEOUT_MS, deadline } from '../server/src/test/time-scale.ts';
 import { APP_PORT, BASE_URL, DISCORD_PORT } from './support/env.ts';
 import { BOT_CONTROL_PORT } from './support/music-env.ts';
 
@@ -24,14 +26,16 @@ export default defineConfig({
   ],
   outputDir: '../.tmp/test-results',
   fullyParallel: false,
-  // Two workers: with the headless shell a test leaves a core idle more than half of its time (it waits on
+  // One worker per core, two at least: with the headless shell a test leaves a core idle more than half of its time (it waits on
   // the portal's timers, sockets and the fakes). Every test makes its own members and rooms on the shared
   // server, so two at once is also how members use it.
-  workers: 2,
+  workers: Math.max(2, os.availableParallelism()),
   // A flaky test is fixed, never retried into passing.
   retries: 0,
-  timeout: 45_000,
-  expect: { timeout: 7_000 },
+  // One generous limit per test and per expectation, scaled by TEST_TIME_SCALE (server/src/test/time-scale.ts):
+  // a test waits for what the screen shows, it never fails because the machine is slow.
+  timeout: BROWSER_TEST_TIMEOUT_MS,
+  expect: { timeout: BROWSER_EXPECT_MS },
   reporter: process.env.CI ? 'list' : [['list']],
   use: {
     baseURL: BASE_URL,
@@ -62,7 +66,7 @@ export default defineConfig({
       cwd: '..',
       url: `http://127.0.0.1:${BOT_CONTROL_PORT}/_health`,
       reuseExistingServer: false,
-      timeout: 20_000,
+      timeout: deadline(60_000),
       stdout: 'pipe',
     },
     {
@@ -71,7 +75,7 @@ export default defineConfig({
       url: `http://127.0.0.1:${DISCORD_PORT}/_health`,
       ignoreHTTPSErrors: true,
       reuseExistingServer: false,
-      timeout: 20_000,
+      timeout: deadline(60_000),
       stdout: 'pipe',
     },
     {
@@ -79,7 +83,7 @@ export default defineConfig({
       cwd: '..',
       url: `http://127.0.0.1:${APP_PORT}/api/config`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: deadline(120_000),
       stdout: 'pipe',
     },
   ],

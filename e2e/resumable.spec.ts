@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CHUNK_SIZE_BYTES, RECONNECTING_TEXT, RESUMABLE_UPLOAD_PATH } from '@guildhall/common';
+import { deadline } from '../server/src/test/time-scale.ts';
 import { BASE_URL } from './support/env.ts';
 import { FilesScreen } from './support/files-screen.ts';
 import { expect, signedInContext, test } from './support/fixtures.ts';
@@ -12,7 +13,6 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 test('[user] a 60 MiB upload whose connection drops half way says Reconnectingâ€¦, resumes without resending stored chunks, and arrives intact', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
   const { context, page, member } = await signedInContext(browser, { access_level: 'user' });
   const screen = new FilesScreen(page, member.token);
   const home = await screen.seedFolder(`e2e ${member.username}`);
@@ -47,7 +47,7 @@ test('[user] a 60 MiB upload whose connection drops half way says Reconnectingâ€
   await screen.open(home.id);
   await screen.uploadInput.setInputFiles(file);
   const card = screen.uploadCard('sixty.bin');
-  await expect(card).toContainText(RECONNECTING_TEXT, { timeout: 60_000 });
+  await expect(card).toContainText(RECONNECTING_TEXT, { timeout: deadline(60_000) });
   if (shots) {
     await page.screenshot({ path: path.join(shots, 'reconnecting-1280.png') });
     await page.setViewportSize({ width: 375, height: 740 });
@@ -55,7 +55,7 @@ test('[user] a 60 MiB upload whose connection drops half way says Reconnectingâ€
     await page.setViewportSize({ width: 1280, height: 720 });
     photographed();
   }
-  await expect(card).toHaveAttribute('data-state', 'completed', { timeout: 60_000 });
+  await expect(card).toHaveAttribute('data-state', 'completed', { timeout: deadline(60_000) });
   await expect(card).toContainText('Upload complete');
 
   // Chunks 0â€“2 went once; after the cut the page went on from chunk 3 (the server's offset), never from 0.

@@ -66,7 +66,7 @@ export class PictionaryScreen {
   /** As the drawer: waits for the offered words (a reveal may come first) and picks one; the turn starts. */
   async chooseWord(index = 0): Promise<string> {
     const option = this.wordOptions.nth(index);
-    await option.waitFor({ timeout: 10_000 });
+    await option.waitFor();
     const word = (await option.textContent())!;
     await option.click();
     await this.secretWord.waitFor();

@@ -6,6 +6,7 @@ import {
   type ErrorAnswer,
   type TestContext,
 } from './test/app.ts';
+import { deadline } from './test/time-scale.ts';
 
 /**
  * Bad input on every route the server registers answers with a 4xx and a message, never a 500:
@@ -93,7 +94,7 @@ afterAll(() => ctx.close());
 
 describe('bad input on every route', () => {
   // Every route × every bad input (thousands of requests): minutes on a busy machine, on either database.
-  it('never yields a 5xx, and API errors carry a message', { timeout: 300_000 }, async () => {
+  it('never yields a 5xx, and API errors carry a message', { timeout: deadline(300_000) }, async () => {
     const failures: string[] = [];
     // Every route's bad inputs are sent at once (as a hostile client would), the routes one after another:
     // one request at a time this took 43 s on PostgreSQL on a machine busy with the browser tests.

@@ -7,6 +7,7 @@ import { decode, encode } from '@jridgewell/sourcemap-codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServer, trimSourceMap } from '../bundle.ts';
 import { SERVER_NODE_FLAGS } from './node-flags.ts';
+import { deadline } from './test/time-scale.ts';
 
 /**
  * Production mode runs the rolldown bundle. A thrown error must still be readable: with the flags
@@ -19,7 +20,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-sourcemaps-'));
 
 beforeAll(async () => {
   await bundleServer(dist);
-}, 60_000);
+});
 afterAll(() => {
   fs.rmSync(dist, { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -40,7 +41,7 @@ function failingStart(flags: readonly string[]): string {
       PORT: '0',
     },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: deadline(30_000),
   });
   expect(run.status).toBe(1);
   return run.stderr;

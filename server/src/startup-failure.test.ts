@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from './config.ts';
 import { describeStartupFailure } from './startup-failure.ts';
+import { deadline } from './test/time-scale.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-startfail-'));
@@ -15,7 +16,7 @@ function start(env: Record<string, string>) {
   const r = spawnSync(process.execPath, ['server/src/main.ts'], {
     cwd: repo,
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: deadline(30_000),
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...env },
   });
   return { status: r.status, stderr: r.stderr };
@@ -44,7 +45,7 @@ describe('start-up failures a host can fix print one line, without a stack trace
       { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
       /DATABASE_URL: could not open the database/,
     ],
-  ])('%s', { timeout: 60_000 }, (_name, env, message) => {
+  ])('%s', (_name, env, message) => {
     const r = start(env);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(message);

@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { type Db, migrateToLatest, openDb } from '../db/index.ts';
 import { bootstrapUsers } from '../features/users/index.ts';
 import { testPlatform, uniqueRedisPrefix } from '../platform/rate-limit/testing.ts';
 import { bearer, createPgSchema, TEST_ACCESS_CODE } from '../test/app.ts';
+import { eventually } from '../test/eventually.ts';
 import { buildSignedInUser } from '../test/factories.ts';
 import { createTcpProxy, type TcpProxy } from '../test/tcp-proxy.ts';
 
@@ -65,9 +66,9 @@ afterEach(async () => {
 });
 
 /** Waits for `check` to pass and returns how long that took. */
-async function recovery(check: () => Promise<void>, timeout = 20_000): Promise<number> {
+async function recovery(check: () => Promise<void>): Promise<number> {
   const started = Date.now();
-  await vi.waitFor(check, { timeout, interval: 100 });
+  await eventually(check, { interval: 100 });
   return Date.now() - started;
 }
 

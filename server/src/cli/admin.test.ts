@@ -166,9 +166,7 @@ describe('npm run admin on a fresh data dir (as the README says)', () => {
   });
 
   // Each step starts a Node process: generous on a busy machine.
-  it('without Discord sign-in, refuses to end setup mode unless --force, and says how to get back (issue 32)', {
-    timeout: 90_000,
-  }, async () => {
+  it('without Discord sign-in, refuses to end setup mode unless --force, and says how to get back (issue 32)', async () => {
     const id = '112233445566778800';
     const freshDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-admin-force-'));
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: freshDir, ADMIN_DISCORD_IDS: '' };
@@ -203,7 +201,7 @@ describe('npm run admin on a fresh data dir (as the README says)', () => {
     fs.rmSync(freshDir, { recursive: true, force: true });
   });
 
-  it('--help prints the usage (exit 0) without opening a database', { timeout: 90_000 }, async () => {
+  it('--help prints the usage (exit 0) without opening a database', async () => {
     const cli = path.join(repoRoot, 'server/src/cli/admin.ts');
     for (const args of [['--help'], ['-h'], ['list', '--help'], []]) {
       const res = await exec(process.execPath, [cli, ...args], {

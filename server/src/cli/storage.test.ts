@@ -15,6 +15,7 @@ import { bearer, createTestApp, type TestContext } from '../test/app.ts';
 import { type FakeDiscordFiles, startFakeDiscordFiles } from '../test/fake-discord-files/server.ts';
 import { sharedS3Server } from '../test/files-store.ts';
 import type { S3TestServer } from '../test/s3-server.ts';
+import { deadline } from '../test/time-scale.ts';
 import { runStorageCommand } from './storage-commands.ts';
 
 const ADMIN = path.resolve(import.meta.dirname, 'admin.ts');
@@ -50,7 +51,7 @@ beforeAll(async () => {
     const item = await uploadFile(ctx.app, token, `file-${i}.bin`, content);
     expected.set(item.id, createHash('sha256').update(content).digest('hex'));
   }
-}, 120_000);
+});
 afterAll(async () => {
   await ctx.close();
   await fake.close();
@@ -103,84 +104,88 @@ async function expectOnlyIn(kind: 'local' | 's3' | 'discord'): Promise<void> {
     if (other !== kind) expect(held[other]).toEqual([]);
 }
 
-test('20 files move local → S3 → Discord → local, verified at every step; a migration killed half way and run again loses and duplicates nothing', async () => {
-  expect((await run(['verify'])).code).toBe(0);
+test(
+  '20 files move local → S3 → Discord → local, verified at every step; a migration killed half way and run again loses and duplicates nothing',
+  async () => {
+    expect((await run(['verify'])).code).toBe(0);
 
-  const toS3 = await run(['migrate', '--to', 's3']);
-  expect(toS3.err).toEqual([]);
-  expect(toS3.code).toBe(0);
-  // The 2 empty files have no chunk to move.
-  expect(toS3.out.at(-2)).toMatch(/^Moved 18 file\(s\) .* to s3, 2 already there, 0 failed\.$/);
-  expect(toS3.out.some((l) => l.startsWith('[10/20] '))).toBe(true);
-  await expectOnlyIn('s3');
+    const toS3 = await run(['migrate', '--to', 's3']);
+    expect(toS3.err).toEqual([]);
+    expect(toS3.code).toBe(0);
+    // The 2 empty files have no chunk to move.
+    expect(toS3.out.at(-2)).toMatch(/^Moved 18 file\(s\) .* to s3, 2 already there, 0 failed\.$/);
+    expect(toS3.out.some((l) => l.startsWith('[10/20] '))).toBe(true);
+    await expectOnlyIn('s3');
 
-  // A run killed right after Discord made a file's thread, before its id was recorded: what is recorded then
-  // is the thread's name (as migrateFile does before asking); the next run finds the thread by it.
-  const [first] = [...expected.keys()].sort();
-  const discord = new DiscordBlobStore({
-    channelId: env.FILES_DISCORD_CHANNEL_ID!,
-    botToken: env.DISCORD_BOT_TOKEN!,
-    apiUrl: env.DISCORD_API_URL!,
-  });
-  await ctx.db
-    .insertInto('storage_copies')
-    .values({
-      blob_id: threadGarbageId(fileThreadGroup(first!)),
-      file_id: first!,
-      created_at: new Date().toISOString(),
-    })
-    .execute();
-  await discord.forFile(first!).put([Buffer.from('a chunk of a killed run')]);
-  await discord.close();
-  expect(fake.threadsOf(env.FILES_DISCORD_CHANNEL_ID!)).toHaveLength(1);
-
-  // To Discord in a real process, killed (SIGKILL) once about half the files are across.
-  const child = spawn(process.execPath, [ADMIN, 'storage', 'migrate', '--to', 'discord'], {
-    cwd: ctx.dataDir,
-    env: {
-      ...process.env,
-      ...env,
-      DATA_DIR: ctx.dataDir,
-      DATABASE_URL: ctx.config.databaseUrl,
-      LOG_LEVEL: 'silent',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      output += d.toString();
-      if (/\[10\/20\]/.test(output)) {
-        child.kill('SIGKILL');
-        resolve();
-      }
+    // A run killed right after Discord made a file's thread, before its id was recorded: what is recorded then
+    // is the thread's name (as migrateFile does before asking); the next run finds the thread by it.
+    const [first] = [...expected.keys()].sort();
+    const discord = new DiscordBlobStore({
+      channelId: env.FILES_DISCORD_CHANNEL_ID!,
+      botToken: env.DISCORD_BOT_TOKEN!,
+      apiUrl: env.DISCORD_API_URL!,
     });
-    child.once('exit', () => reject(new Error(`the migration ended before half way:\n${output}`)));
-  });
-  await new Promise((r) => child.once('exit', r));
-  const half = await chunkIds();
-  expect(half.some((id) => kindOf(id) === 'discord')).toBe(true);
-  expect(half.some((id) => kindOf(id) === 's3')).toBe(true);
-  await expectAllFilesIntact(); // mid-migration, every file is readable from wherever it is
+    await ctx.db
+      .insertInto('storage_copies')
+      .values({
+        blob_id: threadGarbageId(fileThreadGroup(first!)),
+        file_id: first!,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    await discord.forFile(first!).put([Buffer.from('a chunk of a killed run')]);
+    await discord.close();
+    expect(fake.threadsOf(env.FILES_DISCORD_CHANNEL_ID!)).toHaveLength(1);
 
-  const rest = await run(['migrate', '--to', 'discord']);
-  expect(rest.code).toBe(0);
-  expect(rest.out.at(-2)).toMatch(/^Moved \d+ file\(s\) .* to discord, \d+ already there, 0 failed\.$/);
-  await expectOnlyIn('discord');
-  expect(await ctx.db.selectFrom('storage_copies').selectAll().execute()).toEqual([]);
-  expect((await run(['verify'])).code).toBe(0);
+    // To Discord in a real process, killed (SIGKILL) once about half the files are across.
+    const child = spawn(process.execPath, [ADMIN, 'storage', 'migrate', '--to', 'discord'], {
+      cwd: ctx.dataDir,
+      env: {
+        ...process.env,
+        ...env,
+        DATA_DIR: ctx.dataDir,
+        DATABASE_URL: ctx.config.databaseUrl,
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (d: Buffer) => {
+        output += d.toString();
+        if (/\[10\/20\]/.test(output)) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.once('exit', () => reject(new Error(`the migration ended before half way:\n${output}`)));
+    });
+    await new Promise((r) => child.once('exit', r));
+    const half = await chunkIds();
+    expect(half.some((id) => kindOf(id) === 'discord')).toBe(true);
+    expect(half.some((id) => kindOf(id) === 's3')).toBe(true);
+    await expectAllFilesIntact(); // mid-migration, every file is readable from wherever it is
 
-  const back = await run(['migrate', '--to', 'local']);
-  expect(back.code).toBe(0);
-  await expectOnlyIn('local');
-  expect(fake.threadsOf(env.FILES_DISCORD_CHANNEL_ID!)).toEqual([]);
-  expect(
-    (await ctx.db.selectFrom('files').select('thread_id').where('thread_id', 'is not', null).execute())
-      .length,
-  ).toBe(0);
-  expect((await run(['verify'])).code).toBe(0);
-  await expectAllFilesIntact();
-}, 300_000);
+    const rest = await run(['migrate', '--to', 'discord']);
+    expect(rest.code).toBe(0);
+    expect(rest.out.at(-2)).toMatch(/^Moved \d+ file\(s\) .* to discord, \d+ already there, 0 failed\.$/);
+    await expectOnlyIn('discord');
+    expect(await ctx.db.selectFrom('storage_copies').selectAll().execute()).toEqual([]);
+    expect((await run(['verify'])).code).toBe(0);
+
+    const back = await run(['migrate', '--to', 'local']);
+    expect(back.code).toBe(0);
+    await expectOnlyIn('local');
+    expect(fake.threadsOf(env.FILES_DISCORD_CHANNEL_ID!)).toEqual([]);
+    expect(
+      (await ctx.db.selectFrom('files').select('thread_id').where('thread_id', 'is not', null).execute())
+        .length,
+    ).toBe(0);
+    expect((await run(['verify'])).code).toBe(0);
+    await expectAllFilesIntact();
+  },
+  deadline(300_000),
+);
 
 test('verify reports a missing chunk', async () => {
   const [row] = await ctx.db.selectFrom('file_chunks').selectAll().limit(1).execute();

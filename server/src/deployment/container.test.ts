@@ -6,9 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { DEMO_USER_ID, EQ_BANDS, type EqSettings, MUSIC_EFFECTS } from '@guildhall/common';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posterFrameArgs } from '../features/files/index.ts';
 import { encoderArgs } from '../features/music/index.ts';
+import { eventually } from '../test/eventually.ts';
+import { deadline } from '../test/time-scale.ts';
 
 /**
  * The container image (Containerfile) built and run with Podman (issue 32). Opt-in, because a build takes
@@ -77,12 +79,12 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
       tag,
     ]);
     url = `http://127.0.0.1:${port}`;
-    await vi.waitFor(
+    await eventually(
       async () => {
         const res = await fetch(`${url}/healthz`);
         if (res.status !== 200) throw new Error(`not up yet: ${res.status}`);
       },
-      { timeout: 60_000, interval: 250 },
+      { interval: 250 },
     );
   }, 65 * 60_000);
 
@@ -91,7 +93,7 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
       await podman(['rm', '-f', '-v', name]).catch(() => undefined);
       await podman(['rmi', '-f', tag]).catch(() => undefined);
     }
-  }, 120_000);
+  });
 
   it('reports its size (goal under 400 MB) and carries the release version in a label', async () => {
     const bytes = Number(await podman(['image', 'inspect', tag, '--format', '{{.Size}}']));
@@ -210,43 +212,47 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
       '-',
     ]);
     expect(stderr).toMatch(/I:\s+-?[\d.]+ LUFS/);
-  }, 120_000);
+  });
 
-  it('its own ffmpeg reads a poster frame from H.264, HEVC, VP9 and AV1 videos (file thumbnails)', async () => {
-    // Made with the machine's full Debian ffmpeg, copied in, read with the portal's own poster arguments.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'posters-'));
-    const source = [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=160x120:rate=10:duration=2',
-      '-pix_fmt',
-      'yuv420p',
-    ];
-    const videos: Record<string, string[]> = {
-      'h264.mp4': ['-c:v', 'libx264', '-preset', 'ultrafast'],
-      'hevc.mkv': ['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error'],
-      'vp9.webm': ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8'],
-      'av1.mkv': ['-c:v', 'libaom-av1', '-cpu-used', '8', '-row-mt', '1'],
-    };
-    try {
-      for (const [file, codec] of Object.entries(videos)) {
-        await run('ffmpeg', [...source, ...codec, '-y', path.join(dir, file)], { timeout: 60_000 });
+  it(
+    'its own ffmpeg reads a poster frame from H.264, HEVC, VP9 and AV1 videos (file thumbnails)',
+    async () => {
+      // Made with the machine's full Debian ffmpeg, copied in, read with the portal's own poster arguments.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'posters-'));
+      const source = [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=160x120:rate=10:duration=2',
+        '-pix_fmt',
+        'yuv420p',
+      ];
+      const videos: Record<string, string[]> = {
+        'h264.mp4': ['-c:v', 'libx264', '-preset', 'ultrafast'],
+        'hevc.mkv': ['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error'],
+        'vp9.webm': ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8'],
+        'av1.mkv': ['-c:v', 'libaom-av1', '-cpu-used', '8', '-row-mt', '1'],
+      };
+      try {
+        for (const [file, codec] of Object.entries(videos)) {
+          await run('ffmpeg', [...source, ...codec, '-y', path.join(dir, file)], { timeout: 60_000 });
+        }
+        await podman(['exec', name, 'mkdir', '-p', '/tmp/videos']);
+        await podman(['cp', `${dir}/.`, `${name}:/tmp/videos/`]);
+        for (const file of Object.keys(videos)) {
+          const args = posterFrameArgs(`/tmp/videos/${file}`, '1').slice(0, -1);
+          await podman(['exec', name, 'ffmpeg', ...args, '-y', `/tmp/${file}.png`]);
+          const magic = await podman(['exec', name, 'od', '-An', '-tx1', '-N8', `/tmp/${file}.png`]);
+          expect(magic.replace(/\s+/g, ' ').trim(), file).toBe('89 50 4e 47 0d 0a 1a 0a');
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-      await podman(['exec', name, 'mkdir', '-p', '/tmp/videos']);
-      await podman(['cp', `${dir}/.`, `${name}:/tmp/videos/`]);
-      for (const file of Object.keys(videos)) {
-        const args = posterFrameArgs(`/tmp/videos/${file}`, '1').slice(0, -1);
-        await podman(['exec', name, 'ffmpeg', ...args, '-y', `/tmp/${file}.png`]);
-        const magic = await podman(['exec', name, 'od', '-An', '-tx1', '-N8', `/tmp/${file}.png`]);
-        expect(magic.replace(/\s+/g, ' ').trim(), file).toBe('89 50 4e 47 0d 0a 1a 0a');
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }, 180_000);
+    },
+    deadline(180_000),
+  );
 
   it('runs the admin command inside the image', async () => {
     const out = await podman(['exec', name, 'node', 'server/dist/admin.mjs', 'list']);

@@ -4,10 +4,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Config, loadConfig } from '../../config.ts';
 import { openDb } from '../../db/index.ts';
 import { createBlobStore } from '../../platform/blob-store/index.ts';
+import { eventually } from '../../test/eventually.ts';
 import { filesStoreEnv, storedBlobIds, temporaryBlobs } from '../../test/files-store.ts';
 import { runMaintenance } from './maintenance.ts';
 import { multipart } from './test-helpers.ts';
@@ -53,11 +54,11 @@ async function startServer(): Promise<{ child: ChildProcess; base: string }> {
   });
   children.push(child);
   const base = `http://127.0.0.1:${port}`;
-  await vi.waitFor(
+  await eventually(
     async () => {
       if (!(await fetch(`${base}/api/config`)).ok) throw new Error('server did not start');
     },
-    { timeout: 30_000, interval: 50 },
+    { interval: 50 },
   );
   return { child, base };
 }
@@ -89,7 +90,7 @@ test('a server killed mid-upload leaves nothing listed, and the sweep removes ev
   const db = openDb(`sqlite:${path.join(dataDir, 'guildhall.db')}`);
   const recordedChunks = async () => (await db.selectFrom('file_chunks').select('blob_id').execute()).length;
   // Generous: a loaded CI machine may take a while to store the first chunk in a remote store.
-  await expect.poll(recordedChunks, { timeout: 30_000, interval: 50 }).toBeGreaterThan(0);
+  await expect.poll(recordedChunks, { interval: 50 }).toBeGreaterThan(0);
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));
   socket.destroy();
@@ -130,4 +131,4 @@ test('a server killed mid-upload leaves nothing listed, and the sweep removes ev
   });
   expect(((await list.json()) as { data: unknown[] }).data).toEqual([]);
   again.child.kill('SIGTERM');
-}, 60_000);
+});

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CHUNK_SIZE_BYTES, RESUMABLE_UPLOAD_PATH, TUS_VERSION } from '@guildhall/common';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DiscordBlobStore, fileThreadGroup } from '../../platform/blob-store/discord.ts';
 import { crc32cHex, crc32cOf } from '../../platform/blob-store/integrity.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { eventually } from '../../test/eventually.ts';
 import { type FakeDiscordFiles, startFakeDiscordFiles } from '../../test/fake-discord-files/server.ts';
 import { multipart, uploadFile } from './test-helpers.ts';
 
@@ -89,16 +90,14 @@ describe('Discord-channel store', () => {
       headers: bearer(admin.token),
     });
     expect(purge.statusCode).toBe(200);
-    await vi.waitFor(() => expect(fake.threadsOf(channelId).map((t) => t.id)).not.toContain(item.threadId), {
-      timeout: 10_000,
-    });
+    await eventually(() => expect(fake.threadsOf(channelId).map((t) => t.id)).not.toContain(item.threadId));
     expect(
       fake.log.some(
         (e) => e.method === 'DELETE' && e.path === `/api/v10/channels/${item.threadId}` && e.status === 200,
       ),
     ).toBe(true);
     fake.set({ rateLimitEvery: 0 });
-  }, 120_000);
+  });
 
   test('a failed upload removes every chunk it sent and its thread', async () => {
     const before = fake.stats.uploads;
@@ -113,7 +112,7 @@ describe('Discord-channel store', () => {
     fake.set({ failUploadsAfter: Number.POSITIVE_INFINITY });
     expect(res.statusCode).toBe(503);
     expect(res.json().error).toBe('File storage is unavailable right now; try again in a moment');
-    await vi.waitFor(() => expect(fake.threadsOf(channelId)).toEqual([]), { timeout: 10_000 });
+    await eventually(() => expect(fake.threadsOf(channelId)).toEqual([]));
     expect(await ctx.db.selectFrom('files').select('id').execute()).toEqual([]);
   });
 

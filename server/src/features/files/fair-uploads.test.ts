@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { RESUMABLE_UPLOAD_PATH, securityTexts, TUS_VERSION } from '@guildhall/common';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { eventually } from '../../test/eventually.ts';
 import { storedBlobIds, temporaryBlobs } from '../../test/files-store.ts';
 import { multipart, uploadFile } from './test-helpers.ts';
 
@@ -68,7 +69,7 @@ describe('12 slow uploads do not starve another member (default limits)', () => 
       for (const s of slow) s.send(1024);
     }, 200);
     try {
-      await vi.waitFor(async () => expect(await uploadingCount(ctx)).toBe(12), { timeout: 10_000 });
+      await eventually(async () => expect(await uploadingCount(ctx)).toBe(12));
       const member = await ctx.signIn();
       const content = randomBytes(1024 * 1024);
       const started = performance.now();
@@ -82,7 +83,7 @@ describe('12 slow uploads do not starve another member (default limits)', () => 
       clearInterval(trickle);
       for (const s of slow) s.socket.destroy();
     }
-    await vi.waitFor(async () => expect(await uploadingCount(ctx)).toBe(0), { timeout: 10_000 });
+    await eventually(async () => expect(await uploadingCount(ctx)).toBe(0));
   });
 });
 
@@ -111,7 +112,7 @@ describe('per-member upload slots, idle timeout and minimum rate (small limits)'
     }, 100);
     try {
       for (let i = 0; i < 3; i++) open.push(await openUpload(port, token, 64 * 1024));
-      await vi.waitFor(async () => expect(await uploadingCount(ctx)).toBe(3), { timeout: 5000 });
+      await eventually(async () => expect(await uploadingCount(ctx)).toBe(3));
 
       const fourth = multipart({}, { name: 'four.bin', content: Buffer.from('four') });
       const refused = await ctx.app.inject({
@@ -141,10 +142,9 @@ describe('per-member upload slots, idle timeout and minimum rate (small limits)'
       for (const s of open) s.socket.destroy();
     }
     // The slots come back once those uploads are gone.
-    await vi.waitFor(async () => expect(await uploadingCount(ctx)).toBe(0), { timeout: 5000 });
-    await vi.waitFor(
-      async () => expect((await uploadFile(ctx.app, token, 'again.bin', Buffer.from('a'))).size).toBe(1),
-      { timeout: 5000 },
+    await eventually(async () => expect(await uploadingCount(ctx)).toBe(0));
+    await eventually(async () =>
+      expect((await uploadFile(ctx.app, token, 'again.bin', Buffer.from('a'))).size).toBe(1),
     );
   });
 
@@ -156,11 +156,10 @@ describe('per-member upload slots, idle timeout and minimum rate (small limits)'
     const s = await openUpload(port, token, 9 * 1024 * 1024);
     const answer = await s.closed;
     expect(answer).toMatch(/^(HTTP\/1\.1 408|)/);
-    await vi.waitFor(async () => expect(await uploadingCount(ctx)).toBe(0), { timeout: 5000 });
+    await eventually(async () => expect(await uploadingCount(ctx)).toBe(0));
     expect((await ctx.db.selectFrom('file_chunks').select('file_id').execute()).length).toBe(chunksBefore);
-    await vi.waitFor(
-      async () => expect((await storedBlobs()).filter((b) => !blobsBefore.has(b))).toEqual([]),
-      { timeout: 5000 },
+    await eventually(async () =>
+      expect((await storedBlobs()).filter((b) => !blobsBefore.has(b))).toEqual([]),
     );
   });
 
@@ -174,7 +173,7 @@ describe('per-member upload slots, idle timeout and minimum rate (small limits)'
     } finally {
       clearInterval(trickle);
     }
-    await vi.waitFor(async () => expect(await uploadingCount(ctx)).toBe(0), { timeout: 5000 });
+    await eventually(async () => expect(await uploadingCount(ctx)).toBe(0));
   });
 
   test('a tus PATCH that stalls is cut off; the partial chunk is dropped and the upload resumes from its last stored chunk', async () => {

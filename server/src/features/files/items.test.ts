@@ -1,6 +1,7 @@
 import { FILES_TEXTS, type FileItem, MAX_FOLDER_DEPTH } from '@guildhall/common';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { eventually } from '../../test/eventually.ts';
 import { storedBlobIds } from '../../test/files-store.ts';
 import { createFolder, listFolder, uploadFile } from './test-helpers.ts';
 
@@ -124,7 +125,7 @@ describe('folders', () => {
     const admin = (await ctx.signIn({ access_level: 'admin' })).token;
     expect((await call('DELETE', `/api/trash/${root.id}`, undefined, admin)).statusCode).toBe(200);
     // The collector deletes the blobs in the background, soon after the rows are gone.
-    await vi.waitFor(async () => expect((await blobFiles()).length).toBe(blobsBefore - 2));
+    await eventually(async () => expect((await blobFiles()).length).toBe(blobsBefore - 2));
   });
 
   test('DELETE /api/files/:id does not delete folders; DELETE /api/folders/:id does not delete files', async () => {

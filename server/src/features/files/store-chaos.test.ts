@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { CHUNK_SIZE_BYTES, RESUMABLE_UPLOAD_PATH, securityTexts, TUS_VERSION } from '@guildhall/common';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { type ChaosProxy, startChaosProxy } from '../../test/chaos-proxy.ts';
+import { eventually } from '../../test/eventually.ts';
 import { type FakeDiscordFiles, startFakeDiscordFiles } from '../../test/fake-discord-files/server.ts';
 import { type S3TestServer, startS3Server } from '../../test/s3-server.ts';
 import { startUpload, uploadFile } from './test-helpers.ts';
@@ -123,12 +124,12 @@ async function chaosRun(ctx: TestContext, base: string, b: Breakage): Promise<Ro
   // Back: the next attempts work without a restart.
   await b.restore();
   const restoredAt = Date.now();
-  await vi.waitFor(
+  await eventually(
     async () => {
       const again = await startUpload(ctx.app, token, fresh, { name: `fresh-${b.name}.bin` });
       expect(again.statusCode).toBe(200);
     },
-    { timeout: 30_000, interval: 200 },
+    { interval: 200 },
   );
   const seconds = (Date.now() - restoredAt) / 1000;
   // The half-sent resumable upload continues from its stored chunk and completes intact.
@@ -175,7 +176,7 @@ describe('S3 breaking while in use (s3rver behind a breaking proxy)', () => {
       FILES_STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
     });
     base = await listen(ctx);
-  }, 60_000);
+  });
   afterAll(async () => {
     await ctx?.close();
     await proxy?.close();
@@ -190,7 +191,7 @@ describe('S3 breaking while in use (s3rver behind a breaking proxy)', () => {
       break: () => proxy.set('freeze'),
       restore: () => proxy.set('pass'),
     });
-  }, 120_000);
+  });
 
   test('S3 answering 503 SlowDown to everything', async () => {
     await chaosRun(ctx, base, {
@@ -205,7 +206,7 @@ describe('S3 breaking while in use (s3rver behind a breaking proxy)', () => {
         }),
       restore: () => proxy.set('pass'),
     });
-  }, 120_000);
+  });
 });
 
 describe('Discord breaking while in use (the fake Discord behind a breaking proxy)', () => {
@@ -226,7 +227,7 @@ describe('Discord breaking while in use (the fake Discord behind a breaking prox
       FILES_STORE_TIMEOUT_MS: String(3 * STORE_TIMEOUT_MS),
     });
     base = await listen(ctx);
-  }, 60_000);
+  });
   afterAll(async () => {
     await ctx?.close();
     await proxy?.close();
@@ -246,7 +247,7 @@ describe('Discord breaking while in use (the fake Discord behind a breaking prox
         }),
       restore: () => proxy.set('pass'),
     });
-  }, 120_000);
+  });
 
   test('Discord answering 429 to every request (a rate-limit storm)', async () => {
     await chaosRun(ctx, base, {
@@ -256,7 +257,7 @@ describe('Discord breaking while in use (the fake Discord behind a breaking prox
       break: () => fake.set({ rateLimitEvery: 1, retryAfterSeconds: 0.25 }),
       restore: () => fake.set({ rateLimitEvery: 0 }),
     });
-  }, 120_000);
+  });
 
   test('Discord REST silent (requests time out)', async () => {
     await chaosRun(ctx, base, {
@@ -266,7 +267,7 @@ describe('Discord breaking while in use (the fake Discord behind a breaking prox
       break: () => proxy.set('freeze'),
       restore: () => proxy.set('pass'),
     });
-  }, 120_000);
+  });
 });
 
 const tmpfsProblem = (() => {
@@ -300,5 +301,5 @@ describe.skipIf(tmpfsProblem !== null)('the local disk filling up while in use (
       await ctx.close().catch(() => {});
       execFileSync('umount', ['-l', blobDir]);
     }
-  }, 120_000);
+  });
 });

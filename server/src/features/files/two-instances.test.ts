@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { CHUNK_SIZE_BYTES } from '@guildhall/common';
-import { afterAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { eventually } from '../../test/eventually.ts';
 import { filesStoreEnv, storedBlobIds } from '../../test/files-store.ts';
 import { uploadFile } from './test-helpers.ts';
 
@@ -42,6 +43,6 @@ describe.each(['s3', 'discord'] as const)('two instances on one %s store', (stor
       headers: bearer(admin.token),
     });
     expect(purge.statusCode).toBe(200);
-    await vi.waitFor(async () => expect(await storedBlobIds(a.config)).toEqual([]), { timeout: 10_000 });
+    await eventually(async () => expect(await storedBlobIds(a.config)).toEqual([]));
   });
 });

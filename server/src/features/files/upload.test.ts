@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import path from 'node:path';
 import { CHUNK_SIZE_BYTES, type FileItem } from '@guildhall/common';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { crc32cHex, crc32cOf, LocalBlobStore } from '../../platform/blob-store/index.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { eventually } from '../../test/eventually.ts';
 import { storedBlobIds, temporaryBlobs } from '../../test/files-store.ts';
 import { runMaintenance } from './maintenance.ts';
 import { createFolder, listFolder, multipart, startUpload, uploadFile } from './test-helpers.ts';
@@ -32,12 +33,12 @@ const uploadingRows = () =>
   ctx.db.selectFrom('files').select('id').where('status', '=', 'uploading').execute();
 
 /** Waits until `check` holds (what happens in the background after an answer: clean-ups, aborts). */
-async function eventually(check: () => Promise<boolean> | boolean, what: string, ms = 5000): Promise<void> {
-  await vi.waitFor(
+async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  await eventually(
     async () => {
       if (!(await check())) throw new Error(`timed out waiting for ${what}`);
     },
-    { timeout: ms, interval: 25 },
+    { interval: 25 },
   );
 }
 
@@ -331,7 +332,7 @@ describe('over real HTTP (streaming)', () => {
     });
     expect(answer.status).toBe(413);
     // Nothing new remains: the rows are as before and every blob on disk was there before.
-    await eventually(
+    await until(
       async () => (await allRows()) === rowsBefore && (await storedBlobs()).every((b) => blobsBefore.has(b)),
       'cleanup',
     );
@@ -352,7 +353,7 @@ describe('over real HTTP (streaming)', () => {
     // Wait until at least one whole chunk is stored, then vanish.
     let uploadId = '';
     let chunkBlobs: string[] = [];
-    await eventually(async () => {
+    await until(async () => {
       const [uploading] = await uploadingRows();
       if (!uploading) return false;
       uploadId = uploading.id;
@@ -367,12 +368,12 @@ describe('over real HTTP (streaming)', () => {
     expect(await storedBlobs()).toEqual(expect.arrayContaining(chunkBlobs));
     socket.destroy();
 
-    await eventually(
+    await until(
       async () =>
         !(await ctx.db.selectFrom('files').select('id').where('id', '=', uploadId).executeTakeFirst()),
       'the upload row to go',
     );
-    await eventually(
+    await until(
       async () => !(await storedBlobs()).some((b) => chunkBlobs.includes(b)),
       'its chunks to be deleted',
     );
@@ -380,7 +381,7 @@ describe('over real HTTP (streaming)', () => {
       await ctx.db.selectFrom('file_chunks').select('blob_id').where('file_id', '=', uploadId).execute(),
     ).toEqual([]);
     expect((await listFolder(ctx.app, token)).length).toBe(listedBefore);
-    await eventually(() => temporaryBlobs(ctx.config).length === 0, 'no half-written chunk');
+    await until(() => temporaryBlobs(ctx.config).length === 0, 'no half-written chunk');
   });
 });
 

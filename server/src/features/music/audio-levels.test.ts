@@ -44,7 +44,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music levels, pause and vot
     urls.quiet = await addToLibrary(t, t.alice.token, 'quiet.wav', quiet);
     urls.loud = await addToLibrary(t, t.alice.token, 'loud.wav', loud);
     urls.plain = await addToLibrary(t, t.alice.token, 'plain.wav', plain);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.closeAll();
   });
@@ -62,7 +62,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music levels, pause and vot
     expect((await post('volume', { volume: 201 })).status).toBe(400);
     expect((await post('volume', { volume: 100 })).status).toBe(200);
     expect((await post('stop')).status).toBe(200);
-  }, 60_000);
+  });
 
   test('loudness normalisation brings a −30 LUFS and a −10 LUFS file within 2 LU of each other', async () => {
     expect((await post('normalize', { enabled: true })).status).toBe(200);
@@ -76,7 +76,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music levels, pause and vot
     const [quiet = 0, loud = 0] = heard;
     expect(Math.abs(loud - quiet)).toBeLessThanOrEqual(2);
     expect((await status(t, t.alice.token)).normalize).toBe(true);
-  }, 60_000);
+  });
 
   test('a pause longer than the idle limit keeps the bot in its channel (Paused, not Idle); resume plays on', async () => {
     expect((await play(urls.plain ?? '')).status).toBe(200);
@@ -90,7 +90,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music levels, pause and vot
     expect((await post('resume')).status).toBe(200);
     await audioAfter(t.discord, performance.now(), 0, 25);
     expect((await status(t, t.alice.token)).state).toBe('playing');
-  }, 60_000);
+  });
 
   test('vote-skip: three listeners, one vote does not skip, two do; a moderator skips at once; someone outside the channel is refused', async () => {
     const carol = await t.signIn({ discord_id: '500000000000000003', username: 'carol' });
@@ -138,5 +138,5 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music levels, pause and vot
     t.discord.setVoiceState(GUILD_ID, carol.userId, null);
     t.discord.setVoiceState(GUILD_ID, dave.userId, null);
     expect((await post('stop')).status).toBe(200);
-  }, 90_000);
+  });
 });

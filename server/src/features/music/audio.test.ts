@@ -41,7 +41,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
     urls.a100 = await addToLibrary(t, t.alice.token, 'tone 100.wav', a100);
     urls.chirp = await addToLibrary(t, t.alice.token, 'chirp.wav', chirp);
     urls.split = await addToLibrary(t, t.alice.token, 'split 330 660.wav', split);
-  }, 30_000);
+  });
   afterAll(async () => {
     await t?.closeAll();
   });

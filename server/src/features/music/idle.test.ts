@@ -1,5 +1,6 @@
 import type { MusicPlayResponse } from '@guildhall/common';
-import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { eventually } from '../../test/eventually.ts';
 import {
   addToLibrary,
   api,
@@ -14,7 +15,7 @@ let t: MusicTestContext;
 beforeAll(async () => {
   // The default is 5 minutes (MUSIC_IDLE_LEAVE_MS); the rule is the same with 1 s.
   t = await startMusicApp({ MUSIC_IDLE_LEAVE_SECONDS: '1' });
-}, 30_000);
+});
 afterAll(async () => {
   await t?.closeAll();
 });
@@ -35,8 +36,7 @@ test('the bot leaves its voice channel once idle for the configured time, and sa
     `/api/music/stop/${GUILD_ID}`,
   );
   expect(stopped.body.data.status.idle).toBe(true);
-  await vi.waitFor(() => expect(t.discord.botChannel(GUILD_ID)).toBeNull(), {
-    timeout: 10_000,
+  await eventually(() => expect(t.discord.botChannel(GUILD_ID)).toBeNull(), {
     interval: 100,
   });
   expect(await status(t, t.alice.token)).toMatchObject({ voiceChannel: null, idle: false, listeners: 0 });

@@ -20,7 +20,7 @@ describe('playlist caps under parallel requests (issue 27)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     alice = (await t.signIn({ discord_id: aliceId, username: 'alice' })).token;
-  }, 30_000);
+  });
   afterAll(async () => {
     await t?.close();
   });

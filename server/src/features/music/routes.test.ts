@@ -9,9 +9,10 @@ import {
   type PlaylistWithSongs,
   type SearchResult,
 } from '@guildhall/common';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectClient, listen, nextEvent, subscribe } from '../../platform/realtime/testing.ts';
 import { createTestApp, type TestContext } from '../../test/app.ts';
+import { eventually } from '../../test/eventually.ts';
 import {
   ALICE,
   addToLibrary,
@@ -75,7 +76,7 @@ describe('music API with the bot online', () => {
       'Echo ogg.ogg',
       await synthesize('sine=frequency=300:sample_rate=48000', 5, 'ogg'),
     );
-  }, 30_000);
+  });
   afterAll(async () => {
     await t?.closeAll();
   });
@@ -143,7 +144,7 @@ describe('music API with the bot online', () => {
       return res.body.data?.results.map((r) => r.duration) ?? res.body.error;
     };
     // Searches are rate-limited (60 a minute): poll gently.
-    await expect.poll(durations, { timeout: 15_000, interval: 500 }).toEqual([30, 30, 30, 5]);
+    await expect.poll(durations, { interval: 500 }).toEqual([30, 30, 30, 5]);
     const all = await search({ query: 'song', platform: 'library' });
     expect(all.body.data.results.map((r) => r.title)).toEqual(['Alpha song', 'Bravo song', 'Charlie song']);
     expect(all.body.data.results[0]).toMatchObject({
@@ -244,9 +245,7 @@ describe('music API with the bot online', () => {
   });
 
   // Each change waits for its new audio (gapless): a few seconds on a loaded machine.
-  test('seek clamps to 0–100 %, effects and equalizer are stored, bad values are refused', {
-    timeout: 90_000,
-  }, async () => {
+  test('seek clamps to 0–100 %, effects and equalizer are stored, bad values are refused', async () => {
     const seek = (time: unknown) => control(`/api/music/seek/${GUILD_ID}`, { time });
     expect((await seek(-5)).body.data.status.elapsedTime).toBeLessThan(0.5);
     expect(Math.abs((await seek(25)).body.data.status.elapsedTime - 25)).toBeLessThan(0.5);
@@ -292,7 +291,7 @@ describe('music API with the bot online', () => {
     }
   });
 
-  test('skip, restart, clear queue and stop', { timeout: 60_000 }, async () => {
+  test('skip, restart, clear queue and stop', async () => {
     const skip = await control(`/api/music/skip/${GUILD_ID}`);
     expect(skip.body.data.message).toBe('Skipped');
     expect(skip.body.data.status.currentSong?.title).toBe('Bravo song');
@@ -300,9 +299,7 @@ describe('music API with the bot online', () => {
     expect((await control(`/api/music/restart/${GUILD_ID}`)).body.data.status.elapsedTime).toBeLessThan(0.5);
     // A seek past the end clamps to the end: the song is over and the next one plays.
     expect((await control(`/api/music/seek/${GUILD_ID}`, { time: 1e6 })).status).toBe(200);
-    await vi.waitFor(async () => expect((await status(t, alice())).currentSong?.title).toBe('Charlie song'), {
-      timeout: 15_000,
-    });
+    await eventually(async () => expect((await status(t, alice())).currentSong?.title).toBe('Charlie song'));
     const cleared = await control(`/api/music/queue/${GUILD_ID}`, undefined, 'DELETE');
     expect(cleared.body.data.status).toMatchObject({ queue: [], currentSong: { title: 'Charlie song' } });
     const stopped = await control(`/api/music/stop/${GUILD_ID}`);
@@ -485,13 +482,13 @@ describe('music API with the bot online', () => {
     expect((await play(songs.a)).status).toBe(200);
     expect((await status(t, alice())).voiceChannel).not.toBeNull();
     t.discord.setVoiceState(GUILD_ID, t.discord.botUser.id, null); // a moderator disconnects the bot
-    await vi.waitFor(
+    await eventually(
       async () => expect(await status(t, alice())).toMatchObject({ voiceChannel: null, currentSong: null }),
-      { timeout: 15_000, interval: 200 },
+      { interval: 200 },
     );
     // Playing again joins again.
     expect((await play(songs.b)).body.data).toMatchObject({ action: 'playing' });
     expect((await status(t, alice())).voiceChannel?.name).toBe('Lounge');
     await control(`/api/music/stop/${GUILD_ID}`);
-  }, 30_000);
+  });
 });

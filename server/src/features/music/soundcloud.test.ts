@@ -35,7 +35,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('SoundCloud source', () => {
       ],
     );
     t = await startMusicApp({ SOUNDCLOUD_API_URL: sc.apiUrl, SOUNDCLOUD_CLIENT_ID: sc.clientId });
-  }, 30_000);
+  });
   afterAll(async () => {
     await t?.closeAll();
     await sc?.close();
@@ -144,7 +144,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('SoundCloud source', () => {
     expect(long.body.data.status.queue).toHaveLength(100);
     await api(t, t.alice.token, 'DELETE', `/api/music/queue/${GUILD_ID}`);
     await api(t, t.alice.token, 'POST', `/api/music/stop/${GUILD_ID}`);
-  }, 60_000);
+  });
 
   test('the queue cap holds under parallel plays: with 10 places left, 10 of 20 parallel requests are queued', async () => {
     await api(t, t.alice.token, 'POST', `/api/music/stop/${GUILD_ID}`);
@@ -182,5 +182,5 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('SoundCloud source', () => {
     expect(list.status).toBe(409);
     await api(t, t.alice.token, 'DELETE', `/api/music/queue/${GUILD_ID}`);
     await api(t, t.alice.token, 'POST', `/api/music/stop/${GUILD_ID}`);
-  }, 60_000);
+  });
 });

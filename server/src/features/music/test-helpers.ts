@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type FileItem, libraryUrl, type PlaybackStatus } from '@guildhall/common';
-import { vi } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { eventually } from '../../test/eventually.ts';
 import {
   type FakeDiscordBot,
   type FakeGuild,
@@ -12,6 +12,7 @@ import {
   type ReceivedPacket,
   startFakeDiscordBot,
 } from '../../test/fake-discord-bot/index.ts';
+import { EVENT_DEADLINE_MS } from '../../test/time-scale.ts';
 import { uploadFile } from '../files/test-helpers.ts';
 
 export const GUILD_ID = '400000000000000001';
@@ -75,15 +76,15 @@ export async function startMusicApp(env: Record<string, string> = {}): Promise<M
 }
 
 /** Resolves once GET /guilds lists the bot's servers (the bot logs in after the app is ready). */
-export async function waitForBot(ctx: TestContext, token: string, timeoutMs = 15_000): Promise<void> {
-  await vi.waitFor(
+export async function waitForBot(ctx: TestContext, token: string): Promise<void> {
+  await eventually(
     async () => {
       const res = await ctx.app.inject({ method: 'GET', url: '/api/music/guilds', headers: bearer(token) });
       if ((res.json() as { data: { guilds: unknown[] } }).data.guilds.length === 0) {
         throw new Error('the music bot did not come online');
       }
     },
-    { timeout: timeoutMs, interval: 50 },
+    { interval: 50 },
   );
 }
 
@@ -159,7 +160,6 @@ export function audioAfter(
   since: number,
   afterMs: number,
   frames: number,
-  timeoutMs = 10_000,
 ): Promise<ReceivedPacket[]> {
   const from = since + afterMs;
   const picked = () => discord.voice.packets.filter((p) => p.receivedAt >= from && !isSilenceFrame(p.opus));
@@ -175,7 +175,7 @@ export function audioAfter(
     const timer = setTimeout(() => {
       discord.voice.off('packet', check);
       reject(new Error(`only ${picked().length} of ${frames} audio packets arrived`));
-    }, timeoutMs);
+    }, EVENT_DEADLINE_MS);
     if (!check()) discord.voice.on('packet', check);
   });
 }

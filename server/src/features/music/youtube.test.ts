@@ -38,7 +38,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('YouTube source', () => {
       ],
     );
     t = await startMusicApp({ YOUTUBE_BASE_URL: yt.baseUrl });
-  }, 30_000);
+  });
   afterAll(async () => {
     await t?.closeAll();
     await yt?.close();
@@ -135,7 +135,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('YouTube source', () => {
     expect(yt.log.filter((l) => l.startsWith('POST /youtubei/v1/browse')).length - browsesBefore).toBe(1);
     await api(t, t.alice.token, 'DELETE', `/api/music/queue/${GUILD_ID}`);
     await api(t, t.alice.token, 'POST', `/api/music/stop/${GUILD_ID}`);
-  }, 60_000);
+  });
 
   test('an unknown or private playlist is a 404 with a clear message; a watch link with &list= is the one video', async () => {
     for (const id of [SOMEONE_ELSES, 'PLdoesnotexist000000000000000000']) {

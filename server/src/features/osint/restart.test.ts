@@ -5,6 +5,7 @@ import path from 'node:path';
 import { OsintHistoryResponse, OsintSearchResponse, type PlatformData } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE, type FakeOsint, startFakeOsint } from '../../test/fake-osint.ts';
+import { deadline } from '../../test/time-scale.ts';
 
 /**
  * Issue 28, "a past search reopened after a restart": the real server process (`node server/src/main.ts`,
@@ -102,7 +103,9 @@ async function searchUsername(base: string, token: string, query: string) {
 
 describe('a past search after a restart of the server process', () => {
   // Three process starts: ≈ 30 s on an idle machine, 80 s seen with a load average of 22.
-  it('reopens with the same results after SIGTERM and after SIGKILL', { timeout: 240_000 }, async () => {
+  it('reopens with the same results after SIGTERM and after SIGKILL', {
+    timeout: deadline(240_000),
+  }, async () => {
     const first = await startServer();
     let token = await signIn(first.base);
     const before = await searchUsername(first.base, token, FAKE.knownUser);

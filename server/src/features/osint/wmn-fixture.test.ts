@@ -48,7 +48,7 @@ beforeAll(async () => {
     OSINT_SITES_FILE: fixture.sitesFile,
     OSINT_SEARCHES_PER_MINUTE: '100',
   });
-}, 30_000);
+});
 afterAll(async () => {
   await ctx.close();
   await outbound.close();
@@ -126,9 +126,7 @@ const line = (t: Tally) =>
   `${t.correct} correct / ${t.unknown} unknown (${t.unknownAnswered} where the site answered) / ${t.wrong} wrong (false positives ${t.falsePositives}, block page as "not found" ${t.blockAsMiss})`;
 
 describe('the shipped list’s own rules on a loopback fixture', () => {
-  it('no false positive, no "not found" for a block page, no more unknowns than WhatsMyName', {
-    timeout: 120_000,
-  }, async () => {
+  it('no false positive, no "not found" for a block page, no more unknowns than WhatsMyName', async () => {
     expect(fixture.sites.length).toBeGreaterThanOrEqual(40);
     const portal = tally();
     const reference = tally();
@@ -186,9 +184,7 @@ describe('the shipped list’s own rules on a loopback fixture', () => {
     expect(portal.correct).toBe(answering * 2);
   });
 
-  it('a scan through the API lists every block page as could-not-check with its reason, never as a miss', {
-    timeout: 60_000,
-  }, async () => {
+  it('a scan through the API lists every block page as could-not-check with its reason, never as a miss', async () => {
     const { token } = await ctx.signIn({ access_level: 'viewer' });
     const res = await ctx.app.inject({
       method: 'POST',

@@ -5,6 +5,7 @@ import { ReadinessResponse } from '@guildhall/common';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { createPgSchema, createTestApp, TEST_ACCESS_CODE, type TestContext } from '../../test/app.ts';
+import { deadline } from '../../test/time-scale.ts';
 import { startRedisProxy } from '../rate-limit/testing.ts';
 import { createReadinessChecks } from './readiness.ts';
 import { redactUrl } from './redact.ts';
@@ -93,24 +94,20 @@ describe.runIf(process.env.TEST_REDIS_URL)('readiness follows Redis', () => {
       await expect(redis.ping()).resolves.toBeUndefined();
       proxy.cut();
       await expect
-        .poll(
-          () =>
-            redis.ping().then(
-              () => 'up',
-              () => 'down',
-            ),
-          { timeout: 2000 },
+        .poll(() =>
+          redis.ping().then(
+            () => 'up',
+            () => 'down',
+          ),
         )
         .toBe('down');
       proxy.restore();
       await expect
-        .poll(
-          () =>
-            redis.ping().then(
-              () => 'up',
-              () => 'down',
-            ),
-          { timeout: 5000 },
+        .poll(() =>
+          redis.ping().then(
+            () => 'up',
+            () => 'down',
+          ),
         )
         .toBe('up');
     } finally {
@@ -222,11 +219,9 @@ describe.runIf(process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_U
         const down = await ctx.app.inject({ url: '/readyz' });
         expect(down.statusCode).toBe(503);
         expect(ReadinessResponse.parse(down.json()).checks.database?.ok).toBe(false);
-        expect(Date.now() - cutAt).toBeLessThan(2000);
+        expect(Date.now() - cutAt).toBeLessThan(deadline(2000));
         proxy.restore();
-        await expect
-          .poll(async () => (await ctx!.app.inject({ url: '/readyz' })).statusCode, { timeout: 10_000 })
-          .toBe(200);
+        await expect.poll(async () => (await ctx!.app.inject({ url: '/readyz' })).statusCode).toBe(200);
       } finally {
         await ctx?.close();
         ctx = undefined;

@@ -3,6 +3,7 @@ import { REALTIME_EVENTS, type SessionEnded, TEXTS, userRoom } from '@guildhall/
 import type { Socket } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.ts';
+import { deadline } from '../../test/time-scale.ts';
 import { sha256Hex } from '../crypto.ts';
 import { fail } from '../errors.ts';
 import { createSession, revokeSession, revokeUserSessions } from '../sessions.ts';
@@ -267,7 +268,7 @@ describe('realtime shutdown', () => {
     const gone = disconnected(socket);
     const started = Date.now();
     await ctx.app.close();
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(deadline(2000));
     await gone;
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.ts';
+import { deadline } from '../../test/time-scale.ts';
 import { type RedisProxy, startRedisProxy, testPlatform, uniqueRedisPrefix } from '../rate-limit/testing.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -28,7 +29,7 @@ describe.skipIf(!redisUrl)('realtime fan-out when Redis goes away', () => {
       await new Promise((resolve) => setImmediate(resolve));
       const started = Date.now();
       await ctx.close();
-      expect(Date.now() - started).toBeLessThan(3000);
+      expect(Date.now() - started).toBeLessThan(deadline(3000));
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);

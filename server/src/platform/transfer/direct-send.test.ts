@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { eventually } from '../../test/eventually.ts';
 import { type BlobReader, crc32cHex, crc32cOf, LocalBlobStore } from '../blob-store/index.ts';
 import { ChunkBufferPool } from './buffer-pool.ts';
 import { DOWNLOAD_BUFFER_BYTES, sendDirect } from './direct-send.ts';
@@ -67,7 +68,7 @@ describe('sendDirect (downloads from local disk, issue 18)', () => {
   test('sends the chunk exactly, from a pooled buffer that it gives back when the download ends', async () => {
     const res = await fetch(url());
     expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true);
-    await vi.waitFor(() => expect(pool.inUse).toBe(0));
+    await eventually(() => expect(pool.inUse).toBe(0));
     // The same buffer serves the next download.
     expect(Buffer.from(await (await fetch(url())).arrayBuffer()).equals(data)).toBe(true);
   });
@@ -87,12 +88,12 @@ describe('sendDirect (downloads from local disk, issue 18)', () => {
     });
     const request = http.get(url());
     request.on('error', () => {}); // we cut it ourselves
-    await vi.waitFor(() => expect(readsStarted).toBeGreaterThan(0));
+    await eventually(() => expect(readsStarted).toBeGreaterThan(0));
     request.destroy();
     await closed;
     // Reads still fill the buffer: another download taking it now would get their bytes.
     expect(pool.inUse).toBe(1);
     open();
-    await vi.waitFor(() => expect(pool.inUse).toBe(0));
+    await eventually(() => expect(pool.inUse).toBe(0));
   });
 });

@@ -149,7 +149,6 @@ describe('Pictionary after a restart', () => {
     const { ctx } = serviceContext(app.db, manualClock());
     await expect
       .poll(async () => (await viewOf(ctx, gameId, ids[0]!, false)).turnPhase, {
-        timeout: 8000,
         interval: 250,
       })
       .toBe('reveal');

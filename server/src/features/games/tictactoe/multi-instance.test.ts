@@ -1,6 +1,6 @@
 import { TICTACTOE_STATE_EVENT, type TicTacToeStatePush, tictactoeRoom } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deleteRedisKeys,
   startRedisProxy,
@@ -9,6 +9,7 @@ import {
 } from '../../../platform/rate-limit/testing.ts';
 import { connectClient, listen, nextEvent, subscribe } from '../../../platform/realtime/testing.ts';
 import { createTestApp, type TestContext } from '../../../test/app.ts';
+import { eventually } from '../../../test/eventually.ts';
 import { join, move } from './test-helpers.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -106,12 +107,12 @@ describe.skipIf(!redisUrl)('tic-tac-toe fan-out after a Redis outage', () => {
       os.on('probe', () => {
         hasCrossed = true;
       });
-      await vi.waitFor(
+      await eventually(
         () => {
           one.app.realtime.publish(tictactoeRoom(id), 'probe', {});
           expect(hasCrossed).toBe(true);
         },
-        { timeout: 10_000, interval: 100 },
+        { interval: 100 },
       );
 
       const pushed = nextEvent<TicTacToeStatePush>(

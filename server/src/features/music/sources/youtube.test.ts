@@ -73,7 +73,7 @@ describe('YouTube through InnerTube, against a loopback fixture in its response 
         },
       ],
     );
-  }, 30_000);
+  });
   afterAll(async () => {
     await yt?.close();
   });
