@@ -211,7 +211,6 @@ test('[user] members report a site, the admin disables it, a new scan does not s
   await searchFor(page, 'username', FAKE.knownUser);
   await expect(page.getByTestId('platform-counts')).toHaveText(
     'Found on 12 of 39 sites · not found on 23 · could not check 4',
-    { timeout: 20_000 },
   );
   await expect(page.getByTestId('platform-disabled')).toHaveText(
     `Not scanned (disabled by admins or the self-check): ${site}`,
@@ -227,7 +226,6 @@ test('[user] members report a site, the admin disables it, a new scan does not s
   await searchFor(page, 'username', FAKE.knownUser);
   await expect(page.getByTestId('platform-counts')).toHaveText(
     'Found on 13 of 40 sites · not found on 23 · could not check 4',
-    { timeout: 20_000 },
   );
   for (const c of [...members, admin]) await c.context.close();
 });

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { type Browser, type BrowserContext, test as base, type Page, type Request } from '@playwright/test';
 import type { UserOverrides } from '../../server/src/test/factories.ts';
 import { FAKE_DISCORD_USER_COOKIE } from '../../server/src/test/fake-discord.ts';
+import { deadline } from '../../server/src/test/time-scale.ts';
 import { createMember } from './db.ts';
 import { BASE_URL, DISCORD_BASE } from './env.ts';
 
@@ -97,9 +98,8 @@ async function reportPages(pages: Page[], title: string): Promise<void> {
       .waitForFunction(
         () => `${document.readyState}, ${document.body?.textContent?.length ?? 0} characters`,
         null,
-        {
-          timeout: 2000,
-        },
+        // A page that still answers does so at once; the report must not hold up the failed test long.
+        { timeout: deadline(2000) },
       )
       .then((handle) => handle.jsonValue())
       .catch((e: unknown) => `no answer within 2 s: ${String(e).slice(0, 160)}`);

@@ -26,6 +26,10 @@ describe('the sleep checker', () => {
       'await sleep(300);',
       "import { setTimeout as wait } from 'node:timers/promises';",
       'expect(seen).toEqual([]);',
+      'await vi.waitFor(() => expect(count()).toBe(2));',
+      'await expect(card).toBeVisible({ timeout: 5000 });',
+      'test.setTimeout(60_000);',
+      '}, 30_000);',
     ].join('\n');
     expect(lines(source)).toEqual([
       [1, 'waitForTimeout'],
@@ -34,6 +38,10 @@ describe('the sleep checker', () => {
       [4, 'a timer that resolves (a sleep)'],
       [5, 'an awaited sleep/delay'],
       [6, 'node:timers/promises'],
+      [8, 'vi.waitFor (its own 1 s deadline; use eventually)'],
+      [9, 'a literal deadline (use the default or deadline(ms))'],
+      [10, 'a literal deadline (use the default or deadline(ms))'],
+      [11, 'a literal deadline (use the default or deadline(ms))'],
     ]);
   });
 
@@ -41,7 +49,8 @@ describe('the sleep checker', () => {
     const source = [
       "const timer = setTimeout(() => reject(new Error('no answer')), 15000);",
       'vi.advanceTimersByTime(60_000);',
-      'await vi.waitFor(() => expect(count()).toBe(2));',
+      'await eventually(() => expect(count()).toBe(2));',
+      'await expect(card).toBeVisible({ timeout: deadline(60_000) });',
       "await nextEvent(socket, 'state');",
       '// never: await sleep(100) and then assert',
     ].join('\n');

@@ -7,7 +7,9 @@ import path from 'node:path';
  * - Playwright's `waitForTimeout(…)`;
  * - a timer that resolves a promise (`setTimeout(resolve, …)`, `setTimeout(r, …)`,
  *   `setTimeout(() => resolve(), …)`): a sleep, however it is wrapped;
- * - an awaited `sleep(…)` / `delay(…)`, and the promise timers of `node:timers/promises`.
+ * - an awaited `sleep(…)` / `delay(…)`, and the promise timers of `node:timers/promises`;
+ * - a deadline of the test's own: `vi.waitFor` (1 s unless told), a literal `timeout: N`, a per-test
+ *   limit (`test.setTimeout(N)`, `}, N);`), which a slower machine exceeds (docs/testing.md).
  * A timer that REJECTS (a guard: "no answer within 15 s") is not a sleep and is not reported.
  */
 const PATTERNS: { name: string; re: RegExp }[] = [
@@ -18,6 +20,13 @@ const PATTERNS: { name: string; re: RegExp }[] = [
   },
   { name: 'an awaited sleep/delay', re: /\bawait\s+(?:sleep|delay|wait)\s*\(\s*\d/ },
   { name: 'node:timers/promises', re: /from\s+['"](?:node:)?timers\/promises['"]/ },
+  // A deadline of a test's own is a bet on the machine's speed (issue 47): waits go through eventually()
+  // or expect.poll with the suite's one deadline, and a longer limit through deadline(ms) (time-scale.ts).
+  { name: 'vi.waitFor (its own 1 s deadline; use eventually)', re: /\bvi\.waitFor\s*\(/ },
+  {
+    name: 'a literal deadline (use the default or deadline(ms))',
+    re: /\btimeout:\s*\d|\btest\.setTimeout\(\s*\d|^\s*\}, \d[\d_]{3,}\);/,
+  },
 ];
 
 /** Where tests live: unit tests, the browser specs and their support code. */
