@@ -64,7 +64,11 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
     const caFile = process.env.TEST_CONTAINER_CA_FILE;
     if (caFile) args.push('--build-arg', `EXTRA_CA_CERTS=${fs.readFileSync(caFile, 'utf8')}`);
     const started = Date.now();
-    await run('podman', [...args, repo], { cwd: repo, timeout: deadline(60 * 60_000), maxBuffer: 256 * 1024 * 1024 });
+    await run('podman', [...args, repo], {
+      cwd: repo,
+      timeout: deadline(60 * 60_000),
+      maxBuffer: 256 * 1024 * 1024,
+    });
     console.log(`image built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     const port = await freePort();
     await podman([
@@ -237,7 +241,9 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
       };
       try {
         for (const [file, codec] of Object.entries(videos)) {
-          await run('ffmpeg', [...source, ...codec, '-y', path.join(dir, file)], { timeout: deadline(60_000) });
+          await run('ffmpeg', [...source, ...codec, '-y', path.join(dir, file)], {
+            timeout: deadline(60_000),
+          });
         }
         await podman(['exec', name, 'mkdir', '-p', '/tmp/videos']);
         await podman(['cp', `${dir}/.`, `${name}:/tmp/videos/`]);
