@@ -72,7 +72,9 @@ export const RoleSyncSettingsBody = z
     enabled: z.boolean({ error: 'enabled must be true or false' }).nullable(),
     guildId: Snowflake.nullable(),
     roleLevels: z.array(RoleLevel).max(ROLE_SYNC_ROLES_MAX, { error: 'too many role mappings' }),
-    noRole: z.enum(NO_ROLE_POLICIES, { error: `noRole must be one of ${NO_ROLE_POLICIES.join(', ')}` }).nullable(),
+    noRole: z
+      .enum(NO_ROLE_POLICIES, { error: `noRole must be one of ${NO_ROLE_POLICIES.join(', ')}` })
+      .nullable(),
     denyRoles: z.array(Snowflake).max(ROLE_SYNC_ROLES_MAX, { error: 'too many deny roles' }),
     demotionBrake: z
       .number({ error: 'demotionBrake must be a number' })
@@ -147,7 +149,9 @@ export const DiscordRolesResponse = z.object({ success: z.literal(true), data: z
 export type DiscordRolesResponse = z.infer<typeof DiscordRolesResponse>;
 
 export const RoleSyncPinParams = z.object({ id: Snowflake });
-export const RoleSyncPinBody = z.object({ pinned: z.boolean({ error: 'pinned must be true or false' }) }).strict();
+export const RoleSyncPinBody = z
+  .object({ pinned: z.boolean({ error: 'pinned must be true or false' }) })
+  .strict();
 
 /** Which role gave the signed-in member their level (null when none did). */
 export const MyRoleSourceResponse = z.object({

@@ -29,7 +29,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('role_sync_members')
-    .addColumn('discord_id', 'varchar(32)', (c) => c.primaryKey().references('users.discord_id').onDelete('cascade'))
+    .addColumn('discord_id', 'varchar(32)', (c) =>
+      c.primaryKey().references('users.discord_id').onDelete('cascade'),
+    )
     .addColumn('pinned', 'integer', (c) => c.notNull().defaultTo(0))
     // JSON array of role ids at the last successful look; null until the member was first looked up.
     .addColumn('roles', 'text')
@@ -44,7 +46,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('role_sync_held')
-    .addColumn('discord_id', 'varchar(32)', (c) => c.primaryKey().references('users.discord_id').onDelete('cascade'))
+    .addColumn('discord_id', 'varchar(32)', (c) =>
+      c.primaryKey().references('users.discord_id').onDelete('cascade'),
+    )
     .addColumn('from_level', 'varchar(16)', (c) => c.notNull())
     .addColumn('from_approved', 'integer', (c) => c.notNull())
     .addColumn('to_level', 'varchar(16)', (c) => c.notNull())

@@ -1,5 +1,4 @@
 import { commaList, type EnvOf, httpUrl, optionalString } from '../../platform/config/env.ts';
-import type { RolesConfig } from '../roles/index.ts';
 
 /** Sign-in's variables (README, "Configuration"); config.ts adds them to the one environment schema. */
 export const authEnv = {
@@ -26,12 +25,6 @@ export type AuthConfig = {
     authorizeUrl: string;
   };
 };
-
-/**
- * The auth feature's slice: Discord sign-in, and role sync's settings (issue 43), since a Discord
- * sign-in asks the community server whether the account is a member and what its roles give.
- */
-export type AuthFeatureConfig = AuthConfig & { roles?: RolesConfig };
 
 /**
  * ACCESS_CODE and ADMIN_DISCORD_IDS are read at start-up (main.ts settles the access code, the users

@@ -1,6 +1,6 @@
 /** The auth feature: sign-in (Discord OAuth, access code) and sign-out. */
 import { defineFeature } from '../../platform/feature.ts';
-import type { AuthFeatureConfig } from './config.ts';
+import type { AuthFeatureConfig } from './feature-config.ts';
 import { authRoutes } from './routes.ts';
 
 export { type AccessCodeOrigin, type AccessCodeSource, resolveAccessCode } from './access-code-store.ts';

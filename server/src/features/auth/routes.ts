@@ -14,7 +14,7 @@ import { clientAddressKey } from '../../platform/client-address.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import { revokeSession } from '../../platform/sessions.ts';
 import { presentUser } from '../users/index.ts';
-import type { AuthFeatureConfig } from './config.ts';
+import type { AuthFeatureConfig } from './feature-config.ts';
 import {
   completeDiscordSignIn,
   publicConfig,

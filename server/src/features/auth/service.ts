@@ -12,6 +12,7 @@ import { randomToken, safeEqual, sha256Base64Url } from '../../platform/crypto.t
 import { fail, HttpError } from '../../platform/errors.ts';
 import type { FailureLimiter } from '../../platform/rate-limit/failure-limiter.ts';
 import { createSession } from '../../platform/sessions.ts';
+import { checkAtSignIn, type RoleSyncEffects } from '../roles/index.ts';
 import {
   effectiveLevel,
   findUserById,
@@ -20,9 +21,9 @@ import {
   touchLastLogin,
   upsertDiscordProfile,
 } from '../users/index.ts';
-import { checkAtSignIn, type RoleSyncEffects } from '../roles/index.ts';
-import { type AuthConfig, type AuthFeatureConfig, isOAuthConfigured } from './config.ts';
+import { type AuthConfig, isOAuthConfigured } from './config.ts';
 import { DiscordError, exchangeCode, fetchDiscordProfile } from './discord-client.ts';
+import type { AuthFeatureConfig } from './feature-config.ts';
 import { consumeOAuthState, saveOAuthState } from './repo.ts';
 
 /** What the browser needs to know: whether Discord sign-in is set up, and whether setup mode is on. */

@@ -17,7 +17,9 @@ export const rolesEnv = {
   ROLE_SYNC_NO_ROLE: z
     .enum(NO_ROLE_POLICIES, { error: `ROLE_SYNC_NO_ROLE must be one of ${NO_ROLE_POLICIES.join(', ')}` })
     .default(ROLE_SYNC_DEFAULTS.noRole),
-  ROLE_SYNC_DEMOTION_BRAKE: nonNegativeInt('ROLE_SYNC_DEMOTION_BRAKE').default(ROLE_SYNC_DEFAULTS.demotionBrake),
+  ROLE_SYNC_DEMOTION_BRAKE: nonNegativeInt('ROLE_SYNC_DEMOTION_BRAKE').default(
+    ROLE_SYNC_DEFAULTS.demotionBrake,
+  ),
   ROLE_SYNC_INTERVAL_SECONDS: positiveInt('ROLE_SYNC_INTERVAL_SECONDS')
     .min(10, { error: 'ROLE_SYNC_INTERVAL_SECONDS must be at least 10' })
     .default(ROLE_SYNC_DEFAULTS.intervalSeconds),

@@ -69,7 +69,13 @@ export function createGuildReader(o: { token: string; apiUrl: string }): GuildRe
           name: g.name,
           roles: roles
             .filter((r) => r.id !== guildId) // @everyone: every member has it, it maps nothing
-            .map((r) => ({ id: r.id, name: r.name, color: r.color, position: r.position, managed: r.managed }))
+            .map((r) => ({
+              id: r.id,
+              name: r.name,
+              color: r.color,
+              position: r.position,
+              managed: r.managed,
+            }))
             .sort((a, b) => b.position - a.position),
         };
       } catch (err) {
@@ -85,16 +91,21 @@ export function problemOf(err: unknown): LookupProblem {
     if (err.code === MISSING_ACCESS) {
       return {
         code: 'MISSING_ACCESS',
-        message: 'The bot has no access to the server (50001 Missing Access): was it removed or its role changed?',
+        message:
+          'The bot has no access to the server (50001 Missing Access): was it removed or its role changed?',
       };
     }
     if (err.code === UNKNOWN_GUILD) {
       return {
         code: 'UNKNOWN_GUILD',
-        message: 'Discord does not know the server (10004 Unknown Guild): is the bot in it, and is the id right?',
+        message:
+          'Discord does not know the server (10004 Unknown Guild): is the bot in it, and is the id right?',
       };
     }
-    return { code: 'DISCORD_ERROR', message: `Discord refused the lookup (HTTP ${err.status}, code ${err.code}).` };
+    return {
+      code: 'DISCORD_ERROR',
+      message: `Discord refused the lookup (HTTP ${err.status}, code ${err.code}).`,
+    };
   }
   if (err instanceof RateLimitError) {
     return {

@@ -1,4 +1,9 @@
-import { isAccessLevel, ROLE_SYNC_PROBLEMS, type RoleSyncProblemCode, type RoleSyncState } from '@guildhall/common';
+import {
+  isAccessLevel,
+  ROLE_SYNC_PROBLEMS,
+  type RoleSyncProblemCode,
+  type RoleSyncState,
+} from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import type { RolesConfig } from './config.ts';
 import { listHeld, listPinned } from './repo.ts';
@@ -8,7 +13,8 @@ import { loadSettings } from './service.ts';
 export async function presentState(db: Db, config: RolesConfig): Promise<RoleSyncState> {
   const { row, settings } = await loadSettings(db, config);
   const code = row?.problem_code;
-  const isKnownCode = (c: unknown): c is RoleSyncProblemCode => (ROLE_SYNC_PROBLEMS as readonly unknown[]).includes(c);
+  const isKnownCode = (c: unknown): c is RoleSyncProblemCode =>
+    (ROLE_SYNC_PROBLEMS as readonly unknown[]).includes(c);
   return {
     settings,
     guildName: row?.guild_name ?? null,

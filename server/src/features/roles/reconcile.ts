@@ -99,7 +99,14 @@ export function createReconciler(o: {
     if (!settings.enabled || row?.paused === 1) return null;
     const intervalMs = settings.intervalSeconds * 1000;
     if (!canLook(settings, config)) {
-      await recordProblem(db, { code: 'NOT_CONFIGURED', message: 'Role sync is on but DISCORD_BOT_TOKEN or the server id is not set.' }, now());
+      await recordProblem(
+        db,
+        {
+          code: 'NOT_CONFIGURED',
+          message: 'Role sync is on but DISCORD_BOT_TOKEN or the server id is not set.',
+        },
+        now(),
+      );
       return intervalMs;
     }
     const reader = readerFor(config);

@@ -1,12 +1,16 @@
 import { ROLE_SYNC_TEXTS, type RoleSyncState } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSession } from '../../platform/sessions.ts';
 import { connectClient, listen } from '../../platform/realtime/testing.ts';
+import { createSession } from '../../platform/sessions.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { buildUser } from '../../test/factories.ts';
 import { type FakeDiscord, startFakeDiscord } from '../../test/fake-discord.ts';
-import { type FakeDiscordBot, type FakeGuild, startFakeDiscordBot } from '../../test/fake-discord-bot/index.ts';
+import {
+  type FakeDiscordBot,
+  type FakeGuild,
+  startFakeDiscordBot,
+} from '../../test/fake-discord-bot/index.ts';
 import { findUserById } from '../users/index.ts';
 import type { Reconciler } from './index.ts';
 import { type ManualClock, manualClock, runFor, runUntil } from './test-helpers.ts';
@@ -108,7 +112,11 @@ async function saveSettings(body: object): Promise<RoleSyncState> {
 }
 
 async function syncState(): Promise<RoleSyncState> {
-  const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/role-sync', headers: bearer(adminToken) });
+  const res = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/admin/role-sync',
+    headers: bearer(adminToken),
+  });
   expect(res.statusCode).toBe(200);
   return res.json().data;
 }
@@ -200,7 +208,11 @@ describe('staying current on the injected clock (point 2, intent off)', () => {
     expect(await levelOf(id)).toEqual({ level: 'user', approved: true });
     expect(await closed).toBe('io server disconnect');
 
-    const audit = await ctx.app.inject({ method: 'GET', url: '/api/admin/audit', headers: bearer(adminToken) });
+    const audit = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/admin/audit',
+      headers: bearer(adminToken),
+    });
     const entry = audit.json().data.find((e: { action: string }) => e.action === 'user.role_sync');
     expect(entry).toMatchObject({ actor_name: 'Discord role sync', target_id: id });
     expect(entry.changes).toContainEqual({
@@ -260,28 +272,31 @@ describe('never lock out when Discord fails (point 3)', () => {
     ['unknown-guild', 'UNKNOWN_GUILD'],
     ['server-error', 'DISCORD_ERROR'],
     ['rate-limited', 'RATE_LIMITED'],
-  ] as const)('%s: 0 level changes, the admin status names it, approved members still sign in; then it resumes', async (failure, code) => {
-    const id = '482000000000000021';
-    bot.addMember(GUILD, { id, username: 'steady', roles: [ROLE.mod] });
-    expect((await signInWithDiscord(id, 'steady')).statusCode).toBe(200);
-    bot.setMemberRoles(GUILD, id, []); // would be a demotion, if the sync could see it
-    bot.failGuildRoutes(failure);
-    for (let i = 0; i < 6; i += 1) await runFor10s(); // a minute of failures
-    expect(await levelOf(id)).toEqual({ level: 'moderator', approved: true });
-    const state = await syncState();
-    expect(state.status.problem?.code).toBe(code);
-    expect(state.status.problem?.message.length).toBeGreaterThan(10);
-    // The sign-in lookup fails too: the member signs in at their stored level.
-    const again = await signInWithDiscord(id, 'steady');
-    expect(again.statusCode).toBe(200);
-    expect(again.json().user.access_level).toBe('moderator');
+  ] as const)(
+    '%s: 0 level changes, the admin status names it, approved members still sign in; then it resumes',
+    async (failure, code) => {
+      const id = '482000000000000021';
+      bot.addMember(GUILD, { id, username: 'steady', roles: [ROLE.mod] });
+      expect((await signInWithDiscord(id, 'steady')).statusCode).toBe(200);
+      bot.setMemberRoles(GUILD, id, []); // would be a demotion, if the sync could see it
+      bot.failGuildRoutes(failure);
+      for (let i = 0; i < 6; i += 1) await runFor10s(); // a minute of failures
+      expect(await levelOf(id)).toEqual({ level: 'moderator', approved: true });
+      const state = await syncState();
+      expect(state.status.problem?.code).toBe(code);
+      expect(state.status.problem?.message.length).toBeGreaterThan(10);
+      // The sign-in lookup fails too: the member signs in at their stored level.
+      const again = await signInWithDiscord(id, 'steady');
+      expect(again.statusCode).toBe(200);
+      expect(again.json().user.access_level).toBe('moderator');
 
-    bot.failGuildRoutes(null);
-    bot.setMemberRoles(GUILD, id, [ROLE.mod]);
-    await runFor10s();
-    expect((await syncState()).status.problem).toBeNull();
-    expect((await syncState()).status.lastRunAt).not.toBeNull();
-  });
+      bot.failGuildRoutes(null);
+      bot.setMemberRoles(GUILD, id, [ROLE.mod]);
+      await runFor10s();
+      expect((await syncState()).status.problem).toBeNull();
+      expect((await syncState()).status.lastRunAt).not.toBeNull();
+    },
+  );
 });
 
 describe('the demotion brake, admins and pins (point 4)', () => {
@@ -312,7 +327,12 @@ describe('the demotion brake, admins and pins (point 4)', () => {
       ],
     });
     expect(held.held).toHaveLength(6);
-    expect(held.held[0]).toMatchObject({ fromLevel: 'moderator', toLevel: 'user', fromApproved: true, toApproved: true });
+    expect(held.held[0]).toMatchObject({
+      fromLevel: 'moderator',
+      toLevel: 'user',
+      fromApproved: true,
+      toApproved: true,
+    });
     expect(held.held[0]?.reason).toContain('role mapping changed');
     for (const id of ids) expect(await levelOf(id)).toEqual({ level: 'moderator', approved: true });
     // Runs meanwhile keep holding them.

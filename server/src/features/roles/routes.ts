@@ -35,7 +35,11 @@ export function rolesRoutes(ctx: FeatureContext<RolesConfig>, reconciler: Reconc
   const state = async () => ({ success: true as const, data: await presentState(db, config) });
 
   return async (app) => {
-    app.get('/api/admin/role-sync', { config: admin, schema: { response: { 200: RoleSyncResponse } } }, state);
+    app.get(
+      '/api/admin/role-sync',
+      { config: admin, schema: { response: { 200: RoleSyncResponse } } },
+      state,
+    );
 
     app.put(
       '/api/admin/role-sync',
@@ -86,7 +90,10 @@ export function rolesRoutes(ctx: FeatureContext<RolesConfig>, reconciler: Reconc
     app.get(
       '/api/role-sync/me',
       { config: { access: 'login' }, schema: { response: { 200: MyRoleSourceResponse } } },
-      async (req) => ({ success: true as const, data: await roleSource(db, config, req.auth!.user.discord_id) }),
+      async (req) => ({
+        success: true as const,
+        data: await roleSource(db, config, req.auth!.user.discord_id),
+      }),
     );
   };
 }

@@ -58,7 +58,13 @@ export function decide(
   if (best) {
     const gives = `role ${nameOf(names, best.roleId)} in Discord gives ${best.level}`;
     return {
-      next: { approved: true, level: best.level, levelRoleId: best.roleId, revokedBySync: false, priorLevel: null },
+      next: {
+        approved: true,
+        level: best.level,
+        levelRoleId: best.roleId,
+        revokedBySync: false,
+        priorLevel: null,
+      },
       reason: lostText ? `${lostText}; ${gives}` : gives,
     };
   }

@@ -2,8 +2,8 @@ import {
   type AccessLevel,
   DEMO_USER_ID,
   isAccessLevel,
-  type NoRolePolicy,
   NO_ROLE_POLICIES,
+  type NoRolePolicy,
   ROLE_SYNC_TEXTS,
   type RoleLevel,
   type RoleSyncSettings,
@@ -28,14 +28,7 @@ import {
   upsertHeld,
   upsertMemberRow,
 } from './repo.ts';
-import {
-  changesAccess,
-  decide,
-  isDemotion,
-  type MemberAccess,
-  type RoleNames,
-  sameAccess,
-} from './rules.ts';
+import { changesAccess, decide, isDemotion, type MemberAccess, type RoleNames, sameAccess } from './rules.ts';
 import type { RoleSyncMembersTable, RoleSyncSettingsTable } from './tables.ts';
 
 /** The audit trail's actor for changes the sync makes by itself. */
@@ -57,9 +50,13 @@ const parse = <T>(json: string | null | undefined, fallback: T): T => {
 };
 
 /** The settings in force: what an admin saved, each unset one at its env default. */
-export function effectiveSettings(row: RoleSyncSettingsTable | undefined, config: RolesConfig): RoleSyncSettings {
+export function effectiveSettings(
+  row: RoleSyncSettingsTable | undefined,
+  config: RolesConfig,
+): RoleSyncSettings {
   const d = config.defaults;
-  const noRole = row?.no_role && (NO_ROLE_POLICIES as readonly string[]).includes(row.no_role) ? row.no_role : null;
+  const noRole =
+    row?.no_role && (NO_ROLE_POLICIES as readonly string[]).includes(row.no_role) ? row.no_role : null;
   return {
     enabled: row?.enabled === null || row?.enabled === undefined ? d.enabled : row.enabled === 1,
     guildId: row?.guild_id ?? d.guildId,
@@ -77,7 +74,10 @@ export async function loadSettings(db: Db, config: RolesConfig) {
 }
 
 /** The sync can look: it is on, the bot has a token and the server is known. */
-export function canLook(settings: RoleSyncSettings, config: RolesConfig): settings is RoleSyncSettings & { guildId: string } {
+export function canLook(
+  settings: RoleSyncSettings,
+  config: RolesConfig,
+): settings is RoleSyncSettings & { guildId: string } {
   return settings.enabled && Boolean(config.botToken) && settings.guildId !== null;
 }
 
@@ -86,8 +86,14 @@ export function readerFor(config: RolesConfig): GuildReader {
 }
 
 /** ADMIN_DISCORD_IDS admins, members an admin pinned and the access-code identity: the sync never changes them. */
-export function isExempt(config: RolesConfig, user: UsersTable, sync: RoleSyncMembersTable | null | undefined) {
-  return user.discord_id === DEMO_USER_ID || config.adminDiscordIds.includes(user.discord_id) || sync?.pinned === 1;
+export function isExempt(
+  config: RolesConfig,
+  user: UsersTable,
+  sync: RoleSyncMembersTable | null | undefined,
+) {
+  return (
+    user.discord_id === DEMO_USER_ID || config.adminDiscordIds.includes(user.discord_id) || sync?.pinned === 1
+  );
 }
 
 export function accessOf(user: UsersTable, sync: RoleSyncMembersTable | null | undefined): MemberAccess {
@@ -104,11 +110,16 @@ export function accessOf(user: UsersTable, sync: RoleSyncMembersTable | null | u
 export async function recordProblem(db: Db, problem: LookupProblem | null, now: string): Promise<void> {
   const row = await findSettingsRow(db);
   if (!problem) {
-    if (row?.problem_code) await updateSettingsRow(db, { problem_code: null, problem_message: null, problem_since: null }, now);
+    if (row?.problem_code)
+      await updateSettingsRow(db, { problem_code: null, problem_message: null, problem_since: null }, now);
     return;
   }
   const since = row?.problem_code === problem.code && row.problem_since ? row.problem_since : now;
-  await updateSettingsRow(db, { problem_code: problem.code, problem_message: problem.message, problem_since: since }, now);
+  await updateSettingsRow(
+    db,
+    { problem_code: problem.code, problem_message: problem.message, problem_since: since },
+    now,
+  );
 }
 
 /**
@@ -124,7 +135,8 @@ export async function applyAccess(
   reason: string,
   effects: Effects,
 ): Promise<boolean> {
-  const lowersAdmin = before.approved && before.level === 'admin' && (!next.approved || next.level !== 'admin');
+  const lowersAdmin =
+    before.approved && before.level === 'admin' && (!next.approved || next.level !== 'admin');
   if (lowersAdmin && (await countRealAdmins(db)) <= 1) return false;
   const isAccessChange = changesAccess(before, next);
   await db.transaction().execute(async (trx) => {
@@ -199,7 +211,10 @@ export async function applyRun(
       continue;
     }
     await deleteHeld(db, l.user.discord_id);
-    if (!sameAccess(before, decision.next) && (await applyAccess(db, l.user, before, decision.next, reason, effects))) {
+    if (
+      !sameAccess(before, decision.next) &&
+      (await applyAccess(db, l.user, before, decision.next, reason, effects))
+    ) {
       changed += 1;
     }
   }
@@ -207,7 +222,12 @@ export async function applyRun(
 }
 
 /** Stores what a look found: the member's full role list, or that they are not in the server. */
-export async function rememberRoles(db: Db, userId: string, roles: string[] | null, now: string): Promise<void> {
+export async function rememberRoles(
+  db: Db,
+  userId: string,
+  roles: string[] | null,
+  now: string,
+): Promise<void> {
   await upsertMemberRow(db, userId, {
     roles: roles ? JSON.stringify(roles) : null,
     in_guild: roles ? 1 : 0,
@@ -215,14 +235,21 @@ export async function rememberRoles(db: Db, userId: string, roles: string[] | nu
   });
 }
 
-export type SignInVerdict = { user: UsersTable } | { refusal: { code: 'NOT_GUILD_MEMBER' | 'ROLE_REFUSED'; message: string } };
+export type SignInVerdict =
+  | { user: UsersTable }
+  | { refusal: { code: 'NOT_GUILD_MEMBER' | 'ROLE_REFUSED'; message: string } };
 
 /**
  * The sign-in look (issue 43): with the sync on, the bot looks the member up. Not in the server: refused
  * with the server's name. Mapped role: approved at that level at once. A Discord failure changes nothing
  * and the usual flow decides (an approved member still signs in); the admins see the problem.
  */
-export async function checkAtSignIn(db: Db, config: RolesConfig, user: UsersTable, effects: Effects): Promise<SignInVerdict> {
+export async function checkAtSignIn(
+  db: Db,
+  config: RolesConfig,
+  user: UsersTable,
+  effects: Effects,
+): Promise<SignInVerdict> {
   const { row, settings, names } = await loadSettings(db, config);
   if (!canLook(settings, config)) return { user };
   const sync = await findMemberRow(db, user.discord_id);
@@ -239,18 +266,33 @@ export async function checkAtSignIn(db: Db, config: RolesConfig, user: UsersTabl
   const decision = decide(settings, roles, before, names);
   // A fresh look supersedes a held change of theirs; one member signing in is no mass demotion.
   await deleteHeld(db, user.discord_id);
-  if (!sameAccess(before, decision.next)) await applyAccess(db, user, before, decision.next, decision.reason, effects);
+  if (!sameAccess(before, decision.next))
+    await applyAccess(db, user, before, decision.next, decision.reason, effects);
   if (roles === null) {
-    return { refusal: { code: 'NOT_GUILD_MEMBER', message: ROLE_SYNC_TEXTS.notMember(await guildName(reader, settings.guildId, row)) } };
+    return {
+      refusal: {
+        code: 'NOT_GUILD_MEMBER',
+        message: ROLE_SYNC_TEXTS.notMember(await guildName(reader, settings.guildId, row)),
+      },
+    };
   }
   if (decision.refused) {
-    return { refusal: { code: 'ROLE_REFUSED', message: ROLE_SYNC_TEXTS.refusedByRoles(await guildName(reader, settings.guildId, row)) } };
+    return {
+      refusal: {
+        code: 'ROLE_REFUSED',
+        message: ROLE_SYNC_TEXTS.refusedByRoles(await guildName(reader, settings.guildId, row)),
+      },
+    };
   }
   const fresh = await findUserById(db, user.discord_id);
   return { user: fresh ?? user };
 }
 
-async function guildName(reader: GuildReader, guildId: string, row: RoleSyncSettingsTable | undefined): Promise<string> {
+async function guildName(
+  reader: GuildReader,
+  guildId: string,
+  row: RoleSyncSettingsTable | undefined,
+): Promise<string> {
   if (row?.guild_name) return row.guild_name;
   const info = await reader.guild(guildId);
   return isProblem(info) ? ROLE_SYNC_TEXTS.unknownGuild : info.name;
@@ -262,14 +304,21 @@ export async function rememberGuild(
   info: { name: string; roles: { id: string; name: string; color: number }[] },
   now: string,
 ): Promise<void> {
-  const names: RoleNames = Object.fromEntries(info.roles.map((r) => [r.id, { name: r.name, color: r.color }]));
-  await updateSettingsRow(db, { guild_name: info.name.slice(0, 128), role_names: JSON.stringify(names) }, now);
+  const names: RoleNames = Object.fromEntries(
+    info.roles.map((r) => [r.id, { name: r.name, color: r.color }]),
+  );
+  await updateSettingsRow(
+    db,
+    { guild_name: info.name.slice(0, 128), role_names: JSON.stringify(names) },
+    now,
+  );
 }
 
 /** The roles an admin maps, as the bot sees them; a failure is an error the panel shows. */
 export async function listDiscordRoles(db: Db, config: RolesConfig, now: string) {
   const { settings } = await loadSettings(db, config);
-  if (!config.botToken || !settings.guildId) throw fail('DISCORD_UNAVAILABLE', ROLE_SYNC_TEXTS.notConfigured);
+  if (!config.botToken || !settings.guildId)
+    throw fail('ROLE_SYNC_NOT_CONFIGURED', ROLE_SYNC_TEXTS.notConfigured);
   const info = await readerFor(config).guild(settings.guildId);
   if (isProblem(info)) throw fail('DISCORD_UNAVAILABLE', ROLE_SYNC_TEXTS.discordUnavailable(info.message));
   await rememberGuild(db, info, now);
@@ -347,7 +396,8 @@ export async function confirmHeld(db: Db, actor: AdminActor, effects: Effects): 
       revokedBySync: h.revoked_by_sync === 1,
       priorLevel: h.revoked_by_sync === 1 ? h.from_level : null,
     };
-    if (await applyAccess(db, user, before, next, `${h.reason} (confirmed by ${actor.username})`, effects)) applied += 1;
+    if (await applyAccess(db, user, before, next, `${h.reason} (confirmed by ${actor.username})`, effects))
+      applied += 1;
   }
   await clearHeld(db);
   await recordHeldDecision(db, actor, 'confirmed', held.length, applied);
@@ -363,7 +413,13 @@ export async function discardHeld(db: Db, actor: AdminActor, now: string): Promi
   await recordHeldDecision(db, actor, 'discarded', count, 0);
 }
 
-async function recordHeldDecision(db: Db, actor: AdminActor, decision: string, held: number, applied: number) {
+async function recordHeldDecision(
+  db: Db,
+  actor: AdminActor,
+  decision: string,
+  held: number,
+  applied: number,
+) {
   await recordSystemChange(db, {
     actor: { id: actor.id, name: actor.username },
     action: 'role_sync.held',
@@ -394,7 +450,7 @@ export async function setPinned(db: Db, actor: AdminActor, id: string, isPinned:
 export async function roleSource(db: Db, config: RolesConfig, userId: string) {
   const user = await findUserById(db, userId);
   const sync = await findMemberRow(db, userId);
-  if (!user || user.is_approved !== 1 || !sync?.level_role_id) return null;
+  if (user?.is_approved !== 1 || !sync?.level_role_id) return null;
   const { names } = await loadSettings(db, config);
   const role = names[sync.level_role_id];
   return {

@@ -35,8 +35,7 @@ export function manualClock(start = Date.parse('2025-06-01T00:00:00Z')) {
 
 export type ManualClock = ReturnType<typeof manualClock>;
 
-const parked = (reconciler: () => Reconciler) =>
-  eventually(() => expect(reconciler().isParked()).toBe(true));
+const parked = (reconciler: () => Reconciler) => eventually(() => expect(reconciler().isParked()).toBe(true));
 
 /**
  * Moves the clock `ms` forward, but only while the reconciler waits on it (every lookup and run in
@@ -71,7 +70,8 @@ export async function runUntil(
     await parked(reconciler);
     if (await isDone()) return clock.now() - start;
     const due = clock.nextDueAt();
-    if (due === null || due > start + withinMs) throw new Error(`not done within ${withinMs} ms of the clock`);
+    if (due === null || due > start + withinMs)
+      throw new Error(`not done within ${withinMs} ms of the clock`);
     await clock.advance(due - clock.now());
   }
 }
