@@ -154,6 +154,9 @@ export const AUDIT_ACTIONS = [
   'storage.quota',
   'osint.report.accepted',
   'osint.report.dismissed',
+  'user.role_sync',
+  'role_sync.settings',
+  'role_sync.held',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

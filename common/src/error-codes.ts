@@ -49,6 +49,22 @@ export const ERROR_CODES = {
   LAST_ADMIN: { status: 409, description: 'the last admin cannot be removed or lowered' },
   SETUP_MODE_LOCKOUT: { status: 409, description: 'the change would leave no way to sign in as admin' },
 
+  // Discord role sync (issue 43).
+  NOT_GUILD_MEMBER: {
+    status: 403,
+    description: 'the account is not a member of the community’s Discord server',
+  },
+  ROLE_REFUSED: { status: 403, description: 'the member’s Discord roles do not give access to the portal' },
+  DISCORD_UNAVAILABLE: {
+    status: 503,
+    description: 'Discord (the bot’s view of the server) cannot be reached',
+  },
+  NOTHING_HELD: { status: 409, description: 'no held role-sync changes to confirm or discard' },
+  ROLE_SYNC_NOT_CONFIGURED: {
+    status: 409,
+    description: 'role sync needs DISCORD_BOT_TOKEN and a server id first',
+  },
+
   // Files.
   ALREADY_COMPLETE: { status: 409, description: 'the upload is already complete' },
   BAD_MULTIPART: { status: 400, description: 'the upload body is not the multipart form expected' },

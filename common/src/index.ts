@@ -11,6 +11,7 @@ export * from './ops.ts';
 export * from './osint.ts';
 export * from './realtime-events.ts';
 export * from './resumable.ts';
+export * from './role-sync.ts';
 export * from './security.ts';
 export * from './texts.ts';
 export * from './timings.ts';

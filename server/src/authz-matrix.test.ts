@@ -62,6 +62,15 @@ const MATRIX: Record<string, Entry> = {
   'DELETE /api/users/:id': { access: 'admin' },
   'GET /api/admin/audit': { access: 'admin' },
 
+  // Discord role sync (issue 43): admins manage it; a member reads which role gave their level
+  'GET /api/admin/role-sync': { access: 'admin' },
+  'PUT /api/admin/role-sync': { access: 'admin', body: () => ({ demotionBrake: 5 }) },
+  'GET /api/admin/role-sync/discord-roles': { access: 'admin' },
+  'POST /api/admin/role-sync/held/confirm': { access: 'admin' },
+  'POST /api/admin/role-sync/held/discard': { access: 'admin' },
+  'PUT /api/admin/role-sync/pins/:id': { access: 'admin', body: () => ({ pinned: false }) },
+  'GET /api/role-sync/me': { access: 'login' },
+
   // Minigames: tic-tac-toe (portal-tools §2: login required)
   'POST /api/games/tic-tac-toe/join': { access: 'login' },
   'GET /api/games/tic-tac-toe/current': { access: 'login' },

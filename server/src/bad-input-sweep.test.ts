@@ -80,6 +80,20 @@ const BODIES: (string | undefined)[] = [
   // File manager (issue 30): selections, move targets, share passwords
   JSON.stringify({ ids: [{}, '%00', 'x'.repeat(70)], targetFolderId: 7, accessLevel: 'public', password: 1 }),
   JSON.stringify({ type: 'email', query: 'a\u0000b@example.com' }),
+  // Role sync (issue 43): mappings and deny roles that are not Discord ids, levels that do not exist
+  JSON.stringify({
+    roleLevels: [{ roleId: 'x', level: 'god' }, {}],
+    denyRoles: [1, '%00'],
+    noRole: 'maybe',
+    demotionBrake: -1,
+    intervalSeconds: 1e12,
+    guildId: '\u0000',
+    pinned: 'yes',
+    enabled: 'on',
+  }),
+  JSON.stringify({
+    roleLevels: Array.from({ length: 300 }, () => ({ roleId: '481000000000000001', level: 'user' })),
+  }),
 ];
 const QUERY = '?limit=abc&folderId[]=1&category=%00&format=%00';
 

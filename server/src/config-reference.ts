@@ -124,6 +124,18 @@ export const CONFIG_SECTIONS: Section[] = [
     },
   },
   {
+    title: "Roles from Discord (docs/admin.md; the admin panel's settings win over these)",
+    vars: {
+      ROLE_SYNC: {
+        note: "on: levels follow the Discord server's roles (needs DISCORD_BOT_TOKEN); off by default",
+      },
+      ROLE_SYNC_GUILD_ID: { note: 'the community server (default: MUSIC_DEFAULT_GUILD_ID)' },
+      ROLE_SYNC_NO_ROLE: { note: 'a member with no mapped role is pending, viewer or refused' },
+      ROLE_SYNC_DEMOTION_BRAKE: { note: 'a run demoting more members than this waits for an admin' },
+      ROLE_SYNC_INTERVAL_SECONDS: { note: 'every linked member is re-checked within this many seconds' },
+    },
+  },
+  {
     title: 'OSINT and outbound requests (docs/osint.md)',
     vars: {
       OUTBOUND_CONCURRENCY: { note: 'outbound requests in flight at once, over all searches' },

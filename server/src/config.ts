@@ -4,12 +4,13 @@ import { type AuthConfig, authConfig, authEnv } from './features/auth/config.ts'
 import { type FilesConfig, filesConfig, filesEnv } from './features/files/config.ts';
 import { type MusicConfig, musicConfig, musicEnv } from './features/music/config.ts';
 import { type OsintConfig, osintConfig, osintEnv } from './features/osint/config.ts';
+import { type RolesConfig, rolesConfig, rolesEnv } from './features/roles/config.ts';
 import { blobStoreConfig, blobStoreEnv, type FilesStoreConfig } from './platform/blob-store/config.ts';
 import { ConfigError, httpUrl, optionalString, positiveInt } from './platform/config/env.ts';
 import { type OutboundConfig, outboundConfig, outboundEnv } from './platform/outbound/config.ts';
 
 export { isOAuthConfigured } from './features/auth/config.ts';
-export type { FilesStoreConfig, MusicConfig, OsintConfig, OutboundConfig };
+export type { FilesStoreConfig, MusicConfig, OsintConfig, OutboundConfig, RolesConfig };
 export { ConfigError };
 
 /**
@@ -83,6 +84,7 @@ export const EnvSchema = z.object({
   ...outboundEnv,
   ...osintEnv,
   ...musicEnv,
+  ...rolesEnv,
 });
 
 /**
@@ -123,6 +125,8 @@ export type Config = {
   files: FilesStoreConfig;
   outbound: OutboundConfig;
   osint: OsintConfig;
+  /** Discord role sync (issue 43): the env defaults of its settings and the bot it looks through. */
+  roles: RolesConfig;
 } & FilesConfig;
 
 /** Reads the environment into a typed config; a wrong value throws naming the variable. */
@@ -155,6 +159,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outbound: outboundConfig(e),
     osint: osintConfig(e),
     music: musicConfig(e),
+    roles: rolesConfig(e, {
+      botToken: e.DISCORD_BOT_TOKEN,
+      apiUrl: e.DISCORD_BOT_API_URL,
+      musicGuildId: e.MUSIC_DEFAULT_GUILD_ID,
+      adminDiscordIds: auth.adminDiscordIds,
+    }),
     files: blobStoreConfig(e, { botToken: e.DISCORD_BOT_TOKEN, apiUrl: e.DISCORD_API_URL }),
     ...filesConfig(e),
   };

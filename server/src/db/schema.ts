@@ -6,6 +6,7 @@ import type { PictionaryTables } from '../features/games/pictionary/tables.ts';
 import type { TicTacToeTables } from '../features/games/tictactoe/tables.ts';
 import type { MusicTables } from '../features/music/tables.ts';
 import type { OsintTables } from '../features/osint/tables.ts';
+import type { RoleSyncTables } from '../features/roles/tables.ts';
 import type { UsersTables } from '../features/users/tables.ts';
 
 /** The users table type lives with its feature; the platform's sessions join it. */
@@ -41,6 +42,7 @@ export type Database = CoreTables &
   TicTacToeTables &
   PictionaryTables &
   MusicTables &
-  OsintTables;
+  OsintTables &
+  RoleSyncTables;
 
 export type { Generated };

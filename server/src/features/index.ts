@@ -6,10 +6,11 @@ import { type PictionaryOptions, pictionaryFeature } from './games/pictionary/in
 import { ticTacToeFeature } from './games/tictactoe/index.ts';
 import { musicFeature } from './music/index.ts';
 import { osintFeature } from './osint/index.ts';
+import { type RolesOptions, rolesFeature } from './roles/index.ts';
 import { usersFeature } from './users/index.ts';
 
 /** Test seams of the features that have them. */
-export type FeatureOptions = { pictionary?: PictionaryOptions };
+export type FeatureOptions = { pictionary?: PictionaryOptions; roles?: RolesOptions };
 
 /**
  * Every feature, one line each (each imported from the feature's index.ts), in the order they are
@@ -21,6 +22,7 @@ export function allFeatures(options: FeatureOptions = {}): Feature[] {
     usersFeature,
     ticTacToeFeature,
     adminFeature,
+    rolesFeature(options.roles),
     filesFeature,
     pictionaryFeature(options.pictionary),
     osintFeature,

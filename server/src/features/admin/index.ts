@@ -9,6 +9,7 @@ export {
   listAudit,
   listUsers,
   recordActivity,
+  recordSystemChange,
   removeUser,
   revokeSessions,
   updateUser,

@@ -226,3 +226,30 @@ export async function recordActivity(
     after: JSON.stringify(entry.details),
   });
 }
+
+/**
+ * Writes one audit entry for a change the portal made by itself (Discord role sync): who acted (a
+ * named system actor), on whom, and the fields before and after (the cause among them).
+ */
+export async function recordSystemChange(
+  db: Db,
+  entry: {
+    actor: { id: string; name: string };
+    action: AuditAction;
+    target: { id: string; name: string };
+    before: Record<string, AuditValue> | null;
+    after: Record<string, AuditValue> | null;
+  },
+): Promise<void> {
+  await insertAuditEntry(db, {
+    id: auditId(),
+    at: nowIso(),
+    actor: entry.actor.id,
+    actor_name: entry.actor.name,
+    action: entry.action,
+    target_id: entry.target.id,
+    target_name: entry.target.name,
+    before: entry.before ? JSON.stringify(entry.before) : null,
+    after: entry.after ? JSON.stringify(entry.after) : null,
+  });
+}

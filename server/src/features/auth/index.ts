@@ -1,13 +1,13 @@
 /** The auth feature: sign-in (Discord OAuth, access code) and sign-out. */
 import { defineFeature } from '../../platform/feature.ts';
-import type { AuthConfig } from './config.ts';
+import type { AuthFeatureConfig } from './feature-config.ts';
 import { authRoutes } from './routes.ts';
 
 export { type AccessCodeOrigin, type AccessCodeSource, resolveAccessCode } from './access-code-store.ts';
 export type { AuthTables } from './tables.ts';
 
-export const authFeature = defineFeature<undefined, AuthConfig>({
+export const authFeature = defineFeature<undefined, AuthFeatureConfig>({
   name: 'auth',
-  config: (c) => ({ discord: c.discord }),
+  config: (c) => ({ discord: c.discord, roles: c.roles }),
   routes: (ctx) => authRoutes(ctx),
 });

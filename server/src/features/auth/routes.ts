@@ -14,7 +14,7 @@ import { clientAddressKey } from '../../platform/client-address.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import { revokeSession } from '../../platform/sessions.ts';
 import { presentUser } from '../users/index.ts';
-import type { AuthConfig } from './config.ts';
+import type { AuthFeatureConfig } from './feature-config.ts';
 import {
   completeDiscordSignIn,
   publicConfig,
@@ -22,7 +22,7 @@ import {
   startDiscordSignIn,
 } from './service.ts';
 
-export function authRoutes(deps: FeatureContext<AuthConfig>): FastifyPluginAsyncZod {
+export function authRoutes(deps: FeatureContext<AuthFeatureConfig>): FastifyPluginAsyncZod {
   const { db, config } = deps;
 
   return async (app) => {
@@ -50,7 +50,11 @@ export function authRoutes(deps: FeatureContext<AuthConfig>): FastifyPluginAsync
         config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
         schema: { body: DiscordSignInBody, response: { 200: SignInResponse } },
       },
-      async (req) => completeDiscordSignIn(db, config, req.body.code, req.body.state),
+      async (req) =>
+        completeDiscordSignIn(db, config, req.body.code, req.body.state, {
+          disconnect: (id) => app.realtime.disconnectUser(id),
+          now: () => new Date(deps.clock.now()).toISOString(),
+        }),
     );
 
     app.post(

@@ -12,6 +12,7 @@ import { randomToken, safeEqual, sha256Base64Url } from '../../platform/crypto.t
 import { fail, HttpError } from '../../platform/errors.ts';
 import type { FailureLimiter } from '../../platform/rate-limit/failure-limiter.ts';
 import { createSession } from '../../platform/sessions.ts';
+import { checkAtSignIn, type RoleSyncEffects } from '../roles/index.ts';
 import {
   effectiveLevel,
   findUserById,
@@ -22,6 +23,7 @@ import {
 } from '../users/index.ts';
 import { type AuthConfig, isOAuthConfigured } from './config.ts';
 import { DiscordError, exchangeCode, fetchDiscordProfile } from './discord-client.ts';
+import type { AuthFeatureConfig } from './feature-config.ts';
 import { consumeOAuthState, saveOAuthState } from './repo.ts';
 
 /** What the browser needs to know: whether Discord sign-in is set up, and whether setup mode is on. */
@@ -48,12 +50,16 @@ export async function startDiscordSignIn(db: Db, config: AuthConfig): Promise<OA
   return { url: `${config.discord.authorizeUrl}?${params}`, state };
 }
 
-/** Completes the Discord sign-in; Discord's own tokens stay on the server. */
+/**
+ * Completes the Discord sign-in; Discord's own tokens stay on the server. With role sync on, the
+ * community server decides first: not a member is refused, a mapped role approves at its level.
+ */
 export async function completeDiscordSignIn(
   db: Db,
-  config: AuthConfig,
+  config: AuthFeatureConfig,
   code: string,
   state: string,
+  effects?: RoleSyncEffects,
 ): Promise<SignInResponse> {
   if (!isOAuthConfigured(config)) throw fail('OAUTH_NOT_CONFIGURED', TEXTS.oauthNotConfigured);
   const verifier = await consumeOAuthState(db, state);
@@ -68,7 +74,12 @@ export async function completeDiscordSignIn(
     if (e instanceof DiscordError) throw fail('DISCORD_AUTH_FAILED', TEXTS.discordAuthFailed);
     throw e;
   }
-  const row = await upsertDiscordProfile(db, profile);
+  let row = await upsertDiscordProfile(db, profile);
+  if (config.roles && effects) {
+    const verdict = await checkAtSignIn(db, config.roles, row, effects);
+    if ('refusal' in verdict) throw fail(verdict.refusal.code, verdict.refusal.message);
+    row = verdict.user;
+  }
   if (row.is_approved !== 1) throw fail('NOT_APPROVED', TEXTS.notApproved);
   return signIn(db, row.discord_id);
 }

@@ -8,13 +8,30 @@ export { decodeToMono, dominantFrequency, rmsDb } from './audio.ts';
 export { isSilenceFrame, type ReceivedPacket } from './rtp.ts';
 export { FakeVoiceServer, TEST_CA_PATH } from './voice.ts';
 
-export type FakeMember = { id: string; username: string; bot?: boolean; avatar?: string | null };
+export type FakeMember = {
+  id: string;
+  username: string;
+  bot?: boolean;
+  avatar?: string | null;
+  /** Role ids (besides @everyone). */
+  roles?: string[];
+  nick?: string | null;
+};
+export type FakeRole = { id: string; name: string; color?: number; position?: number };
 export type FakeGuild = {
   id: string;
   name: string;
   voiceChannels: { id: string; name: string }[];
   members: FakeMember[];
+  roles?: FakeRole[];
 };
+
+/**
+ * Failures the guild routes (`/guilds/{id}`, its roles and members) answer on demand, as Discord does:
+ * the bot removed (50001 Missing Access), an unknown server (10004), a rate limit (429 with
+ * `retry_after`), a server error (500).
+ */
+export type FakeGuildFailure = 'missing-access' | 'unknown-guild' | 'rate-limited' | 'server-error';
 
 export type FakeDiscordBot = {
   /** For DISCORD_BOT_API_URL (…/api). */
@@ -32,6 +49,14 @@ export type FakeDiscordBot = {
   ready: () => Promise<void>;
   /** Cuts every gateway connection (code 1006, as a network drop): the bot should resume. */
   dropGateway: () => void;
+  /** Replaces a member's roles (their full list), as a moderator does in Discord. */
+  setMemberRoles: (guildId: string, userId: string, roles: string[]) => void;
+  /** Adds a member to a server (or replaces them): joining. */
+  addMember: (guildId: string, member: FakeMember) => void;
+  /** Removes a member from a server: leaving (lookups answer 10007 Unknown Member). */
+  removeMember: (guildId: string, userId: string) => void;
+  /** Makes every guild route fail this way until called with null. */
+  failGuildRoutes: (failure: FakeGuildFailure | null) => void;
   close: () => Promise<void>;
 };
 
@@ -59,15 +84,37 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     resolveReady = r;
   });
 
+  let guildFailure: FakeGuildFailure | null = null;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     log.push(`${req.method} ${url.pathname}`);
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
     if (req.headers.authorization !== `Bot ${FAKE_BOT_TOKEN}`) {
       return send(401, { message: '401: Unauthorized', code: 0 });
+    }
+    const guildRoute = /^\/api\/v10\/guilds\/(\d+)(\/roles|\/members\/(\d+))?$/.exec(url.pathname);
+    if (guildRoute && guildFailure) {
+      if (guildFailure === 'missing-access') return send(403, { message: 'Missing Access', code: 50001 });
+      if (guildFailure === 'unknown-guild') return send(404, { message: 'Unknown Guild', code: 10004 });
+      if (guildFailure === 'server-error') return send(500, { message: 'Internal Server Error', code: 0 });
+      return send(
+        429,
+        { message: 'You are being rate limited.', retry_after: 60, global: false },
+        { 'retry-after': '60', 'x-ratelimit-scope': 'user' },
+      );
+    }
+    const known = guildRoute && guilds.find((g) => g.id === guildRoute[1]);
+    if (guildRoute && !known) return send(404, { message: 'Unknown Guild', code: 10004 });
+    if (known && guildRoute?.[2] === '/roles') {
+      return send(200, [everyoneRole(known.id), ...(known.roles ?? []).map(roleObject)]);
+    }
+    if (known && guildRoute?.[3]) {
+      const m = known.members.find((x) => x.id === guildRoute[3]);
+      if (!m) return send(404, { message: 'Unknown Member', code: 10007 });
+      return send(200, { ...memberObject(m), nick: m.nick ?? null, pending: false });
     }
     if (url.pathname === '/api/v10/gateway/bot') {
       return send(200, {
@@ -96,7 +143,7 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
 
   const memberObject = (m: FakeMember) => ({
     user: userObject(m),
-    roles: [],
+    roles: m.roles ?? [],
     joined_at: '2025-01-01T00:00:00.000Z',
     deaf: false,
     mute: false,
@@ -140,19 +187,7 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     threads: [],
     stage_instances: [],
     guild_scheduled_events: [],
-    roles: [
-      {
-        id: g.id,
-        name: '@everyone',
-        permissions: '3148800', // View Channel, Connect, Speak
-        position: 0,
-        color: 0,
-        hoist: false,
-        managed: false,
-        mentionable: false,
-        flags: 0,
-      },
-    ],
+    roles: [everyoneRole(g.id), ...(g.roles ?? []).map(roleObject)],
     channels: g.voiceChannels.map((c, i) => ({
       id: c.id,
       type: 2,
@@ -233,6 +268,12 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     ws.on('close', () => sessions.delete(session));
   });
 
+  const guildOf = (guildId: string) => {
+    const g = guilds.find((x) => x.id === guildId);
+    if (!g) throw new Error(`fake Discord: unknown guild ${guildId}`);
+    return g;
+  };
+
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -256,6 +297,22 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     dropGateway() {
       for (const ws of wss.clients) ws.terminate();
     },
+    setMemberRoles(guildId, userId, roles) {
+      const m = guildOf(guildId).members.find((x) => x.id === userId);
+      if (!m) throw new Error(`fake Discord: ${userId} is not in ${guildId}`);
+      m.roles = [...roles];
+    },
+    addMember(guildId, member) {
+      const g = guildOf(guildId);
+      g.members = [...g.members.filter((m) => m.id !== member.id), member];
+    },
+    removeMember(guildId, userId) {
+      const g = guildOf(guildId);
+      g.members = g.members.filter((m) => m.id !== userId);
+    },
+    failGuildRoutes(failure) {
+      guildFailure = failure;
+    },
     async close() {
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
@@ -266,6 +323,34 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
         resolveReady = r;
       });
     },
+  };
+}
+
+function everyoneRole(guildId: string) {
+  return {
+    id: guildId,
+    name: '@everyone',
+    permissions: '3148800', // View Channel, Connect, Speak
+    position: 0,
+    color: 0,
+    hoist: false,
+    managed: false,
+    mentionable: false,
+    flags: 0,
+  };
+}
+
+function roleObject(r: FakeRole, i: number) {
+  return {
+    id: r.id,
+    name: r.name,
+    permissions: '0',
+    position: r.position ?? i + 1,
+    color: r.color ?? 0,
+    hoist: false,
+    managed: false,
+    mentionable: false,
+    flags: 0,
   };
 }
 

@@ -13,6 +13,7 @@ import { AuditCard } from './AuditCard.tsx';
 import { ErrorBanner } from './ErrorBanner.tsx';
 import { OsintReportsCard } from './OsintReportsCard.tsx';
 import { PendingList } from './PendingList.tsx';
+import { RoleSyncCard } from './RoleSyncCard.tsx';
 import { userStats } from './rules.ts';
 import { StatCards } from './StatCards.tsx';
 import { StorageCard } from './StorageCard.tsx';
@@ -87,6 +88,7 @@ export function AdminPage() {
         disabled={disabled}
         perform={admin.perform}
       />
+      {isOnline && <RoleSyncCard disabled={disabled} />}
       {isOnline && <StorageCard disabled={disabled} />}
       {isOnline && <OsintReportsCard disabled={disabled} />}
       {isOnline && <AuditCard entries={admin.audit} />}

@@ -11,11 +11,16 @@ const VERBS: Record<AuditEntry['action'], string> = {
   'storage.quota': 'set the storage quota of',
   'osint.report.accepted': 'accepted a wrong-result report on OSINT site',
   'osint.report.dismissed': 'dismissed the wrong-result reports on OSINT site',
+  'user.role_sync': 'changed, following Discord roles,',
+  'role_sync.settings': 'changed the',
+  'role_sync.held': 'decided on the',
 };
 
 const FIELD_LABELS: Record<string, string> = {
   username: 'Username',
   access_level: 'Level',
+  cause: 'Why',
+  pinned: 'Pinned',
   is_approved: 'Approved',
   email: 'Email',
   global_name: 'Display name',

@@ -3,6 +3,11 @@ import {
   type AuditEntry,
   AuditListResponse,
   type ClientUser,
+  type DiscordRole,
+  DiscordRolesResponse,
+  RoleSyncResponse,
+  type RoleSyncSettingsBody,
+  type RoleSyncState,
   type ServerUserBody,
   StorageQuotaResponse,
   toClientUser,
@@ -49,4 +54,23 @@ export async function setStorageQuota(userId: string, quotaBytes: number | null)
     body: { quotaBytes },
   });
   return StorageQuotaResponse.parse(res).data;
+}
+
+/** Discord role sync (issue 43): settings, status, held changes. */
+export async function fetchRoleSync(): Promise<RoleSyncState> {
+  return RoleSyncResponse.parse(await apiFetch('/api/admin/role-sync')).data;
+}
+
+export async function saveRoleSync(body: RoleSyncSettingsBody): Promise<RoleSyncState> {
+  return RoleSyncResponse.parse(await apiFetch('/api/admin/role-sync', { method: 'PUT', body })).data;
+}
+
+/** The server's roles as the bot sees them (names and colours). */
+export async function fetchDiscordRoles(): Promise<DiscordRole[]> {
+  return DiscordRolesResponse.parse(await apiFetch('/api/admin/role-sync/discord-roles')).data;
+}
+
+export async function decideHeld(decision: 'confirm' | 'discard'): Promise<RoleSyncState> {
+  return RoleSyncResponse.parse(await apiFetch(`/api/admin/role-sync/held/${decision}`, { method: 'POST' }))
+    .data;
 }

@@ -10,6 +10,7 @@ import { Card, CardTitle } from '../../ui/Card.tsx';
 import { LevelBadge } from '../../ui/LevelBadge.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Field } from './Field.tsx';
+import { RoleSource } from './RoleSource.tsx';
 import { ThemeCard } from './ThemeCard.tsx';
 
 export function SettingsPage() {
@@ -66,6 +67,7 @@ export function SettingsPage() {
             </Badge>
             <LevelBadge level={user.accessLevel} />
           </div>
+          {isDiscord && <RoleSource />}
         </div>
         <div className="text-sm text-muted sm:text-right">
           <div className="text-xs uppercase tracking-wide">Account created</div>

@@ -1,0 +1,160 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/index.ts';
+import type { Clock } from '../../platform/feature.ts';
+import type { RolesConfig } from './config.ts';
+import { isProblem } from './discord.ts';
+import { listLinkedMembers, updateSettingsRow } from './repo.ts';
+import {
+  applyRun,
+  canLook,
+  type Effects,
+  isExempt,
+  type Looked,
+  loadSettings,
+  readerFor,
+  recordProblem,
+  rememberGuild,
+  rememberRoles,
+} from './service.ts';
+
+/** While the sync is off or paused, how often it looks whether an admin switched it on. */
+const IDLE_POLL_MS = 60_000;
+/** Lookups of one run are spread out, at most this often (4 a second, far under Discord's limits). */
+const MAX_SPACING_MS = 250;
+
+export type Reconciler = {
+  start(): void;
+  /** Runs a pass now (after an admin saved the settings), instead of at the next interval. */
+  kick(): void;
+  stop(): Promise<void>;
+  /** True while it waits on the clock (between lookups or runs): a test moves the clock only then. */
+  isParked(): boolean;
+  /** True while it waits for the next run (no run in progress). */
+  isIdle(): boolean;
+};
+
+/**
+ * The periodic re-check: one run looks up every linked member, its lookups spread over at most half the
+ * interval (at most 4 a second), and applies what it found at its end under the demotion brake; runs
+ * follow each other so that each ends one interval after the previous one ended. Any lookup
+ * that could not check (network, 5xx, 429, Missing Access, Unknown Guild) ends the run with no change
+ * at all and a problem for the admins' banner; the next run tries again. All on the injected clock.
+ */
+export function createReconciler(o: {
+  db: Db;
+  config: RolesConfig;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  disconnect: (userId: string) => void;
+}): Reconciler {
+  const { db, config, clock, log } = o;
+  const now = () => new Date(clock.now()).toISOString();
+  const effects: Effects = { disconnect: o.disconnect, now };
+  let timer: unknown = null;
+  /** Ends the current wait early (stop, or a kick between runs). */
+  let cancel: (() => void) | null = null;
+  let isBetweenRuns = false;
+  let running: Promise<void> | null = null;
+  let isStopping = false;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        timer = null;
+        cancel = null;
+        resolve();
+      };
+      timer = clock.setTimeout(done, ms);
+      const handle = timer;
+      cancel = () => {
+        clock.clearTimeout(handle);
+        done();
+      };
+    });
+
+  async function loop(): Promise<void> {
+    while (!isStopping) {
+      const startedAt = clock.now();
+      let waitMs = IDLE_POLL_MS;
+      try {
+        const intervalMs = await runOnce();
+        // The next run starts one interval minus this run's length after this one started, so it ENDS
+        // (and applies) one interval after this one ended: a change seen by no lookup of this run is
+        // applied within one interval of the member's last lookup.
+        const tookMs = clock.now() - startedAt;
+        if (intervalMs !== null) waitMs = Math.max(0, intervalMs - 2 * tookMs);
+      } catch (err) {
+        log.error({ err }, 'role sync: run failed');
+      }
+      if (isStopping) return;
+      isBetweenRuns = true;
+      await sleep(waitMs);
+      isBetweenRuns = false;
+    }
+  }
+
+  /** One run; returns the interval to the next, or null when the sync is off (poll again later). */
+  async function runOnce(): Promise<number | null> {
+    const { settings, row, names } = await loadSettings(db, config);
+    if (!settings.enabled || row?.paused === 1) return null;
+    const intervalMs = settings.intervalSeconds * 1000;
+    if (!canLook(settings, config)) {
+      await recordProblem(
+        db,
+        {
+          code: 'NOT_CONFIGURED',
+          message: 'Role sync is on but DISCORD_BOT_TOKEN or the server id is not set.',
+        },
+        now(),
+      );
+      return intervalMs;
+    }
+    const reader = readerFor(config);
+    const guild = await reader.guild(settings.guildId);
+    if (isProblem(guild)) {
+      log.warn({ problem: guild.code }, 'role sync: cannot read the server; no level changes');
+      await recordProblem(db, guild, now());
+      return intervalMs;
+    }
+    await rememberGuild(db, guild, now());
+    const members = (await listLinkedMembers(db)).filter((m) => !isExempt(config, m.user, m.sync));
+    const spacing = Math.min(MAX_SPACING_MS, Math.floor(intervalMs / 2 / Math.max(1, members.length)));
+    const looked: Looked[] = [];
+    for (const [i, m] of members.entries()) {
+      if (i > 0) await sleep(spacing);
+      if (isStopping) return intervalMs;
+      const verdict = await reader.member(settings.guildId, m.user.discord_id);
+      if (verdict.kind === 'unknown') {
+        log.warn({ problem: verdict.problem.code }, 'role sync: a lookup failed; this run changes nothing');
+        await recordProblem(db, verdict.problem, now());
+        return intervalMs;
+      }
+      looked.push({ ...m, roles: verdict.kind === 'member' ? verdict.roles : null });
+    }
+    for (const l of looked) await rememberRoles(db, l.user.discord_id, l.roles, now());
+    // The settings may have changed while the run looked: apply with the current ones.
+    const fresh = await loadSettings(db, config);
+    if (!fresh.settings.enabled || fresh.row?.paused === 1) return intervalMs;
+    const result = await applyRun(db, config, fresh.settings, { ...names, ...fresh.names }, looked, effects);
+    if (result.changed || result.held) log.info(result, 'role sync: run applied');
+    await recordProblem(db, null, now());
+    await updateSettingsRow(db, { last_run_at: now() }, now());
+    return intervalMs;
+  }
+
+  return {
+    start() {
+      running = loop();
+    },
+    kick() {
+      if (isBetweenRuns) cancel?.();
+    },
+    async stop() {
+      isStopping = true;
+      cancel?.();
+      await running;
+    },
+    isParked: () => timer !== null,
+    isIdle: () => timer !== null && isBetweenRuns,
+  };
+}
