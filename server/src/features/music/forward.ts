@@ -6,7 +6,8 @@ import { fail, HttpError } from '../../platform/errors.ts';
 import { closeRedis, throttledRedisWarnings } from '../../platform/redis-helpers.ts';
 
 /** A command as it travels to the holder, and its answer back (correlated by id). */
-type Request = { id: string; from: string; method: string; args: unknown[] };
+/** `missing`: the arguments that were undefined (JSON would turn them into null: a different value). */
+type Request = { id: string; from: string; method: string; args: unknown[]; missing: number[] };
 type Reply = { id: string; ok: true; result: unknown } | { id: string; ok: false; code: ErrorCode; message: string };
 /** What instances tell each other about the lease: a holder released it (take it now) or took it. */
 export type LeaseNews = { kind: 'released' | 'acquired'; instance: string };
@@ -64,7 +65,8 @@ export async function connectForwarder(o: {
     const answer = async (): Promise<Reply> => {
       if (!handler) return { id: request.id, ok: false, code: 'BOT_RECONNECTING', message: MUSIC_HANDOVER_TEXT };
       try {
-        return { id: request.id, ok: true, result: await handler(request.method, request.args) };
+        const args = request.args.map((a, i) => (request.missing.includes(i) ? undefined : a));
+        return { id: request.id, ok: true, result: await handler(request.method, args) };
       } catch (err) {
         if (err instanceof HttpError) return { id: request.id, ok: false, code: err.code, message: err.message };
         o.log.error({ err, method: request.method }, 'music: a forwarded command failed');
@@ -89,7 +91,8 @@ export async function connectForwarder(o: {
         }, o.timeoutMs);
         pending.set(id, { resolve, timer });
       });
-      const request: Request = { id, from: o.instanceId, method, args };
+      const missing = args.flatMap((a, i) => (a === undefined ? [i] : []));
+      const request: Request = { id, from: o.instanceId, method, args, missing };
       const receivers = await publish(channel('to', holder), request);
       if (receivers === 0) {
         // The holder is gone (or Redis is): a handover, answered at once.
