@@ -21,7 +21,9 @@ export function manualClock(start = Date.now()) {
     async advance(ms) {
       const until = now + ms;
       for (;;) {
-        const due = [...timers.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
+        const due = [...timers.entries()]
+          .filter(([, t]) => t.at <= until)
+          .sort((a, b) => a[1].at - b[1].at)[0];
         if (!due) break;
         timers.delete(due[0]);
         now = Math.max(now, due[1].at);

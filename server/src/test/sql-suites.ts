@@ -105,5 +105,6 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/startup-banner.test.ts': 'the start-up banner text',
   'server/src/features/music/audio-levels.test.ts': 'audio levels through the fake Discord voice gateway',
   'server/src/features/music/chaos.test.ts': 'the music sources and Discord failing during playback',
-  'server/src/features/music/resume.test.ts': 'one SQLite process restarting (several instances on PostgreSQL: one-bot.test.ts)',
+  'server/src/features/music/resume.test.ts':
+    'one SQLite process restarting (several instances on PostgreSQL: one-bot.test.ts)',
 };

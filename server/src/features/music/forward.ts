@@ -8,7 +8,9 @@ import { closeRedis, throttledRedisWarnings } from '../../platform/redis-helpers
 /** A command as it travels to the holder, and its answer back (correlated by id). */
 /** `missing`: the arguments that were undefined (JSON would turn them into null: a different value). */
 type Request = { id: string; from: string; method: string; args: unknown[]; missing: number[] };
-type Reply = { id: string; ok: true; result: unknown } | { id: string; ok: false; code: ErrorCode; message: string };
+type Reply =
+  | { id: string; ok: true; result: unknown }
+  | { id: string; ok: false; code: ErrorCode; message: string };
 /** What instances tell each other about the lease: a holder released it (take it now) or took it. */
 export type LeaseNews = { kind: 'released' | 'acquired'; instance: string };
 
@@ -63,12 +65,14 @@ export async function connectForwarder(o: {
   await sub.subscribe(channel('to', o.instanceId), (raw) => {
     const request = JSON.parse(raw) as Request;
     const answer = async (): Promise<Reply> => {
-      if (!handler) return { id: request.id, ok: false, code: 'BOT_RECONNECTING', message: MUSIC_HANDOVER_TEXT };
+      if (!handler)
+        return { id: request.id, ok: false, code: 'BOT_RECONNECTING', message: MUSIC_HANDOVER_TEXT };
       try {
         const args = request.args.map((a, i) => (request.missing.includes(i) ? undefined : a));
         return { id: request.id, ok: true, result: await handler(request.method, args) };
       } catch (err) {
-        if (err instanceof HttpError) return { id: request.id, ok: false, code: err.code, message: err.message };
+        if (err instanceof HttpError)
+          return { id: request.id, ok: false, code: err.code, message: err.message };
         o.log.error({ err, method: request.method }, 'music: a forwarded command failed');
         return { id: request.id, ok: false, code: 'INTERNAL', message: 'Internal Server Error' };
       }

@@ -30,7 +30,9 @@ export type ForwardedCommand = (typeof FORWARDED)[number];
 
 /** The bot's commands as every instance offers them: run here on the holder, forwarded to it elsewhere. */
 export type MusicCommands = {
-  [K in ForwardedCommand]: (...args: Parameters<MusicService[K]>) => Promise<Awaited<ReturnType<MusicService[K]>>>;
+  [K in ForwardedCommand]: (
+    ...args: Parameters<MusicService[K]>
+  ) => Promise<Awaited<ReturnType<MusicService[K]>>>;
 } & Pick<MusicService, 'platforms' | 'search' | 'platformOf'> & {
     /** Who holds the bot (/readyz, the admin panel). */
     holder(): MusicBotHolder;
@@ -93,7 +95,10 @@ export function musicFront(o: FrontOptions): MusicCommands {
         return await forwarder.call(w.id, name, args);
       } catch (err) {
         if (name === 'status' || name === 'guilds') {
-          o.log.debug({ err, holder: w.id }, 'music: the holder did not answer a read; answering from storage');
+          o.log.debug(
+            { err, holder: w.id },
+            'music: the holder did not answer a read; answering from storage',
+          );
         } else throw err;
       }
     }
@@ -124,7 +129,8 @@ export function musicFront(o: FrontOptions): MusicCommands {
 /** The holder's side: runs a forwarded command on the local service (only the listed ones). */
 export function serveForwarded(local: MusicService, isReady: () => boolean) {
   return async (method: string, args: unknown[]): Promise<unknown> => {
-    if (!(FORWARDED as readonly string[]).includes(method)) throw fail('BAD_REQUEST', 'Unknown music command');
+    if (!(FORWARDED as readonly string[]).includes(method))
+      throw fail('BAD_REQUEST', 'Unknown music command');
     if (!isReady()) throw fail('BOT_RECONNECTING', MUSIC_HANDOVER_TEXT);
     return (local[method as ForwardedCommand] as (...a: unknown[]) => unknown)(...args);
   };

@@ -14,9 +14,9 @@ import type { MusicFeatureConfig } from './config.ts';
 import { connectForwarder, type Forwarder } from './forward.ts';
 import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
 import { BotLease } from './lease.ts';
+import { LoudnessCache } from './loudness.ts';
 import { PlaybackStore } from './playback-store.ts';
 import type { PlayerSettings } from './player.ts';
-import { LoudnessCache } from './loudness.ts';
 import { DEFAULT_SETTINGS } from './present.ts';
 import { findGuildSettings, saveGuildSettings } from './repo.ts';
 import { musicRoom as musicRoomType } from './room.ts';
@@ -100,7 +100,6 @@ export const musicFeature = (options: MusicOptions = {}) =>
             updated_at: new Date().toISOString(),
           }),
       };
-      // eslint-disable-next-line prefer-const -- the store's epoch reads the state built below
       let state: MusicState;
       // One SQLite process writes as epoch 0; with a lease, only the holder writes, under its epoch.
       const store = new PlaybackStore(db, log, () => (state.lease ? state.lease.epoch : 0));
@@ -203,14 +202,19 @@ export const musicFeature = (options: MusicOptions = {}) =>
           log,
           timeoutMs: MUSIC_FORWARD_TIMEOUT_MS,
         }).catch((err: unknown) => {
-          log.error({ err }, 'music: Redis unreachable; music commands cannot reach the bot on another instance');
+          log.error(
+            { err },
+            'music: Redis unreachable; music commands cannot reach the bot on another instance',
+          );
           return null;
         });
         state.forwarder?.serve(serveForwarded(state.music, () => state.ready));
         // A holder that released the lease (or took it) says so: the others look at once instead of waiting.
         state.forwarder?.onNews(() => void lease.poke());
       } else {
-        log.warn('music: a shared database without REDIS_URL: only the instance holding the bot can play music');
+        log.warn(
+          'music: a shared database without REDIS_URL: only the instance holding the bot can play music',
+        );
       }
       await lease.start();
     },
@@ -251,9 +255,9 @@ function hold(state: MusicState, c: MusicFeatureConfig, log: FastifyBaseLogger):
         }
         state.loginError = null;
         state.music.attachBot(bot);
-        await state.music.restore(await state.store.loadAll()).catch((err: unknown) =>
-          log.error({ err }, 'music: could not restore the stored playback'),
-        );
+        await state.music
+          .restore(await state.store.loadAll())
+          .catch((err: unknown) => log.error({ err }, 'music: could not restore the stored playback'));
         if (stale()) return bot;
         state.ready = true;
         state.forwarder?.announce({ kind: 'acquired', instance: state.instanceId });
@@ -262,7 +266,10 @@ function hold(state: MusicState, c: MusicFeatureConfig, log: FastifyBaseLogger):
       .catch((err: unknown) => {
         state.loginError = err instanceof Error ? err.message : String(err);
         const delay = Math.min(120_000, 5_000 * 2 ** Math.min(5, attempt));
-        log.error({ err, retryInMs: delay }, 'music bot: could not log in to Discord; music stays offline until it can');
+        log.error(
+          { err, retryInMs: delay },
+          'music bot: could not log in to Discord; music stays offline until it can',
+        );
         if (!stale()) {
           state.retry = setTimeout(() => login(attempt + 1), delay);
           state.retry.unref();

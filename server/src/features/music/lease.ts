@@ -100,8 +100,12 @@ export class BotLease {
     const held = this.held;
     this.held = null;
     if (held && release) {
-      await releaseLease(this.o.db, LEASE_NAME, this.o.instanceId, held.epoch, RELEASED).catch((err: unknown) =>
-        this.o.log.warn({ err }, 'music bot: could not release the lease; another instance takes over when it runs out'),
+      await releaseLease(this.o.db, LEASE_NAME, this.o.instanceId, held.epoch, RELEASED).catch(
+        (err: unknown) =>
+          this.o.log.warn(
+            { err },
+            'music bot: could not release the lease; another instance takes over when it runs out',
+          ),
       );
     }
   }
@@ -118,10 +122,13 @@ export class BotLease {
   private schedule(): void {
     if (this.stopped) return;
     if (this.timer !== null) this.o.clock.clearTimeout(this.timer);
-    this.timer = this.o.clock.setTimeout(() => {
-      this.timer = null;
-      return this.tick();
-    }, Math.max(1, Math.floor(this.o.ttlMs / MUSIC_BOT_LEASE_RENEWALS)));
+    this.timer = this.o.clock.setTimeout(
+      () => {
+        this.timer = null;
+        return this.tick();
+      },
+      Math.max(1, Math.floor(this.o.ttlMs / MUSIC_BOT_LEASE_RENEWALS)),
+    );
   }
 
   private async renewOrTake(): Promise<void> {
@@ -134,7 +141,10 @@ export class BotLease {
         if (await renewLease(db, LEASE_NAME, instanceId, this.held.epoch, iso(expiresAt))) {
           this.held.expiresAt = expiresAt;
         } else {
-          this.o.log.warn({ epoch: this.held.epoch }, 'music bot: another instance took the lease; stopping the bot here');
+          this.o.log.warn(
+            { epoch: this.held.epoch },
+            'music bot: another instance took the lease; stopping the bot here',
+          );
           this.lose();
         }
       } else {

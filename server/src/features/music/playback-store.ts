@@ -17,7 +17,10 @@ export class PlaybackStore {
   private readonly log: FastifyBaseLogger;
   private readonly epoch: () => number | null;
   /** Per guild: the write in progress, and the snapshot to write after it (only the latest is kept). */
-  private readonly writes = new Map<string, { running: Promise<void>; next: (() => StoredPlayback) | null }>();
+  private readonly writes = new Map<
+    string,
+    { running: Promise<void>; next: (() => StoredPlayback) | null }
+  >();
 
   constructor(db: Db, log: FastifyBaseLogger, epoch: () => number | null) {
     this.db = db;
@@ -53,8 +56,8 @@ export class PlaybackStore {
   async savePosition(guildId: string, position: number): Promise<void> {
     const epoch = this.epoch();
     if (epoch === null || this.writes.has(guildId)) return; // a whole write is on its way
-    await saveGuildPosition(this.db, guildId, epoch, position, new Date().toISOString()).catch((err: unknown) =>
-      this.log.warn({ err, guildId }, 'music: could not store the position'),
+    await saveGuildPosition(this.db, guildId, epoch, position, new Date().toISOString()).catch(
+      (err: unknown) => this.log.warn({ err, guildId }, 'music: could not store the position'),
     );
   }
 
@@ -109,7 +112,10 @@ export class PlaybackStore {
       position: Number(row.position),
     });
     if (!parsed.success) {
-      this.log.warn({ guildId: row.guild_id, issues: parsed.error.issues.slice(0, 3) }, 'music: stored playback unreadable');
+      this.log.warn(
+        { guildId: row.guild_id, issues: parsed.error.issues.slice(0, 3) },
+        'music: stored playback unreadable',
+      );
       return null;
     }
     return parsed.data;

@@ -11,9 +11,9 @@ import {
 import type { Db } from '../../db/index.ts';
 import type { UsersTable } from '../../db/schema.ts';
 import { fail } from '../../platform/errors.ts';
+import type { MusicCommands } from './front.ts';
 import { presentPlaylist, presentPlaylistSong } from './present.ts';
 import * as repo from './repo.ts';
-import type { MusicCommands } from './front.ts';
 
 /**
  * Playlist rules: per guild; public ones are listed for and playable by everyone, private ones only by

@@ -295,10 +295,7 @@ export async function saveGuildState(db: Db, row: MusicGuildStateTable): Promise
     .insertInto('music_guild_state')
     .values(row)
     .onConflict((oc) =>
-      oc
-        .column('guild_id')
-        .doUpdateSet(rest)
-        .where('music_guild_state.epoch', '<=', row.epoch),
+      oc.column('guild_id').doUpdateSet(rest).where('music_guild_state.epoch', '<=', row.epoch),
     )
     .execute();
 }

@@ -37,10 +37,17 @@ describe('one SQLite instance restarted mid-song', () => {
     closing.push(() => first.close());
     const alice = await first.signIn({ discord_id: ALICE.id, username: ALICE.username });
     await waitForBot(first, alice.token);
-    const chirp = await addToLibrary(first, alice.token, 'chirp.wav', await synthesize('aevalsrc=sin(2*PI*(200*t+50*t*t)):s=24000', 30));
+    const chirp = await addToLibrary(
+      first,
+      alice.token,
+      'chirp.wav',
+      await synthesize('aevalsrc=sin(2*PI*(200*t+50*t*t)):s=24000', 30),
+    );
     const next = await addToLibrary(first, alice.token, 'tone 440.wav', await tone(440, 10));
     for (const url of [chirp, next]) {
-      expect((await api(first, alice.token, 'POST', '/api/music/play', { guildId: GUILD_ID, url })).status).toBe(200);
+      expect(
+        (await api(first, alice.token, 'POST', '/api/music/play', { guildId: GUILD_ID, url })).status,
+      ).toBe(200);
     }
     await audioAfter(discord, performance.now(), 0, 150); // three seconds in
     const before = await status(first, alice.token);

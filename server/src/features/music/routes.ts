@@ -38,8 +38,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Db } from '../../db/index.ts';
 import { perMemberKey } from '../../platform/rate-limit/keys.ts';
-import * as playlists from './playlists.ts';
 import type { MusicCommands } from './front.ts';
+import * as playlists from './playlists.ts';
 import type { Caller } from './service.ts';
 
 const BASE = '/api/music';

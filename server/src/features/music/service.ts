@@ -503,13 +503,19 @@ export class MusicService {
         try {
           await this.connect(bot, guildId, player, s.channel);
         } catch (err) {
-          this.e.log.warn({ err: (err as Error).message, guildId }, 'music: cannot rejoin the stored voice channel');
+          this.e.log.warn(
+            { err: (err as Error).message, guildId },
+            'music: cannot rejoin the stored voice channel',
+          );
           player.queue.unshift(s.current); // not lost: it plays first when someone plays again
           this.changed(guildId);
           continue;
         }
         await player.resumeAt(s.current, s.position, s.paused);
-        this.e.log.info({ guildId, song: s.current.url, position: s.position }, 'music: resumed the stored song');
+        this.e.log.info(
+          { guildId, song: s.current.url, position: s.position },
+          'music: resumed the stored song',
+        );
       }
       this.changed(guildId);
     }

@@ -1,10 +1,10 @@
 import { READINESS_CHECK_TIMEOUT_MS, type ReadinessCheck } from '@guildhall/common';
 
 /**
- * A dependency probe: resolves when the dependency answers (with a line worth showing, if it has one),
+ * A dependency probe: resolves when the dependency answers (with a string: a line worth showing),
  * throws (or times out) when it does not.
  */
-export type ReadinessProbe = () => Promise<void | string>;
+export type ReadinessProbe = () => Promise<unknown>;
 
 /**
  * The dependencies /readyz asks. The platform adds the database and Redis; features add what they own
