@@ -47,6 +47,10 @@ export type FakeDiscordBot = {
   botChannel: (guildId: string) => string | null;
   /** Resolves once the bot's gateway session is READY and the guilds were sent. */
   ready: () => Promise<void>;
+  /** Gateway sessions that identified (op 2) since the fake started: one per bot login. */
+  identifyCount: () => number;
+  /** Gateway connections open now with a session (identified or resumed). */
+  liveSessions: () => number;
   /** Cuts every gateway connection (code 1006, as a network drop): the bot should resume. */
   dropGateway: () => void;
   /** Replaces a member's roles (their full list), as a moderator does in Discord. */
@@ -294,6 +298,8 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     },
     botChannel: (guildId) => voiceStates.get(guildId)?.get(botUser.id) ?? null,
     ready: () => readyPromise,
+    identifyCount: () => log.filter((l) => l === 'gateway op 2').length,
+    liveSessions: () => sessions.size,
     dropGateway() {
       for (const ws of wss.clients) ws.terminate();
     },
