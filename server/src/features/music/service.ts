@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { VoiceConnectionStatus } from '@discordjs/voice';
 import {
   type AccessLevel,
   botReconnectingText,
@@ -30,7 +29,7 @@ import type { MusicBot } from './bot.ts';
 import type { Loudness } from './ffmpeg.ts';
 import type { LoudnessCache } from './loudness.ts';
 import { runMediaJob } from './media-jobs.ts';
-import { GuildPlayer, type PlayerSettings } from './player.ts';
+import type { GuildPlayer, PlayerSettings } from './player.ts';
 import { type BotLink, emptyStatus, presentStatus, requesterOf } from './present.ts';
 import type { MusicSource } from './sources/types.ts';
 
@@ -59,6 +58,16 @@ export type MusicEngine = {
 export type Caller = { user: UsersTable; level: AccessLevel };
 
 export type ControlAction = 'pause' | 'resume' | 'skip' | 'stop' | 'restart' | 'clearQueue';
+
+/**
+ * The player and the Discord voice library under it (with the Ogg demuxer), loaded when the first guild
+ * gets a player: they cost nothing at start-up (bench/startup).
+ */
+let playerModule: Promise<typeof import('./player.ts')> | undefined;
+const loadPlayerModule = () => {
+  playerModule ??= import('./player.ts');
+  return playerModule;
+};
 
 /**
  * The playback rules: who may play, where the bot goes, one GuildPlayer per guild, pushes on every
@@ -543,6 +552,7 @@ export class MusicService {
       return undefined;
     });
     // Another request may have made it while the settings were read.
+    const { GuildPlayer } = await loadPlayerModule();
     const existing = this.players.get(guildId);
     if (existing) return existing;
     const player = new GuildPlayer(
@@ -586,6 +596,9 @@ export class MusicService {
     if (player.channel) this.requireVoiceLink(bot, guildId);
     if (!player.channel || (player.channel.id !== channel.id && !player.current)) {
       try {
+        // Already loaded (the running bot imports it); awaited before the join, so nothing runs between
+        // the join and the attach.
+        const { VoiceConnectionStatus } = await import('@discordjs/voice');
         const connection = await bot.join(guildId, channel.id);
         const fresh = !player.isAttachedTo(connection); // a move keeps the same connection
         player.attach(connection, channel);
