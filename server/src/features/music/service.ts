@@ -551,8 +551,8 @@ export class MusicService {
       this.e.log.warn({ err: err.message, guildId }, 'music: could not read the server settings');
       return undefined;
     });
-    // Another request may have made it while the settings were read.
     const { GuildPlayer } = await loadPlayerModule();
+    // Another request may have made it while the settings (or the player module) were read.
     const existing = this.players.get(guildId);
     if (existing) return existing;
     const player = new GuildPlayer(
