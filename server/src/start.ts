@@ -1,3 +1,4 @@
+import module from 'node:module';
 import { buildApp } from './app.ts';
 import { isOAuthConfigured } from './config.ts';
 import { resolveAccessCode } from './features/auth/index.ts';
@@ -63,6 +64,10 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Node writes its compile cache (main.ts) at a clean exit only; written now, a process that is later
+  // killed (a crash, an OOM kill, a test harness's SIGKILL) still leaves the next start a warm cache
+  // with everything start-up compiled. A few ms, once; nothing when the cache was already current.
+  module.flushCompileCache?.();
 }
 
 main().catch((e: unknown) => {

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Dialect, Kysely, PostgresDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { createSqliteDialect } from './sqlite-dialect.ts';
@@ -16,29 +15,36 @@ export function openDb(databaseUrl: string): Db {
 
 function dialectFor(url: string): Dialect {
   if (url.startsWith('postgres')) {
-    // A database that does not answer fails a request after 5 s (503) instead of holding it indefinitely.
-    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
-    // A connection cut by a database restart emits 'error' (on the pool when idle, on the client while
-    // checked out); unhandled, either would end the process. Queries on it fail, the pool opens a new
-    // connection for the next one, and /readyz reports the outage meanwhile.
-    const lost = (err: Error) => console.warn(`database: connection lost (${err.message})`);
-    pool.on('error', lost);
-    pool.on('connect', (client) => client.on('error', lost));
-    // A connection that cannot be opened (refused, timed out) is marked, so the API answers 503
-    // "cannot reach its database" rather than 500; other network errors stay what they are.
-    const marked = {
-      connect: () =>
-        pool.connect().catch((e: unknown) => {
-          throw Object.assign(e instanceof Error ? e : new Error(String(e)), { databaseUnavailable: true });
-        }),
-      end: () => pool.end(),
-      options: pool.options,
-    };
-    return new PostgresDialect({ pool: marked });
+    // The driver is loaded when the first connection is asked for: a SQLite portal never loads it.
+    return new PostgresDialect({ pool: () => postgresPool(url) });
   }
   const file = url.replace(/^sqlite:/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   return createSqliteDialect(file);
+}
+
+/** The PostgreSQL pool, made (and the driver loaded) when Kysely asks for the first connection. */
+async function postgresPool(url: string) {
+  const { default: pg } = await import('pg');
+  // A database that does not answer fails a request after 5 s (503) instead of holding it indefinitely.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // A connection cut by a database restart emits 'error' (on the pool when idle, on the client while
+  // checked out); unhandled, either would end the process. Queries on it fail, the pool opens a new
+  // connection for the next one, and /readyz reports the outage meanwhile.
+  const lost = (err: Error) => console.warn(`database: connection lost (${err.message})`);
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
+  // A connection that cannot be opened (refused, timed out) is marked, so the API answers 503
+  // "cannot reach its database" rather than 500; other network errors stay what they are.
+  const marked = {
+    connect: () =>
+      pool.connect().catch((e: unknown) => {
+        throw Object.assign(e instanceof Error ? e : new Error(String(e)), { databaseUnavailable: true });
+      }),
+    end: () => pool.end(),
+    options: pool.options,
+  };
+  return marked;
 }
 
 /** Names of the migrations this build knows that the database has not run yet (readiness reports them). */

@@ -2,6 +2,16 @@ import type { FastifyBaseLogger } from 'fastify';
 
 /* What the rate limits and the realtime fan-out both need around their Redis clients. */
 
+let redisModule: Promise<typeof import('redis')> | undefined;
+/**
+ * node-redis, loaded when a Redis client is first made: a portal without REDIS_URL never loads it, and
+ * one with it loads it while connecting (bench/startup).
+ */
+export function loadRedis(): Promise<typeof import('redis')> {
+  redisModule ??= import('redis');
+  return redisModule;
+}
+
 /** Reports a failed Redis call; never throws. */
 export type ReportRedisError = (err: unknown, what: string) => void;
 

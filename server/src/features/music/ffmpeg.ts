@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import { EQ_BANDS, type EqSettings, MUSIC_EFFECTS, type MusicEffect } from '@guildhall/common';
-import prism from 'prism-media';
 import type { ProcessSpawner, SpawnedProcess } from '../../platform/process/index.ts';
 
 /** EBU R128 target loudness of every track when normalisation is on (streaming services use −14…−16). */
@@ -198,6 +197,15 @@ export function encoderArgs(
  */
 const TRANSCODER_NICE = 10;
 
+/** prism-media (the Ogg demuxer), loaded with the first track: it costs nothing at start-up (bench/startup). */
+let prismModule: Promise<typeof import('prism-media')> | undefined;
+const loadPrism = async () => {
+  prismModule ??= import('prism-media');
+  const m = await prismModule;
+  // A CommonJS package: its exports object is the default export (the typings only name the parts).
+  return (m as typeof m & { default?: typeof m }).default ?? m;
+};
+
 /**
  * Starts one ffmpeg for one track from one position with one set of filters, through the platform's
  * process spawner (a fork from the server would stall every guild's audio for milliseconds). Rejects when
@@ -205,6 +213,7 @@ const TRANSCODER_NICE = 10;
  * never sounds.
  */
 export async function startTranscoder(o: TranscodeOptions): Promise<Transcoder> {
+  const prism = await loadPrism(); // before the spawn: nothing to clean up if it cannot load
   let child: SpawnedProcess;
   try {
     child = await o.processes.spawn(o.ffmpegPath, ffmpegArgs(o), { nice: TRANSCODER_NICE });

@@ -1,4 +1,4 @@
-import { createLimiter } from '../../platform/outbound/index.ts';
+import { createLimiter } from '../../platform/outbound/limiter.ts';
 import type { ProcessSpawner, SpawnedProcess } from '../../platform/process/index.ts';
 
 /**

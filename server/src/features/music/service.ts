@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { VoiceConnectionStatus } from '@discordjs/voice';
 import {
   type AccessLevel,
   botReconnectingText,
@@ -32,7 +31,7 @@ import type { Loudness } from './ffmpeg.ts';
 import type { LoudnessCache } from './loudness.ts';
 import { runMediaJob } from './media-jobs.ts';
 import type { PlaybackStore } from './playback-store.ts';
-import { GuildPlayer, type PlayerSettings, type StoredPlayback } from './player.ts';
+import type { GuildPlayer, PlayerSettings, StoredPlayback } from './player.ts';
 import { type BotLink, emptyStatus, presentStatus, requesterOf, storedStatus } from './present.ts';
 import type { MusicSource } from './sources/types.ts';
 
@@ -63,6 +62,16 @@ export type MusicEngine = {
 export type Caller = { user: UsersTable; level: AccessLevel };
 
 export type ControlAction = 'pause' | 'resume' | 'skip' | 'stop' | 'restart' | 'clearQueue';
+
+/**
+ * The player and the Discord voice library under it (with the Ogg demuxer), loaded when the first guild
+ * gets a player: they cost nothing at start-up (bench/startup).
+ */
+let playerModule: Promise<typeof import('./player.ts')> | undefined;
+const loadPlayerModule = () => {
+  playerModule ??= import('./player.ts');
+  return playerModule;
+};
 
 /**
  * The playback rules: who may play, where the bot goes, one GuildPlayer per guild, pushes on every
@@ -621,7 +630,8 @@ export class MusicService {
       this.e.log.warn({ err: err.message, guildId }, 'music: could not read the server settings');
       return undefined;
     });
-    // Another request may have made it while the settings were read.
+    const { GuildPlayer } = await loadPlayerModule();
+    // Another request may have made it while the settings (or the player module) were read.
     const existing = this.players.get(guildId);
     if (existing) return existing;
     const player = new GuildPlayer(
@@ -681,6 +691,9 @@ export class MusicService {
     player: GuildPlayer,
     channel: { id: string; name: string },
   ): Promise<void> {
+    // Already loaded (the running bot imports it); awaited before the join, so nothing runs between the
+    // join and the attach.
+    const { VoiceConnectionStatus } = await import('@discordjs/voice');
     const connection = await bot.join(guildId, channel.id);
     const fresh = !player.isAttachedTo(connection); // a move keeps the same connection
     player.attach(connection, channel);

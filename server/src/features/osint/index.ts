@@ -4,7 +4,7 @@ import type { OsintFeatureConfig } from './config.ts';
 import { pruneSearches } from './history.ts';
 import { osintRoutes } from './routes.ts';
 
-export { TOP_SITE_NAMES } from './sites.ts';
+export { TOP_SITE_NAMES } from './top-sites.ts';
 
 /** Stored searches older than OSINT_HISTORY_DAYS are deleted this often. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import { createResolver } from '../../platform/outbound/index.ts';
+import { createResolver } from '../../platform/outbound/resolver.ts';
 
 /**
  * /readyz's optional OSINT check: does the DNS resolver the sources use answer? Every source needs it

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import shipped from './data/wmn-data.json' with { type: 'json' };
+import { TOP_SITE_NAMES } from './top-sites.ts';
 
 /**
  * A site of the WhatsMyName list: where an account's page is (`uri_check`, `{account}` replaced) and what
@@ -49,42 +50,7 @@ export function loadSites(file?: string): Site[] {
   return parseSiteList(file ? JSON.parse(fs.readFileSync(file, 'utf8')) : shipped);
 }
 
-/**
- * The "top sites" an e-mail's local part and a person's candidate usernames are checked on: widely used
- * platforms where a username is a public handle. Names as the list spells them.
- */
-export const TOP_SITE_NAMES = [
-  'Reddit',
-  'Instagram',
-  'TikTok',
-  'Twitch',
-  'X',
-  'Pinterest',
-  'Medium',
-  'GitLab',
-  'Steam',
-  'SoundCloud',
-  'Telegram',
-  'Keybase',
-  'Patreon',
-  'Vimeo',
-  'Flickr',
-  'tumblr',
-  'Hacker News',
-  'npm',
-  'Replit',
-  'Linktree',
-  'Behance',
-  'Dribbble',
-  'Chess.com',
-  'Duolingo',
-  'Letterboxd',
-  'Codewars',
-  'LeetCode',
-  'HackerOne',
-  'Kaggle',
-  'Spotify',
-] as const;
+export { TOP_SITE_NAMES };
 
 export function topSites(sites: Site[]): Site[] {
   const wanted = new Set<string>(TOP_SITE_NAMES);

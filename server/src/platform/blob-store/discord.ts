@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
-import { DiscordAPIError, REST, type RESTOptions, type ResponseLike } from '@discordjs/rest';
-import { makeRequest as undiciMakeRequest } from '@discordjs/rest/undiciRequest';
+import type { REST, RESTOptions, ResponseLike } from '@discordjs/rest';
 import {
   type APIChannel,
   type APIMessage,
@@ -12,7 +10,6 @@ import {
   type RESTGetAPIGuildThreadsResult,
   Routes,
 } from 'discord-api-types/v10';
-import { Headers, request } from 'undici';
 import { remote, StoreUnavailableError, withDeadline } from './errors.ts';
 import { verifying } from './integrity.ts';
 import type { BlobId, BlobStore, ByteRange, ChunkCheck, FileScopedStore } from './types.ts';
@@ -35,6 +32,31 @@ const AUTO_ARCHIVE_MINUTES = 10080;
 const GONE_CODES = new Set([10003, 10008]);
 /** An attachment URL that stopped working (expired signature): ask Discord for a fresh one this often. */
 const URL_RETRIES = 2;
+
+/**
+ * The HTTP libraries, loaded when a Discord store is first used: a portal without one (and every
+ * start-up) does not pay for @discordjs/rest and its own undici (bench/startup). `node:http` is among
+ * them because an ESM import of it loads Node's internal undici too (its WebSocket export).
+ */
+let libraries:
+  | Promise<
+      [
+        typeof import('@discordjs/rest'),
+        typeof import('@discordjs/rest/undiciRequest'),
+        typeof import('undici'),
+        typeof import('node:http'),
+      ]
+    >
+  | undefined;
+const loadLibraries = () => {
+  libraries ??= Promise.all([
+    import('@discordjs/rest'),
+    import('@discordjs/rest/undiciRequest'),
+    import('undici'),
+    import('node:http'),
+  ]);
+  return libraries;
+};
 
 type ChunkRef = { threadId: string; messageId: string; attachmentId: string };
 
@@ -64,22 +86,31 @@ export class DiscordBlobStore implements BlobStore {
   readonly kind = 'discord';
   /** Two chunks of an upload at once (docs/files.md: more cost memory, and Discord's rate limits cap it). */
   readonly parallelPuts = 2;
-  readonly rest: REST;
   private readonly channelId: string;
   private readonly timeoutMs: number;
+  private readonly restOptions: { apiUrl: string; botToken: string };
+  private restClient: Promise<REST> | undefined;
 
   constructor(opts: DiscordStoreOptions) {
     if (!SNOWFLAKE.test(opts.channelId)) throw new Error('FILES_DISCORD_CHANNEL_ID must be a channel id');
     this.channelId = opts.channelId;
     this.timeoutMs = opts.timeoutMs ?? 120_000;
-    // An 8 MiB attachment can take far longer than the library's 15 s default on a slow uplink.
-    this.rest = new REST({
-      api: opts.apiUrl,
-      version: '10',
-      timeout: this.timeoutMs,
-      retries: 3,
-      makeRequest,
-    }).setToken(opts.botToken);
+    this.restOptions = { apiUrl: opts.apiUrl, botToken: opts.botToken };
+  }
+
+  /** The REST client (with its rate-limit queues), made on first use. */
+  private rest(): Promise<REST> {
+    this.restClient ??= loadLibraries().then(([{ REST }]) =>
+      // An 8 MiB attachment can take far longer than the library's 15 s default on a slow uplink.
+      new REST({
+        api: this.restOptions.apiUrl,
+        version: '10',
+        timeout: this.timeoutMs,
+        retries: 3,
+        makeRequest,
+      }).setToken(this.restOptions.botToken),
+    );
+    return this.restClient;
   }
 
   forFile(
@@ -134,6 +165,7 @@ export class DiscordBlobStore implements BlobStore {
       const headers: Record<string, string> =
         range && !check ? { range: `bytes=${range.start}-${range.end}` } : {};
       // undici's own timeouts: for the answer's headers, and for each silence of the body after.
+      const [, , { request }] = await loadLibraries();
       const res = await remote('Discord CDN', () =>
         request(url, { headers, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs }),
       );
@@ -156,9 +188,10 @@ export class DiscordBlobStore implements BlobStore {
         throw new StoreUnavailableError(`could not delete ${id}`);
       return;
     }
-    if (SNOWFLAKE.test(id)) return this.ignoreGone(this.rest.delete(Routes.channel(id)));
+    const rest = await this.rest();
+    if (SNOWFLAKE.test(id)) return this.ignoreGone(rest.delete(Routes.channel(id)));
     const ref = parseChunkId(id);
-    await this.ignoreGone(this.rest.delete(Routes.channelMessage(ref.threadId, ref.messageId)));
+    await this.ignoreGone(rest.delete(Routes.channelMessage(ref.threadId, ref.messageId)));
   }
 
   /**
@@ -202,13 +235,15 @@ export class DiscordBlobStore implements BlobStore {
   }
 
   async close(): Promise<void> {
-    this.rest.clearHashSweeper();
-    this.rest.clearHandlerSweeper();
+    if (!this.restClient) return; // never used: no client, no sweepers
+    const rest = await this.restClient.catch(() => null);
+    rest?.clearHashSweeper();
+    rest?.clearHandlerSweeper();
   }
 
   /** The files channel answers the bot (token valid, channel visible). */
   async check(): Promise<void> {
-    await this.rest.get(Routes.channel(this.channelId));
+    await (await this.rest()).get(Routes.channel(this.channelId));
   }
 
   /** A store call with the deadline (withDeadline), failing as StoreUnavailableError. */
@@ -218,13 +253,12 @@ export class DiscordBlobStore implements BlobStore {
 
   /** Every thread of the files channel, active and archived (Discord lists them in these two places). */
   private async listThreads(): Promise<APIThreadChannel[]> {
-    const channel = (await this.rest.get(Routes.channel(this.channelId))) as APIChannel;
+    const rest = await this.rest();
+    const channel = (await rest.get(Routes.channel(this.channelId))) as APIChannel;
     const guildId = 'guild_id' in channel ? channel.guild_id : undefined;
     const all: APIThreadChannel[] = [];
     if (guildId) {
-      const active = (await this.rest.get(
-        Routes.guildActiveThreads(guildId),
-      )) as RESTGetAPIGuildThreadsResult;
+      const active = (await rest.get(Routes.guildActiveThreads(guildId))) as RESTGetAPIGuildThreadsResult;
       // Active threads are listed for the whole server; only this channel's are the store's.
       for (const t of active.threads as APIThreadChannel[]) if (t.parent_id === this.channelId) all.push(t);
     }
@@ -232,7 +266,7 @@ export class DiscordBlobStore implements BlobStore {
     for (;;) {
       const query = new URLSearchParams({ limit: '100' });
       if (before) query.set('before', before);
-      const page = (await this.rest.get(Routes.channelThreads(this.channelId, 'public'), {
+      const page = (await rest.get(Routes.channelThreads(this.channelId, 'public'), {
         query,
       })) as RESTGetAPIChannelThreadsArchivedPublicResult;
       all.push(...(page.threads as APIThreadChannel[]));
@@ -245,7 +279,9 @@ export class DiscordBlobStore implements BlobStore {
   }
 
   private async createThread(name: string): Promise<string> {
-    const thread = (await this.rest.post(Routes.threads(this.channelId), {
+    const thread = (await (
+      await this.rest()
+    ).post(Routes.threads(this.channelId), {
       body: { name, type: ChannelType.PublicThread, auto_archive_duration: AUTO_ARCHIVE_MINUTES },
     })) as APIThreadChannel;
     return thread.id;
@@ -265,7 +301,9 @@ export class DiscordBlobStore implements BlobStore {
         `--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="chunk.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    const message = (await this.rest.post(Routes.channelMessages(threadId), {
+    const message = (await (
+      await this.rest()
+    ).post(Routes.channelMessages(threadId), {
       body: new PiecewiseBody([head, ...parts, tail]),
       passThroughBody: true,
       headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
@@ -278,7 +316,9 @@ export class DiscordBlobStore implements BlobStore {
     const attachment = message.attachments[0];
     if (!attachment || attachment.size !== size) {
       // Discord accepted something else than what was sent: remove it and fail the chunk.
-      await this.ignoreGone(this.rest.delete(Routes.channelMessage(threadId, message.id))).catch(() => {});
+      await this.rest()
+        .then((rest) => this.ignoreGone(rest.delete(Routes.channelMessage(threadId, message.id))))
+        .catch(() => {});
       throw new Error(`Discord stored ${attachment?.size ?? 'no'} bytes of a ${size}-byte chunk`);
     }
     return `${threadId}/${message.id}/${attachment.id}`;
@@ -286,7 +326,9 @@ export class DiscordBlobStore implements BlobStore {
 
   /** Asks Discord for the message: its attachment URLs are freshly signed. */
   private async freshUrl(ref: ChunkRef): Promise<string> {
-    const message = (await this.rest.get(Routes.channelMessage(ref.threadId, ref.messageId))) as APIMessage;
+    const message = (await (
+      await this.rest()
+    ).get(Routes.channelMessage(ref.threadId, ref.messageId))) as APIMessage;
     const attachment = message.attachments.find((a) => a.id === ref.attachmentId);
     if (!attachment) throw new Error(`Attachment ${ref.attachmentId} is missing from Discord`);
     return attachment.url;
@@ -296,6 +338,7 @@ export class DiscordBlobStore implements BlobStore {
     try {
       await request;
     } catch (e) {
+      const [{ DiscordAPIError }] = await loadLibraries();
       if (e instanceof DiscordAPIError && (e.status === 404 || GONE_CODES.has(Number(e.code)))) return;
       throw e;
     }
@@ -327,6 +370,8 @@ class PiecewiseBody {
 
 /** @discordjs/rest's request strategy, except that a PiecewiseBody streams instead of being joined. */
 const makeRequest: RESTOptions['makeRequest'] = async (url, init) => {
+  const [, { makeRequest: undiciMakeRequest }, { Headers, request }, { STATUS_CODES }] =
+    await loadLibraries();
   const body = init.body as unknown;
   if (!(body instanceof PiecewiseBody))
     return undiciMakeRequest(url, init as Parameters<typeof undiciMakeRequest>[1]);

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { createClient } from 'redis';
-import { closeRedis } from '../redis-helpers.ts';
+import { closeRedis, loadRedis } from '../redis-helpers.ts';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** A rate-limit check waits at most this long for Redis before the request goes on without it. */
@@ -25,6 +24,7 @@ export type RateLimitRedis = {
  */
 export async function connectRateLimitRedis(url: string, log: FastifyBaseLogger): Promise<RateLimitRedis> {
   let hasConnected = false;
+  const { createClient } = await loadRedis();
   const client = createClient({
     url,
     disableOfflineQueue: true,

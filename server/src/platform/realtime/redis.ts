@@ -1,7 +1,6 @@
-import { createAdapter } from '@socket.io/redis-adapter';
+import type { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
-import { createClient } from 'redis';
-import { closeRedis, throttledRedisWarnings } from '../redis-helpers.ts';
+import { closeRedis, loadRedis, throttledRedisWarnings } from '../redis-helpers.ts';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -19,6 +18,11 @@ export async function connectRedisFanout(
   key: string,
   log: FastifyBaseLogger,
 ): Promise<RedisFanout> {
+  // Loaded here, not at start-up: only a portal with REDIS_URL uses them (bench/startup).
+  const [{ createClient }, { createAdapter }] = await Promise.all([
+    loadRedis(),
+    import('@socket.io/redis-adapter'),
+  ]);
   const pub = createClient({ url, socket: { connectTimeout: CONNECT_TIMEOUT_MS } });
   const sub = pub.duplicate();
   for (const [name, client] of [

@@ -1,5 +1,11 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/**
+ * node:http as Node's own module object: an ESM import of it builds its namespace from every export,
+ * and reading the WebSocket one loads Node's internal undici (tens of ms at start-up, bench/startup).
+ */
+const { createServer } = process.getBuiltinModule('node:http');
 
 /**
  * An HTTP server on 127.0.0.1 with a port picked by the system, started on first use and never keeping
@@ -17,7 +23,7 @@ export class LoopbackServer {
   /** The port, once listening (the first call starts the server). */
   port(): Promise<number> {
     this.starting ??= new Promise<number>((resolve, reject) => {
-      const server = http.createServer((req, res) => this.handle(req, res));
+      const server = createServer((req, res) => this.handle(req, res));
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
       server.unref(); // never keeps the process alive

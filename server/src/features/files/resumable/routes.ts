@@ -7,7 +7,7 @@ import {
   ResumableUploadParams,
   TUS_VERSION,
 } from '@guildhall/common';
-import { Server } from '@tus/server';
+import type { Server } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
@@ -37,54 +37,61 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
   const callers = new WeakMap<IncomingMessage, string>();
   /** The upload a creation request made, so its connection entry goes when the request ends. */
   const created = new WeakMap<IncomingMessage, string>();
-  const tus = new Server({
-    path: RESUMABLE_UPLOAD_PATH,
-    datastore,
-    maxSize: ctx.maxUploadBytes,
-    relativeLocation: true,
-    namingFunction: (req) => {
-      const raw = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
-      const owner = raw ? callers.get(raw) : undefined;
-      if (!owner) throw { status_code: 401, body: 'Sign in first' };
-      const id = randomUUID();
-      datastore.owners.set(id, owner);
-      datastore.connections.set(id, raw!);
-      created.set(raw!, id);
-      return id;
-    },
-    // tus's own refusals (offset conflicts, size) in the API's envelope, as every other route answers.
-    onResponseError: (_req, err) => {
-      if (isNoSpace(err)) {
-        ctx.log.error({ err }, 'the blob disk is full');
-        return envelope(diskFull());
-      }
-      if (err instanceof HttpError) return envelope(err);
-      if (err instanceof StoreUnavailableError) {
-        ctx.log.error({ err }, 'file storage failed during a resumable upload');
-        return envelope(storageUnavailable());
-      }
-      if (err instanceof Error && 'statusCode' in err) {
-        const status = Number((err as { statusCode: number }).statusCode);
-        return {
-          status_code: status,
-          body: JSON.stringify({ success: false, error: err.message, code: genericCodeFor(status) }),
-        };
-      }
-      if (!(err instanceof Error)) {
-        return {
-          status_code: err.status_code,
-          body: JSON.stringify({
-            success: false,
-            error: err.body.trim() || 'Upload refused',
-            code: genericCodeFor(err.status_code),
-          }),
-        };
-      }
-      // A fault of ours: logged with its details, answered without them (no server paths in a body).
-      ctx.log.error({ err }, 'a resumable upload request failed');
-      return { status_code: 500, body: JSON.stringify(serverFault(err)) };
-    },
-  });
+  const makeServer = (TusServer: typeof Server) =>
+    new TusServer({
+      path: RESUMABLE_UPLOAD_PATH,
+      datastore,
+      maxSize: ctx.maxUploadBytes,
+      relativeLocation: true,
+      namingFunction: (req) => {
+        const raw = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+        const owner = raw ? callers.get(raw) : undefined;
+        if (!owner) throw { status_code: 401, body: 'Sign in first' };
+        const id = randomUUID();
+        datastore.owners.set(id, owner);
+        datastore.connections.set(id, raw!);
+        created.set(raw!, id);
+        return id;
+      },
+      // tus's own refusals (offset conflicts, size) in the API's envelope, as every other route answers.
+      onResponseError: (_req, err) => {
+        if (isNoSpace(err)) {
+          ctx.log.error({ err }, 'the blob disk is full');
+          return envelope(diskFull());
+        }
+        if (err instanceof HttpError) return envelope(err);
+        if (err instanceof StoreUnavailableError) {
+          ctx.log.error({ err }, 'file storage failed during a resumable upload');
+          return envelope(storageUnavailable());
+        }
+        if (err instanceof Error && 'statusCode' in err) {
+          const status = Number((err as { statusCode: number }).statusCode);
+          return {
+            status_code: status,
+            body: JSON.stringify({ success: false, error: err.message, code: genericCodeFor(status) }),
+          };
+        }
+        if (!(err instanceof Error)) {
+          return {
+            status_code: err.status_code,
+            body: JSON.stringify({
+              success: false,
+              error: err.body.trim() || 'Upload refused',
+              code: genericCodeFor(err.status_code),
+            }),
+          };
+        }
+        // A fault of ours: logged with its details, answered without them (no server paths in a body).
+        ctx.log.error({ err }, 'a resumable upload request failed');
+        return { status_code: 500, body: JSON.stringify(serverFault(err)) };
+      },
+    });
+  /** @tus/server, loaded and made on the first resumable request: it costs nothing at start-up (bench/startup). */
+  let tus: Promise<Server> | undefined;
+  const loadTus = () => {
+    tus ??= import('@tus/server').then(({ Server }) => makeServer(Server));
+    return tus;
+  };
 
   /** Checks what tus would refuse in plain text, so bad input gets the API's envelope. */
   const precheck = (req: FastifyRequest) => {
@@ -109,6 +116,8 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
   };
   /** Hands the request to tus; a body (POST, PATCH) takes one of the member's upload slots meanwhile. */
   const handOver = async (req: FastifyRequest, reply: FastifyReply, fileId?: string) => {
+    // Before the slot and the hijack: a failure to load is an ordinary error answer.
+    const server = await loadTus();
     const userId = req.auth!.user.discord_id;
     const hasBody = req.method === 'PATCH' || req.method === 'POST';
     const release = hasBody ? ctx.uploadSlots.take(userId) : () => {};
@@ -117,7 +126,7 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
     if (fileId) datastore.connections.set(fileId, req.raw);
     reply.hijack();
     try {
-      await tus.handle(req.raw, reply.raw);
+      await server.handle(req.raw, reply.raw);
     } finally {
       release();
       // The connection entry goes with its request (a refused or body-less creation included), so
