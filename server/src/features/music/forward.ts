@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type ErrorCode, MUSIC_HANDOVER_TEXT } from '@guildhall/common';
 import type { FastifyBaseLogger } from 'fastify';
-import { createClient } from 'redis';
 import { fail, HttpError } from '../../platform/errors.ts';
-import { closeRedis, throttledRedisWarnings } from '../../platform/redis-helpers.ts';
+import { closeRedis, loadRedis, throttledRedisWarnings } from '../../platform/redis-helpers.ts';
 
 /** A command as it travels to the holder, and its answer back (correlated by id). */
 /** `missing`: the arguments that were undefined (JSON would turn them into null: a different value). */
@@ -38,6 +37,8 @@ export async function connectForwarder(o: {
   timeoutMs: number;
 }): Promise<Forwarder> {
   const channel = (kind: string, id?: string) => `${o.prefix}:music:${kind}${id ? `:${id}` : ''}`;
+  // node-redis loads only where forwarding is used (several instances), not at start-up (issue 47).
+  const { createClient } = await loadRedis();
   const pub = createClient({ url: o.url, socket: { connectTimeout: 10_000 } });
   const sub = pub.duplicate();
   const report = throttledRedisWarnings(o.log, 'music');

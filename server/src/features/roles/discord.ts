@@ -1,6 +1,13 @@
-import { DiscordAPIError, HTTPError, RateLimitError, REST } from '@discordjs/rest';
 import type { RoleSyncProblemCode } from '@guildhall/common';
 import { type APIGuild, type APIGuildMember, type APIRole, Routes } from 'discord-api-types/v10';
+
+type RestModule = typeof import('@discordjs/rest');
+let restModule: Promise<RestModule> | undefined;
+/** discord.js's REST client loads with the first look at Discord, not at start-up (issue 47). */
+const loadRest = (): Promise<RestModule> => {
+  restModule ??= import('@discordjs/rest');
+  return restModule;
+};
 
 /** How long one look at Discord may take: a sign-in waits for it. */
 const TIMEOUT_MS = 5_000;
@@ -40,28 +47,37 @@ export type GuildReader = {
  * again at its next run.
  */
 export function createGuildReader(o: { token: string; apiUrl: string }): GuildReader {
-  const rest = new REST({
-    api: o.apiUrl,
-    version: '10',
-    timeout: TIMEOUT_MS,
-    retries: 0,
-    rejectOnRateLimit: () => true,
-    // No background sweep timers: a reader lives for one sign-in or one run.
-    hashSweepInterval: 0,
-    handlerSweepInterval: 0,
-  }).setToken(o.token);
+  let client: Promise<{ rest: InstanceType<RestModule['REST']>; mod: RestModule }> | undefined;
+  const connect = () => {
+    client ??= loadRest().then((mod) => ({
+      mod,
+      rest: new mod.REST({
+        api: o.apiUrl,
+        version: '10',
+        timeout: TIMEOUT_MS,
+        retries: 0,
+        rejectOnRateLimit: () => true,
+        // No background sweep timers: a reader lives for one sign-in or one run.
+        hashSweepInterval: 0,
+        handlerSweepInterval: 0,
+      }).setToken(o.token),
+    }));
+    return client;
+  };
 
   return {
     async member(guildId, userId) {
+      const { rest, mod } = await connect();
       try {
         const m = (await rest.get(Routes.guildMember(guildId, userId))) as APIGuildMember;
         return { kind: 'member', roles: [...m.roles], nick: m.nick ?? null };
       } catch (err) {
-        if (err instanceof DiscordAPIError && err.code === UNKNOWN_MEMBER) return { kind: 'absent' };
-        return { kind: 'unknown', problem: problemOf(err) };
+        if (err instanceof mod.DiscordAPIError && err.code === UNKNOWN_MEMBER) return { kind: 'absent' };
+        return { kind: 'unknown', problem: problemOf(mod, err) };
       }
     },
     async guild(guildId) {
+      const { rest, mod } = await connect();
       try {
         const g = (await rest.get(Routes.guild(guildId))) as APIGuild;
         const roles = (await rest.get(Routes.guildRoles(guildId))) as APIRole[];
@@ -79,14 +95,15 @@ export function createGuildReader(o: { token: string; apiUrl: string }): GuildRe
             .sort((a, b) => b.position - a.position),
         };
       } catch (err) {
-        return problemOf(err);
+        return problemOf(mod, err);
       }
     },
   };
 }
 
 /** Names what kept the bot from looking, in words an admin can act on. */
-export function problemOf(err: unknown): LookupProblem {
+function problemOf(mod: RestModule, err: unknown): LookupProblem {
+  const { DiscordAPIError, HTTPError, RateLimitError } = mod;
   if (err instanceof DiscordAPIError) {
     if (err.code === MISSING_ACCESS) {
       return {
