@@ -14,7 +14,7 @@ import {
 } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
 import { fail } from '../../../platform/errors.ts';
-import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
+import { RETRY, retryOptimistic, rollbackOn } from '../../../platform/optimistic.ts';
 import { isoIn, nowIso } from '../../../platform/time.ts';
 import { isAbsent, msUntilAbsent, seenBy } from './presence.ts';
 import { encodeBoard, presentGame, seriesAfter } from './present.ts';
@@ -386,14 +386,4 @@ export function newGameRow(
     created_at: now,
     updated_at: now,
   };
-}
-
-/** Runs work; a thrown `kind` (which rolled the transaction back) becomes null, anything else propagates. */
-async function rollbackOn<T>(kind: new () => Error, work: () => Promise<T>): Promise<T | null> {
-  try {
-    return await work();
-  } catch (e) {
-    if (e instanceof kind) return null;
-    throw e;
-  }
 }
