@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TICTACTOE_TEXTS as T } from '@guildhall/common';
 import { fail } from '../../../platform/errors.ts';
-import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
+import { RETRY, retryOptimistic, rollbackOn } from '../../../platform/optimistic.ts';
 import { nowIso } from '../../../platform/time.ts';
 import { presentGame } from './present.ts';
 import * as repo from './repo.ts';
@@ -26,7 +26,7 @@ export async function createInvite(ctx: GameContext, userId: string): Promise<Ga
       throw fail('IN_GAME', T.inviteWhileInGame);
     }
     const gameId = randomUUID();
-    const created = await rollback(() =>
+    const created = await rollbackOn(SeatTaken, () =>
       repo.inTransaction(ctx.db, async (trx) => {
         const now = nowIso();
         await repo.insertGame(trx, { ...newGameRow(gameId, userId, now, null), is_private: 1 });
@@ -54,7 +54,7 @@ export async function joinByLink(ctx: GameContext, userId: string, gameId: strin
     if (row.status === 'in_progress' || row.player2_id) throw fail('GAME_FULL', T.inviteFull);
     if (row.reserved_for) throw fail('RESERVED', T.inviteReserved);
     if (await repo.findSeatedGame(ctx.db, userId)) throw fail('IN_GAME', T.inviteInGame);
-    const joined = await rollback(() =>
+    const joined = await rollbackOn(SeatTaken, () =>
       repo.inTransaction(ctx.db, async (trx) => {
         const now = nowIso();
         // Conditional on the game still waiting with seat 2 free: of two friends opening it at once, one sits.
@@ -69,13 +69,4 @@ export async function joinByLink(ctx: GameContext, userId: string, gameId: strin
     ctx.publish(game);
     return { game, message: 'Joined game' };
   });
-}
-
-async function rollback<T>(work: () => Promise<T>): Promise<T | null> {
-  try {
-    return await work();
-  } catch (e) {
-    if (e instanceof SeatTaken) return null;
-    throw e;
-  }
 }
