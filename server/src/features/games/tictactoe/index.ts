@@ -1,17 +1,17 @@
 /** Tic-tac-toe (portal-tools §2–3): its feature definition (routes, realtime room, presence beat). */
-import { TICTACTOE_ROOM_TYPE } from '@guildhall/common';
+import { TICTACTOE_ROOM_TYPE, TICTACTOE_STATE_EVENT, tictactoeRoom } from '@guildhall/common';
 import { defineFeature } from '../../../platform/feature.ts';
 import { socketsInRooms } from '../room-members.ts';
 import { ticTacToeRoom } from './room.ts';
 import { ticTacToeRoutes } from './routes.ts';
-import { markManySeen } from './service.ts';
+import { type GameContext, markManySeen } from './service.ts';
 
 export type { TicTacToeTables } from './tables.ts';
 
 /** How often the sockets in game rooms are noted as present. */
 const PRESENCE_TICK_MS = 5_000;
 
-type TicTacToeState = { presence: NodeJS.Timeout | undefined };
+type TicTacToeState = { game: GameContext; presence: NodeJS.Timeout | undefined };
 
 /**
  * Presence through the socket as well as the polls: a tab in the background keeps its socket even when
@@ -19,16 +19,23 @@ type TicTacToeState = { presence: NodeJS.Timeout | undefined };
  */
 export const ticTacToeFeature = defineFeature<TicTacToeState>({
   name: 'games/tictactoe',
-  setup: () => ({ presence: undefined }),
-  rooms: ({ db }) => ({ [TICTACTOE_ROOM_TYPE]: ticTacToeRoom(db) }),
-  routes: (ctx) => ticTacToeRoutes(ctx),
-  start: ({ db, log, realtime }, state) => {
+  // The game service, built once: routes, the room and the presence beat all use this one.
+  setup: ({ db, publish }) => ({
+    game: {
+      db,
+      publish: (game) => publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
+    },
+    presence: undefined,
+  }),
+  rooms: (_ctx, { game }) => ({ [TICTACTOE_ROOM_TYPE]: ticTacToeRoom(game.db) }),
+  routes: (_ctx, { game }) => ticTacToeRoutes(game),
+  start: ({ log, realtime }, state) => {
     let ticking = false;
     state.presence = setInterval(() => {
       if (ticking) return; // a slow database: never two beats at once
       ticking = true;
       const here = new Set([...socketsInRooms(realtime, TICTACTOE_ROOM_TYPE).values()].flat());
-      markManySeen(db, here)
+      markManySeen(state.game.db, here)
         .catch((err: unknown) => log.error({ err }, 'tic-tac-toe: presence beat failed'))
         .finally(() => {
           ticking = false;
