@@ -31,6 +31,28 @@ export const realClock: Clock = {
 };
 
 /**
+ * A beat on `clock`: runs `tick` every `everyMs` (a sweep, a presence check), on the injected clock so a
+ * test moves time instead of waiting for it. The next beat is armed once a tick has settled, so two never
+ * run at once however slow the database; `tick` catches (and logs) its own errors. Returns the stop.
+ */
+export function beatOn(clock: Clock, everyMs: number, tick: () => Promise<void>): () => void {
+  let stopped = false;
+  let handle: unknown;
+  const run = async () => {
+    try {
+      await tick();
+    } finally {
+      if (!stopped) handle = clock.setTimeout(run, everyMs);
+    }
+  };
+  handle = clock.setTimeout(run, everyMs);
+  return () => {
+    stopped = true;
+    clock.clearTimeout(handle);
+  };
+}
+
+/**
  * What a feature gets from the platform, built once by the composition root (`app.ts`) and shared by
  * every feature. A feature reaches nothing else of the application: it never imports `app.ts`.
  */

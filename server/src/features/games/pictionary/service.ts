@@ -220,7 +220,7 @@ export async function draw(
       id: randomUUID(),
       game_id: gameId,
       turn_number: turn,
-      seq: nextSeq(),
+      seq: nextSeq(ctx.clock),
       segments: '[]',
       segment_count: 0,
       kind: 'clear',
@@ -240,7 +240,7 @@ export async function draw(
   if (stored + cost > PICTIONARY_MAX_SEGMENTS_PER_TURN) {
     throw fail('DRAWING_FULL', T.drawingFull);
   }
-  const seq = nextSeq();
+  const seq = nextSeq(ctx.clock);
   if (strokeData.type === 'undo') {
     // The server decides which stroke goes (the drawer's last one still showing), and stores that decision,
     // so a replay and every screen remove the same one.
@@ -677,9 +677,12 @@ function compactFill(f: { x: number; y: number; color: string; timestamp: number
   return { type: 'fill', x: tenth(f.x), y: tenth(f.y), color: f.color, timestamp: f.timestamp };
 }
 
-/** Increasing numbers for stroke batches: replay order is drawing order. */
+/**
+ * Increasing numbers for stroke batches: replay order is drawing order. From the clock (in microseconds), so
+ * batches stored through different instances still sort by when they were drawn.
+ */
 let lastSeq = 0;
-function nextSeq(): number {
-  lastSeq = Math.max(lastSeq + 1, Date.now() * 1000);
+function nextSeq(clock: Clock): number {
+  lastSeq = Math.max(lastSeq + 1, clock.now() * 1000);
   return lastSeq;
 }
