@@ -7,7 +7,7 @@ import type { RoutingBlobStore } from './blob-store/index.ts';
 import type { ReadinessChecks } from './observability/index.ts';
 import type { Outbound } from './outbound/fetcher.ts';
 import type { ProcessSpawner } from './process/index.ts';
-import type { RealtimeHub, RoomType } from './realtime/index.ts';
+import type { FeatureRealtime, RoomType } from './realtime/index.ts';
 import type { HashPool } from './transfer/hash-pool.ts';
 
 /** The application: one Fastify instance with the platform's decorations (realtime, readiness, limits). */
@@ -64,8 +64,8 @@ export type FeatureContext<C = unknown> = {
    */
   config: C;
   log: FastifyBaseLogger;
-  /** Rooms, client events, disconnects (platform/realtime). */
-  realtime: RealtimeHub;
+  /** Rooms, client events, who is in a room, disconnects (platform/realtime); never the raw Socket.IO server. */
+  realtime: FeatureRealtime;
   /**
    * Pushes one of the events of `FEATURE_EVENTS` (common/) to a room: the payload is checked against
    * that event's schema at compile time, so the web's `useRealtimeEvent` receives what it expects.

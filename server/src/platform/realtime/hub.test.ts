@@ -1,11 +1,13 @@
 import http from 'node:http';
 import { REALTIME_EVENTS, type SessionEnded, TEXTS, userRoom } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.ts';
+import { eventually } from '../../test/eventually.ts';
 import { deadline } from '../../test/time-scale.ts';
 import { sha256Hex } from '../crypto.ts';
 import { fail } from '../errors.ts';
+import { deleteRedisKeys, testPlatform, uniqueRedisPrefix } from '../rate-limit/testing.ts';
 import { createSession, revokeSession, revokeUserSessions } from '../sessions.ts';
 import { createRealtimeHub } from './hub.ts';
 import {
@@ -258,6 +260,85 @@ describe('realtime rooms', () => {
     const acks = await Promise.all(Array.from({ length: 25 }, () => subscribe(socket, 'probe:open')));
     expect(acks.filter((a) => a.ok)).toHaveLength(20);
     expect(acks.filter((a) => !a.ok && a.code === 'RATE_LIMITED')).toHaveLength(5);
+  });
+});
+
+describe('who is in a room', () => {
+  it('membersOf names each user subscribed to the room once, whatever their tabs, and nobody else', async () => {
+    const a = await ctx.signIn();
+    const b = await ctx.signIn();
+    const elsewhere = await ctx.signIn();
+    const [a1, a2, b1] = [await connect(a.token), await connect(a.token), await connect(b.token)];
+    await connect(elsewhere.token); // connected, in no probe room
+    for (const s of [a1, a2, b1]) expect(await subscribe(s, 'probe:open')).toEqual({ ok: true });
+    expect(await ctx.app.realtime.membersOf(`probe:${elsewhere.userId}`)).toEqual([]);
+    expect(new Set(await ctx.app.realtime.membersOf('probe:open'))).toEqual(new Set([a.userId, b.userId]));
+    expect(await ctx.app.realtime.membersOf('probe:open')).toHaveLength(2);
+
+    // One of a's two tabs leaves: a is still there; both gone, a is not.
+    a1.emit(REALTIME_EVENTS.unsubscribe, { room: 'probe:open' });
+    await roundTrip(a1);
+    expect(new Set(await ctx.app.realtime.membersOf('probe:open'))).toEqual(new Set([a.userId, b.userId]));
+    const gone = disconnected(a2);
+    a2.disconnect();
+    await gone;
+    await eventually(async () => expect(await ctx.app.realtime.membersOf('probe:open')).toEqual([b.userId]));
+  });
+
+  it('localMembersByKey lists the rooms of one type on this instance by key, with their users', async () => {
+    const a = await ctx.signIn();
+    const b = await ctx.signIn();
+    const [as, bs] = [await connect(a.token), await connect(b.token)];
+    await subscribe(as, 'probe:open');
+    await subscribe(as, `probe:${a.userId}`);
+    await subscribe(bs, 'probe:open');
+    const byKey = ctx.app.realtime.localMembersByKey('probe');
+    expect([...byKey.keys()].sort()).toEqual(['open', a.userId].sort());
+    expect(new Set(byKey.get('open'))).toEqual(new Set([a.userId, b.userId]));
+    expect(byKey.get(a.userId)).toEqual([a.userId]);
+    // A type is matched whole: `prob` is not a prefix of `probe`'s rooms.
+    expect(ctx.app.realtime.localMembersByKey('prob')).toEqual(new Map());
+  });
+});
+
+describe.skipIf(!process.env.TEST_REDIS_URL)('who is in a room, across instances (Redis fan-out)', () => {
+  const redisUrl = process.env.TEST_REDIS_URL ?? '';
+  const prefix = uniqueRedisPrefix();
+  const apps = {} as { one: TestContext; two: TestContext };
+  beforeAll(async () => {
+    const options = { ...testPlatform(prefix), features: ['auth', 'users', 'admin'] };
+    apps.one = await createTestApp({ REDIS_URL: redisUrl }, undefined, options);
+    apps.two = await createTestApp({ REDIS_URL: redisUrl }, undefined, options);
+  });
+  afterAll(async () => {
+    await apps.two?.close();
+    await apps.one?.close();
+    await deleteRedisKeys(redisUrl, prefix);
+  });
+
+  it('membersOf on one instance names users whose sockets are on the other; localMembersByKey does not', async () => {
+    for (const { app } of [apps.one, apps.two]) {
+      app.realtime.defineRoomType('probe', {
+        async authorize() {},
+        async snapshot() {
+          return null;
+        },
+      });
+    }
+    const here = await apps.one.signIn();
+    const there = await apps.two.signIn();
+    const onOne = await connectClient(await listen(apps.one.app), here.token);
+    const onTwo = await connectClient(await listen(apps.two.app), there.token);
+    sockets.push(onOne, onTwo);
+    await subscribe(onOne, 'probe:shared');
+    await subscribe(onTwo, 'probe:shared');
+    for (const { app } of [apps.one, apps.two]) {
+      expect(new Set(await app.realtime.membersOf('probe:shared'))).toEqual(
+        new Set([here.userId, there.userId]),
+      );
+    }
+    expect(apps.one.app.realtime.localMembersByKey('probe').get('shared')).toEqual([here.userId]);
+    expect(apps.two.app.realtime.localMembersByKey('probe').get('shared')).toEqual([there.userId]);
   });
 });
 

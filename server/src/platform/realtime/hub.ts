@@ -43,6 +43,7 @@ export type ClientEventHandler = (
 ) => Promise<Record<string, unknown>>;
 
 export type RealtimeHub = {
+  /** The Socket.IO server: the platform's own (metrics, tests); features get the hub without it. */
   readonly io: Server;
   /**
    * Sends an event to every socket in a room, on every instance. Features call it after a state change.
@@ -57,6 +58,18 @@ export type RealtimeHub = {
    * HttpError the handler throws (anything else is logged and answered as an internal error).
    */
   onClientEvent(event: string, handler: ClientEventHandler): void;
+  /**
+   * Who is in a room: the ids of the users with a socket subscribed to `room`, each once, on every
+   * instance (Socket.IO's fetchSockets, which asks the other instances through the Redis adapter).
+   */
+  membersOf(room: string): Promise<string[]>;
+  /**
+   * The rooms `<type>:<key>` with a socket on THIS instance, by key, and the ids of their users: no round
+   * trip to other instances. For a presence beat, where each instance notes its own sockets: an open tab
+   * keeps its socket (Socket.IO's heartbeat, which browsers do not throttle in a background tab as they
+   * throttle timers), a closed one drops it.
+   */
+  localMembersByKey(type: string): Map<string, string[]>;
   /** Re-checks every local socket's session now; drops revoked, expired and unapproved ones. Returns how many. */
   recheckSessions(): Promise<number>;
   /** Drops every socket of a user on every instance (e.g. after an admin removed them). */
@@ -329,6 +342,23 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
       if (clientEvents.has(event)) throw new Error(`Client event ${event} is already handled`);
       clientEvents.set(event, handler);
     },
+    async membersOf(room) {
+      const sockets = await io.in(room).fetchSockets();
+      return usersOf(sockets.map((s) => s.data as Partial<SocketData>));
+    },
+    localMembersByKey(type) {
+      const prefix = `${type}:`;
+      const nsp = io.of('/');
+      const byKey = new Map<string, string[]>();
+      for (const [room, socketIds] of nsp.adapter.rooms) {
+        if (!room.startsWith(prefix)) continue;
+        const users = usersOf(
+          [...socketIds].map((id) => (nsp.sockets.get(id) as HubSocket | undefined)?.data),
+        );
+        if (users.length > 0) byKey.set(room.slice(prefix.length), users);
+      }
+      return byKey;
+    },
     recheckSessions: () => rechecking ?? recheckSessions(),
     disconnectUser(userId, ended = { code: 'AUTH_REQUIRED', message: TEXTS.sessionInvalid }) {
       io.in(userRoom(userId)).emit(REALTIME_EVENTS.sessionEnded, ended);
@@ -343,6 +373,11 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
       await io.of('/').adapter.close();
     },
   };
+}
+
+/** The distinct accounts of some sockets (a socket still in its handshake has no identity yet). */
+function usersOf(data: (Partial<SocketData> | undefined)[]): string[] {
+  return [...new Set(data.flatMap((d) => (d?.identity ? [d.identity.userId] : [])))];
 }
 
 function handshakeToken(auth: Record<string, unknown>, header: string | undefined): string | null {

@@ -1,7 +1,6 @@
 /** Tic-tac-toe (portal-tools §2–3): its feature definition (routes, realtime room, presence beat). */
 import { TICTACTOE_ROOM_TYPE, TICTACTOE_STATE_EVENT, tictactoeRoom } from '@guildhall/common';
 import { beatOn, defineFeature } from '../../../platform/feature.ts';
-import { socketsInRooms } from '../room-members.ts';
 import { ticTacToeRoom } from './room.ts';
 import { ticTacToeRoutes } from './routes.ts';
 import { type GameContext, markManySeen } from './service.ts';
@@ -33,7 +32,7 @@ export const ticTacToeFeature = defineFeature<TicTacToeState>({
   // On the feature's clock; the next beat is armed once this one is done (never two at once).
   start: ({ log, realtime }, state) => {
     state.stopPresence = beatOn(state.game.clock, PRESENCE_TICK_MS, () => {
-      const here = new Set([...socketsInRooms(realtime, TICTACTOE_ROOM_TYPE).values()].flat());
+      const here = new Set([...realtime.localMembersByKey(TICTACTOE_ROOM_TYPE).values()].flat());
       return markManySeen(state.game, here).catch((err: unknown) =>
         log.error({ err }, 'tic-tac-toe: presence beat failed'),
       );
