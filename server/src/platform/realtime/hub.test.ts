@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { REALTIME_EVENTS, type SessionEnded, TEXTS, userRoom } from '@guildhall/common';
+import { PICTIONARY_EVENTS, REALTIME_EVENTS, type SessionEnded, TEXTS, userRoom } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.ts';
@@ -355,18 +356,38 @@ describe('realtime shutdown', () => {
 });
 
 describe('client events', () => {
-  it("runs a feature's handler as the socket's account and acks its result or its HttpError", async () => {
-    ctx.app.realtime.onClientEvent('probe:act', async (identity, payload) => {
-      if (payload === 'refuse') throw fail('CONFLICT', 'Not now');
-      if (payload === 'crash') throw new Error('boom');
-      return { by: identity.userId, got: payload };
+  it("validates the payload once (CLIENT_EVENTS), runs the handler as the socket's account and acks its result or its HttpError", async () => {
+    const handled: unknown[] = [];
+    ctx.app.realtime.onClientEvent(PICTIONARY_EVENTS.draw, async (identity, payload) => {
+      handled.push(payload);
+      if (payload.strokeData.type === 'undo') throw fail('CONFLICT', 'Not now');
+      if (payload.strokeData.type === 'fill') throw new Error('boom');
+      return { turnNumber: 1, message: identity.userId };
     });
-    expect(() => ctx.app.realtime.onClientEvent('probe:act', async () => ({}))).toThrow();
+    expect(() =>
+      ctx.app.realtime.onClientEvent(PICTIONARY_EVENTS.draw, async () => ({ turnNumber: 0, message: '' })),
+    ).toThrow();
     const member = await ctx.signIn();
     const socket = await connect(member.token);
-    const act = (payload: unknown) => socket.timeout(3000).emitWithAck('probe:act', payload);
-    expect(await act(5)).toEqual({ ok: true, by: member.userId, got: 5 });
-    expect(await act('refuse')).toEqual({ ok: false, error: 'Not now', code: 'CONFLICT' });
-    expect(await act('crash')).toEqual({ ok: false, error: 'Internal server error', code: 'INTERNAL' });
+    const act = (payload: unknown) => socket.timeout(3000).emitWithAck(PICTIONARY_EVENTS.draw, payload);
+    const gameId = randomUUID();
+    const batch = (strokeData: object) => ({ gameId, strokeData: { timestamp: 1, ...strokeData } });
+    expect(await act(batch({ type: 'clear' }))).toEqual({ ok: true, turnNumber: 1, message: member.userId });
+    expect(await act(batch({ type: 'undo' }))).toEqual({ ok: false, error: 'Not now', code: 'CONFLICT' });
+    expect(await act(batch({ type: 'fill', x: 1, y: 1, color: '#000000', strokeId: 1 }))).toEqual({
+      ok: false,
+      error: 'Internal server error',
+      code: 'INTERNAL',
+    });
+    expect(handled).toEqual([batch({ type: 'clear' }), batch({ type: 'undo' }), expect.anything()]);
+
+    // A payload its schema refuses never reaches the handler; the ack names the field.
+    expect(await act({ ...batch({ type: 'clear' }), gameId: 'not-a-uuid' })).toEqual({
+      ok: false,
+      error: 'Game id must be a UUID',
+      code: 'BAD_REQUEST',
+    });
+    expect(await act(5)).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    expect(handled).toHaveLength(3);
   });
 });

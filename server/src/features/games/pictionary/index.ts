@@ -3,7 +3,6 @@ import {
   PICTIONARY_EVENTS,
   PICTIONARY_PRESENCE_TICK_MS,
   PICTIONARY_ROOM_TYPE,
-  PictionarySocketDraw,
   pictionaryRoom as roomName,
   TEXTS,
   userRoom,
@@ -71,13 +70,10 @@ export function pictionaryFeature(options: PictionaryOptions = {}) {
       };
       // The live path for strokes: the drawer's open socket, with the same rules as POST /:id/draw.
       const socketDrawLimit = createRateWindow(SOCKET_DRAWS_PER_SECOND, 1000, () => clock.now());
-      realtime.onClientEvent(PICTIONARY_EVENTS.draw, async (identity, payload) => {
-        const parsed = PictionarySocketDraw.safeParse(payload);
-        if (!parsed.success) {
-          throw fail('BAD_REQUEST', parsed.error.issues[0]?.message ?? 'Invalid stroke data');
-        }
+      // The hub has validated the payload against PictionarySocketDraw (CLIENT_EVENTS in common/).
+      realtime.onClientEvent(PICTIONARY_EVENTS.draw, async (identity, { gameId, strokeData }) => {
         if (!socketDrawLimit.allow(identity.userId)) throw fail('RATE_LIMITED', TEXTS.rateLimitGeneric);
-        return draw(game, identity.userId, parsed.data.gameId, parsed.data.strokeData);
+        return draw(game, identity.userId, gameId, strokeData);
       });
       return { game, stopBeats: [] };
     },
