@@ -158,7 +158,9 @@ export type PictionaryDrawBody = z.infer<typeof PictionaryDrawBody>;
 export const PictionarySocketDraw = PictionaryDrawBody.extend({
   gameId: z.uuid({ error: 'Game id must be a UUID' }),
 });
-export type DrawAck = { ok: true; turnNumber: number } | { ok: false; error: string; code?: string };
+/** What a draw answers on the socket (`CLIENT_EVENTS` in realtime-events.ts), as POST /:id/draw does. */
+export const PictionaryDrawResult = z.object({ turnNumber: z.number().int(), message: z.string() });
+export type PictionaryDrawResult = z.infer<typeof PictionaryDrawResult>;
 
 export const PictionaryGuessBody = z.object(
   {

@@ -7,7 +7,7 @@ import type { RoutingBlobStore } from './blob-store/index.ts';
 import type { ReadinessChecks } from './observability/index.ts';
 import type { Outbound } from './outbound/fetcher.ts';
 import type { ProcessSpawner } from './process/index.ts';
-import type { RealtimeHub, RoomType } from './realtime/index.ts';
+import type { FeatureRealtime, RoomType } from './realtime/index.ts';
 import type { HashPool } from './transfer/hash-pool.ts';
 
 /** The application: one Fastify instance with the platform's decorations (realtime, readiness, limits). */
@@ -31,6 +31,28 @@ export const realClock: Clock = {
 };
 
 /**
+ * A beat on `clock`: runs `tick` every `everyMs` (a sweep, a presence check), on the injected clock so a
+ * test moves time instead of waiting for it. The next beat is armed once a tick has settled, so two never
+ * run at once however slow the database; `tick` catches (and logs) its own errors. Returns the stop.
+ */
+export function beatOn(clock: Clock, everyMs: number, tick: () => Promise<void>): () => void {
+  let stopped = false;
+  let handle: unknown;
+  const run = async () => {
+    try {
+      await tick();
+    } finally {
+      if (!stopped) handle = clock.setTimeout(run, everyMs);
+    }
+  };
+  handle = clock.setTimeout(run, everyMs);
+  return () => {
+    stopped = true;
+    clock.clearTimeout(handle);
+  };
+}
+
+/**
  * What a feature gets from the platform, built once by the composition root (`app.ts`) and shared by
  * every feature. A feature reaches nothing else of the application: it never imports `app.ts`.
  */
@@ -42,8 +64,8 @@ export type FeatureContext<C = unknown> = {
    */
   config: C;
   log: FastifyBaseLogger;
-  /** Rooms, client events, disconnects (platform/realtime). */
-  realtime: RealtimeHub;
+  /** Rooms, client events, who is in a room, disconnects (platform/realtime); never the raw Socket.IO server. */
+  realtime: FeatureRealtime;
   /**
    * Pushes one of the events of `FEATURE_EVENTS` (common/) to a room: the payload is checked against
    * that event's schema at compile time, so the web's `useRealtimeEvent` receives what it expects.

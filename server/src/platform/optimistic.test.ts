@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RETRY, retryOptimistic } from './optimistic.ts';
+import { RETRY, retryOptimistic, retryOptimisticOr, rollbackOn } from './optimistic.ts';
 
 describe('retryOptimistic', () => {
   it('runs rounds until one settles, and returns its result', async () => {
@@ -39,5 +39,60 @@ describe('retryOptimistic', () => {
       },
     );
     await expect(run).rejects.toThrow('invalid move');
+  });
+});
+
+describe('retryOptimisticOr', () => {
+  it('returns the first settled round', async () => {
+    const result = await retryOptimisticOr(
+      3,
+      () => 'gave up',
+      async (attempt) => (attempt === 0 ? RETRY : 'settled'),
+    );
+    expect(result).toBe('settled');
+  });
+
+  it('settles on giveUp() after the last attempt instead of failing', async () => {
+    let rounds = 0;
+    const result = await retryOptimisticOr(
+      4,
+      () => false,
+      async () => {
+        rounds += 1;
+        return RETRY;
+      },
+    );
+    expect(result).toBe(false);
+    expect(rounds).toBe(4);
+  });
+});
+
+describe('rollbackOn', () => {
+  class Conflict extends Error {}
+  class Other extends Error {}
+
+  it('returns what the work returns', async () => {
+    expect(await rollbackOn(Conflict, async () => 42)).toBe(42);
+  });
+
+  it('turns the named error (and its subclasses) into null', async () => {
+    class Narrower extends Conflict {}
+    expect(
+      await rollbackOn(Conflict, async () => {
+        throw new Conflict();
+      }),
+    ).toBeNull();
+    expect(
+      await rollbackOn(Conflict, async () => {
+        throw new Narrower();
+      }),
+    ).toBeNull();
+  });
+
+  it('lets any other error through', async () => {
+    const run = rollbackOn(Conflict, async () => {
+      throw new Other('not a conflict');
+    });
+    await expect(run).rejects.toThrow('not a conflict');
   });
 });

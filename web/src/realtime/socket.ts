@@ -1,4 +1,12 @@
-import { REALTIME_EVENTS, REALTIME_PATH, type SessionEnded } from '@guildhall/common';
+import {
+  type ClientEventAck,
+  type ClientEventInput,
+  type ClientEventName,
+  clientEventAck,
+  REALTIME_EVENTS,
+  REALTIME_PATH,
+  type SessionEnded,
+} from '@guildhall/common';
 import { io, type Socket } from 'socket.io-client';
 import { SESSION_INVALID_EVENT } from '../api/client.ts';
 
@@ -56,4 +64,18 @@ export function releaseSocket(socket: Socket): void {
       shared = null;
     }
   }, LINGER_MS);
+}
+
+/**
+ * Sends a client event (`CLIENT_EVENTS` in common/: only its declared payload) on a connected socket and
+ * returns the ack parsed with the event's schema: `{ok: true, ...result}` or a refusal with a catalogue
+ * code. Rejects when no ack comes within `timeoutMs`.
+ */
+export async function emitClientEvent<E extends ClientEventName>(
+  socket: Socket,
+  event: E,
+  payload: ClientEventInput<E>,
+  timeoutMs = 5000,
+): Promise<ClientEventAck<E>> {
+  return clientEventAck(event).parse(await socket.timeout(timeoutMs).emitWithAck(event, payload));
 }

@@ -1,11 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { REALTIME_EVENTS, type SessionEnded, TEXTS, userRoom } from '@guildhall/common';
+import { PICTIONARY_EVENTS, REALTIME_EVENTS, type SessionEnded, TEXTS, userRoom } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.ts';
+import { eventually } from '../../test/eventually.ts';
 import { deadline } from '../../test/time-scale.ts';
 import { sha256Hex } from '../crypto.ts';
 import { fail } from '../errors.ts';
+import { deleteRedisKeys, testPlatform, uniqueRedisPrefix } from '../rate-limit/testing.ts';
 import { createSession, revokeSession, revokeUserSessions } from '../sessions.ts';
 import { createRealtimeHub } from './hub.ts';
 import {
@@ -261,6 +264,85 @@ describe('realtime rooms', () => {
   });
 });
 
+describe('who is in a room', () => {
+  it('membersOf names each user subscribed to the room once, whatever their tabs, and nobody else', async () => {
+    const a = await ctx.signIn();
+    const b = await ctx.signIn();
+    const elsewhere = await ctx.signIn();
+    const [a1, a2, b1] = [await connect(a.token), await connect(a.token), await connect(b.token)];
+    await connect(elsewhere.token); // connected, in no probe room
+    for (const s of [a1, a2, b1]) expect(await subscribe(s, 'probe:open')).toEqual({ ok: true });
+    expect(await ctx.app.realtime.membersOf(`probe:${elsewhere.userId}`)).toEqual([]);
+    expect(new Set(await ctx.app.realtime.membersOf('probe:open'))).toEqual(new Set([a.userId, b.userId]));
+    expect(await ctx.app.realtime.membersOf('probe:open')).toHaveLength(2);
+
+    // One of a's two tabs leaves: a is still there; both gone, a is not.
+    a1.emit(REALTIME_EVENTS.unsubscribe, { room: 'probe:open' });
+    await roundTrip(a1);
+    expect(new Set(await ctx.app.realtime.membersOf('probe:open'))).toEqual(new Set([a.userId, b.userId]));
+    const gone = disconnected(a2);
+    a2.disconnect();
+    await gone;
+    await eventually(async () => expect(await ctx.app.realtime.membersOf('probe:open')).toEqual([b.userId]));
+  });
+
+  it('localMembersByKey lists the rooms of one type on this instance by key, with their users', async () => {
+    const a = await ctx.signIn();
+    const b = await ctx.signIn();
+    const [as, bs] = [await connect(a.token), await connect(b.token)];
+    await subscribe(as, 'probe:open');
+    await subscribe(as, `probe:${a.userId}`);
+    await subscribe(bs, 'probe:open');
+    const byKey = ctx.app.realtime.localMembersByKey('probe');
+    expect([...byKey.keys()].sort()).toEqual(['open', a.userId].sort());
+    expect(new Set(byKey.get('open'))).toEqual(new Set([a.userId, b.userId]));
+    expect(byKey.get(a.userId)).toEqual([a.userId]);
+    // A type is matched whole: `prob` is not a prefix of `probe`'s rooms.
+    expect(ctx.app.realtime.localMembersByKey('prob')).toEqual(new Map());
+  });
+});
+
+describe.skipIf(!process.env.TEST_REDIS_URL)('who is in a room, across instances (Redis fan-out)', () => {
+  const redisUrl = process.env.TEST_REDIS_URL ?? '';
+  const prefix = uniqueRedisPrefix();
+  const apps = {} as { one: TestContext; two: TestContext };
+  beforeAll(async () => {
+    const options = { ...testPlatform(prefix), features: ['auth', 'users', 'admin'] };
+    apps.one = await createTestApp({ REDIS_URL: redisUrl }, undefined, options);
+    apps.two = await createTestApp({ REDIS_URL: redisUrl }, undefined, options);
+  });
+  afterAll(async () => {
+    await apps.two?.close();
+    await apps.one?.close();
+    await deleteRedisKeys(redisUrl, prefix);
+  });
+
+  it('membersOf on one instance names users whose sockets are on the other; localMembersByKey does not', async () => {
+    for (const { app } of [apps.one, apps.two]) {
+      app.realtime.defineRoomType('probe', {
+        async authorize() {},
+        async snapshot() {
+          return null;
+        },
+      });
+    }
+    const here = await apps.one.signIn();
+    const there = await apps.two.signIn();
+    const onOne = await connectClient(await listen(apps.one.app), here.token);
+    const onTwo = await connectClient(await listen(apps.two.app), there.token);
+    sockets.push(onOne, onTwo);
+    await subscribe(onOne, 'probe:shared');
+    await subscribe(onTwo, 'probe:shared');
+    for (const { app } of [apps.one, apps.two]) {
+      expect(new Set(await app.realtime.membersOf('probe:shared'))).toEqual(
+        new Set([here.userId, there.userId]),
+      );
+    }
+    expect(apps.one.app.realtime.localMembersByKey('probe').get('shared')).toEqual([here.userId]);
+    expect(apps.two.app.realtime.localMembersByKey('probe').get('shared')).toEqual([there.userId]);
+  });
+});
+
 describe('realtime shutdown', () => {
   it('closing the app drops open sockets instead of hanging', async () => {
     const { token } = await ctx.signIn();
@@ -274,18 +356,38 @@ describe('realtime shutdown', () => {
 });
 
 describe('client events', () => {
-  it("runs a feature's handler as the socket's account and acks its result or its HttpError", async () => {
-    ctx.app.realtime.onClientEvent('probe:act', async (identity, payload) => {
-      if (payload === 'refuse') throw fail('CONFLICT', 'Not now');
-      if (payload === 'crash') throw new Error('boom');
-      return { by: identity.userId, got: payload };
+  it("validates the payload once (CLIENT_EVENTS), runs the handler as the socket's account and acks its result or its HttpError", async () => {
+    const handled: unknown[] = [];
+    ctx.app.realtime.onClientEvent(PICTIONARY_EVENTS.draw, async (identity, payload) => {
+      handled.push(payload);
+      if (payload.strokeData.type === 'undo') throw fail('CONFLICT', 'Not now');
+      if (payload.strokeData.type === 'fill') throw new Error('boom');
+      return { turnNumber: 1, message: identity.userId };
     });
-    expect(() => ctx.app.realtime.onClientEvent('probe:act', async () => ({}))).toThrow();
+    expect(() =>
+      ctx.app.realtime.onClientEvent(PICTIONARY_EVENTS.draw, async () => ({ turnNumber: 0, message: '' })),
+    ).toThrow();
     const member = await ctx.signIn();
     const socket = await connect(member.token);
-    const act = (payload: unknown) => socket.timeout(3000).emitWithAck('probe:act', payload);
-    expect(await act(5)).toEqual({ ok: true, by: member.userId, got: 5 });
-    expect(await act('refuse')).toEqual({ ok: false, error: 'Not now', code: 'CONFLICT' });
-    expect(await act('crash')).toEqual({ ok: false, error: 'Internal server error', code: 'INTERNAL' });
+    const act = (payload: unknown) => socket.timeout(3000).emitWithAck(PICTIONARY_EVENTS.draw, payload);
+    const gameId = randomUUID();
+    const batch = (strokeData: object) => ({ gameId, strokeData: { timestamp: 1, ...strokeData } });
+    expect(await act(batch({ type: 'clear' }))).toEqual({ ok: true, turnNumber: 1, message: member.userId });
+    expect(await act(batch({ type: 'undo' }))).toEqual({ ok: false, error: 'Not now', code: 'CONFLICT' });
+    expect(await act(batch({ type: 'fill', x: 1, y: 1, color: '#000000', strokeId: 1 }))).toEqual({
+      ok: false,
+      error: 'Internal server error',
+      code: 'INTERNAL',
+    });
+    expect(handled).toEqual([batch({ type: 'clear' }), batch({ type: 'undo' }), expect.anything()]);
+
+    // A payload its schema refuses never reaches the handler; the ack names the field.
+    expect(await act({ ...batch({ type: 'clear' }), gameId: 'not-a-uuid' })).toEqual({
+      ok: false,
+      error: 'Game id must be a UUID',
+      code: 'BAD_REQUEST',
+    });
+    expect(await act(5)).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    expect(handled).toHaveLength(3);
   });
 });

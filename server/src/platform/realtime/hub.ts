@@ -1,5 +1,9 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import {
+  CLIENT_EVENTS,
+  type ClientEventName,
+  type ClientEventPayload,
+  type ClientEventResult,
   REALTIME_EVENTS,
   REALTIME_PATH,
   type SessionEnded,
@@ -13,7 +17,7 @@ import type { Db } from '../../db/index.ts';
 import type { LevelOf } from '../access.ts';
 import { clientAddressKey } from '../client-address.ts';
 import { sha256Hex } from '../crypto.ts';
-import { HttpError } from '../errors.ts';
+import { fail, HttpError } from '../errors.ts';
 import {
   findLiveSessionUsers,
   type SessionVerdict,
@@ -37,12 +41,16 @@ export type RoomType = {
   snapshot(key: string, identity: SocketIdentity): Promise<RoomEmission | null>;
 };
 
-export type ClientEventHandler = (
+/** A feature's handler of client event `E`: the payload arrives validated against CLIENT_EVENTS (common/). */
+export type ClientEventHandler<E extends ClientEventName> = (
   identity: SocketIdentity,
-  payload: unknown,
-) => Promise<Record<string, unknown>>;
+  payload: ClientEventPayload<E>,
+) => Promise<ClientEventResult<E>>;
+
+type AnyClientEventHandler = (identity: SocketIdentity, payload: unknown) => Promise<object>;
 
 export type RealtimeHub = {
+  /** The Socket.IO server: the platform's own (metrics, tests); features get the hub without it. */
   readonly io: Server;
   /**
    * Sends an event to every socket in a room, on every instance. Features call it after a state change.
@@ -52,11 +60,26 @@ export type RealtimeHub = {
   /** Registers the rooms of one feature, e.g. `tictactoe` for rooms `tictactoe:<gameId>`. */
   defineRoomType(type: string, room: RoomType): void;
   /**
-   * Handles a client → server event of one feature (e.g. `pictionary:draw`) on every socket, as the account
-   * the socket acts for. The client's ack gets `{ok: true, ...result}`, or `{ok: false, error, code}` for an
-   * HttpError the handler throws (anything else is logged and answered as an internal error).
+   * Handles a client → server event of one feature (e.g. `pictionary:draw`), declared with its payload and
+   * result schemas in CLIENT_EVENTS (common/), on every socket, as the account the socket acts for. The
+   * payload is validated here, once: a wrong one is acked `{ok: false, error, code: 'BAD_REQUEST'}` naming
+   * the field, without calling the handler. The client's ack gets `{ok: true, ...result}`, or
+   * `{ok: false, error, code}` for an HttpError the handler throws (anything else is logged and answered
+   * as an internal error).
    */
-  onClientEvent(event: string, handler: ClientEventHandler): void;
+  onClientEvent<E extends ClientEventName>(event: E, handler: ClientEventHandler<E>): void;
+  /**
+   * Who is in a room: the ids of the users with a socket subscribed to `room`, each once, on every
+   * instance (Socket.IO's fetchSockets, which asks the other instances through the Redis adapter).
+   */
+  membersOf(room: string): Promise<string[]>;
+  /**
+   * The rooms `<type>:<key>` with a socket on THIS instance, by key, and the ids of their users: no round
+   * trip to other instances. For a presence beat, where each instance notes its own sockets: an open tab
+   * keeps its socket (Socket.IO's heartbeat, which browsers do not throttle in a background tab as they
+   * throttle timers), a closed one drops it.
+   */
+  localMembersByKey(type: string): Map<string, string[]>;
   /** Re-checks every local socket's session now; drops revoked, expired and unapproved ones. Returns how many. */
   recheckSessions(): Promise<number>;
   /** Drops every socket of a user on every instance (e.g. after an admin removed them). */
@@ -92,7 +115,7 @@ const MAX_TOKEN_LENGTH = 512;
 export function createRealtimeHub(opts: HubOptions): RealtimeHub {
   const { db, levelOf, log } = opts;
   const rooms = new Map<string, RoomType>();
-  const clientEvents = new Map<string, ClientEventHandler>();
+  const clientEvents = new Map<string, AnyClientEventHandler>();
   const limits = { ...DEFAULT_SOCKET_LIMITS, ...opts.limits };
   const addressOf = opts.clientAddress ?? ((req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown');
   const pending = createPendingCounter(limits.pendingPerAddress);
@@ -327,7 +350,31 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
       if (!/^[a-z][a-z0-9-]{0,31}:[a-z][a-z0-9-]{0,31}$/.test(event))
         throw new Error(`Invalid client event ${event}`);
       if (clientEvents.has(event)) throw new Error(`Client event ${event} is already handled`);
-      clientEvents.set(event, handler);
+      const schema = CLIENT_EVENTS[event].payload;
+      clientEvents.set(event, async (identity, payload) => {
+        const parsed = schema.safeParse(payload);
+        if (!parsed.success) {
+          throw fail('BAD_REQUEST', parsed.error.issues[0]?.message ?? `Invalid ${event} payload`);
+        }
+        return handler(identity, parsed.data as ClientEventPayload<typeof event>);
+      });
+    },
+    async membersOf(room) {
+      const sockets = await io.in(room).fetchSockets();
+      return usersOf(sockets.map((s) => s.data as Partial<SocketData>));
+    },
+    localMembersByKey(type) {
+      const prefix = `${type}:`;
+      const nsp = io.of('/');
+      const byKey = new Map<string, string[]>();
+      for (const [room, socketIds] of nsp.adapter.rooms) {
+        if (!room.startsWith(prefix)) continue;
+        const users = usersOf(
+          [...socketIds].map((id) => (nsp.sockets.get(id) as HubSocket | undefined)?.data),
+        );
+        if (users.length > 0) byKey.set(room.slice(prefix.length), users);
+      }
+      return byKey;
     },
     recheckSessions: () => rechecking ?? recheckSessions(),
     disconnectUser(userId, ended = { code: 'AUTH_REQUIRED', message: TEXTS.sessionInvalid }) {
@@ -343,6 +390,11 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
       await io.of('/').adapter.close();
     },
   };
+}
+
+/** The distinct accounts of some sockets (a socket still in its handshake has no identity yet). */
+function usersOf(data: (Partial<SocketData> | undefined)[]): string[] {
+  return [...new Set(data.flatMap((d) => (d?.identity ? [d.identity.userId] : [])))];
 }
 
 function handshakeToken(auth: Record<string, unknown>, header: string | undefined): string | null {

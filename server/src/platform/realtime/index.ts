@@ -8,6 +8,12 @@ import { connectRedisFanout, type RedisFanout } from './redis.ts';
 import type { SocketLimits } from './socket-limits.ts';
 
 export type { ClientEventHandler, RealtimeHub, RoomEmission, RoomType } from './hub.ts';
+
+/**
+ * The hub as a feature gets it: rooms, publish, client events, who is in a room, disconnects. Not the
+ * raw Socket.IO server, and not its close (the platform's).
+ */
+export type FeatureRealtime = Omit<RealtimeHub, 'io' | 'close'>;
 export type { SocketIdentity } from './session-check.ts';
 
 declare module 'fastify' {

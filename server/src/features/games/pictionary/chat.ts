@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { PICTIONARY_TEXTS as T } from '@guildhall/common';
 import { fail } from '../../../platform/errors.ts';
+import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
 import * as repo from './repo.ts';
 import {
   afterChange,
   apply,
+  busy,
   type GameResult,
   MAX_ATTEMPTS,
   type PictionaryContext,
@@ -25,7 +27,7 @@ export async function sendChat(
   gameId: string,
   text: string,
 ): Promise<GameResult> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const { row, guesses } = await playerState(ctx.db, userId, gameId);
     if (row.status !== 'in_progress') throw fail('NOT_IN_PROGRESS', T.notInProgress);
     if (row.turn_phase === 'choosing') throw fail('CHOOSING', T.choosingNow);
@@ -42,8 +44,7 @@ export async function sendChat(
         created_at: iso(now),
       }),
     );
-    if (!applied) continue;
+    if (!applied) return RETRY;
     return { game: await afterChange(ctx, gameId, userId), message: 'Sent' };
-  }
-  throw fail('CONFLICT', T.busy);
+  });
 }

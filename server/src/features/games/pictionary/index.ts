@@ -3,13 +3,12 @@ import {
   PICTIONARY_EVENTS,
   PICTIONARY_PRESENCE_TICK_MS,
   PICTIONARY_ROOM_TYPE,
-  PictionarySocketDraw,
   pictionaryRoom as roomName,
   TEXTS,
   userRoom,
 } from '@guildhall/common';
 import { fail } from '../../../platform/errors.ts';
-import { defineFeature } from '../../../platform/feature.ts';
+import { beatOn, defineFeature } from '../../../platform/feature.ts';
 import { dropAbsent, noteOneSeen, noteSeen } from './presence.ts';
 import { createRateWindow } from './rate-window.ts';
 import { pictionaryRoom, socketsInGameRooms } from './room.ts';
@@ -18,17 +17,17 @@ import { advanceDueGames, advanceIfDue, armTimers, draw, type PictionaryContext 
 import { type Clock, createTurnTimers } from './timers.ts';
 
 /** Due turns whose timer ran on another (or a stopped) instance are picked up this often. */
-const SWEEP_EVERY_MS = 5_000;
+export const SWEEP_EVERY_MS = 5_000;
 /** Socket draws per user and second (the screen sends about 20). */
 const SOCKET_DRAWS_PER_SECOND = 40;
 
-/** Test seams: the clock (default the platform's), the word draw, and how often the sweep runs. */
-export type PictionaryOptions = { clock?: Clock; random?: () => number; sweepEveryMs?: number };
+/** Test seams: the clock (default the platform's; the sweep and presence beats run on it too) and the word draw. */
+export type PictionaryOptions = { clock?: Clock; random?: () => number };
 
 type PictionaryState = {
   game: PictionaryContext;
-  sweep: NodeJS.Timeout | undefined;
-  presence: NodeJS.Timeout | undefined;
+  /** Stop the sweep and the presence beat (set by start). */
+  stopBeats: (() => void)[];
 };
 
 /**
@@ -70,16 +69,13 @@ export function pictionaryFeature(options: PictionaryOptions = {}) {
         startedAt: clock.now(),
       };
       // The live path for strokes: the drawer's open socket, with the same rules as POST /:id/draw.
-      const socketDrawLimit = createRateWindow(SOCKET_DRAWS_PER_SECOND, 1000);
-      realtime.onClientEvent(PICTIONARY_EVENTS.draw, async (identity, payload) => {
-        const parsed = PictionarySocketDraw.safeParse(payload);
-        if (!parsed.success) {
-          throw fail('BAD_REQUEST', parsed.error.issues[0]?.message ?? 'Invalid stroke data');
-        }
+      const socketDrawLimit = createRateWindow(SOCKET_DRAWS_PER_SECOND, 1000, () => clock.now());
+      // The hub has validated the payload against PictionarySocketDraw (CLIENT_EVENTS in common/).
+      realtime.onClientEvent(PICTIONARY_EVENTS.draw, async (identity, { gameId, strokeData }) => {
         if (!socketDrawLimit.allow(identity.userId)) throw fail('RATE_LIMITED', TEXTS.rateLimitGeneric);
-        return draw(game, identity.userId, parsed.data.gameId, parsed.data.strokeData);
+        return draw(game, identity.userId, gameId, strokeData);
       });
-      return { game, sweep: undefined, presence: undefined };
+      return { game, stopBeats: [] };
     },
     rooms: ({ log }, { game }) => ({
       [PICTIONARY_ROOM_TYPE]: pictionaryRoom(game, (gameId, userId) =>
@@ -90,31 +86,30 @@ export function pictionaryFeature(options: PictionaryOptions = {}) {
     }),
     routes: (_ctx, { game }) => pictionaryRoutes(game),
     start: async ({ log, realtime }, state) => {
-      await advanceDueGames(state.game);
-      await armTimers(state.game);
-      state.sweep = setInterval(() => {
-        advanceDueGames(state.game).catch((err: unknown) => log.error({ err }, 'pictionary: sweep failed'));
-      }, options.sweepEveryMs ?? SWEEP_EVERY_MS);
-      state.sweep.unref();
-      // The same beat notes who has a socket in a game's room, and acts on players gone too long.
-      let ticking = false;
-      state.presence = setInterval(() => {
-        if (ticking) return; // a slow database: never two ticks at once
-        ticking = true;
-        noteSeen(state.game, socketsInGameRooms(realtime))
-          .then(() => dropAbsent(state.game))
-          .catch((err: unknown) => log.error({ err }, 'pictionary: presence check failed'))
-          .finally(() => {
-            ticking = false;
-          });
-      }, PICTIONARY_PRESENCE_TICK_MS);
-      state.presence.unref();
+      const { game } = state;
+      await advanceDueGames(game);
+      await armTimers(game);
+      // Both beats run on the game's clock: a test moves it instead of waiting a beat out.
+      state.stopBeats.push(
+        beatOn(game.clock, SWEEP_EVERY_MS, () =>
+          advanceDueGames(game).then(
+            () => {},
+            (err: unknown) => log.error({ err }, 'pictionary: sweep failed'),
+          ),
+        ),
+        // Notes who has a socket in a game's room, and acts on players gone too long.
+        beatOn(game.clock, PICTIONARY_PRESENCE_TICK_MS, () =>
+          noteSeen(game, socketsInGameRooms(realtime))
+            .then(() => dropAbsent(game))
+            .then(
+              () => {},
+              (err: unknown) => log.error({ err }, 'pictionary: presence check failed'),
+            ),
+        ),
+      );
     },
     stop: (_ctx, state) => {
-      clearInterval(state.sweep);
-      clearInterval(state.presence);
-      state.sweep = undefined;
-      state.presence = undefined;
+      for (const stopBeat of state.stopBeats.splice(0)) stopBeat();
       state.game.timers.cancelAll();
     },
   });

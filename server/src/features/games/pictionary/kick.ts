@@ -1,10 +1,12 @@
 import { PICTIONARY_TEXTS as T } from '@guildhall/common';
 import { fail } from '../../../platform/errors.ts';
+import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
 import { kickVotesFor, kickVotesNeeded, presentGame } from './present.ts';
 import * as repo from './repo.ts';
 import {
   afterChange,
   apply,
+  busy,
   departureChanges,
   type GameResult,
   loadState,
@@ -28,7 +30,7 @@ export async function kickPlayer(
   gameId: string,
   targetId: string,
 ): Promise<GameResult> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const state = await playerState(ctx.db, userId, gameId);
     const { row, players } = state;
     if (row.status === 'finished') throw fail('NOT_IN_PROGRESS', T.notInProgress);
@@ -44,7 +46,7 @@ export async function kickPlayer(
         await repo.deletePlayer(trx, gameId, targetId);
         await repo.insertKicked(trx, gameId, targetId);
       });
-      if (!applied) continue;
+      if (!applied) return RETRY;
       await tellKicked(ctx, gameId, targetId);
       return { game: await afterChange(ctx, gameId, userId), message: T.kickedName(target.username) };
     }
@@ -60,15 +62,14 @@ export async function kickPlayer(
       await repo.markPlayerLeft(trx, gameId, targetId, iso(now));
       await repo.insertKicked(trx, gameId, targetId);
     });
-    if (!applied) continue;
+    if (!applied) return RETRY;
     const game = await afterChange(ctx, gameId, userId, row);
     if (out) await tellKicked(ctx, gameId, targetId);
     return {
       game,
       message: out ? T.kickedName(target.username) : T.kickVotes(votes, kickVotesNeeded(players, targetId)),
     };
-  }
-  throw fail('CONFLICT', T.busy);
+  });
 }
 
 /**

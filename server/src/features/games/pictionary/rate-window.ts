@@ -2,7 +2,7 @@
  * A fixed-window counter per key, in memory (the socket draw path has no HTTP request for the rate-limit
  * plugin to count). Windows of keys not seen for a while are dropped as they are met.
  */
-export function createRateWindow(max: number, windowMs: number, now: () => number = Date.now) {
+export function createRateWindow(max: number, windowMs: number, now: () => number) {
   const windows = new Map<string, { start: number; count: number }>();
   return {
     allow(key: string): boolean {

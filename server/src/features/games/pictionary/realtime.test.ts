@@ -1,5 +1,5 @@
 import {
-  type DrawAck,
+  type ClientEventAck,
   PICTIONARY_EVENTS,
   type PictionaryGame,
   type PictionaryStrokesPush,
@@ -49,7 +49,9 @@ describe('Pictionary over the realtime channel', () => {
     const [ds, gs] = [await connect(players[0]!.token), await connect(players[1]!.token)];
     await Promise.all([subscribe(ds, pictionaryRoom(id)), subscribe(gs, pictionaryRoom(id))]);
     const send = (s: Socket, body: unknown) =>
-      s.timeout(3000).emitWithAck(PICTIONARY_EVENTS.draw, body) as Promise<DrawAck>;
+      s.timeout(3000).emitWithAck(PICTIONARY_EVENTS.draw, body) as Promise<
+        ClientEventAck<typeof PICTIONARY_EVENTS.draw>
+      >;
     const seg = segment({ color: '#0000ff' });
     const arrived = nextEvent<PictionaryStrokesPush>(gs, PICTIONARY_EVENTS.strokes);
     expect(await send(ds, { gameId: id, strokeData: batch([seg]) })).toEqual({

@@ -1,7 +1,6 @@
 import { PICTIONARY_EVENTS, PICTIONARY_ROOM_TYPE, PictionaryGameParams } from '@guildhall/common';
 import { fail } from '../../../platform/errors.ts';
-import type { RealtimeHub, RoomType } from '../../../platform/realtime/index.ts';
-import { socketsInRooms } from '../room-members.ts';
+import type { FeatureRealtime, RoomType } from '../../../platform/realtime/index.ts';
 import { authorizeViewer, type PictionaryContext, viewOf } from './service.ts';
 
 /**
@@ -30,7 +29,9 @@ export function pictionaryRoom(
   };
 }
 
-/** Who has a socket in a game's room on this instance, by game id. */
-export function socketsInGameRooms(hub: RealtimeHub): Map<string, string[]> {
-  return socketsInRooms(hub, PICTIONARY_ROOM_TYPE);
+/** Who has a socket in a game's room on this instance, by game id (what the presence beat notes). */
+export function socketsInGameRooms(
+  realtime: Pick<FeatureRealtime, 'localMembersByKey'>,
+): Map<string, string[]> {
+  return realtime.localMembersByKey(PICTIONARY_ROOM_TYPE);
 }

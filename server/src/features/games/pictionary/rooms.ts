@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { PICTIONARY_ABSENT_AFTER_MS, PICTIONARY_TEXTS as T } from '@guildhall/common';
 import { fail } from '../../../platform/errors.ts';
+import { RETRY, retryOptimistic, rollbackOn } from '../../../platform/optimistic.ts';
 import * as repo from './repo.ts';
 import {
   afterChange,
+  busy,
   type GameResult,
   loadState,
   MAX_ATTEMPTS,
@@ -54,7 +56,7 @@ export async function joinById(ctx: PictionaryContext, userId: string, gameId: s
  * Asking again, or later, joins that lobby.
  */
 export async function playAgain(ctx: PictionaryContext, userId: string, gameId: string): Promise<GameResult> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const state = await loadState(ctx.db, gameId);
     if (!state) throw fail('NOT_FOUND', T.gameNotFound);
     const { row, players } = state;
@@ -69,8 +71,8 @@ export async function playAgain(ctx: PictionaryContext, userId: string, gameId: 
       (p) => p.user_id === userId || (p.left_at === null && p.seen_at !== null && p.seen_at >= seenSince),
     );
     const nextId = randomUUID();
-    try {
-      await repo.inTransaction(ctx.db, async (trx) => {
+    const opened = await rollbackOn(Busy, () =>
+      repo.inTransaction(ctx.db, async (trx) => {
         await repo.lockMatchmaking(trx);
         if (!(await repo.updateGameIfVersion(trx, gameId, row.version, { next_game_id: nextId })))
           throw new Busy();
@@ -98,14 +100,12 @@ export async function playAgain(ctx: PictionaryContext, userId: string, gameId: 
         }
         // The host went into another game meanwhile: the asker hosts.
         if (!seated.has(host)) await repo.updateGameIfVersion(trx, nextId, 0, { host_id: userId });
-      });
-    } catch (e) {
-      if (e instanceof Busy) continue;
-      throw e;
-    }
+        return true;
+      }),
+    );
+    if (!opened) return RETRY; // the game changed (another player opened the next lobby, say): decide again
     await afterChange(ctx, gameId, null);
     await afterChange(ctx, nextId, null);
     return { game: await viewOf(ctx, nextId, userId, true), message: 'A new lobby with the same players' };
-  }
-  throw fail('CONFLICT', T.busy);
+  });
 }

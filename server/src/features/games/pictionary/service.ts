@@ -31,6 +31,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import type { Database } from '../../../db/schema.ts';
 import { fail } from '../../../platform/errors.ts';
+import { RETRY, retryOptimistic, retryOptimisticOr, rollbackOn } from '../../../platform/optimistic.ts';
 import { readDrawLog } from './drawing.ts';
 import { type GameState, presentGame } from './present.ts';
 import type { GameChanges, GameRow, PlayerRow } from './repo.ts';
@@ -79,6 +80,8 @@ export type GameResult = { game: PictionaryGame; message: string };
 
 /** Optimistic updates retry this often before answering 409 (only under heavy contention). */
 export const MAX_ATTEMPTS = 10;
+/** What an update answers once its attempts are used up. */
+export const busy = () => fail('CONFLICT', T.busy);
 
 class VersionConflict extends Error {}
 class SeatTaken extends Error {}
@@ -87,7 +90,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Joins the oldest lobby with room, else creates one (the joiner hosts). One unfinished game per player. */
 export async function joinGame(ctx: PictionaryContext, userId: string): Promise<GameResult> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const seated = await repo.findSeatGameId(ctx.db, userId);
     if (seated)
       return { game: await viewOf(ctx, seated, userId, true), message: 'You are already in a game' };
@@ -113,14 +116,13 @@ export async function joinGame(ctx: PictionaryContext, userId: string): Promise<
         return { gameId, created: true };
       }),
     );
-    if (!outcome) continue; // a simultaneous join of the same user won; the next round returns its game
+    if (!outcome) return RETRY; // a simultaneous join of the same user won; the next round returns its game
     if (!outcome.created) await publish(ctx, outcome.gameId);
     return {
       game: await viewOf(ctx, outcome.gameId, userId, true),
       message: outcome.created ? 'Created a new lobby; you are the host' : 'Joined the lobby',
     };
-  }
-  throw fail('CONFLICT', T.busy);
+  });
 }
 
 /** The game as the user may see it, with the turn's drawing for replay. Players only. */
@@ -143,7 +145,7 @@ export async function updateSettings(
   body: PictionarySettingsBody,
 ): Promise<GameResult> {
   for (const id of body.wordBanks) if (!isWordBank(id)) throw fail('BAD_REQUEST', T.unknownWordBank(id));
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const state = await playerState(ctx.db, userId, gameId);
     const { row } = state;
     if (row.host_id !== userId) throw fail('FORBIDDEN', T.onlyHostSettings);
@@ -169,15 +171,14 @@ export async function updateSettings(
       // Under the join lock (taken first, as joins do), so a join cannot slip in above a lowered maximum.
       true,
     );
-    if (!applied) continue;
+    if (!applied) return RETRY;
     return { game: await afterChange(ctx, gameId, userId), message: 'Settings updated' };
-  }
-  throw fail('CONFLICT', T.busy);
+  });
 }
 
 /** Host only, from the lobby, with at least 2 players: round 1 starts with the first player drawing. */
 export async function startGame(ctx: PictionaryContext, userId: string, gameId: string): Promise<GameResult> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const state = await playerState(ctx.db, userId, gameId);
     const { row, players } = state;
     if (row.host_id !== userId) throw fail('FORBIDDEN', T.onlyHostStart);
@@ -186,10 +187,9 @@ export async function startGame(ctx: PictionaryContext, userId: string, gameId: 
       throw fail('TOO_FEW_PLAYERS', T.tooFewPlayers);
     }
     const changes = nextTurnChanges(row, players, ctx.clock.now(), ctx.random);
-    if (!(await apply(ctx, row, changes))) continue;
+    if (!(await apply(ctx, row, changes))) return RETRY;
     return { game: await afterChange(ctx, gameId, userId, row), message: 'Game started' };
-  }
-  throw fail('CONFLICT', T.busy);
+  });
 }
 
 /**
@@ -220,7 +220,7 @@ export async function draw(
       id: randomUUID(),
       game_id: gameId,
       turn_number: turn,
-      seq: nextSeq(),
+      seq: nextSeq(ctx.clock),
       segments: '[]',
       segment_count: 0,
       kind: 'clear',
@@ -240,7 +240,7 @@ export async function draw(
   if (stored + cost > PICTIONARY_MAX_SEGMENTS_PER_TURN) {
     throw fail('DRAWING_FULL', T.drawingFull);
   }
-  const seq = nextSeq();
+  const seq = nextSeq(ctx.clock);
   if (strokeData.type === 'undo') {
     // The server decides which stroke goes (the drawer's last one still showing), and stores that decision,
     // so a replay and every screen remove the same one.
@@ -308,7 +308,7 @@ export async function guess(
 ): Promise<GameResult & { isCorrect: boolean }> {
   const typed = text.trim();
   const normalized = normalizeWord(typed);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const state = await playerState(ctx.db, userId, gameId);
     const { row, players, guesses } = state;
     if (row.status !== 'in_progress') throw fail('NOT_IN_PROGRESS', T.notInProgress);
@@ -355,12 +355,11 @@ export async function guess(
         await repo.addScore(trx, gameId, row.drawer_id!, PICTIONARY_DRAWER_POINTS);
       }
     });
-    if (!applied) continue;
+    if (!applied) return RETRY;
     const game = await afterChange(ctx, gameId, userId, row);
     const message = isCorrect ? T.correct : isClose ? T.close(typed) : T.wrong;
     return { game, isCorrect, message };
-  }
-  throw fail('CONFLICT', T.busy);
+  });
 }
 
 /**
@@ -373,7 +372,7 @@ export async function leaveGame(
   userId: string,
   gameId: string,
 ): Promise<{ game: PictionaryGame | null; message: string }> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const state = await loadState(ctx.db, gameId);
     const me = state?.players.find((p) => p.user_id === userId);
     if (!state || !me) throw state ? fail('FORBIDDEN', T.notAPlayer) : fail('NOT_FOUND', T.gameNotFound);
@@ -390,7 +389,7 @@ export async function leaveGame(
       const applied = await apply(ctx, row, { updated_at: iso(now) }, async (trx) => {
         await repo.deleteGame(trx, gameId);
       });
-      if (!applied) continue;
+      if (!applied) return RETRY;
       return { game: null, message: 'Lobby closed' };
     }
 
@@ -400,15 +399,14 @@ export async function leaveGame(
       if (row.status === 'lobby') await repo.deletePlayer(trx, gameId, userId);
       else await repo.markPlayerLeft(trx, gameId, userId, iso(now));
     });
-    if (!applied) continue;
+    if (!applied) return RETRY;
     await afterChange(ctx, gameId, null, row);
     const after = await loadState(ctx.db, gameId);
     return {
       game: after ? presentGame(after, userId, ctx.clock.now()) : null,
       message: row.status === 'lobby' ? 'You left the lobby' : 'You left the game',
     };
-  }
-  throw fail('CONFLICT', T.busy);
+  });
 }
 
 /**
@@ -447,7 +445,7 @@ export async function chooseWord(
   gameId: string,
   choice: number,
 ): Promise<GameResult> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const { row } = await playerState(ctx.db, userId, gameId);
     if (row.status !== 'in_progress') throw fail('NOT_IN_PROGRESS', T.notInProgress);
     if (row.drawer_id !== userId) throw fail('NOT_DRAWER', T.notDrawer);
@@ -456,10 +454,9 @@ export async function chooseWord(
     const word = words[choice];
     if (word === undefined)
       throw fail('BAD_REQUEST', `choice must be a whole number from 0 to ${words.length - 1}`);
-    if (!(await apply(ctx, row, chooseChanges(row, word, ctx.clock.now(), ctx.random)))) continue;
+    if (!(await apply(ctx, row, chooseChanges(row, word, ctx.clock.now(), ctx.random)))) return RETRY;
     return { game: await afterChange(ctx, gameId, userId, row), message: T.wordChosen };
-  }
-  throw fail('CONFLICT', T.busy);
+  });
 }
 
 /**
@@ -467,22 +464,26 @@ export async function chooseWord(
  * any instance at any time: it acts only on a due phase, and the version guard lets one caller win.
  */
 export async function advanceIfDue(ctx: PictionaryContext, gameId: string): Promise<boolean> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const state = await loadState(ctx.db, gameId);
-    if (state?.row.status !== 'in_progress' || !state.row.turn_ends_at) return false;
-    const { row, players } = state;
-    const now = ctx.clock.now();
-    const due = dueAt(row)!;
-    if (Date.parse(due) > now) {
-      ctx.timers.schedule(gameId, due); // woke early (or another instance moved it on)
-      return false;
-    }
-    const changes = dueChanges(row, players, now, ctx.random);
-    if (!(await apply(ctx, row, changes))) continue;
-    await afterChange(ctx, gameId, null, row);
-    return true;
-  }
-  return false;
+  // Given up under contention: the sweep (or the winner's timer) takes the game on.
+  return retryOptimisticOr(
+    MAX_ATTEMPTS,
+    () => false,
+    async () => {
+      const state = await loadState(ctx.db, gameId);
+      if (state?.row.status !== 'in_progress' || !state.row.turn_ends_at) return false;
+      const { row, players } = state;
+      const now = ctx.clock.now();
+      const due = dueAt(row)!;
+      if (Date.parse(due) > now) {
+        ctx.timers.schedule(gameId, due); // woke early (or another instance moved it on)
+        return false;
+      }
+      const changes = dueChanges(row, players, now, ctx.random);
+      if (!(await apply(ctx, row, changes))) return RETRY;
+      await afterChange(ctx, gameId, null, row);
+      return true;
+    },
+  );
 }
 
 /**
@@ -676,18 +677,12 @@ function compactFill(f: { x: number; y: number; color: string; timestamp: number
   return { type: 'fill', x: tenth(f.x), y: tenth(f.y), color: f.color, timestamp: f.timestamp };
 }
 
-/** Increasing numbers for stroke batches: replay order is drawing order. */
+/**
+ * Increasing numbers for stroke batches: replay order is drawing order. From the clock (in microseconds), so
+ * batches stored through different instances still sort by when they were drawn.
+ */
 let lastSeq = 0;
-function nextSeq(): number {
-  lastSeq = Math.max(lastSeq + 1, Date.now() * 1000);
+function nextSeq(clock: Clock): number {
+  lastSeq = Math.max(lastSeq + 1, clock.now() * 1000);
   return lastSeq;
-}
-
-async function rollbackOn<T>(kind: new () => Error, work: () => Promise<T>): Promise<T | null> {
-  try {
-    return await work();
-  } catch (e) {
-    if (e instanceof kind) return null;
-    throw e;
-  }
 }

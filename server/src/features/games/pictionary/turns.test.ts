@@ -1,6 +1,7 @@
 import { PICTIONARY_CHOOSE_MS, PICTIONARY_REVEAL_MS, PICTIONARY_TURN_MS } from '@guildhall/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.ts';
+import { SWEEP_EVERY_MS } from './index.ts';
 import { chooseWord, guess, joinGame, leaveGame, startGame, updateSettings, viewOf } from './service.ts';
 import { manualClock, serviceContext, wordOf } from './test-helpers.ts';
 
@@ -132,25 +133,24 @@ describe('Pictionary after a restart', () => {
   });
 
   it("a turn due with no timer armed here (another instance's) is advanced by the running app's sweep", async () => {
-    // The sweep's beat (5 s in production) through the feature's test seam, so the test does not wait
-    // out a whole beat: what it proves is that the running app's sweep advances a due turn.
+    // The app's Pictionary runs on a hand-driven clock: the test moves it by one sweep beat instead of
+    // waiting a beat out. What it proves is that the running app's sweep advances a due turn.
     await app.close();
+    const appClock = manualClock();
     app = await createTestApp({}, undefined, {
       features: ['games/pictionary'],
-      featureOptions: { pictionary: { sweepEveryMs: 200 } },
+      featureOptions: { pictionary: { clock: appClock } },
     });
     const { ids, gameId } = await startedGame(2); // started by a context whose timers never fire on their own
-    const past = new Date(Date.now() - 1000).toISOString();
     await app.db
       .updateTable('pictionary_games')
-      .set({ turn_ends_at: past })
+      .set({ turn_ends_at: new Date(appClock.now() - 1000).toISOString() })
       .where('id', '=', gameId)
       .execute();
-    const { ctx } = serviceContext(app.db, manualClock());
-    await expect
-      .poll(async () => (await viewOf(ctx, gameId, ids[0]!, false)).turnPhase, {
-        interval: 250,
-      })
-      .toBe('reveal');
+    const { ctx } = serviceContext(app.db, appClock);
+    await appClock.advance(SWEEP_EVERY_MS - 1);
+    expect((await viewOf(ctx, gameId, ids[0]!, false)).turnPhase).toBe('drawing'); // no beat yet
+    await appClock.advance(1); // the beat runs, and is awaited
+    expect((await viewOf(ctx, gameId, ids[0]!, false)).turnPhase).toBe('reveal');
   });
 });

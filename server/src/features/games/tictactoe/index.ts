@@ -1,17 +1,16 @@
 /** Tic-tac-toe (portal-tools §2–3): its feature definition (routes, realtime room, presence beat). */
-import { TICTACTOE_ROOM_TYPE } from '@guildhall/common';
-import { defineFeature } from '../../../platform/feature.ts';
-import { socketsInRooms } from '../room-members.ts';
+import { TICTACTOE_ROOM_TYPE, TICTACTOE_STATE_EVENT, tictactoeRoom } from '@guildhall/common';
+import { beatOn, defineFeature } from '../../../platform/feature.ts';
 import { ticTacToeRoom } from './room.ts';
 import { ticTacToeRoutes } from './routes.ts';
-import { markManySeen } from './service.ts';
+import { type GameContext, markManySeen } from './service.ts';
 
 export type { TicTacToeTables } from './tables.ts';
 
 /** How often the sockets in game rooms are noted as present. */
 const PRESENCE_TICK_MS = 5_000;
 
-type TicTacToeState = { presence: NodeJS.Timeout | undefined };
+type TicTacToeState = { game: GameContext; stopPresence: (() => void) | undefined };
 
 /**
  * Presence through the socket as well as the polls: a tab in the background keeps its socket even when
@@ -19,25 +18,28 @@ type TicTacToeState = { presence: NodeJS.Timeout | undefined };
  */
 export const ticTacToeFeature = defineFeature<TicTacToeState>({
   name: 'games/tictactoe',
-  setup: () => ({ presence: undefined }),
-  rooms: ({ db }) => ({ [TICTACTOE_ROOM_TYPE]: ticTacToeRoom(db) }),
-  routes: (ctx) => ticTacToeRoutes(ctx),
-  start: ({ db, log, realtime }, state) => {
-    let ticking = false;
-    state.presence = setInterval(() => {
-      if (ticking) return; // a slow database: never two beats at once
-      ticking = true;
-      const here = new Set([...socketsInRooms(realtime, TICTACTOE_ROOM_TYPE).values()].flat());
-      markManySeen(db, here)
-        .catch((err: unknown) => log.error({ err }, 'tic-tac-toe: presence beat failed'))
-        .finally(() => {
-          ticking = false;
-        });
-    }, PRESENCE_TICK_MS);
-    state.presence.unref();
+  // The game service, built once: routes, the room and the presence beat all use this one.
+  setup: ({ db, clock, publish }) => ({
+    game: {
+      db,
+      clock,
+      publish: (game) => publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
+    },
+    stopPresence: undefined,
+  }),
+  rooms: (_ctx, { game }) => ({ [TICTACTOE_ROOM_TYPE]: ticTacToeRoom(game) }),
+  routes: (_ctx, { game }) => ticTacToeRoutes(game),
+  // On the feature's clock; the next beat is armed once this one is done (never two at once).
+  start: ({ log, realtime }, state) => {
+    state.stopPresence = beatOn(state.game.clock, PRESENCE_TICK_MS, () => {
+      const here = new Set([...realtime.localMembersByKey(TICTACTOE_ROOM_TYPE).values()].flat());
+      return markManySeen(state.game, here).catch((err: unknown) =>
+        log.error({ err }, 'tic-tac-toe: presence beat failed'),
+      );
+    });
   },
   stop: (_ctx, state) => {
-    clearInterval(state.presence);
-    state.presence = undefined;
+    state.stopPresence?.();
+    state.stopPresence = undefined;
   },
 });

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { TICTACTOE_TEXTS as T } from '@guildhall/common';
 import { fail } from '../../../platform/errors.ts';
-import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
-import { nowIso } from '../../../platform/time.ts';
+import { RETRY, retryOptimistic, rollbackOn } from '../../../platform/optimistic.ts';
 import { presentGame } from './present.ts';
 import * as repo from './repo.ts';
-import { type GameContext, type GameResult, loadGame, newGameRow } from './service.ts';
+import { type GameContext, type GameResult, loadGame, newGameRow, nowIso } from './service.ts';
 
 const MAX_ATTEMPTS = 8;
 const busy = () => fail('CONFLICT', T.busy);
@@ -22,20 +21,23 @@ export async function createInvite(ctx: GameContext, userId: string): Promise<Ga
     const current = await repo.findSeatedGame(ctx.db, userId);
     if (current) {
       if (current.status === 'waiting' && Number(current.is_private) === 1 && current.player1_id === userId)
-        return { game: presentGame(current), message: 'Your invite is waiting for a friend' };
+        return {
+          game: presentGame(current, ctx.clock.now()),
+          message: 'Your invite is waiting for a friend',
+        };
       throw fail('IN_GAME', T.inviteWhileInGame);
     }
     const gameId = randomUUID();
-    const created = await rollback(() =>
+    const created = await rollbackOn(SeatTaken, () =>
       repo.inTransaction(ctx.db, async (trx) => {
-        const now = nowIso();
+        const now = nowIso(ctx);
         await repo.insertGame(trx, { ...newGameRow(gameId, userId, now, null), is_private: 1 });
         if (!(await repo.insertSeat(trx, userId, gameId, now))) throw new SeatTaken();
         return true;
       }),
     );
     if (!created) return RETRY; // a simultaneous request of the same user seated them: the next round says so
-    return { game: await loadGame(ctx.db, gameId), message: 'Invite created; send the link to a friend' };
+    return { game: await loadGame(ctx, gameId), message: 'Invite created; send the link to a friend' };
   });
 }
 
@@ -49,14 +51,14 @@ export async function joinByLink(ctx: GameContext, userId: string, gameId: strin
     const row = await repo.findGame(ctx.db, gameId);
     if (!row) throw fail('NOT_FOUND', T.gameNotFound);
     if (row.player1_id === userId || row.player2_id === userId)
-      return { game: presentGame(row), message: 'You are already in this game' };
+      return { game: presentGame(row, ctx.clock.now()), message: 'You are already in this game' };
     if (row.status === 'finished') throw fail('GAME_OVER', T.inviteEnded);
     if (row.status === 'in_progress' || row.player2_id) throw fail('GAME_FULL', T.inviteFull);
     if (row.reserved_for) throw fail('RESERVED', T.inviteReserved);
     if (await repo.findSeatedGame(ctx.db, userId)) throw fail('IN_GAME', T.inviteInGame);
-    const joined = await rollback(() =>
+    const joined = await rollbackOn(SeatTaken, () =>
       repo.inTransaction(ctx.db, async (trx) => {
-        const now = nowIso();
+        const now = nowIso(ctx);
         // Conditional on the game still waiting with seat 2 free: of two friends opening it at once, one sits.
         if (!(await repo.takeSecondSeat(trx, gameId, userId, now, null))) return false;
         if (!(await repo.insertSeat(trx, userId, gameId, now))) throw new SeatTaken();
@@ -65,17 +67,8 @@ export async function joinByLink(ctx: GameContext, userId: string, gameId: strin
     );
     if (joined === null) throw fail('IN_GAME', T.inviteInGame);
     if (!joined) return RETRY; // someone else sat first (or it was cancelled): the next round says which
-    const game = await loadGame(ctx.db, gameId);
+    const game = await loadGame(ctx, gameId);
     ctx.publish(game);
     return { game, message: 'Joined game' };
   });
-}
-
-async function rollback<T>(work: () => Promise<T>): Promise<T | null> {
-  try {
-    return await work();
-  } catch (e) {
-    if (e instanceof SeatTaken) return null;
-    throw e;
-  }
 }

@@ -15,9 +15,9 @@ export function decodeBoard(stored: string): Cell[] {
 
 /**
  * Row → the API's game shape (portal-tools §3 plus version, end reason, last move, a player who left and
- * rematch). Who has left is decided as of `now`.
+ * rematch). Who has left is decided as of `now` (the feature's clock).
  */
-export function presentGame(row: GameRow, now = Date.now()): TicTacToeGame {
+export function presentGame(row: GameRow, now: number): TicTacToeGame {
   return {
     id: row.id,
     status: row.status,

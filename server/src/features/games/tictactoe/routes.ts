@@ -1,14 +1,11 @@
 import {
-  TICTACTOE_STATE_EVENT,
   TicTacToeCurrentResponse,
   TicTacToeGameParams,
   TicTacToeMoveBody,
   TicTacToeResponse,
-  tictactoeRoom,
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FeatureContext } from '../../../platform/feature.ts';
 import { perMemberKey } from '../../../platform/rate-limit/keys.ts';
 import { createInvite, joinByLink } from './invites.ts';
 import {
@@ -33,12 +30,9 @@ const ACCESS = {
   rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 
-export function ticTacToeRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
+/** The routes of the game service built once in the feature's setup (index.ts): they declare and call. */
+export function ticTacToeRoutes(ctx: GameContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const ctx: GameContext = {
-      db: deps.db,
-      publish: (game) => deps.publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
-    };
     const me = (req: FastifyRequest) => req.auth!.user.discord_id;
     const params = TicTacToeGameParams;
     const response = { 200: TicTacToeResponse };

@@ -14,8 +14,8 @@ import {
 } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
 import { fail } from '../../../platform/errors.ts';
-import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
-import { isoIn, nowIso } from '../../../platform/time.ts';
+import type { Clock } from '../../../platform/feature.ts';
+import { RETRY, retryOptimistic, rollbackOn } from '../../../platform/optimistic.ts';
 import { isAbsent, msUntilAbsent, seenBy } from './presence.ts';
 import { encodeBoard, presentGame, seriesAfter } from './present.ts';
 import type { GameChanges, GameRow } from './repo.ts';
@@ -24,6 +24,8 @@ import type { TicTacToeGamesTable } from './tables.ts';
 
 export type GameContext = {
   db: Db;
+  /** The feature's clock (the platform's): presence, absence and timestamps are read from it. */
+  clock: Clock;
   /** Pushes a game's new state to everyone in its room (the realtime hub); called after every change. */
   publish: (game: TicTacToeGame) => void;
 };
@@ -36,6 +38,10 @@ const busy = () => fail('CONFLICT', T.busy);
 const MATCH_CANDIDATES = 5;
 /** Presence is written at most this often per player (a poll is a read); see TICTACTOE_ABSENT_AFTER_MS. */
 const SEEN_WRITE_EVERY_MS = 10_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+/** Now on the feature's clock, as stored (ISO-8601 text). */
+export const nowIso = (ctx: Pick<GameContext, 'clock'>) => iso(ctx.clock.now());
 
 /** Thrown inside a transaction to roll it back because the user already holds a seat. */
 class SeatTaken extends Error {}
@@ -50,16 +56,21 @@ export async function joinGame(ctx: GameContext, userId: string): Promise<GameRe
   return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const current = await repo.findSeatedGame(ctx.db, userId);
     if (current) {
-      await markSeen(ctx.db, userId);
-      return { game: presentGame(seenBy(current, userId, nowIso())), message: 'You are already in a game' };
+      await markSeen(ctx, userId);
+      const now = ctx.clock.now();
+      return {
+        game: presentGame(seenBy(current, userId, iso(now)), now),
+        message: 'You are already in a game',
+      };
     }
 
     const outcome = await rollbackOn(SeatTaken, () =>
       repo.inTransaction(ctx.db, async (trx) => {
         await repo.lockMatchmaking(trx);
-        const now = nowIso();
+        const nowMs = ctx.clock.now();
+        const now = iso(nowMs);
         // A waiting game is matched only while its creator still has it on screen.
-        const seenSince = isoIn(-TICTACTOE_WAITING_ABSENT_AFTER_MS);
+        const seenSince = iso(nowMs - TICTACTOE_WAITING_ABSENT_AFTER_MS);
         for (const id of await repo.findOpenGameIds(trx, userId, seenSince, MATCH_CANDIDATES)) {
           if (await repo.takeSecondSeat(trx, id, userId, now, null)) {
             if (!(await repo.insertSeat(trx, userId, id, now))) throw new SeatTaken();
@@ -74,7 +85,7 @@ export async function joinGame(ctx: GameContext, userId: string): Promise<GameRe
     );
     if (!outcome) return RETRY; // a simultaneous join of the same user won; the next round returns its game
 
-    const game = await loadGame(ctx.db, outcome.gameId);
+    const game = await loadGame(ctx, outcome.gameId);
     if (outcome.joined) ctx.publish(game);
     return { game, message: outcome.joined ? 'Joined game' : T.waitingForOpponent };
   });
@@ -83,8 +94,9 @@ export async function joinGame(ctx: GameContext, userId: string): Promise<GameRe
 /** The game, for its players (and a player invited to a rematch) only. */
 export async function getGame(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
   const row = await findViewable(ctx.db, userId, gameId);
-  await markSeen(ctx.db, userId);
-  return { game: presentGame(seenBy(row, userId, nowIso())), message: 'OK' };
+  await markSeen(ctx, userId);
+  const now = ctx.clock.now();
+  return { game: presentGame(seenBy(row, userId, iso(now)), now), message: 'OK' };
 }
 
 /** The user's unfinished game, or null. */
@@ -94,8 +106,9 @@ export async function currentGame(
 ): Promise<{ game: TicTacToeGame | null; message: string }> {
   const row = await repo.findSeatedGame(ctx.db, userId);
   if (!row) return { game: null, message: 'No active game' };
-  await markSeen(ctx.db, userId);
-  return { game: presentGame(seenBy(row, userId, nowIso())), message: 'OK' };
+  await markSeen(ctx, userId);
+  const now = ctx.clock.now();
+  return { game: presentGame(seenBy(row, userId, iso(now)), now), message: 'OK' };
 }
 
 /**
@@ -112,7 +125,8 @@ export async function makeMove(
 ): Promise<GameResult> {
   return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const row = await findPlayable(ctx.db, userId, gameId);
-    const game = presentGame(row);
+    const nowMs = ctx.clock.now();
+    const game = presentGame(row, nowMs);
     const mark = markOf(game, userId) as Mark;
     if (row.last_move === position && game.board[position] === mark) {
       return { game, message: 'Move already applied' };
@@ -121,7 +135,7 @@ export async function makeMove(
     if (rejection) throw fail('INVALID_MOVE', rejection);
 
     const next = applyMove(game, mark, position);
-    const now = nowIso();
+    const now = iso(nowMs);
     const changes: GameChanges = {
       board: encodeBoard(next.board),
       current_player: next.currentPlayer,
@@ -141,7 +155,7 @@ export async function makeMove(
     );
     if (!applied) return RETRY;
 
-    const updated = presentGame(seenBy({ ...row, ...changes, version: row.version + 1 }, userId, now));
+    const updated = presentGame(seenBy({ ...row, ...changes, version: row.version + 1 }, userId, now), nowMs);
     ctx.publish(updated);
     return { game: updated, message: 'Move applied' };
   });
@@ -151,19 +165,20 @@ export async function makeMove(
 export async function leaveGame(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
   return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const row = await findPlayable(ctx.db, userId, gameId);
+    const nowMs = ctx.clock.now();
     if (row.status === 'finished') {
       // Noted and pushed, so the opponent's screen stops offering a rematch (issue 29).
       const field = row.player1_id === userId ? 'player1_left' : 'player2_left';
-      if (Number(row[field]) === 1) return { game: presentGame(row), message: T.alreadyFinished };
-      const changes: GameChanges = { [field]: 1, updated_at: nowIso() };
+      if (Number(row[field]) === 1) return { game: presentGame(row, nowMs), message: T.alreadyFinished };
+      const changes: GameChanges = { [field]: 1, updated_at: iso(nowMs) };
       if (!(await repo.updateGameIfVersion(ctx.db, row.id, row.version, changes))) return RETRY;
-      const updated = presentGame({ ...row, ...changes, version: row.version + 1 });
+      const updated = presentGame({ ...row, ...changes, version: row.version + 1 }, nowMs);
       ctx.publish(updated);
       return { game: updated, message: T.alreadyFinished };
     }
 
-    const mark = markOf(presentGame(row), userId) as Mark;
-    const now = nowIso();
+    const mark = markOf(presentGame(row, nowMs), userId) as Mark;
+    const now = iso(nowMs);
     const changes: GameChanges =
       row.status === 'waiting'
         ? { status: 'finished', end_reason: 'cancelled', reserved_for: null, updated_at: now }
@@ -182,9 +197,9 @@ export async function leaveGame(ctx: GameContext, userId: string, gameId: string
     );
     if (!applied) return RETRY;
 
-    const updated = presentGame({ ...row, ...changes, version: row.version + 1 });
+    const updated = presentGame({ ...row, ...changes, version: row.version + 1 }, nowMs);
     ctx.publish(updated);
-    if (withdrawnFrom) ctx.publish(await loadGame(ctx.db, withdrawnFrom));
+    if (withdrawnFrom) ctx.publish(await loadGame(ctx, withdrawnFrom));
     return {
       game: updated,
       message: row.status === 'waiting' ? 'Game cancelled' : 'You left the game; your opponent wins',
@@ -201,28 +216,28 @@ export async function leaveGame(ctx: GameContext, userId: string, gameId: string
 export async function claimWin(ctx: GameContext, userId: string, gameId: string): Promise<GameResult> {
   return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
     const row = await findPlayable(ctx.db, userId, gameId);
-    const mark = markOf(presentGame(row), userId) as Mark;
+    const now = ctx.clock.now();
+    const mark = markOf(presentGame(row, now), userId) as Mark;
     if (row.status === 'finished' && row.end_reason === 'abandoned' && row.winner === mark) {
-      return { game: presentGame(row), message: 'Win already claimed' };
+      return { game: presentGame(row, now), message: 'Win already claimed' };
     }
     if (row.status !== 'in_progress') {
       throw fail('NOT_IN_PROGRESS', row.status === 'waiting' ? T.notStarted : T.alreadyFinished);
     }
     const [opponentId, opponentSeenAt] =
       mark === 'X' ? [row.player2_id!, row.player2_seen_at] : [row.player1_id, row.player1_seen_at];
-    const now = Date.now();
     if (!isAbsent(opponentSeenAt, now)) {
       throw fail('OPPONENT_PRESENT', opponentStillHereText(msUntilAbsent(opponentSeenAt, now)));
     }
 
-    const at = new Date(now).toISOString();
+    const at = iso(now);
     const changes: GameChanges = {
       status: 'finished',
       winner: mark,
       end_reason: 'abandoned',
       updated_at: at,
     };
-    const seenSince = new Date(now - TICTACTOE_ABSENT_AFTER_MS).toISOString();
+    const seenSince = iso(now - TICTACTOE_ABSENT_AFTER_MS);
     const applied = await rollbackOn(VersionConflict, () =>
       repo.inTransaction(ctx.db, async (trx) => {
         if (!(await repo.updateGameIfAbsent(trx, row.id, row.version, opponentId, seenSince, changes))) {
@@ -234,7 +249,7 @@ export async function claimWin(ctx: GameContext, userId: string, gameId: string)
     );
     if (!applied) return RETRY; // a move or the opponent's return came first: decide again on the fresh state
 
-    const updated = presentGame({ ...row, ...changes, version: row.version + 1 });
+    const updated = presentGame({ ...row, ...changes, version: row.version + 1 }, now);
     ctx.publish(updated);
     return { game: updated, message: 'Your opponent left; you win' };
   });
@@ -256,17 +271,17 @@ export async function requestRematch(ctx: GameContext, userId: string, gameId: s
     const offer = row.rematch_id ? await repo.findGame(ctx.db, row.rematch_id) : undefined;
     if (offer && offer.status !== 'finished') {
       if (offer.reserved_for !== userId && (offer.player1_id === userId || offer.player2_id === userId)) {
-        return { game: presentGame(offer), message: 'Rematch already requested' };
+        return { game: presentGame(offer, ctx.clock.now()), message: 'Rematch already requested' };
       }
-      const accepted = await acceptRematch(ctx.db, offer, userId);
+      const accepted = await acceptRematch(ctx, offer, userId);
       if (!accepted) return RETRY;
-      const game = await loadGame(ctx.db, offer.id);
+      const game = await loadGame(ctx, offer.id);
       ctx.publish(game);
       return { game, message: 'Rematch started' };
     }
 
     if (opponentLeft) throw fail('OPPONENT_LEFT', T.opponentLeftFinished(opponentName));
-    const now = nowIso();
+    const now = nowIso(ctx);
     const rematchId = randomUUID();
     const offered = await rollbackOn(VersionConflict, () =>
       repo.inTransaction(ctx.db, async (trx) => {
@@ -287,41 +302,42 @@ export async function requestRematch(ctx: GameContext, userId: string, gameId: s
     );
     if (!offered) return RETRY; // the opponent offered at the same moment: the next round accepts theirs
 
-    ctx.publish(await loadGame(ctx.db, row.id));
+    ctx.publish(await loadGame(ctx, row.id));
     return {
-      game: await loadGame(ctx.db, rematchId),
+      game: await loadGame(ctx, rematchId),
       message: 'Rematch requested; waiting for your opponent',
     };
   });
 }
 
 /** Whether a user may watch a game's room: its players and a player invited to it. */
-export async function authorizeViewer(db: Db, userId: string, gameId: string): Promise<void> {
-  await findViewable(db, userId, gameId);
-  await markSeen(db, userId);
+export async function authorizeViewer(ctx: GameContext, userId: string, gameId: string): Promise<void> {
+  await findViewable(ctx.db, userId, gameId);
+  await markSeen(ctx, userId);
 }
 
 /** Players with a socket in their game's room on this instance (the presence beat, every 5 s). */
-export async function markManySeen(db: Db, userIds: Iterable<string>): Promise<void> {
-  for (const id of userIds) await markSeen(db, id);
+export async function markManySeen(ctx: GameContext, userIds: Iterable<string>): Promise<void> {
+  for (const id of userIds) await markSeen(ctx, id);
 }
 
 /** The player has their game on screen (see TICTACTOE_ABSENT_AFTER_MS). */
-async function markSeen(db: Db, userId: string): Promise<void> {
-  await repo.touchSeat(db, userId, nowIso(), isoIn(-SEEN_WRITE_EVERY_MS));
+async function markSeen(ctx: GameContext, userId: string): Promise<void> {
+  const now = ctx.clock.now();
+  await repo.touchSeat(ctx.db, userId, iso(now), iso(now - SEEN_WRITE_EVERY_MS));
 }
 
-export async function loadGame(db: Db, gameId: string): Promise<TicTacToeGame> {
-  const row = await repo.findGame(db, gameId);
+export async function loadGame(ctx: GameContext, gameId: string): Promise<TicTacToeGame> {
+  const row = await repo.findGame(ctx.db, gameId);
   if (!row) throw fail('NOT_FOUND', T.gameNotFound);
-  return presentGame(row);
+  return presentGame(row, ctx.clock.now());
 }
 
-async function acceptRematch(db: Db, offer: GameRow, userId: string): Promise<boolean> {
+async function acceptRematch(ctx: GameContext, offer: GameRow, userId: string): Promise<boolean> {
   return (
     (await rollbackOn(VersionConflict, () =>
-      repo.inTransaction(db, async (trx) => {
-        const now = nowIso();
+      repo.inTransaction(ctx.db, async (trx) => {
+        const now = nowIso(ctx);
         const taken =
           offer.player2_id === null
             ? await repo.takeSecondSeat(trx, offer.id, userId, now, userId)
@@ -386,14 +402,4 @@ export function newGameRow(
     created_at: now,
     updated_at: now,
   };
-}
-
-/** Runs work; a thrown `kind` (which rolled the transaction back) becomes null, anything else propagates. */
-async function rollbackOn<T>(kind: new () => Error, work: () => Promise<T>): Promise<T | null> {
-  try {
-    return await work();
-  } catch (e) {
-    if (e instanceof kind) return null;
-    throw e;
-  }
 }

@@ -1,5 +1,4 @@
 import {
-  type DrawAck,
   expandStrokeIds,
   PICTIONARY_EVENTS,
   PICTIONARY_LOBBY_POLL_MS,
@@ -19,7 +18,7 @@ import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { ApiError } from '../../../api/client.ts';
 import { useAuth } from '../../../auth/useAuth.ts';
-import { acquireSocket, releaseSocket } from '../../../realtime/socket.ts';
+import { acquireSocket, emitClientEvent, releaseSocket } from '../../../realtime/socket.ts';
 import { useRealtimeEvent } from '../../../realtime/useRealtimeEvent.ts';
 import { useRealtimeRoom } from '../../../realtime/useRealtimeRoom.ts';
 import * as api from './api.ts';
@@ -320,9 +319,7 @@ async function sendOverSocketOrHttp(
   const socket = acquireSocket(token);
   try {
     if (socket.connected) {
-      const ack = (await socket
-        .timeout(5000)
-        .emitWithAck(PICTIONARY_EVENTS.draw, { gameId, strokeData })) as DrawAck;
+      const ack = await emitClientEvent(socket, PICTIONARY_EVENTS.draw, { gameId, strokeData });
       if (!ack.ok) throw new Error(ack.error);
       return;
     }
