@@ -133,6 +133,7 @@ const MATRIX: Record<string, Entry> = {
   // Shares: creating and managing needs user; opening a link is public (portal-tools §2, §6)
   'POST /api/files/:id/share': { access: 'user', body: () => ({ accessLevel: 'public' }) },
   'GET /api/files/:id/shares': { access: 'user' },
+  'PATCH /api/files/shares/:shareId': { access: 'user', body: () => ({ title: 'probe' }) },
   'DELETE /api/files/shares/:shareId': { access: 'user' },
   'GET /api/files/shared/:token': { access: 'public' },
   'POST /api/files/shared/:token/ticket': { access: 'public' },
