@@ -22,7 +22,7 @@ export const API_TOKEN_EXPIRY_CHOICES_DAYS = [7, 30, 90, 365] as const;
 /** Live (unrevoked, unexpired) tokens one member may hold. */
 export const API_TOKENS_PER_MEMBER = 25;
 /** Token creations per member per hour (then 429). */
-export const API_TOKEN_CREATES_PER_HOUR = 20;
+export const API_TOKEN_CREATES_PER_HOUR = 30;
 /** Requests per minute one member's tokens may make together, on top of the per-address limit. */
 export const API_TOKEN_REQUESTS_PER_MINUTE = 120;
 /** The upload endpoint for tokens: `curl -H "Authorization: Bearer <token>" -F file=@x.png <origin>/api/upload`. */
@@ -90,10 +90,12 @@ export const ApiTokenCreateResponse = z.object({
 });
 export type ApiTokenCreateResponse = z.infer<typeof ApiTokenCreateResponse>;
 
-/** Query of POST /api/upload: the share the upload gets (public and permanent by default). */
+/**
+ * Query of POST /api/upload: who the upload's share is for (public by default; permanent). The folder,
+ * as for POST /upload, is a multipart field `folderId` sent before the file (the root without it).
+ */
 export const ApiUploadQuery = z.object({
   accessLevel: z.enum(SHARE_ACCESS_LEVELS, { error: 'accessLevel must be user or public' }).optional(),
-  folderId: z.string().max(64, { error: 'folderId is too long' }).optional(),
 });
 export const ApiUploadResponse = z.object({
   success: z.literal(true),

@@ -16,6 +16,7 @@ export const SQL_SUITES = [
   'server/src/features/admin/lockout.test.ts',
   'server/src/features/admin/sessions-effect.test.ts',
   'server/src/features/admin/users-api.test.ts',
+  'server/src/features/api-tokens/api-tokens.test.ts',
   'server/src/features/auth/access-code-shared-limit.test.ts',
   'server/src/features/auth/access-code-store.test.ts',
   'server/src/features/auth/auth.test.ts',

@@ -40,7 +40,8 @@ import {
   updateShare,
 } from './service.ts';
 
-const write = { access: 'user' } as const;
+// Managing shares: level user, and API tokens with the `shares` scope (issue 45).
+const write = { access: 'user', tokenScope: 'shares' } as const;
 const open = { access: 'public' } as const;
 
 /**
