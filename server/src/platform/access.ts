@@ -13,7 +13,7 @@ import type { Db } from '../db/index.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { findApiToken, isApiToken } from './api-tokens.ts';
 import { fail } from './errors.ts';
-import type { FailureLimiter } from './rate-limit/failure-limiter.ts';
+import type { FailureLimiter } from './rate-limit/index.ts';
 import { findSession } from './sessions.ts';
 
 export type AuthContext = {
