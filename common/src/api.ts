@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { ERROR_CODE_NAMES } from './error-codes.ts';
 
 /** The error envelope every API error uses: {success: false, error, code?}. */
 export const ApiError = z.object({
   success: z.literal(false),
   error: z.string(),
   /** One of the catalogue's codes (error-codes.ts); its status is the one the catalogue gives it. */
-  code: z.string().optional().describe('an error code of the catalogue (common/src/error-codes.ts)'),
+  code: z
+    .enum(ERROR_CODE_NAMES)
+    .optional()
+    .describe('an error code of the catalogue (common/src/error-codes.ts)'),
 });
 export type ApiError = z.infer<typeof ApiError>;
 

@@ -124,6 +124,9 @@ export const ERROR_CODES = {
   TOO_FEW_PLAYERS: { status: 409, description: 'not enough players to start' },
   TURN_OVER: { status: 409, description: 'the turn is over' },
   TOO_MANY: { status: 429, description: 'too many of these at once' },
+  // Realtime (acks of a room subscription).
+  TOO_MANY_ROOMS: { status: 429, description: 'one connection follows as many rooms as it may' },
+  DISCONNECTED: { status: 409, description: 'the connection closed before the room could be joined' },
   CHOOSING: { status: 409, description: 'the drawer is still choosing the word' },
   NOT_CHOOSING: { status: 409, description: 'no word is being chosen now' },
   NOT_GUESSED: { status: 403, description: 'only players who guessed the word (and the drawer) may chat' },

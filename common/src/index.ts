@@ -8,6 +8,7 @@ export * from './files-manager.ts';
 export * from './games/index.ts';
 export * from './levels.ts';
 export * from './music.ts';
+export * from './music-bot.ts';
 export * from './ops.ts';
 export * from './osint.ts';
 export * from './realtime-events.ts';

@@ -17,6 +17,8 @@ export type LivenessResponse = z.infer<typeof LivenessResponse>;
 export const ReadinessCheck = z.object({
   ok: z.boolean(),
   error: z.string().optional(),
+  /** What a passing check has to say (the music bot: which instance holds it). */
+  detail: z.string().optional(),
   optional: z.boolean().optional(),
 });
 export type ReadinessCheck = z.infer<typeof ReadinessCheck>;

@@ -18,6 +18,20 @@ export const MUSIC_MEMBERS = {
 export type MusicMemberKey = keyof typeof MUSIC_MEMBERS;
 
 /**
+ * The e2e server's roles, as the role sync's admin card lists them (issue 43). Nobody holds one until a
+ * test gives it to a member of its own (POST /members on the control endpoint), so mapping them changes
+ * no other test's members.
+ */
+export const GUILD_ROLES = {
+  admins: { id: '720000000000000001', name: 'Admins', color: 0xe74c3c, position: 5 },
+  mod: { id: '720000000000000002', name: 'Mod', color: 0x2ecc71, position: 4 },
+  member: { id: '720000000000000003', name: 'Member', color: 0x3498db, position: 3 },
+  guest: { id: '720000000000000004', name: 'Guest', position: 2 },
+  muted: { id: '720000000000000005', name: 'Muted', color: 0x95a5a6, position: 1 },
+  bot: { id: '720000000000000006', name: 'Guildhall Music', color: 0xf1c40f, position: 6, managed: true },
+} as const;
+
+/**
  * What the portal under test needs to run its bot against the fake: the token, the REST base URL and the
  * test CA for the fake's TLS voice gateway. `E2E_MUSIC_BOT=off` gives none of it: the bot stays offline.
  */

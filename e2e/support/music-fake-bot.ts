@@ -1,15 +1,19 @@
 import http from 'node:http';
-import { startFakeDiscordBot } from '../../server/src/test/fake-discord-bot/index.ts';
-import { BOT_CONTROL_PORT, BOT_PORT, LOUNGE, MUSIC_GUILD, MUSIC_MEMBERS } from './music-env.ts';
+import { type FakeGuildFailure, startFakeDiscordBot } from '../../server/src/test/fake-discord-bot/index.ts';
+import { BOT_CONTROL_PORT, BOT_PORT, GUILD_ROLES, LOUNGE, MUSIC_GUILD, MUSIC_MEMBERS } from './music-env.ts';
 
 // Started by Playwright's webServer list: the fake Discord (REST, gateway, voice) the portal's music bot
-// logs in to, and a control endpoint the tests use to move members in and out of voice channels.
+// logs in to, and a control endpoint the tests use to move members in and out of voice channels, give
+// members roles and make the server's routes fail (role sync). Every user is a member of its server
+// (openMembership), so a test that switches the role sync on changes no other test's members.
 const fake = await startFakeDiscordBot(
   [
     {
       ...MUSIC_GUILD,
       voiceChannels: [LOUNGE],
       members: Object.values(MUSIC_MEMBERS).map((m) => ({ id: m.id, username: m.username })),
+      roles: Object.values(GUILD_ROLES),
+      openMembership: true,
     },
   ],
   BOT_PORT,
@@ -21,31 +25,46 @@ const control = http.createServer((req, res) => {
     res.end(JSON.stringify(body));
   };
   if (req.method === 'GET' && req.url === '/_health') return reply(200, { ok: true });
-  if (req.method === 'POST' && req.url === '/voice') {
+  /** Reads the JSON body, runs `handle` on it and answers its result (400 with the error if it throws). */
+  const withBody = (handle: (body: never) => unknown) => {
     let raw = '';
     req.on('data', (c) => {
       raw += c;
     });
     req.on('end', () => {
       try {
-        const { guildId, userId, channelId } = JSON.parse(raw) as {
-          guildId: string;
-          userId: string;
-          channelId: string | null;
-        };
-        fake.setVoiceState(guildId, userId, channelId);
-        reply(200, { ok: true, botChannel: fake.botChannel(guildId) });
+        reply(200, { ok: true, ...(handle(JSON.parse(raw) as never) as object) });
       } catch (e) {
         reply(400, { error: String(e) });
       }
     });
-    return;
+  };
+  if (req.method === 'POST' && req.url === '/voice') {
+    return withBody(({ guildId, userId, channelId }: VoiceBody) => {
+      fake.setVoiceState(guildId, userId, channelId);
+      return { botChannel: fake.botChannel(guildId) };
+    });
+  }
+  // A member of the server with these roles (their full list), as a moderator sets them in Discord.
+  if (req.method === 'POST' && req.url === '/members') {
+    return withBody(({ guildId, userId, username, roles }: MemberBody) => {
+      fake.addMember(guildId, { id: userId, username, roles });
+    });
+  }
+  // Every guild route fails this way (the bot removed, Discord down…) until `failure` is null.
+  if (req.method === 'POST' && req.url === '/guild-failure') {
+    return withBody(({ failure }: { failure: FakeGuildFailure | null }) => {
+      fake.failGuildRoutes(failure);
+    });
   }
   if (req.method === 'GET' && req.url?.startsWith('/bot-channel/')) {
     return reply(200, { channelId: fake.botChannel(req.url.slice('/bot-channel/'.length)) });
   }
   reply(404, { error: 'not found' });
 });
+type VoiceBody = { guildId: string; userId: string; channelId: string | null };
+type MemberBody = { guildId: string; userId: string; username: string; roles: string[] };
+
 control.listen(BOT_CONTROL_PORT, '127.0.0.1', () =>
   console.log(`fake discord bot gateway on ${fake.apiUrl}, control on ${BOT_CONTROL_PORT}`),
 );

@@ -149,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     pingRedis: redisPing?.ping,
   });
 
-  const realtime = await attachRealtime(app, {
+  const { hub: realtime, closeFanout } = await attachRealtime(app, {
     ...deps,
     levelOf,
     realtime: { redisKey: prefix, ...deps.realtime },
@@ -187,9 +187,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   };
   const stopFeatures = await registerFeatureList(app, ctx, deps.features ?? allFeatures(deps.featureOptions));
   // One hook, so the order holds whatever order Fastify runs hooks in: features stop (reverse order),
-  // then the platform services they used close.
+  // then the platform services they used close — the realtime fan-out's Redis clients among them, since
+  // a feature may publish while it stops (the sockets themselves closed earlier, in preClose).
   app.addHook('onClose', async () => {
     await stopFeatures();
+    await closeFanout();
     await hashes.close();
     await processes.close();
     if (outbound) await (await outbound.catch(() => null))?.close();

@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../error-codes.ts';
+
 /**
  * The realtime channel's protocol (docs/realtime.md): Socket.IO on the portal's own origin, the session
  * token in the handshake, rooms named `<type>:<key>` that a client asks to join with `subscribe`.
@@ -20,7 +22,7 @@ export const REALTIME_EVENTS = {
 export type RealtimeRefusalCode = 'AUTH_REQUIRED' | 'NOT_APPROVED' | 'FORBIDDEN' | 'RATE_LIMITED';
 
 export type SubscribeRequest = { room: string };
-export type SubscribeAck = { ok: true } | { ok: false; error: string; code?: string };
+export type SubscribeAck = { ok: true } | { ok: false; error: string; code?: ErrorCode };
 export type SessionEnded = { code: RealtimeRefusalCode; message: string };
 
 /** The room every socket of a user joins on connect (one user, many tabs, any instance). */

@@ -5,13 +5,13 @@ import { authFeature } from './auth/index.ts';
 import { filesFeature } from './files/index.ts';
 import { type PictionaryOptions, pictionaryFeature } from './games/pictionary/index.ts';
 import { ticTacToeFeature } from './games/tictactoe/index.ts';
-import { musicFeature } from './music/index.ts';
+import { type MusicOptions, musicFeature } from './music/index.ts';
 import { osintFeature } from './osint/index.ts';
 import { type RolesOptions, rolesFeature } from './roles/index.ts';
 import { usersFeature } from './users/index.ts';
 
 /** Test seams of the features that have them. */
-export type FeatureOptions = { pictionary?: PictionaryOptions; roles?: RolesOptions };
+export type FeatureOptions = { pictionary?: PictionaryOptions; roles?: RolesOptions; music?: MusicOptions };
 
 /**
  * Every feature, one line each (each imported from the feature's index.ts), in the order they are
@@ -28,6 +28,6 @@ export function allFeatures(options: FeatureOptions = {}): Feature[] {
     apiTokensFeature,
     pictionaryFeature(options.pictionary),
     osintFeature,
-    musicFeature,
+    musicFeature(options.music),
   ];
 }

@@ -38,50 +38,17 @@ export class HttpError extends Error {
   readonly code: ErrorCode;
   /** Headers the answer carries (a 429's Retry-After). */
   readonly headers?: Record<string, string>;
-  constructor(code: ErrorCode, message: string, headers?: Record<string, string>);
-  /** @deprecated status first, as before the catalogue: use `fail(code, message, headers)`. */
-  constructor(status: number, message: string, code?: ErrorCode, headers?: Record<string, string>);
-  constructor(
-    first: ErrorCode | number,
-    message: string,
-    third?: ErrorCode | Record<string, string>,
-    fourth?: Record<string, string>,
-  ) {
+  constructor(code: ErrorCode, message: string, headers?: Record<string, string>) {
     super(message);
-    if (typeof first === 'number') {
-      const code = checkedCode(first, third as ErrorCode | undefined);
-      this.statusCode = first;
-      this.code = code;
-      this.headers = fourth;
-    } else {
-      this.statusCode = statusOfCode(first);
-      this.code = first;
-      this.headers = third as Record<string, string> | undefined;
-    }
+    this.statusCode = statusOfCode(code);
+    this.code = code;
+    this.headers = headers;
   }
 }
 
 /** The error for an answer the client can act on: `throw fail('NOT_FOUND', 'Game not found')`. */
 export function fail(code: ErrorCode, message: string, headers?: Record<string, string>): HttpError {
   return new HttpError(code, message, headers);
-}
-
-/**
- * The former helper, status first: the code must be the catalogue's for that status (a generic one
- * when none is given), so a code can still never come with two statuses.
- * @deprecated use `fail(code, message)`.
- */
-export function httpError(statusCode: number, message: string, code?: ErrorCode): HttpError {
-  return new HttpError(checkedCode(statusCode, code), message);
-}
-
-/** The code for a status-first call: the one given if the catalogue gives it that status (else a bug). */
-function checkedCode(status: number, code: ErrorCode | undefined): ErrorCode {
-  const c = code ?? genericCodeFor(status);
-  if (statusOfCode(c) !== status) {
-    throw new Error(`error code ${c} is ${statusOfCode(c)} in the catalogue, not ${status}`);
-  }
-  return c;
 }
 
 /** The catalogue code an error answer carries: its own when it is one, else the status's generic one. */

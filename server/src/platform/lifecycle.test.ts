@@ -1,7 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { MUSIC_STATUS_EVENT } from '@guildhall/common';
+import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { allFeatures } from '../features/index.ts';
 import { createTestApp } from '../test/app.ts';
+import { eventually } from '../test/eventually.ts';
 import { defineFeature, type FeatureContext } from './feature.ts';
 
 describe("the platform's services close with the app (issue 24: nothing outlives it)", () => {
@@ -48,6 +53,55 @@ describe("the platform's services close with the app (issue 24: nothing outlives
       expect(ctx.hashes.liveThreads).toBe(0);
     } finally {
       await app.close();
+      await t.close();
+    }
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+// Issue 42: on SIGTERM the music bot's last status was published after Redis had closed
+// ("ClientClosedError: The client is closed", logged as "Redis unavailable for fan-out").
+describe.skipIf(!redisUrl)('features stop before the Redis fan-out they publish through closes', () => {
+  it('a publish made while a feature stops reaches Redis, and nothing is logged about a closed client', async () => {
+    const t = await createTestApp({}, 'sqlite', { features: ['auth'] });
+    const key = `guildhall-test-lifecycle-${randomBytes(6).toString('hex')}`;
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const probe = defineFeature({
+      name: 'probe',
+      routes: () => async () => {},
+      stop: (ctx) => {
+        ctx.publish('probe:1', MUSIC_STATUS_EVENT, {} as never);
+      },
+    });
+    const subscriber = createClient({ url: redisUrl });
+    await subscriber.connect();
+    const received: string[] = [];
+    await subscriber.pSubscribe(`${key}#*`, (_message, channel) => {
+      received.push(channel);
+    });
+    const app = await buildApp({
+      config: { ...t.config, redisUrl, logLevel: 'warn' },
+      db: t.db,
+      accessCode: 'x'.repeat(12),
+      loggerStream: stream,
+      realtime: { redisKey: key },
+      features: [probe],
+    });
+    try {
+      await app.ready();
+      await app.close();
+      await eventually(() => expect(received).toHaveLength(1));
+      expect(lines.filter((l) => /Redis unavailable|ClientClosedError/.test(l))).toEqual([]);
+    } finally {
+      await app.close();
+      await subscriber.close();
       await t.close();
     }
   });

@@ -45,6 +45,8 @@ export const SQL_SUITES = [
   'server/src/features/games/tictactoe/realtime.test.ts',
   'server/src/features/games/tictactoe/routes.test.ts',
   'server/src/features/music/idle.test.ts',
+  'server/src/features/music/lease.test.ts',
+  'server/src/features/music/one-bot.test.ts',
   'server/src/features/music/routes.test.ts',
   'server/src/features/osint/search-api.test.ts',
   'server/src/features/roles/roles.test.ts',
@@ -106,4 +108,6 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/startup-banner.test.ts': 'the start-up banner text',
   'server/src/features/music/audio-levels.test.ts': 'audio levels through the fake Discord voice gateway',
   'server/src/features/music/chaos.test.ts': 'the music sources and Discord failing during playback',
+  'server/src/features/music/resume.test.ts':
+    'one SQLite process restarting (several instances on PostgreSQL: one-bot.test.ts)',
 };

@@ -1,3 +1,4 @@
+import { MUSIC_BOT_LEASE_SECONDS_DEFAULT } from '@guildhall/common';
 import { z } from 'zod';
 import { type EnvOf, httpUrl, optionalString } from '../../platform/config/env.ts';
 
@@ -18,6 +19,11 @@ export const musicEnv = {
     .int({ error: 'MUSIC_IDLE_LEAVE_SECONDS must be whole seconds' })
     .min(1, { error: 'MUSIC_IDLE_LEAVE_SECONDS must be at least 1' })
     .default(300),
+  MUSIC_BOT_LEASE_SECONDS: z.coerce
+    .number({ error: 'MUSIC_BOT_LEASE_SECONDS must be a number' })
+    .min(1, { error: 'MUSIC_BOT_LEASE_SECONDS must be at least 1' })
+    .max(600, { error: 'MUSIC_BOT_LEASE_SECONDS must be at most 600' })
+    .default(MUSIC_BOT_LEASE_SECONDS_DEFAULT),
 };
 
 /** The music feature's settings: what its FeatureContext `config` holds. */
@@ -32,6 +38,22 @@ export type MusicConfig = {
   ffprobePath: string;
   /** How long the bot stays in a voice channel alone or with nothing playing. */
   idleLeaveMs: number;
+  /**
+   * With several instances (PostgreSQL): how long the holder's lease on the bot lasts unrenewed, i.e.
+   * how long after a holder dies another instance takes the bot over.
+   */
+  leaseTtlMs: number;
+};
+
+/**
+ * The slice the music feature's context holds: its own settings, and the process-wide values the one-bot
+ * rule needs (issue 42): whether the database is shared (PostgreSQL: a lease decides the bot's holder)
+ * and Redis (the other instances forward commands to the holder through it).
+ */
+export type MusicFeatureConfig = MusicConfig & {
+  sharedDatabase: boolean;
+  redisUrl?: string;
+  redisPrefix: string;
 };
 
 export function musicConfig(e: EnvOf<typeof musicEnv>): MusicConfig {
@@ -45,5 +67,6 @@ export function musicConfig(e: EnvOf<typeof musicEnv>): MusicConfig {
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,
     idleLeaveMs: e.MUSIC_IDLE_LEAVE_SECONDS * 1000,
+    leaseTtlMs: Math.round(e.MUSIC_BOT_LEASE_SECONDS * 1000),
   };
 }

@@ -1,8 +1,22 @@
-import { MUSIC_ROOM_TYPE, MUSIC_STATUS_EVENT, musicRoom } from '@guildhall/common';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import {
+  MUSIC_FORWARD_TIMEOUT_MS,
+  MUSIC_ROOM_TYPE,
+  MUSIC_STATUS_EVENT,
+  type MusicBotHolder,
+  musicRoom,
+} from '@guildhall/common';
+import type { FastifyBaseLogger } from 'fastify';
 import { defineFeature } from '../../platform/feature.ts';
 import type { MusicBot } from './bot.ts';
-import type { MusicConfig } from './config.ts';
+import type { MusicFeatureConfig } from './config.ts';
+import { connectForwarder, type Forwarder } from './forward.ts';
+import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
+import { BotLease } from './lease.ts';
 import { LoudnessCache } from './loudness.ts';
+import { PlaybackStore } from './playback-store.ts';
+import type { PlayerSettings } from './player.ts';
 import { DEFAULT_SETTINGS } from './present.ts';
 import { findGuildSettings, saveGuildSettings } from './repo.ts';
 import { musicRoom as musicRoomType } from './room.ts';
@@ -15,50 +29,69 @@ import { youtubeSource } from './sources/youtube.ts';
 
 type MusicState = {
   music: MusicService;
+  /** What routes, rooms and playlists call: here on the holder, forwarded to it elsewhere (issue 42). */
+  front: MusicCommands;
   engine: MusicEngine;
   loopback: LibraryLoopback;
+  store: PlaybackStore;
+  /** Null on one SQLite process (it always holds the bot) or without a token. */
+  lease: BotLease | null;
+  forwarder: Forwarder | null;
+  instanceId: string;
   starting: Promise<MusicBot | null>;
+  /** Bumped whenever this instance stops holding the bot: a login still under way for an older turn is undone. */
+  turn: number;
+  /** The bot is logged in here and the stored playback restored. */
+  ready: boolean;
   /** Why the last login failed (for /readyz and the logs; members see member-facing wording). */
   loginError: string | null;
   closing: boolean;
+  crashed: boolean;
   retry: NodeJS.Timeout | null;
+};
+
+/** Test seams of the music feature. */
+export type MusicOptions = {
+  /** This instance's id in the lease (default: host, process id and a random part). */
+  instanceId?: string;
+  /**
+   * Filled by the feature: stops this instance the way kill -9 would, as far as the others can tell (the
+   * lease is neither released nor renewed, nothing is stored, forwarded commands find nobody listening).
+   */
+  crash?: { run?: () => Promise<void> };
 };
 
 /**
  * The music feature: the Discord bot (when DISCORD_BOT_TOKEN is set), the players, the sources and
  * every /api/music route. Without a token, or while the bot logs in, the API answers that it is offline.
- * Library songs are read from the platform's one blob store.
+ * Library songs are read from the platform's one blob store. With a shared database (PostgreSQL) a lease
+ * decides which one instance logs the bot in; the others forward their members' commands to it through
+ * Redis (docs/operations.md, "One music bot").
  */
 /** The bot's encoder arguments (the container test runs them with the image's own ffmpeg). */
 export { encoderArgs } from './ffmpeg.ts';
 
-export const musicFeature = defineFeature<MusicState, MusicConfig>({
-  name: 'music',
-  config: (c) => c.music,
-  setup: ({ db, config, log, publish, blobStore, readiness, processes }) => {
-    const c = config;
-    const loopback = new LibraryLoopback(db, blobStore, log);
-    const engine: MusicEngine = {
-      log,
-      ffmpegPath: c.ffmpegPath,
-      processes,
-      bot: null,
-      sources: [
-        youtubeSource(c.youtubeBaseUrl),
-        soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
-        librarySource(db, loopback, c.ffprobePath, processes),
-      ],
-      publish: (status) => publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status }),
-      defaultGuildId: c.defaultGuildId ?? null,
-      idleLeaveMs: c.idleLeaveMs,
-      settings: {
-        async load(guildId) {
+export const musicFeature = (options: MusicOptions = {}) =>
+  defineFeature<MusicState, MusicFeatureConfig>({
+    name: 'music',
+    config: (c) => ({
+      ...c.music,
+      sharedDatabase: !c.databaseUrl.startsWith('sqlite:'),
+      redisUrl: c.redisUrl,
+      redisPrefix: c.redisPrefix,
+    }),
+    setup: ({ db, config, log, publish, blobStore, readiness, processes, clock }) => {
+      const c = config;
+      const instanceId = options.instanceId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+      const loopback = new LibraryLoopback(db, blobStore, log);
+      const settings = {
+        async load(guildId: string) {
           const row = await findGuildSettings(db, guildId);
           return row
             ? { volume: Number(row.volume), normalize: Number(row.normalize) === 1, loop: row.loop }
             : { ...DEFAULT_SETTINGS };
         },
-        save: (guildId, s) =>
+        save: (guildId: string, s: PlayerSettings) =>
           saveGuildSettings(db, {
             guild_id: guildId,
             volume: s.volume,
@@ -66,71 +99,216 @@ export const musicFeature = defineFeature<MusicState, MusicConfig>({
             loop: s.loop,
             updated_at: new Date().toISOString(),
           }),
-      },
-      loudness: new LoudnessCache(c.ffmpegPath, processes),
-    };
-    const state: MusicState = {
-      music: new MusicService(engine),
-      engine,
-      loopback,
-      starting: Promise.resolve(null),
-      loginError: null,
-      closing: false,
-      retry: null,
-    };
-    if (c.botToken) {
-      // Optional: a music outage degrades /readyz without failing it (the operator's details are there).
-      readiness.add('music', () => state.music.readiness(true, () => state.loginError), { optional: true });
-    }
-    return state;
-  },
-  rooms: (_ctx, { music }) => ({ [MUSIC_ROOM_TYPE]: musicRoomType(music) }),
-  routes: ({ db }, { music }) => musicRoutes(db, music),
-  start: ({ config, log, processes }, state) => {
-    const c = config;
-    if (!c.botToken) {
-      log.info('music: DISCORD_BOT_TOKEN is not set, the music bot stays offline');
-      return;
-    }
-    processes.warmUp(); // the first song does not wait for the spawner's helper to start
-    const token = c.botToken;
-    /** Logs in; on failure (Discord down or refusing) tries again after 5 s, doubling up to 2 minutes. */
-    const login = (attempt: number) => {
-      // discord.js (~15 MB of heap) loads only for a configured bot.
-      state.starting = import('./bot.ts')
-        .then(({ startMusicBot }) => startMusicBot({ token, apiUrl: c.discordApiUrl, log }))
-        .then(async (bot) => {
-          if (state.closing) {
-            await bot.destroy();
-            return null;
-          }
-          state.loginError = null;
-          state.engine.bot = bot;
-          state.music.attachBot(bot);
-          return bot;
-        })
-        .catch((err: unknown) => {
-          state.loginError = err instanceof Error ? err.message : String(err);
-          const delay = Math.min(120_000, 5_000 * 2 ** Math.min(5, attempt));
+      };
+      let state: MusicState;
+      // One SQLite process writes as epoch 0; with a lease, only the holder writes, under its epoch.
+      const store = new PlaybackStore(db, log, () => (state.lease ? state.lease.epoch : 0));
+      const engine: MusicEngine = {
+        log,
+        ffmpegPath: c.ffmpegPath,
+        processes,
+        bot: null,
+        sources: [
+          youtubeSource(c.youtubeBaseUrl),
+          soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
+          librarySource(db, loopback, c.ffprobePath, processes),
+        ],
+        publish: (status) => publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status }),
+        defaultGuildId: c.defaultGuildId ?? null,
+        idleLeaveMs: c.idleLeaveMs,
+        settings,
+        loudness: new LoudnessCache(c.ffmpegPath, processes),
+        store,
+      };
+      const music = new MusicService(engine);
+      const lease =
+        c.botToken && c.sharedDatabase
+          ? new BotLease({
+              db,
+              clock,
+              log,
+              instanceId,
+              ttlMs: c.leaseTtlMs,
+              onAcquired: () => hold(state, c, log),
+              onLost: () => void letGo(state, log),
+            })
+          : null;
+      state = {
+        music,
+        front: musicFront({
+          local: music,
+          log,
+          instanceId,
+          defaultGuildId: c.defaultGuildId ?? null,
+          lease,
+          forwarder: () => state.forwarder,
+          store,
+          isReady: () => state.ready,
+          hasToken: Boolean(c.botToken),
+          settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
+        }),
+        engine,
+        loopback,
+        store,
+        lease,
+        forwarder: null,
+        instanceId,
+        starting: Promise.resolve(null),
+        turn: 0,
+        ready: false,
+        loginError: null,
+        closing: false,
+        crashed: false,
+        retry: null,
+      };
+      if (c.botToken) {
+        // Optional: a music outage degrades /readyz without failing it (the operator's details are there).
+        readiness.add(
+          'music',
+          async () => {
+            if (lease && !state.ready) {
+              const holder = lease.holder();
+              if (holder && holder !== instanceId) return; // the holder reports on its own /readyz
+              throw new Error('no instance holds the music bot right now (a handover is under way)');
+            }
+            await state.music.readiness(true, () => state.loginError);
+          },
+          { optional: true },
+        );
+        readiness.add('musicBot', async () => describeHolder(state.front.holder()), { optional: true });
+      }
+      if (options.crash) options.crash.run = () => crash(state);
+      return state;
+    },
+    rooms: (_ctx, { front }) => ({ [MUSIC_ROOM_TYPE]: musicRoomType(front) }),
+    routes: ({ db }, { front }) => musicRoutes(db, front),
+    start: async ({ config, log, processes }, state) => {
+      const c = config;
+      if (!c.botToken) {
+        log.info('music: DISCORD_BOT_TOKEN is not set, the music bot stays offline');
+        return;
+      }
+      processes.warmUp(); // the first song does not wait for the spawner's helper to start
+      const lease = state.lease;
+      if (!lease) {
+        hold(state, c, log); // one SQLite process: no lease, no forwarding
+        return;
+      }
+      if (c.redisUrl) {
+        state.forwarder = await connectForwarder({
+          url: c.redisUrl,
+          prefix: c.redisPrefix,
+          instanceId: state.instanceId,
+          log,
+          timeoutMs: MUSIC_FORWARD_TIMEOUT_MS,
+        }).catch((err: unknown) => {
           log.error(
-            { err, retryInMs: delay },
-            'music bot: could not log in to Discord; music stays offline until it can',
+            { err },
+            'music: Redis unreachable; music commands cannot reach the bot on another instance',
           );
-          if (!state.closing) {
-            state.retry = setTimeout(() => login(attempt + 1), delay);
-            state.retry.unref();
-          }
           return null;
         });
-    };
-    // In the background: a slow or refused Discord login must not keep the portal from starting.
-    login(0);
-  },
-  stop: async (_ctx, state) => {
-    state.closing = true;
-    if (state.retry) clearTimeout(state.retry);
-    await state.starting;
-    await state.music.close();
-    await state.loopback.close();
-  },
-});
+        state.forwarder?.serve(serveForwarded(state.music, () => state.ready));
+        // A holder that released the lease (or took it) says so: the others look at once instead of waiting.
+        state.forwarder?.onNews(() => void lease.poke());
+      } else {
+        log.warn(
+          'music: a shared database without REDIS_URL: only the instance holding the bot can play music',
+        );
+      }
+      await lease.start();
+    },
+    stop: async (_ctx, state) => {
+      if (state.crashed) return;
+      state.closing = true;
+      state.ready = false;
+      if (state.retry) clearTimeout(state.retry);
+      await state.starting;
+      const held = state.lease?.isHolder ?? false;
+      // Stored first (at the exact position), then the bot logs out, then the lease is handed over at once:
+      // the next holder joins only after this one left the voice channel, and reads the final state.
+      await state.music.close({ save: true });
+      await state.lease?.stop(true);
+      if (held) state.forwarder?.announce({ kind: 'released', instance: state.instanceId });
+      await state.forwarder?.close();
+      await state.loopback.close();
+    },
+  });
+
+/**
+ * This instance holds the bot (or is the one process): logs it in, restores the stored playback, then
+ * serves commands. A failed login tries again after 5 s, doubling up to 2 minutes.
+ */
+function hold(state: MusicState, c: MusicFeatureConfig, log: FastifyBaseLogger): void {
+  const token = c.botToken;
+  if (!token) return;
+  const turn = ++state.turn;
+  const stale = () => state.closing || state.turn !== turn;
+  const login = (attempt: number) => {
+    // discord.js (~15 MB of heap) loads only for a configured bot.
+    state.starting = import('./bot.ts')
+      .then(({ startMusicBot }) => startMusicBot({ token, apiUrl: c.discordApiUrl, log }))
+      .then(async (bot) => {
+        if (stale()) {
+          await bot.destroy();
+          return null;
+        }
+        state.loginError = null;
+        state.music.attachBot(bot);
+        await state.music
+          .restore(await state.store.loadAll())
+          .catch((err: unknown) => log.error({ err }, 'music: could not restore the stored playback'));
+        if (stale()) return bot;
+        state.ready = true;
+        state.forwarder?.announce({ kind: 'acquired', instance: state.instanceId });
+        return bot;
+      })
+      .catch((err: unknown) => {
+        state.loginError = err instanceof Error ? err.message : String(err);
+        const delay = Math.min(120_000, 5_000 * 2 ** Math.min(5, attempt));
+        log.error(
+          { err, retryInMs: delay },
+          'music bot: could not log in to Discord; music stays offline until it can',
+        );
+        if (!stale()) {
+          state.retry = setTimeout(() => login(attempt + 1), delay);
+          state.retry.unref();
+        }
+        return null;
+      });
+  };
+  // In the background: a slow or refused Discord login must not keep the portal from starting.
+  login(0);
+}
+
+/** Another instance holds the bot now: this one stops its bot at once, writing nothing (fencing). */
+async function letGo(state: MusicState, log: FastifyBaseLogger): Promise<void> {
+  state.turn++;
+  state.ready = false;
+  if (state.retry) clearTimeout(state.retry);
+  await state.starting;
+  await state.music.close({ save: false });
+  log.warn('music bot: stopped here; another instance holds the bot');
+}
+
+/** The test seam's kill -9: nothing released, stored or announced; commands find nobody listening. */
+async function crash(state: MusicState): Promise<void> {
+  state.crashed = true;
+  state.closing = true;
+  state.ready = false;
+  if (state.retry) clearTimeout(state.retry);
+  await state.lease?.stop(false);
+  await state.forwarder?.close();
+  state.forwarder = null;
+  await state.starting;
+  await state.music.close({ save: false });
+  await state.loopback.close();
+}
+
+function describeHolder(h: MusicBotHolder): string {
+  if (!h.holder) return `no instance holds the music bot (this is ${h.thisInstance})`;
+  const where = h.holder === h.thisInstance ? 'this instance' : 'another instance';
+  return h.leased
+    ? `${where} holds the music bot: ${h.holder} (lease epoch ${h.epoch}, until ${h.expiresAt})`
+    : `${where} holds the music bot: ${h.holder} (one process, no lease)`;
+}

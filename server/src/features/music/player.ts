@@ -38,6 +38,22 @@ export type PlayerDeps = {
 /** The settings a guild keeps between sessions (volume, normalisation, loop). */
 export type PlayerSettings = { volume: number; normalize: boolean; loop: MusicLoopMode };
 
+/**
+ * A guild's playback as stored (issue 42): what a restarted instance, or a new holder of the bot, needs to
+ * carry on where the music was.
+ */
+export type StoredPlayback = {
+  channel: VoiceChannelInfo | null;
+  current: Song | null;
+  queue: Song[];
+  history: Song[];
+  effects: MusicEffect[];
+  eq: EqSettings;
+  paused: boolean;
+  /** Seconds into the current song. */
+  position: number;
+};
+
 /** How long a new ffmpeg may take to deliver its first packet before the change counts as failed. */
 const FIRST_PACKET_TIMEOUT_MS = 15_000;
 /** An ffmpeg that dies mid-track is restarted at the position it reached, this many times per track. */
@@ -136,6 +152,35 @@ export class GuildPlayer {
 
   playbackRate(): number {
     return playbackRate(this.effects);
+  }
+
+  /** The playback as stored: enough to resume it elsewhere. */
+  snapshot(): StoredPlayback {
+    return {
+      channel: this.channel,
+      current: this.current,
+      queue: [...this.queue],
+      history: [...this.history],
+      effects: [...this.effects],
+      eq: { ...this.eq },
+      paused: this.isPaused,
+      position: Math.round(this.elapsed() * 1000) / 1000,
+    };
+  }
+
+  /** Takes over a stored queue, history, effects and equalizer (the song itself starts with `resumeAt`). */
+  loadStored(s: StoredPlayback): void {
+    this.queue = [...s.queue];
+    this.history = [...s.history];
+    this.effects = [...s.effects];
+    this.eq = { ...s.eq };
+  }
+
+  /** Plays a stored song from its stored position (paused again if it was). */
+  async resumeAt(song: Song, position: number, paused: boolean): Promise<void> {
+    this.setCurrent(song);
+    this.wantPaused = paused;
+    await this.startTrack(Math.max(0, position));
   }
 
   attach(connection: VoiceConnection, channel: VoiceChannelInfo): void {

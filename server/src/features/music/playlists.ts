@@ -11,16 +11,16 @@ import {
 import type { Db } from '../../db/index.ts';
 import type { UsersTable } from '../../db/schema.ts';
 import { fail } from '../../platform/errors.ts';
+import type { MusicCommands } from './front.ts';
 import { presentPlaylist, presentPlaylistSong } from './present.ts';
 import * as repo from './repo.ts';
-import type { MusicService } from './service.ts';
 
 /**
  * Playlist rules: per guild; public ones are listed for and playable by everyone, private ones only by
  * their creator; only the creator renames, deletes, edits songs or changes visibility. A private
  * playlist of someone else answers 404, so its existence is not revealed.
  */
-export type PlaylistContext = { db: Db; music: MusicService };
+export type PlaylistContext = { db: Db; music: MusicCommands };
 
 const now = () => new Date().toISOString();
 

@@ -7,7 +7,8 @@ import {
   type PlaylistSong,
 } from '@guildhall/common';
 import type { UsersTable } from '../../db/schema.ts';
-import type { GuildPlayer, PlayerSettings } from './player.ts';
+import { playbackRate } from './ffmpeg.ts';
+import type { GuildPlayer, PlayerSettings, StoredPlayback } from './player.ts';
 import type { PlaylistRow } from './repo.ts';
 import type { MusicPlaylistSongsTable } from './tables.ts';
 
@@ -91,6 +92,36 @@ export function presentStatus(
         .map(([id, displayName]) => ({ id, displayName })),
       needed: Math.floor(listeners / 2) + 1,
     },
+  };
+}
+
+/**
+ * A guild's status while no instance holds a running bot (a handover, a restart, the bot logging in):
+ * the stored playback, with the badge saying "Reconnecting" — never an Idle that is not true (issue 42).
+ */
+export function storedStatus(
+  guildId: string,
+  stored: StoredPlayback | null,
+  settings: PlayerSettings,
+  since: string | null,
+): PlaybackStatus {
+  const base = emptyStatus(guildId, false, { state: 'reconnecting', since }, settings);
+  if (!stored) return base;
+  const state = stored.current ? (stored.paused ? 'paused' : 'playing') : 'stopped';
+  return {
+    ...base,
+    isPlaying: state === 'playing',
+    isPaused: state === 'paused',
+    state,
+    currentSong: stored.current,
+    queue: stored.queue,
+    history: stored.history,
+    activeEffects: stored.effects,
+    eqSettings: stored.eq,
+    elapsedTime: stored.current ? stored.position : 0,
+    // The position does not move while nobody plays it.
+    playbackRate: stored.current ? playbackRate(stored.effects) : 1,
+    voiceChannel: stored.current ? stored.channel : null,
   };
 }
 

@@ -1,7 +1,13 @@
 import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
-import type { MusicGuildSettingsTable, MusicPlaylistSongsTable, MusicPlaylistsTable } from './tables.ts';
+import type {
+  MusicBotLeaseTable,
+  MusicGuildSettingsTable,
+  MusicGuildStateTable,
+  MusicPlaylistSongsTable,
+  MusicPlaylistsTable,
+} from './tables.ts';
 
 /** Kysely queries of the music feature (playlists); the rules are in playlists.ts. */
 
@@ -204,4 +210,116 @@ export async function deletePlaylistSong(db: Db, playlistId: string, songId: str
     .where('id', '=', songId)
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/* The lease on the Discord bot and each server's stored playback (issue 42; the rules are in lease.ts and
+ * playback-store.ts). Timestamps are ISO-8601 text, which compares in time order. */
+
+/** Whether the lease row exists at all (the first instance ever makes it). */
+export async function insertLeaseIfAbsent(db: Db, row: MusicBotLeaseTable): Promise<boolean> {
+  const result = await db
+    .insertInto('music_bot_lease')
+    .values(row)
+    .onConflict((oc) => oc.column('name').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Takes a lease that ran out (or was released) for `holder`, with the next epoch; false when it is still
+ * held. On PostgreSQL two instances racing for it are serialised by the row lock, and the second one's
+ * condition is checked again against the first one's row, so only one takes it.
+ */
+export async function takeExpiredLease(
+  db: Db,
+  name: string,
+  holder: string,
+  now: string,
+  expiresAt: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('music_bot_lease')
+    .set({ holder, epoch: sql`epoch + 1`, expires_at: expiresAt, acquired_at: now })
+    .where('name', '=', name)
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Extends the lease while `holder` still holds it at `epoch`; false when another instance took it. */
+export async function renewLease(
+  db: Db,
+  name: string,
+  holder: string,
+  epoch: number,
+  expiresAt: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('music_bot_lease')
+    .set({ expires_at: expiresAt })
+    .where('name', '=', name)
+    .where('holder', '=', holder)
+    .where('epoch', '=', epoch)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Ends the lease at once (a graceful stop), if `holder` still holds it at `epoch`. */
+export async function releaseLease(
+  db: Db,
+  name: string,
+  holder: string,
+  epoch: number,
+  expiredAt: string,
+): Promise<void> {
+  await db
+    .updateTable('music_bot_lease')
+    .set({ expires_at: expiredAt })
+    .where('name', '=', name)
+    .where('holder', '=', holder)
+    .where('epoch', '=', epoch)
+    .execute();
+}
+
+export async function findLease(db: Db, name: string): Promise<MusicBotLeaseTable | undefined> {
+  return db.selectFrom('music_bot_lease').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+/**
+ * Stores a server's playback, unless a holder with a newer epoch already wrote it (fencing: an instance
+ * that lost the lease without knowing it cannot overwrite the new holder's state).
+ */
+export async function saveGuildState(db: Db, row: MusicGuildStateTable): Promise<void> {
+  const { guild_id: _id, ...rest } = row;
+  await db
+    .insertInto('music_guild_state')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('guild_id').doUpdateSet(rest).where('music_guild_state.epoch', '<=', row.epoch),
+    )
+    .execute();
+}
+
+/** Stores the song's position (every few seconds while it plays), under the same fencing. */
+export async function saveGuildPosition(
+  db: Db,
+  guildId: string,
+  epoch: number,
+  position: number,
+  updatedAt: string,
+): Promise<void> {
+  await db
+    .updateTable('music_guild_state')
+    .set({ position, updated_at: updatedAt, epoch })
+    .where('guild_id', '=', guildId)
+    .where('epoch', '<=', epoch)
+    .execute();
+}
+
+export async function listGuildStates(db: Db): Promise<MusicGuildStateTable[]> {
+  return db.selectFrom('music_guild_state').selectAll().execute();
+}
+
+export async function findGuildState(db: Db, guildId: string): Promise<MusicGuildStateTable | undefined> {
+  return db.selectFrom('music_guild_state').selectAll().where('guild_id', '=', guildId).executeTakeFirst();
 }

@@ -4,6 +4,7 @@ import {
   EqualizerBody,
   GuildIdParams,
   LoopBody,
+  MusicBotHolderResponse,
   MusicControlResponse,
   MusicGuildsResponse,
   MusicPlatformsResponse,
@@ -37,8 +38,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Db } from '../../db/index.ts';
 import { perMemberKey } from '../../platform/rate-limit/keys.ts';
+import type { MusicCommands } from './front.ts';
 import * as playlists from './playlists.ts';
-import type { Caller, MusicService } from './service.ts';
+import type { Caller } from './service.ts';
 
 const BASE = '/api/music';
 
@@ -68,7 +70,7 @@ const errors = {
 };
 const responds = <T extends z.ZodType>(ok: T) => ({ 200: ok, ...errors });
 
-export function musicRoutes(db: Db, music: MusicService): FastifyPluginAsyncZod {
+export function musicRoutes(db: Db, music: MusicCommands): FastifyPluginAsyncZod {
   return async (app) => {
     const me = (req: FastifyRequest) => req.auth!.user;
     const caller = (req: FastifyRequest): Caller => ({ user: req.auth!.user, level: req.auth!.level });
@@ -78,13 +80,20 @@ export function musicRoutes(db: Db, music: MusicService): FastifyPluginAsyncZod 
     app.get(
       `${BASE}/guilds`,
       { config: READ, schema: { response: responds(MusicGuildsResponse) } },
-      async () => ok(music.guilds()),
+      async () => ok(await music.guilds()),
     );
 
     app.get(
       `${BASE}/status/:guildId`,
       { config: READ, schema: { params: GuildIdParams, response: responds(MusicStatusResponse) } },
-      async (req) => ok(music.status(req.params.guildId)),
+      async (req) => ok(await music.status(req.params.guildId)),
+    );
+
+    // Issue 42: which instance holds the bot (the admin panel; /readyz says it too).
+    app.get(
+      `${BASE}/bot`,
+      { config: { access: 'admin' }, schema: { response: responds(MusicBotHolderResponse) } },
+      async () => ok(music.holder()),
     );
 
     // Beyond the spec's table: the Platforms panel's real health check.

@@ -10,6 +10,7 @@ import {
   MUSIC_LOOP_LABELS,
   MUSIC_PAUSED_LEAVE_MS,
   MUSIC_PLATFORM_LABELS,
+  MUSIC_POSITION_SAVE_MS,
   MUSIC_QUEUE_MAX,
   MUSIC_TEXTS,
   type MusicEffect,
@@ -30,8 +31,9 @@ import type { MusicBot } from './bot.ts';
 import type { Loudness } from './ffmpeg.ts';
 import type { LoudnessCache } from './loudness.ts';
 import { runMediaJob } from './media-jobs.ts';
-import { GuildPlayer, type PlayerSettings } from './player.ts';
-import { type BotLink, emptyStatus, presentStatus, requesterOf } from './present.ts';
+import type { PlaybackStore } from './playback-store.ts';
+import { GuildPlayer, type PlayerSettings, type StoredPlayback } from './player.ts';
+import { type BotLink, emptyStatus, presentStatus, requesterOf, storedStatus } from './present.ts';
 import type { MusicSource } from './sources/types.ts';
 
 export type MusicEngine = {
@@ -53,6 +55,8 @@ export type MusicEngine = {
     save(guildId: string, settings: PlayerSettings): Promise<void>;
   };
   loudness: LoudnessCache;
+  /** Where each guild's playback is kept (issue 42): written on every change, read back on start. */
+  store: PlaybackStore | null;
 };
 
 /** Who is asking: the member and the level they act with (moderators and above skip the channel rule). */
@@ -76,6 +80,9 @@ export class MusicService {
     null;
   private readonly loggedReasons = new Map<MusicPlatform, string | null>();
   private encoder: { at: number; result: Promise<string | null> } | null = null;
+  /** While closing: the players' last events (voice connections destroyed) are neither pushed nor stored. */
+  private closing = false;
+  private positionSaves: NodeJS.Timeout | null = null;
 
   private readonly e: MusicEngine;
 
@@ -87,6 +94,8 @@ export class MusicService {
   /** Follows voice-state changes (listeners joining or leaving) once the bot is online. */
   attachBot(bot: MusicBot): void {
     this.e.bot = bot;
+    this.closing = false;
+    this.startPositionSaves();
     bot.onVoiceStateChange((c) => {
       if (this.players.has(c.guildId)) this.changed(c.guildId);
     });
@@ -447,11 +456,81 @@ export class MusicService {
     return this.e.sources.find((s) => s.owns(url))?.platform ?? null;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops every player and logs the bot out. With `save` (a graceful stop) each guild's playback is stored
+   * first, at its exact position, and members are told the bot is reconnecting (another instance, or this
+   * one after its restart, carries on); without it (the lease was lost: another instance holds the bot now)
+   * nothing is written or pushed.
+   */
+  async close(o: { save: boolean } = { save: true }): Promise<void> {
+    const store = this.e.store;
+    const last: PlaybackStatus[] = [];
+    if (o.save) {
+      const since = new Date().toISOString();
+      for (const [guildId, p] of this.players) {
+        if (store) void store.save(guildId, () => p.snapshot());
+        last.push(storedStatus(guildId, p.snapshot(), p.settings(), since));
+      }
+      await store?.flush();
+    }
+    this.closing = true;
+    if (this.positionSaves) clearInterval(this.positionSaves);
+    this.positionSaves = null;
     for (const t of this.idleTimers.values()) clearTimeout(t.timer);
+    this.idleTimers.clear();
     for (const p of this.players.values()) p.destroy();
     this.players.clear();
-    await this.e.bot?.destroy();
+    const bot = this.e.bot;
+    this.e.bot = null;
+    await bot?.destroy();
+    for (const status of last) this.e.publish(status);
+  }
+
+  /**
+   * Carries on where the stored playback was (issue 42): for each guild with a song, rejoins its voice
+   * channel and plays the song from its stored position (paused if it was), with its queue, history,
+   * effects and equalizer; a guild with only a queue gets its queue back.
+   */
+  async restore(states: Map<string, StoredPlayback>): Promise<void> {
+    const bot = this.e.bot;
+    if (!bot) return;
+    for (const [guildId, s] of states) {
+      if (this.players.has(guildId) || !bot.hasGuild(guildId)) continue;
+      if (!s.current && s.queue.length === 0) continue;
+      const player = await this.createPlayer(guildId);
+      player.loadStored(s);
+      if (s.current && s.channel) {
+        try {
+          await this.connect(bot, guildId, player, s.channel);
+        } catch (err) {
+          this.e.log.warn(
+            { err: (err as Error).message, guildId },
+            'music: cannot rejoin the stored voice channel',
+          );
+          player.queue.unshift(s.current); // not lost: it plays first when someone plays again
+          this.changed(guildId);
+          continue;
+        }
+        await player.resumeAt(s.current, s.position, s.paused);
+        this.e.log.info(
+          { guildId, song: s.current.url, position: s.position },
+          'music: resumed the stored song',
+        );
+      }
+      this.changed(guildId);
+    }
+  }
+
+  /** Stores the position of every song playing, every MUSIC_POSITION_SAVE_MS. */
+  private startPositionSaves(): void {
+    const store = this.e.store;
+    if (this.positionSaves || !store) return;
+    this.positionSaves = setInterval(() => {
+      for (const [guildId, p] of this.players) {
+        if (p.isPlaying) void store.savePosition(guildId, Math.round(p.elapsed() * 1000) / 1000);
+      }
+    }, MUSIC_POSITION_SAVE_MS);
+    this.positionSaves.unref();
   }
 
   private source(platform: MusicPlatform): MusicSource {
@@ -586,18 +665,7 @@ export class MusicService {
     if (player.channel) this.requireVoiceLink(bot, guildId);
     if (!player.channel || (player.channel.id !== channel.id && !player.current)) {
       try {
-        const connection = await bot.join(guildId, channel.id);
-        const fresh = !player.isAttachedTo(connection); // a move keeps the same connection
-        player.attach(connection, channel);
-        const p = player;
-        if (fresh)
-          connection.on('stateChange', (_before, after) => {
-            // Gone for good (left, kicked, or no reconnect): the song stops and the status says so.
-            if (after.status !== VoiceConnectionStatus.Destroyed || !p.isAttachedTo(connection)) return;
-            p.stop();
-            p.detach();
-            this.changed(guildId);
-          });
+        await this.connect(bot, guildId, player, channel);
       } catch (err) {
         this.e.log.warn({ err: (err as Error).message, guildId }, 'music: cannot join voice');
         throw fail('VOICE_JOIN_FAILED', MUSIC_TEXTS.voiceUnreachable);
@@ -606,10 +674,33 @@ export class MusicService {
     return player;
   }
 
+  /** Joins (or moves to) a channel and hands the connection to the player. */
+  private async connect(
+    bot: MusicBot,
+    guildId: string,
+    player: GuildPlayer,
+    channel: { id: string; name: string },
+  ): Promise<void> {
+    const connection = await bot.join(guildId, channel.id);
+    const fresh = !player.isAttachedTo(connection); // a move keeps the same connection
+    player.attach(connection, channel);
+    if (fresh)
+      connection.on('stateChange', (_before, after) => {
+        // Gone for good (left, kicked, or no reconnect): the song stops and the status says so.
+        if (after.status !== VoiceConnectionStatus.Destroyed || !player.isAttachedTo(connection)) return;
+        player.stop();
+        player.detach();
+        this.changed(guildId);
+      });
+  }
+
   private changed(guildId: string): void {
+    if (this.closing) return;
     const status = this.status(guildId);
     this.e.publish(status);
     this.reviewIdle(guildId, status);
+    const player = this.players.get(guildId);
+    if (player && this.e.store) void this.e.store.save(guildId, () => player.snapshot());
   }
 
   /**

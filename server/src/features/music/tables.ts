@@ -38,7 +38,40 @@ export type MusicGuildSettingsTable = {
   updated_at: string;
 };
 
+/** The lease on the Discord bot (migration 070): one row per lease name. */
+export type MusicBotLeaseTable = {
+  name: string;
+  /** The instance holding it (host, process, start). */
+  holder: string;
+  /** Fencing token: grows by one with every new holder; stored state carries the writer's. */
+  epoch: number;
+  /** ISO time after which another instance may take it. */
+  expires_at: string;
+  acquired_at: string;
+};
+
+/** A server's playback as last stored (migration 070); songs, queue, effects and EQ as JSON text. */
+export type MusicGuildStateTable = {
+  guild_id: string;
+  /** The lease epoch of the holder that wrote it: an older holder's write is refused. */
+  epoch: number;
+  channel_id: string | null;
+  channel_name: string | null;
+  current_song: string | null;
+  queue: string;
+  history: string;
+  effects: string;
+  eq: string;
+  /** 0 or 1. */
+  paused: number;
+  /** Seconds into the current song. */
+  position: number;
+  updated_at: string;
+};
+
 export type MusicTables = {
+  music_bot_lease: MusicBotLeaseTable;
+  music_guild_state: MusicGuildStateTable;
   music_guild_settings: MusicGuildSettingsTable;
   music_playlists: MusicPlaylistsTable;
   music_playlist_songs: MusicPlaylistSongsTable;

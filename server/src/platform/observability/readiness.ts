@@ -1,7 +1,10 @@
 import { READINESS_CHECK_TIMEOUT_MS, type ReadinessCheck } from '@guildhall/common';
 
-/** A dependency probe: resolves when the dependency answers, throws (or times out) when it does not. */
-export type ReadinessProbe = () => Promise<void>;
+/**
+ * A dependency probe: resolves when the dependency answers (with a string: a line worth showing),
+ * throws (or times out) when it does not.
+ */
+export type ReadinessProbe = () => Promise<unknown>;
 
 /**
  * The dependencies /readyz asks. The platform adds the database and Redis; features add what they own
@@ -41,8 +44,8 @@ async function settle(probe: ReadinessProbe, timeoutMs: number): Promise<Readine
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    await Promise.race([probe(), timeout]);
-    return { ok: true };
+    const detail = await Promise.race([probe(), timeout]);
+    return typeof detail === 'string' ? { ok: true, detail } : { ok: true };
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   } finally {

@@ -29,11 +29,15 @@ export type RealtimeOptions = {
 /**
  * Attaches the realtime channel to the app's HTTP server and exposes it as `app.realtime`. With
  * `REDIS_URL` it fans out across instances through Redis, otherwise it stays in process.
+ *
+ * The sockets close before the HTTP server does (preClose); the Redis fan-out stays open until the
+ * composition root calls `closeFanout`, after every feature stopped: a feature publishing as it stops
+ * (the music bot's last status) still reaches the other instances instead of a closed client.
  */
 export async function attachRealtime(
   app: FastifyInstance,
   deps: { config: Config; db: Db; levelOf: LevelOf; realtime?: RealtimeOptions },
-): Promise<RealtimeHub> {
+): Promise<{ hub: RealtimeHub; closeFanout: () => Promise<void> }> {
   const options = deps.realtime ?? {};
   let fanout: RedisFanout | undefined;
   if (deps.config.redisUrl) {
@@ -54,7 +58,13 @@ export async function attachRealtime(
   // Open sockets would keep the HTTP server from closing; drop them before it does.
   app.addHook('preClose', async () => {
     await hub.close();
-    await fanout?.close();
   });
-  return hub;
+  let fanoutClosed: Promise<void> | undefined;
+  const closeFanout = () => {
+    fanoutClosed ??= fanout?.close() ?? Promise.resolve();
+    return fanoutClosed;
+  };
+  // Should the app fail before its composition root takes the order over (a feature failing to mount).
+  app.addHook('onClose', closeFanout);
+  return { hub, closeFanout };
 }

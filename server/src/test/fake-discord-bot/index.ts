@@ -17,13 +17,20 @@ export type FakeMember = {
   roles?: string[];
   nick?: string | null;
 };
-export type FakeRole = { id: string; name: string; color?: number; position?: number };
+/** `managed`: a role an integration owns (a bot's own role), which nobody can be given by hand. */
+export type FakeRole = { id: string; name: string; color?: number; position?: number; managed?: boolean };
 export type FakeGuild = {
   id: string;
   name: string;
   voiceChannels: { id: string; name: string }[];
   members: FakeMember[];
   roles?: FakeRole[];
+  /**
+   * Every user the list does not name is a member with no roles (a member lookup never answers 10007).
+   * The browser tests' server: each test makes members of its own, and all of them are in the community,
+   * so switching the role sync on there leaves the other tests' members as they are.
+   */
+  openMembership?: boolean;
 };
 
 /**
@@ -47,6 +54,10 @@ export type FakeDiscordBot = {
   botChannel: (guildId: string) => string | null;
   /** Resolves once the bot's gateway session is READY and the guilds were sent. */
   ready: () => Promise<void>;
+  /** Gateway sessions that identified (op 2) since the fake started: one per bot login. */
+  identifyCount: () => number;
+  /** Gateway connections open now with a session (identified or resumed). */
+  liveSessions: () => number;
   /** Cuts every gateway connection (code 1006, as a network drop): the bot should resume. */
   dropGateway: () => void;
   /** Replaces a member's roles (their full list), as a moderator does in Discord. */
@@ -112,7 +123,9 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
       return send(200, [everyoneRole(known.id), ...(known.roles ?? []).map(roleObject)]);
     }
     if (known && guildRoute?.[3]) {
-      const m = known.members.find((x) => x.id === guildRoute[3]);
+      const m =
+        known.members.find((x) => x.id === guildRoute[3]) ??
+        (known.openMembership ? { id: guildRoute[3], username: `member_${guildRoute[3].slice(-6)}` } : null);
       if (!m) return send(404, { message: 'Unknown Member', code: 10007 });
       return send(200, { ...memberObject(m), nick: m.nick ?? null, pending: false });
     }
@@ -294,6 +307,8 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     },
     botChannel: (guildId) => voiceStates.get(guildId)?.get(botUser.id) ?? null,
     ready: () => readyPromise,
+    identifyCount: () => log.filter((l) => l === 'gateway op 2').length,
+    liveSessions: () => sessions.size,
     dropGateway() {
       for (const ws of wss.clients) ws.terminate();
     },
@@ -348,7 +363,7 @@ function roleObject(r: FakeRole, i: number) {
     position: r.position ?? i + 1,
     color: r.color ?? 0,
     hoist: false,
-    managed: false,
+    managed: r.managed ?? false,
     mentionable: false,
     flags: 0,
   };

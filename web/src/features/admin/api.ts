@@ -5,6 +5,7 @@ import {
   type ClientUser,
   type DiscordRole,
   DiscordRolesResponse,
+  MusicBotHolderResponse,
   RoleSyncResponse,
   type RoleSyncSettingsBody,
   type RoleSyncState,
@@ -34,6 +35,11 @@ export async function updateUser(id: string, body: UserUpdateBody): Promise<Clie
 
 export async function removeUser(id: string): Promise<void> {
   await apiFetch(`/api/users/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+/** Which portal instance holds the Discord music bot (issue 42). */
+export async function fetchMusicBotHolder() {
+  return MusicBotHolderResponse.parse(await apiFetch('/api/music/bot')).data;
 }
 
 export const AUDIT_PANEL_SIZE = 20;

@@ -1,6 +1,7 @@
-import { MyRoleSourceResponse, roleColorHex } from '@guildhall/common';
+import { MyRoleSourceResponse } from '@guildhall/common';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client.ts';
+import { RoleDot } from '../../ui/RoleDot.tsx';
 
 /** "Level from the Discord role …": which role of the community server gave the member their level (issue 43). */
 export function RoleSource() {
@@ -11,9 +12,13 @@ export function RoleSource() {
   const role = source.data;
   if (!role) return null;
   return (
-    <p className="mt-2 text-sm text-muted" data-testid="role-source">
+    <p
+      className="mt-2 flex flex-wrap items-center justify-center gap-x-1.5 text-sm text-muted sm:justify-start"
+      data-testid="role-source"
+    >
       Level from the Discord role{' '}
-      <span className="font-medium" style={{ color: roleColorHex(role.roleColor) ?? undefined }}>
+      <span className="inline-flex items-center gap-1.5 font-medium text-text">
+        <RoleDot color={role.roleColor} />
         {role.roleName}
       </span>
     </p>

@@ -13,6 +13,7 @@ import {
   guessAs,
   leaksWord,
   lobbyOf,
+  manualClock,
   segment,
   settings,
   start,
@@ -21,8 +22,12 @@ import {
 
 /** Issue 26: what one player can take from the others in a game (guesses, drawing size, odd text). */
 let ctx: TestContext;
+let clock: ReturnType<typeof manualClock>;
 beforeEach(async () => {
-  ctx = await createTestApp();
+  // The turn's clock stands still unless a test moves it: 320 guesses on a busy machine once outlasted a
+  // real turn, and the last ones were answered "turn over" instead of 429.
+  clock = manualClock();
+  ctx = await createTestApp({}, undefined, { clock });
 });
 afterEach(async () => {
   await ctx.close();
@@ -76,10 +81,13 @@ describe('Pictionary under griefing (issue 26)', () => {
     await start(ctx.app, host.token, lobby.id);
     expect(await wordOf(ctx.db, lobby.id)).toBe('snake');
     const [drawer, author, other] = lobby.players;
+    // A millisecond between guesses, as between a person's guesses (the list is in time order).
     const close = await guessAs(ctx.app, author!.token, lobby.id, 'snak');
     expect(close.body).toMatchObject({ isCorrect: false, message: T.close('snak') });
+    await clock.advance(1);
     const spoiler = await guessAs(ctx.app, author!.token, lobby.id, 'Is it a S-N-A-K-E?');
     expect(spoiler.body).toMatchObject({ isCorrect: false, message: T.wrong });
+    await clock.advance(1);
     await guessAs(ctx.app, other!.token, lobby.id, 'a rope');
 
     const mine = await get(ctx.app, author!.token, lobby.id);
