@@ -96,6 +96,16 @@ export const ERROR_CODES = {
   TOO_MANY_UPLOADS: { status: 429, description: 'too many uploads at once for one member' },
   SHARE_PASSWORD_REQUIRED: { status: 401, description: 'the share link needs its password' },
   SHARE_PASSWORD_WRONG: { status: 403, description: 'the share link’s password is wrong' },
+  SHARE_LIMIT_REACHED: { status: 410, description: 'the share link has served its download limit' },
+  SHARE_NOT_PREVIEWED: {
+    status: 403,
+    description: 'a link with a download limit is not previewed (viewer or link-preview bot)',
+  },
+
+  // Personal API tokens (issue 45).
+  API_TOKEN_INVALID: { status: 401, description: 'the API token is unknown, revoked or expired' },
+  API_TOKEN_SCOPE: { status: 403, description: 'the API token’s scopes do not cover this route' },
+  TOO_MANY_API_TOKENS: { status: 409, description: 'the member has as many API tokens as allowed' },
 
   // Games.
   ALREADY_GUESSED: { status: 409, description: 'the word was already guessed' },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SHARE_STATES, ShareMaxDownloads, ShareNote, ShareTitle } from './share-links.ts';
 
 /**
  * Shared File System and shared-link page (portal-tools §2–§9): constants, verbatim texts, request and
@@ -246,6 +247,13 @@ export const FileShare = z.object({
   downloadCount: z.number(),
   /** The link asks for a password before it shows or serves the file (issue 30). */
   hasPassword: z.boolean(),
+  /** Shown on the shared page above the file (issue 45); null = none. */
+  title: z.string().nullable(),
+  note: z.string().nullable(),
+  /** Downloads the link serves before it stops (issue 45); null = no limit. */
+  maxDownloads: z.number().nullable(),
+  state: z.enum(SHARE_STATES),
+  updatedAt: z.string().nullable(),
 });
 export type FileShare = z.infer<typeof FileShare>;
 
@@ -255,6 +263,11 @@ export const SharedFileInfo = z.object({
   accessLevel: z.enum(SHARE_ACCESS_LEVELS),
   downloadCount: z.number(),
   createdAt: z.string().nullable(),
+  /** The sharer's title and note for the link (issue 45). */
+  title: z.string().nullable(),
+  note: z.string().nullable(),
+  /** The link's download limit, null for none; downloadCount says how many are used. */
+  maxDownloads: z.number().nullable(),
 });
 export type SharedFileInfo = z.infer<typeof SharedFileInfo>;
 
@@ -359,8 +372,35 @@ export const ShareCreateBody = z.object({
     .max(128, { error: 'password must be at most 128 characters' })
     .refine((v) => v === '' || v.length >= 4, { error: 'password must be at least 4 characters' })
     .optional(),
+  title: ShareTitle.optional(),
+  note: ShareNote.optional(),
+  maxDownloads: ShareMaxDownloads.nullable().optional(),
 });
 export type ShareCreateBody = z.infer<typeof ShareCreateBody>;
+
+/**
+ * Editing a share (issue 45): every field optional, an absent one unchanged. `expiresAt` null (or empty)
+ * makes the link permanent; `password` null removes it, a string sets or changes it; `title`/`note`
+ * empty or null clear them; `maxDownloads` null removes the limit.
+ */
+export const ShareUpdateBody = z.object({
+  accessLevel: z.enum(SHARE_ACCESS_LEVELS, { error: 'accessLevel must be user or public' }).optional(),
+  expiresAt: z.iso
+    .datetime({ offset: true, error: 'expiresAt must be an ISO timestamp' })
+    .nullable()
+    .optional()
+    .or(z.literal('').transform(() => null)),
+  password: z
+    .string({ error: 'password must be a string or null' })
+    .min(4, { error: 'password must be at least 4 characters (null removes it)' })
+    .max(128, { error: 'password must be at most 128 characters' })
+    .nullable()
+    .optional(),
+  title: ShareTitle.nullable().optional(),
+  note: ShareNote.nullable().optional(),
+  maxDownloads: ShareMaxDownloads.nullable().optional(),
+});
+export type ShareUpdateBody = z.infer<typeof ShareUpdateBody>;
 
 export const ShareResponse = z.object({ success: z.literal(true), data: FileShare });
 export const SharesListResponse = z.object({ success: z.literal(true), data: z.array(FileShare) });

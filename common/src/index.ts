@@ -1,5 +1,6 @@
 export * from './admin.ts';
 export * from './api.ts';
+export * from './api-tokens.ts';
 export * from './discord.ts';
 export * from './error-codes.ts';
 export * from './files.ts';
@@ -14,6 +15,7 @@ export * from './realtime-events.ts';
 export * from './resumable.ts';
 export * from './role-sync.ts';
 export * from './security.ts';
+export * from './share-links.ts';
 export * from './texts.ts';
 export * from './timings.ts';
 export * from './user.ts';

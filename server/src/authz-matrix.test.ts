@@ -1,4 +1,4 @@
-import { hasLevel, type RouteAccess } from '@guildhall/common';
+import { API_TOKEN_SCOPES, type ApiTokenScope, hasLevel, type RouteAccess } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -133,6 +133,7 @@ const MATRIX: Record<string, Entry> = {
   // Shares: creating and managing needs user; opening a link is public (portal-tools §2, §6)
   'POST /api/files/:id/share': { access: 'user', body: () => ({ accessLevel: 'public' }) },
   'GET /api/files/:id/shares': { access: 'user' },
+  'PATCH /api/files/shares/:shareId': { access: 'user', body: () => ({ title: 'probe' }) },
   'DELETE /api/files/shares/:shareId': { access: 'user' },
   'GET /api/files/shared/:token': { access: 'public' },
   'POST /api/files/shared/:token/ticket': { access: 'public' },
@@ -223,6 +224,17 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/files/find': { access: 'login', url: () => '/api/files/find?q=probe' },
   'POST /api/files/move': { access: 'user', body: () => ({ ids: ['probe'], targetFolderId: null }) },
   'GET /api/trash': { access: 'login' },
+
+  // Personal API tokens (issue 45): each member manages their own with their session; the upload
+  // endpoint and the own-files list are what tokens call (their scopes are checked in the API-token test below)
+  'GET /api/tokens': { access: 'login' },
+  'POST /api/tokens': {
+    access: 'login',
+    body: () => ({ name: `probe-${snowflake()}`, scopes: ['upload'], expiresInDays: 1 }),
+  },
+  'DELETE /api/tokens/:id': { access: 'login' },
+  'POST /api/upload': { access: 'user' },
+  'GET /api/files/mine': { access: 'login' },
   'POST /api/trash/:id/restore': { access: 'user' },
   'DELETE /api/trash/:id': { access: 'admin' },
   'DELETE /api/trash': { access: 'admin' },
@@ -325,6 +337,57 @@ describe('authorization matrix', () => {
     expect(failures).toEqual([]);
     expect(calls).toBe(ctx.app.registeredRoutes.length * IDENTITIES.length);
   });
+});
+
+/**
+ * The same routes called with a personal API token of an approved admin (issue 45): a token reaches
+ * only routes that declare a scope it holds; a route without a scope refuses it (403 API_TOKEN_SCOPE;
+ * a route declared public whose handler needs a member answers 401, as signed out), and a public route
+ * without a scope treats the caller as anonymous. Admin routes never take a token.
+ */
+describe('API tokens on every route', () => {
+  const scopeSets: ApiTokenScope[][] = [['upload'], [...API_TOKEN_SCOPES]];
+  for (const scopes of scopeSets) {
+    it(`a token with ${scopes.join(', ')} reaches exactly the routes of its scopes`, async () => {
+      const { token: session } = await ctx.signIn({ access_level: 'admin' });
+      const created = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/tokens',
+        headers: bearer(session),
+        payload: { name: 'matrix', scopes, expiresInDays: 1 },
+      });
+      const token: string = created.json().token;
+      const failures: string[] = [];
+      await Promise.all(
+        ctx.app.registeredRoutes.map(async (route) => {
+          const entry = MATRIX[routeKey(route)];
+          if (!entry) return;
+          const target = (await buildUser(ctx.db, { username: `target-${snowflake()}` })).discord_id;
+          const probe: Probe = { me: null, target };
+          const res = await ctx.app.inject({
+            method: route.method as 'GET',
+            url: entry.url?.(probe) ?? fillParams(route.url, target),
+            headers: bearer(token),
+            payload: entry.body?.(probe) as object | undefined,
+          });
+          const got = res.statusCode;
+          const where = `${routeKey(route)} with a ${scopes.join('+')} token`;
+          const isAllowed = route.tokenScope
+            ? scopes.includes(route.tokenScope)
+            : route.access === 'public' && entry.access === 'public';
+          if (route.access === 'admin' && got !== 403) failures.push(`${where}: admin route answered ${got}`);
+          if (isAllowed && (got === 401 || got === 403 || got >= 500)) {
+            failures.push(`${where}: expected access, got ${got} ${res.body.slice(0, 120)}`);
+          } else if (!isAllowed && got !== 403 && !(got === 401 && route.access === 'public')) {
+            failures.push(`${where}: expected a refusal, got ${got} ${res.body.slice(0, 120)}`);
+          } else if (!isAllowed && got === 403 && res.json().code !== 'API_TOKEN_SCOPE') {
+            failures.push(`${where}: expected API_TOKEN_SCOPE, got ${res.body.slice(0, 120)}`);
+          }
+        }),
+      );
+      expect(failures).toEqual([]);
+    });
+  }
 });
 
 describe('error codes (common/src/error-codes.ts)', () => {

@@ -91,6 +91,19 @@ const BODIES: (string | undefined)[] = [
     pinned: 'yes',
     enabled: 'on',
   }),
+  // Share edits and API tokens (issue 45): limits past what a column holds, texts with control
+  // characters, scopes and expiries that do not exist
+  JSON.stringify({
+    maxDownloads: 9007199254740991,
+    title: 'a\u0000b',
+    note: '\ud800',
+    password: null,
+    expiresAt: '',
+    name: 'tok\u0000en',
+    scopes: ['admin', {}],
+    expiresInDays: 1e9,
+  }),
+  JSON.stringify({ maxDownloads: null, title: '', note: '', scopes: [], expiresInDays: -1, name: '' }),
   JSON.stringify({
     roleLevels: Array.from({ length: 300 }, () => ({ roleId: '481000000000000001', level: 'user' })),
   }),

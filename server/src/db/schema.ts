@@ -25,12 +25,27 @@ export type SessionsTable = {
   revoked_at: string | null;
 };
 
+/** Personal API tokens (migration 081): only the SHA-256 is stored; `scopes` space-separated. */
+export type ApiTokensTable = {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  name: string;
+  hint: string;
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+};
+
 /** Instance-wide values every server instance shares (e.g. `access_code`). */
 export type SettingsTable = { key: string; value: string };
 
 export type CoreTables = {
   settings: SettingsTable;
   sessions: SessionsTable;
+  api_tokens: ApiTokensTable;
 };
 
 // Feature tables join here, one line per feature (keeps features' own types in their folders).

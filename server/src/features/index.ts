@@ -1,5 +1,6 @@
 import type { Feature } from '../platform/feature.ts';
 import { adminFeature } from './admin/index.ts';
+import { apiTokensFeature } from './api-tokens/index.ts';
 import { authFeature } from './auth/index.ts';
 import { filesFeature } from './files/index.ts';
 import { type PictionaryOptions, pictionaryFeature } from './games/pictionary/index.ts';
@@ -24,6 +25,7 @@ export function allFeatures(options: FeatureOptions = {}): Feature[] {
     adminFeature,
     rolesFeature(options.roles),
     filesFeature,
+    apiTokensFeature,
     pictionaryFeature(options.pictionary),
     osintFeature,
     musicFeature(options.music),

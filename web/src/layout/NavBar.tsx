@@ -1,6 +1,7 @@
 import { hasLevel } from '@guildhall/common';
 import { LayoutDashboard, LogIn, LogOut, UserPlus } from 'lucide-react';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { loginPathFor } from '../auth/next-path.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { buttonClass } from '../ui/Button.tsx';
 import { cn } from '../ui/cn.ts';
@@ -20,6 +21,10 @@ export function NavBar() {
   const isMember = user ? hasLevel(user.accessLevel, 'user') : false;
   const pendingCount = usePendingCount();
   const logoTarget = !user ? '/login' : isMember ? '/dashboard' : '/';
+  const location = useLocation();
+  // Signing in from any page (a users-only share link, issue 45) comes back to it; on /login, keep its ?next=.
+  const here = `${location.pathname}${location.search}`;
+  const loginTarget = location.pathname === '/login' ? here : loginPathFor(here);
 
   return (
     <header className="sticky top-0 z-40 border-b border-border/70 bg-bg/80 backdrop-blur">
@@ -74,7 +79,7 @@ export function NavBar() {
               </button>
             </>
           ) : status === 'signed-out' ? (
-            <Link to="/login" className={buttonClass('primary', 'sm')}>
+            <Link to={loginTarget} className={buttonClass('primary', 'sm')}>
               <LogIn className="size-4" />
               Login
             </Link>

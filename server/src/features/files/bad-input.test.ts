@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const ID = ':id';
 /** Every route of the feature, with `:id` standing for a path parameter. */
 const ROUTES: [Method, string][] = [
@@ -34,6 +34,7 @@ const ROUTES: [Method, string][] = [
   ['GET', `/download/${ID}`],
   ['POST', `/api/files/${ID}/share`],
   ['GET', `/api/files/${ID}/shares`],
+  ['PATCH', `/api/files/shares/${ID}`],
   ['DELETE', `/api/files/shares/${ID}`],
   ['GET', `/api/files/shared/${ID}`],
   ['POST', `/api/files/shared/${ID}/ticket`],
@@ -57,6 +58,9 @@ const BODIES: unknown[] = [
   '"text"',
   '{"name": {"$gt": ""}, "newName": [], "category": 1, "accessLevel": null, "fileId": 5}',
   `{"name": "${'n'.repeat(5000)}"}`,
+  // Share edits (issue 45): limits and texts of the wrong kind and size
+  '{"maxDownloads": 1e300, "title": "a\\u0000b", "note": 7, "password": "", "expiresAt": "yesterday"}',
+  `{"maxDownloads": -1, "title": "${'t'.repeat(500)}", "note": null, "password": null, "accessLevel": "public"}`,
 ];
 const QUERIES = [
   '?folderId=../x',

@@ -1,11 +1,12 @@
-import { BinaryBody, DownloadTicketResponse, FileIdParams } from '@guildhall/common';
+import { BinaryBody, DownloadTicketResponse, FileIdParams, MyFilesResponse } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerToken, enforceAccess } from '../../platform/access.ts';
 import { fail } from '../../platform/errors.ts';
 import type { FilesContext } from './context.ts';
 import { sendStoredFile } from './http-download.ts';
-import { listChunks } from './repo.ts';
+import { presentItem } from './present.ts';
+import { listChunks, listOwnFiles } from './repo.ts';
 import { requireFile } from './service.ts';
 import { issueTicket, validTicketHolder } from './tickets.ts';
 
@@ -19,6 +20,9 @@ export const FILE_RESPONSES = {
   206: BinaryBody,
   304: BinaryBody.meta({ description: 'Not modified (empty body)' }),
 };
+
+/** The most recent uploads /api/files/mine lists. */
+const MY_FILES_LIMIT = 500;
 
 export const ticketExpired = () =>
   fail('TICKET_INVALID', 'This download link has expired. Start the download again.');
@@ -49,10 +53,24 @@ export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       },
     );
 
+    // The caller's own uploads, newest first: what an API token with `files:read` may list (issue 45).
+    app.get(
+      '/api/files/mine',
+      {
+        config: { access: 'login', tokenScope: 'files:read' },
+        schema: { response: { 200: MyFilesResponse } },
+      },
+      async (req) => {
+        const rows = await listOwnFiles(db, req.auth!.user.discord_id, MY_FILES_LIMIT);
+        return { success: true as const, data: rows.map(presentItem) };
+      },
+    );
+
     app.get(
       '/download/:id',
       {
-        config: { access: 'public' },
+        // An API token with `files:read` may download its member's own uploads (issue 45).
+        config: { access: 'public', tokenScope: 'files:read' },
         schema: { params: FileIdParams, querystring: TicketQuery, response: FILE_RESPONSES },
       },
       async (req, reply) => {
@@ -66,6 +84,9 @@ export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
           enforceAccess('login', req.auth, bearerToken(req.headers.authorization) !== null);
         }
         const file = await requireFile(db, id);
+        if (req.auth?.apiToken && file.owner_id !== req.auth.user.discord_id) {
+          throw fail('NOT_FOUND', 'File not found');
+        }
         return sendStoredFile(req, reply, ctx, file, await listChunks(db, id), undefined, undefined, member);
       },
     );

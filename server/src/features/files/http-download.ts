@@ -104,6 +104,22 @@ function pump(source: Readable, out: PassThrough): Promise<void> {
 }
 
 /**
+ * Where the body sendStoredFile will send for this request begins (0 for the whole file), or null when
+ * it sends no bytes of the file: HEAD, a conditional 304 or an unsatisfiable range. The same rules as
+ * sendStoredFile's, so a download limit counts exactly the answers that carry the file.
+ */
+export function firstByteAsked(request: FastifyRequest, file: FilesTable): number | null {
+  if (request.method === 'HEAD') return null;
+  const etag = etagOf(file);
+  if (fresh(request.headers, { etag })) return null;
+  const ifRange = request.headers['if-range'] as string | undefined;
+  const range =
+    ifRange && ifRange.trim() !== etag ? null : parseRange(request.headers.range, Number(file.size));
+  if (range === 'unsatisfiable') return null;
+  return range ? range.start : 0;
+}
+
+/**
  * How a preview is served instead of a download (files/preview.ts): its media type, and `inline` for
  * what the browser may show in place. The sandboxing CSP and nosniff stay whatever this says.
  */

@@ -48,6 +48,17 @@ export async function listChildren(db: Db, parentKey: string): Promise<ItemRow[]
     .execute();
 }
 
+/** Complete files one member uploaded, newest first (API tokens' `files:read`, issue 45). */
+export async function listOwnFiles(db: Db, ownerId: string, limit: number): Promise<ItemRow[]> {
+  return listedItems(db)
+    .where('files.type', '=', 'file')
+    .where('files.owner_id', '=', ownerId)
+    .orderBy('files.created_at', 'desc')
+    .orderBy('files.id')
+    .limit(limit)
+    .execute();
+}
+
 /** Complete files of one category (or all), in any folder. */
 export async function listFilesByCategory(db: Db, category: string | undefined): Promise<ItemRow[]> {
   let q = listedItems(db).where('files.type', '=', 'file');

@@ -55,7 +55,7 @@ export function filesRoutes(
 ): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(itemRoutes(ctx));
-    await app.register(uploadRoutes(ctx));
+    await app.register(uploadRoutes(ctx, config));
     await app.register(resumableRoutes(ctx));
     await app.register(downloadRoutes(ctx));
     await app.register(storageLimitRoutes(ctx));

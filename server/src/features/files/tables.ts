@@ -71,6 +71,18 @@ export type FileSharesTable = {
   revoked_at: string | null;
   /** scrypt hash of the link's password, or null for none (migration 060). */
   password_hash?: string | null;
+  /** The sharer's title and note for the shared page, the download limit, last edit (migration 080). */
+  title?: string | null;
+  note?: string | null;
+  max_downloads?: number | null;
+  updated_at?: string | null;
+};
+
+/** Downloads of a limited share begun per client (ticket or address), for Range continuations (080). */
+export type FileShareClaimsTable = {
+  share_id: string;
+  claim_key: string;
+  claimed_at: string;
 };
 
 export type DownloadTicketsTable = {
@@ -95,6 +107,7 @@ export type FilesTables = {
   file_chunks: FileChunksTable;
   blob_garbage: BlobGarbageTable;
   file_shares: FileSharesTable;
+  file_share_claims: FileShareClaimsTable;
   download_tickets: DownloadTicketsTable;
   storage_copies: StorageCopiesTable;
   storage_quotas: StorageQuotasTable;

@@ -1,17 +1,26 @@
 import type { IncomingMessage } from 'node:http';
 import multipart from '@fastify/multipart';
 import {
+  API_UPLOAD_PATH,
+  ApiUploadQuery,
+  ApiUploadResponse,
   ItemResponse,
   UploadCompleteBody,
   UploadIdParams,
   UploadStartResponse,
   UploadStatusResponse,
 } from '@guildhall/common';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fail, HttpError } from '../../platform/errors.ts';
+import type { FilesFeatureConfig } from './config.ts';
 import type { FilesContext } from './context.ts';
 import { watchBody } from './fair-uploads.ts';
 import { presentItem } from './present.ts';
+import { findItem } from './repo.ts';
+import { shareBaseUrl } from './shares/base-url.ts';
+import { presentShare } from './shares/present.ts';
+import { createShare } from './shares/service.ts';
 import { completeUpload, receiveUpload, tooLarge, type UploadPart, uploadStatus } from './upload.ts';
 
 const write = { access: 'user' } as const;
@@ -27,7 +36,7 @@ const MULTIPART_USUAL_OVERHEAD_BYTES = 8 * 1024;
  * The spec's upload protocol. Multipart is registered in this scope only, and bodies stream: the
  * file is cut into chunks as it arrives, so no upload is ever held whole in memory.
  */
-export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
+export function uploadRoutes(ctx: FilesContext, config: FilesFeatureConfig): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(multipart, {
       limits: {
@@ -49,37 +58,67 @@ export function uploadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
         reply.raw.once('finish', () => lingerThenClose(req.raw));
     });
 
+    /** The multipart body's one file, streamed into the store: `{fileId, totalChunks}` of a stored upload. */
+    const receive = async (req: FastifyRequest) => {
+      if (!req.isMultipart()) {
+        throw fail(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'Upload must be multipart/form-data with the file in the field "file"',
+        );
+      }
+      const declared = Number(req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > ctx.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
+        throw tooLarge(ctx.maxUploadBytes);
+      }
+      const userId = req.auth!.user.discord_id;
+      const release = ctx.uploadSlots.take(userId);
+      try {
+        // Quota and disk reserve: admitted (or refused with 507) before the body is read, against the
+        // declared size; a body of unknown length reserves room as it goes (receiveUpload).
+        const estimate = Number.isFinite(declared)
+          ? Math.max(0, declared - MULTIPART_USUAL_OVERHEAD_BYTES)
+          : null;
+        const parts = guardParts(req.parts() as AsyncIterable<UploadPart>);
+        // A body that stalls or trickles is cut off; receiveUpload's cleanup then removes what it stored.
+        const cut = () => req.raw.socket?.destroy();
+        const watched = watchParts(parts, (file) => watchBody(file, ctx.fairness, cut, asClientError));
+        return await receiveUpload(ctx, userId, watched, estimate);
+      } finally {
+        release();
+      }
+    };
+
     app.post(
       '/upload',
       { config: write, schema: { response: { 200: UploadStartResponse } } },
-      async (req) => {
-        if (!req.isMultipart()) {
-          throw fail(
-            'UNSUPPORTED_MEDIA_TYPE',
-            'Upload must be multipart/form-data with the file in the field "file"',
-          );
-        }
-        const declared = Number(req.headers['content-length']);
-        if (Number.isFinite(declared) && declared > ctx.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
-          throw tooLarge(ctx.maxUploadBytes);
-        }
+      async (req) => ({ success: true as const, ...(await receive(req)) }),
+    );
+
+    // For API tokens (issue 45): one request stores, completes and shares the file, and answers the
+    // share URL (what ShareX and `curl -F file=@x.png` want). The same streaming, quota-checked path.
+    app.post(
+      API_UPLOAD_PATH,
+      {
+        config: { ...write, tokenScope: 'upload' },
+        schema: { querystring: ApiUploadQuery, response: { 201: ApiUploadResponse } },
+      },
+      async (req, reply) => {
         const userId = req.auth!.user.discord_id;
-        const release = ctx.uploadSlots.take(userId);
-        try {
-          // Quota and disk reserve: admitted (or refused with 507) before the body is read, against the
-          // declared size; a body of unknown length reserves room as it goes (receiveUpload).
-          const estimate = Number.isFinite(declared)
-            ? Math.max(0, declared - MULTIPART_USUAL_OVERHEAD_BYTES)
-            : null;
-          const parts = guardParts(req.parts() as AsyncIterable<UploadPart>);
-          // A body that stalls or trickles is cut off; receiveUpload's cleanup then removes what it stored.
-          const cut = () => req.raw.socket?.destroy();
-          const watched = watchParts(parts, (file) => watchBody(file, ctx.fairness, cut, asClientError));
-          const result = await receiveUpload(ctx, userId, watched, estimate);
-          return { success: true as const, ...result };
-        } finally {
-          release();
-        }
+        const { fileId, totalChunks } = await receive(req);
+        const stored = await findItem(ctx.db, fileId);
+        const file = await completeUpload(ctx, userId, {
+          fileId,
+          fileName: stored?.name ?? 'upload',
+          fileSize: Number(stored?.size ?? 0),
+          totalChunks,
+        });
+        const share = await createShare(ctx.db, file.id, userId, {
+          accessLevel: req.query.accessLevel ?? 'public',
+        });
+        const data = presentShare(share, shareBaseUrl(config, req));
+        return reply
+          .code(201)
+          .send({ success: true as const, url: data.url, file: presentItem(file), share: data });
       },
     );
 

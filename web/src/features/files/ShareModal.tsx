@@ -3,15 +3,15 @@ import {
   FILES_TEXTS,
   type FileItem,
   type FileShare,
-  isShareExpired,
+  SHARE_LINK_TEXTS,
   SHARE_PASSWORD_MAX_CHARS,
   SHARE_PASSWORD_MIN_CHARS,
   SHARE_TOAST_MS,
   type ShareAccessLevel,
 } from '@guildhall/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Copy, Download, Globe, KeyRound, Link2, Trash, Users } from 'lucide-react';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { Copy, Download, Globe, KeyRound, Link2, Pencil, Trash, Users } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -20,15 +20,11 @@ import { inputClass, Modal } from '../../ui/Modal.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { createShare, deleteShare, fetchShares } from './api.ts';
 import { dateLabel } from './display.ts';
+import { ShareEditForm } from './ShareEditForm.tsx';
+import { LevelOption, localInputValue } from './share-form-parts.tsx';
 import { FILES_KEY } from './useFilesView.ts';
 
 type Tab = 'create' | 'existing';
-
-/** "YYYY-MM-DDTHH:mm" in local time, the format of datetime-local inputs. */
-function localInputValue(date: Date): string {
-  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
-  return local.toISOString().slice(0, 16);
-}
 
 /**
  * Share File (portal-tools §2, §4): Create Share, then Existing Shares (with their count). Closing
@@ -125,6 +121,7 @@ function CreateShareForm({ file, onCreated }: { file: FileItem; onCreated: () =>
             title="Users"
             hint="Signed-in members only"
             value="user"
+            name="accessLevel"
           />
           <LevelOption
             checked={accessLevel === 'public'}
@@ -133,6 +130,7 @@ function CreateShareForm({ file, onCreated }: { file: FileItem; onCreated: () =>
             title="Public"
             hint="Anyone with the link"
             value="public"
+            name="accessLevel"
           />
         </div>
       </fieldset>
@@ -186,40 +184,6 @@ function CreateShareForm({ file, onCreated }: { file: FileItem; onCreated: () =>
   );
 }
 
-function LevelOption(props: {
-  checked: boolean;
-  onSelect: () => void;
-  icon: ReactNode;
-  title: string;
-  hint: string;
-  value: string;
-}) {
-  return (
-    <label
-      className={cn(
-        'flex cursor-pointer items-start gap-3 rounded-xl border p-3 transition-colors',
-        props.checked ? 'border-brand bg-brand/10' : 'border-border hover:border-muted/60',
-      )}
-    >
-      <input
-        type="radio"
-        name="accessLevel"
-        value={props.value}
-        checked={props.checked}
-        onChange={props.onSelect}
-        className="mt-1 accent-[#5865f2]"
-      />
-      <span>
-        <span className="flex items-center gap-1.5 text-sm font-medium">
-          {props.icon}
-          {props.title}
-        </span>
-        <span className="text-xs text-muted">{props.hint}</span>
-      </span>
-    </label>
-  );
-}
-
 function ExistingShares({
   shares,
   isLoading,
@@ -230,16 +194,29 @@ function ExistingShares({
   onChanged: () => Promise<void>;
 }) {
   const remove = useMutation({ mutationFn: deleteShare });
+  const [editing, setEditing] = useState<string | null>(null);
+  const edited = shares?.find((s) => s.id === editing);
   if (isLoading) return <Spinner />;
+  if (edited) {
+    return (
+      <ShareEditForm
+        share={edited}
+        onDone={async (saved) => {
+          if (saved) await onChanged();
+          setEditing(null);
+        }}
+      />
+    );
+  }
   if (!shares || shares.length === 0) {
     return <p className="py-6 text-center text-sm text-muted">No share links for this file yet.</p>;
   }
   return (
     <ul className="space-y-3">
       {shares.map((s) => {
-        const isExpired = isShareExpired(s.expiresAt);
         return (
           <li key={s.id} data-testid="share-row" className="rounded-xl border border-border bg-bg/40 p-3">
+            {s.title && <p className="mb-1 truncate text-sm font-medium">{s.title}</p>}
             <div className="flex items-center gap-2">
               <code className="min-w-0 flex-1 truncate font-mono text-xs text-brand-text" title={s.url}>
                 {s.url}
@@ -259,6 +236,15 @@ function ExistingShares({
                 className="inline-flex size-8 items-center justify-center rounded-lg border border-border text-muted hover:bg-surface-2 hover:text-text"
               >
                 <Copy className="size-4" />
+              </button>
+              <button
+                type="button"
+                title={SHARE_LINK_TEXTS.editShare}
+                aria-label={SHARE_LINK_TEXTS.editShare}
+                onClick={() => setEditing(s.id)}
+                className="inline-flex size-8 items-center justify-center rounded-lg border border-border text-muted hover:bg-surface-2 hover:text-text"
+              >
+                <Pencil className="size-4" />
               </button>
               <button
                 type="button"
@@ -286,7 +272,11 @@ function ExistingShares({
               <Badge tone={s.accessLevel === 'public' ? 'success' : 'brand'}>
                 {s.accessLevel === 'public' ? 'Public' : 'Users'}
               </Badge>
-              {isExpired && <Badge tone="danger">{FILES_TEXTS.expired}</Badge>}
+              <span data-testid="share-state" data-state={s.state}>
+                <Badge tone={s.state === 'active' ? 'success' : s.state === 'expired' ? 'danger' : 'warning'}>
+                  {s.state === 'expired' ? FILES_TEXTS.expired : SHARE_LINK_TEXTS.stateLabels[s.state]}
+                </Badge>
+              </span>
               {s.hasPassword && (
                 <Badge tone="warning">
                   <KeyRound className="size-3" />
@@ -294,9 +284,9 @@ function ExistingShares({
                 </Badge>
               )}
               <span>{s.expiresAt ? `Expires ${dateLabel(s.expiresAt)}` : 'Never expires'}</span>
-              <span className="inline-flex items-center gap-1">
+              <span className="inline-flex items-center gap-1" data-testid="share-downloads">
                 <Download className="size-3" />
-                {s.downloadCount}
+                {s.maxDownloads === null ? s.downloadCount : `${s.downloadCount} / ${s.maxDownloads}`}
               </span>
               <span>Created {dateLabel(s.createdAt)}</span>
             </div>

@@ -3,6 +3,7 @@ import {
   FILES_TEXTS,
   formatFileSize,
   previewKindOf,
+  SHARE_LINK_TEXTS,
   SHARE_PASSWORD_HEADER,
   SHARED_PAGE_TOAST_MS,
   type SharedFileInfo,
@@ -16,6 +17,7 @@ import {
   Download,
   Eye,
   FileX,
+  Gauge,
   Globe,
   KeyRound,
   Lock,
@@ -53,6 +55,7 @@ async function fetchSharedInfo(token: string, password: string | null): Promise<
 type Failure =
   | { kind: 'login' }
   | { kind: 'not-found' }
+  | { kind: 'limit' }
   | { kind: 'password'; isWrong: boolean }
   | { kind: 'other'; message: string };
 
@@ -65,6 +68,7 @@ export function classifyFailure(error: unknown): Failure {
     return { kind: 'password', isWrong: false };
   if (error instanceof ApiError && error.code === SharePasswordErrorCodes.wrong)
     return { kind: 'password', isWrong: true };
+  if (error instanceof ApiError && error.code === 'SHARE_LIMIT_REACHED') return { kind: 'limit' };
   if (error instanceof ApiError && (error.code === 'AUTH_REQUIRED' || error.status === 401))
     return { kind: 'login' };
   const message = error instanceof Error ? error.message : String(error);
@@ -130,6 +134,19 @@ function FailureCard({ failure }: { failure: Exclude<Failure, { kind: 'password'
           <LogIn className="size-4" />
           Log in
         </Link>
+      </Card>
+    );
+  }
+  if (failure.kind === 'limit') {
+    return (
+      <Card role="alert" className="flex flex-col items-center gap-4 py-12 text-center">
+        <span className="flex size-14 items-center justify-center rounded-2xl bg-warning/15">
+          <Gauge className="size-7 text-warning-text" />
+        </span>
+        <h1 className="text-xl font-semibold">{SHARE_LINK_TEXTS.limitReachedTitle}</h1>
+        <p className="max-w-sm text-sm text-muted" data-testid="shared-limit-reached">
+          {SHARE_LINK_TEXTS.limitReached}. Ask the person who shared it for a new link.
+        </p>
       </Card>
     );
   }
@@ -227,7 +244,9 @@ function FileCard({
   const [isDownloading, setDownloading] = useState(false);
   const [isPreviewOpen, setPreviewOpen] = useState(false);
   const isPublic = info.accessLevel === 'public';
-  const kind = (info.size ?? 0) > 0 ? previewKindOf(info.name) : 'none';
+  // A limited link is never previewed (every view would be a download): Download only.
+  const isLimited = info.maxDownloads !== null;
+  const kind = (info.size ?? 0) > 0 && !isLimited ? previewKindOf(info.name) : 'none';
   const file: PreviewFile = { id: token, name: info.name, size: info.size ?? 0 };
   const previewAddress = useCallback(async () => {
     const url = await shareTicket(token, password);
@@ -264,12 +283,22 @@ function FileCard({
           <ItemIcon item={{ name: info.name, type: 'file' }} className="size-7" />
         </span>
         <div className="min-w-0">
-          <p className="text-sm text-muted">Shared file</p>
+          <p className="text-sm text-muted" data-testid="shared-title">
+            {info.title ?? 'Shared file'}
+          </p>
           <h1 data-testid="shared-name" className="text-xl font-semibold break-words">
             {info.name}
           </h1>
         </div>
       </div>
+      {info.note && (
+        <p
+          data-testid="shared-note"
+          className="whitespace-pre-line rounded-xl border border-border bg-bg/40 px-3 py-2.5 text-sm"
+        >
+          {info.note}
+        </p>
+      )}
       <dl className="grid grid-cols-2 gap-3 text-sm">
         <Fact label="Size" value={sizeText(info.size)} testId="shared-size" />
         <Fact
@@ -281,7 +310,15 @@ function FileCard({
             </Badge>
           }
         />
-        <Fact label="Downloads" value={String(info.downloadCount)} testId="shared-downloads" />
+        <Fact
+          label="Downloads"
+          value={
+            info.maxDownloads === null
+              ? String(info.downloadCount)
+              : `${info.downloadCount} · ${SHARE_LINK_TEXTS.downloadsLeft(Math.max(0, info.maxDownloads - info.downloadCount))}`
+          }
+          testId="shared-downloads"
+        />
         <Fact
           label="Shared"
           value={

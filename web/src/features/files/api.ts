@@ -14,6 +14,7 @@ import {
   type ShareAccessLevel,
   ShareResponse,
   SharesListResponse,
+  type ShareUpdateBody,
   StorageUsageResponse,
   TrashListResponse,
   TrashPurgeResponse,
@@ -113,6 +114,12 @@ export async function createShare(
 
 export async function fetchShares(fileId: string): Promise<FileShare[]> {
   return SharesListResponse.parse(await apiFetch(`/api/files/${id(fileId)}/shares`)).data;
+}
+
+/** Edits a share (issue 45): only the fields given change. */
+export async function updateShare(shareId: string, body: ShareUpdateBody): Promise<FileShare> {
+  return ShareResponse.parse(await apiFetch(`/api/files/shares/${id(shareId)}`, { method: 'PATCH', body }))
+    .data;
 }
 
 export async function deleteShare(shareId: string): Promise<void> {

@@ -9,6 +9,7 @@ import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Card, CardTitle } from '../../ui/Card.tsx';
 import { LevelBadge } from '../../ui/LevelBadge.tsx';
 import { Page } from '../../ui/Page.tsx';
+import { ApiTokensCard } from './ApiTokensCard.tsx';
 import { Field } from './Field.tsx';
 import { RoleSource } from './RoleSource.tsx';
 import { ThemeCard } from './ThemeCard.tsx';
@@ -118,6 +119,7 @@ export function SettingsPage() {
         </Card>
       </div>
       <ThemeCard />
+      <ApiTokensCard />
     </Page>
   );
 }

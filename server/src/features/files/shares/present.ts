@@ -1,9 +1,9 @@
-import type { FileShare, SharedFileInfo } from '@guildhall/common';
+import { type FileShare, type SharedFileInfo, shareStateOf } from '@guildhall/common';
 import type { FileSharesTable, FilesTable } from '../tables.ts';
 
 /** Row → share (portal-tools §3); `url` is absolute, built from PUBLIC_URL or the request's origin. */
-export function presentShare(row: FileSharesTable, baseUrl: string): FileShare {
-  return {
+export function presentShare(row: FileSharesTable, baseUrl: string, now = Date.now()): FileShare {
+  const share = {
     id: row.id,
     url: `${baseUrl}/shared/${row.token}`,
     token: row.token,
@@ -12,7 +12,12 @@ export function presentShare(row: FileSharesTable, baseUrl: string): FileShare {
     createdAt: row.created_at,
     downloadCount: Number(row.download_count),
     hasPassword: !!row.password_hash,
+    title: row.title ?? null,
+    note: row.note ?? null,
+    maxDownloads: row.max_downloads == null ? null : Number(row.max_downloads),
+    updatedAt: row.updated_at ?? null,
   };
+  return { ...share, state: shareStateOf(share, now) };
 }
 
 export function presentSharedInfo(share: FileSharesTable, file: FilesTable): SharedFileInfo {
@@ -22,5 +27,8 @@ export function presentSharedInfo(share: FileSharesTable, file: FilesTable): Sha
     accessLevel: share.access_level,
     downloadCount: Number(share.download_count),
     createdAt: file.created_at,
+    title: share.title ?? null,
+    note: share.note ?? null,
+    maxDownloads: share.max_downloads == null ? null : Number(share.max_downloads),
   };
 }

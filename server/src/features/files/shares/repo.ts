@@ -46,3 +46,73 @@ export async function incrementDownloadCount(db: Db, id: string): Promise<void> 
     .where('id', '=', id)
     .execute();
 }
+
+export type ShareChanges = Partial<
+  Pick<
+    FileSharesTable,
+    'access_level' | 'expires_at' | 'password_hash' | 'title' | 'note' | 'max_downloads' | 'updated_at'
+  >
+>;
+
+/** Applies an edit to a share that is not revoked; the number of rows changed (0 or 1). */
+export async function updateShareRow(db: Db, id: string, changes: ShareChanges): Promise<number> {
+  const r = await db
+    .updateTable('file_shares')
+    .set(changes)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Tickets already handed out for a share stop working (its password or access level changed). */
+export async function deleteShareTickets(db: Db, shareId: string): Promise<void> {
+  await db.deleteFrom('download_tickets').where('share_id', '=', shareId).execute();
+}
+
+/**
+ * Takes one download of a limited share in one atomic UPDATE: false when the limit is already reached,
+ * so concurrent downloads can never serve more than the limit.
+ */
+export async function takeLimitedDownload(db: Db, id: string): Promise<boolean> {
+  const r = await db
+    .updateTable('file_shares')
+    .set({ download_count: sql<number>`download_count + 1` })
+    .where('id', '=', id)
+    .where('max_downloads', 'is not', null)
+    .where(sql<boolean>`download_count < max_downloads`)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** True when this client began a download of the share since `since` (ISO). */
+export async function hasClaimSince(db: Db, shareId: string, key: string, since: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('file_share_claims')
+    .select('claimed_at')
+    .where('share_id', '=', shareId)
+    .where('claim_key', '=', key)
+    .where('claimed_at', '>=', since)
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** Records (or renews) this client's download of the share, and forgets claims older than `before`. */
+export async function recordClaim(
+  db: Db,
+  shareId: string,
+  key: string,
+  now: string,
+  before: string,
+): Promise<void> {
+  await db
+    .insertInto('file_share_claims')
+    .values({ share_id: shareId, claim_key: key, claimed_at: now })
+    .onConflict((oc) => oc.columns(['share_id', 'claim_key']).doUpdateSet({ claimed_at: now }))
+    .execute();
+  await db
+    .deleteFrom('file_share_claims')
+    .where('share_id', '=', shareId)
+    .where('claimed_at', '<', before)
+    .execute();
+}

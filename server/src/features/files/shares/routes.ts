@@ -11,6 +11,7 @@ import {
   ShareResponse,
   SharesListResponse,
   ShareTokenParams,
+  ShareUpdateBody,
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -21,9 +22,11 @@ import { FILE_RESPONSES, TicketQuery, ticketExpired } from '../download-routes.t
 import { sendStoredFile } from '../http-download.ts';
 import { presentationOf, sendThumbnail, THUMBNAIL_RESPONSES } from '../preview.ts';
 import { listChunks } from '../repo.ts';
+import type { FileSharesTable } from '../tables.ts';
 import type { Thumbnails } from '../thumbnails/service.ts';
 import { issueTicket, isTicketValid } from '../tickets.ts';
 import { publicUrlWarning, shareBaseUrl } from './base-url.ts';
+import { admitLimitedDownload, notPreviewed } from './download-limit.ts';
 import { requireSharePassword } from './password.ts';
 import { presentShare, presentSharedInfo } from './present.ts';
 import { incrementDownloadCount } from './repo.ts';
@@ -34,9 +37,11 @@ import {
   listShares,
   requireShareAccess,
   revokeShare,
+  updateShare,
 } from './service.ts';
 
-const write = { access: 'user' } as const;
+// Managing shares: level user, and API tokens with the `shares` scope (issue 45).
+const write = { access: 'user', tokenScope: 'shares' } as const;
 const open = { access: 'public' } as const;
 
 /**
@@ -57,16 +62,38 @@ export function sharesRoutes(
       SHARE_PASSWORD_MAX_FAILURES,
       SHARE_PASSWORD_WINDOW_MS,
     );
-    /** A live share the caller may open: its access level, then its password if it has one. */
-    const openShare = async (req: FastifyRequest<{ Params: { token: string } }>) => {
-      const found = await findLiveShare(db, req.params.token);
-      requireShareAccess(found.share, req.auth);
+    /** The caller may open this share: its access level, then its password if it has one. */
+    const checkShareAccess = async (req: FastifyRequest, share: FileSharesTable) => {
+      requireShareAccess(share, req.auth);
       await requireSharePassword(
-        found.share,
+        share,
         req.headers[SHARE_PASSWORD_HEADER],
         passwordFailures,
         clientAddressKey(req.ip),
       );
+    };
+    /** A live share the caller may open. */
+    const openShare = async (req: FastifyRequest<{ Params: { token: string } }>) => {
+      const found = await findLiveShare(db, req.params.token);
+      await checkShareAccess(req, found.share);
+      return found;
+    };
+    /**
+     * A live share for its download or preview route: by its ticket (the browser's download manager)
+     * or by the share's own rules. A limited share that has reached its limit is still found here, so
+     * a download it admitted can be resumed (download-limit.ts decides).
+     */
+    const shareForBytes = async (
+      req: FastifyRequest<{ Params: { token: string }; Querystring: { ticket?: string } }>,
+    ) => {
+      const found = await findLiveShare(db, req.params.token, { allowLimitReached: true });
+      if (req.query.ticket !== undefined) {
+        if (!(await isTicketValid(db, req.query.ticket, found.file.id, found.share.id))) {
+          throw ticketExpired();
+        }
+      } else {
+        await checkShareAccess(req, found.share);
+      }
       return found;
     };
     const warning = publicUrlWarning(config);
@@ -89,6 +116,18 @@ export function sharesRoutes(
       async (req) => {
         const rows = await listShares(db, req.params.id);
         return { success: true as const, data: rows.map((r) => presentShare(r, baseUrl(req))) };
+      },
+    );
+
+    app.patch(
+      '/api/files/shares/:shareId',
+      {
+        config: write,
+        schema: { params: ShareIdParams, body: ShareUpdateBody, response: { 200: ShareResponse } },
+      },
+      async (req) => {
+        const row = await updateShare(db, req.params.shareId, req.body);
+        return { success: true as const, data: presentShare(row, baseUrl(req)) };
       },
     );
 
@@ -135,17 +174,18 @@ export function sharesRoutes(
         schema: { params: ShareTokenParams, querystring: TicketQuery, response: FILE_RESPONSES },
       },
       async (req, reply) => {
-        const { share, file } = await findLiveShare(db, req.params.token);
-        if (req.query.ticket !== undefined) {
-          if (!(await isTicketValid(db, req.query.ticket, file.id, share.id))) throw ticketExpired();
-        } else {
-          await openShare(req);
+        const { share, file } = await shareForBytes(req);
+        const chunks = await listChunks(db, file.id);
+        if (share.max_downloads != null) {
+          // A limited link counts a download when it is admitted, before its first byte (download-limit.ts).
+          await admitLimitedDownload(db, req, share, file, req.query.ticket);
+          return sendStoredFile(req, reply, ctx, file, chunks);
         }
         // Counted once the file's last byte has been sent: previews and aborted fetches do not count.
         const count = isLinkPreview(req.headers['user-agent'])
           ? undefined
           : () => incrementDownloadCount(db, share.id);
-        return sendStoredFile(req, reply, ctx, file, await listChunks(db, file.id), count);
+        return sendStoredFile(req, reply, ctx, file, chunks, count);
       },
     );
 
@@ -157,12 +197,9 @@ export function sharesRoutes(
         schema: { params: ShareTokenParams, querystring: TicketQuery, response: FILE_RESPONSES },
       },
       async (req, reply) => {
-        const { share, file } = await findLiveShare(db, req.params.token);
-        if (req.query.ticket !== undefined) {
-          if (!(await isTicketValid(db, req.query.ticket, file.id, share.id))) throw ticketExpired();
-        } else {
-          await openShare(req);
-        }
+        const { share, file } = await shareForBytes(req);
+        // Every view of a limited link would be a download: it offers Download only.
+        if (share.max_downloads != null) throw notPreviewed();
         const chunks = await listChunks(db, file.id);
         return sendStoredFile(req, reply, ctx, file, chunks, undefined, presentationOf(file));
       },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { FILES_TEXTS, type ShareCreateBody } from '@guildhall/common';
+import { FILES_TEXTS, SHARE_LINK_TEXTS, type ShareCreateBody, type ShareUpdateBody } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
 import { type AuthContext, enforceAccess } from '../../../platform/access.ts';
 import { randomToken } from '../../../platform/crypto.ts';
@@ -9,7 +9,16 @@ import { findItem } from '../repo.ts';
 import { requireItem } from '../service.ts';
 import type { FileSharesTable, FilesTable } from '../tables.ts';
 import { hashSharePassword } from './password.ts';
-import { findShareById, findShareByToken, insertShare, listSharesOfFile, markShareRevoked } from './repo.ts';
+import {
+  deleteShareTickets,
+  findShareById,
+  findShareByToken,
+  insertShare,
+  listSharesOfFile,
+  markShareRevoked,
+  type ShareChanges,
+  updateShareRow,
+} from './repo.ts';
 
 /** 24 random bytes (192 bits), base64url: 32 characters. */
 const TOKEN_BYTES = 24;
@@ -17,6 +26,24 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
 export const shareNotFound = () =>
   fail('NOT_FOUND', 'Shared file not found: the link has expired, been revoked, or never existed');
+
+export const shareLimitReached = () => fail('SHARE_LIMIT_REACHED', SHARE_LINK_TEXTS.limitReached);
+
+/** True once a limited share has served its downloads. */
+export function isLimitReached(share: FileSharesTable): boolean {
+  return share.max_downloads != null && Number(share.download_count) >= Number(share.max_downloads);
+}
+
+/** An empty title or note is none. */
+const textOrNull = (v: string | null | undefined) => (v ? v : null);
+
+function futureExpiry(value: string | null | undefined, now: Date): string | null {
+  const expiresAt = value ? new Date(value) : null;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) {
+    throw fail('EXPIRY_IN_PAST', 'expiresAt must be in the future (leave it empty for a permanent link)');
+  }
+  return expiresAt ? expiresAt.toISOString() : null;
+}
 
 /** The shared file itself (folders cannot be shared), or 404. */
 async function requireShareableFile(db: Db, fileId: string): Promise<FilesTable> {
@@ -33,21 +60,21 @@ export async function createShare(
   now = new Date(),
 ): Promise<FileSharesTable> {
   await requireShareableFile(db, fileId);
-  const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
-  if (expiresAt && expiresAt.getTime() <= now.getTime()) {
-    throw fail('EXPIRY_IN_PAST', 'expiresAt must be in the future (leave it empty for a permanent link)');
-  }
   const row: FileSharesTable = {
     id: randomUUID(),
     token: randomToken(TOKEN_BYTES),
     file_id: fileId,
     access_level: body.accessLevel,
-    expires_at: expiresAt ? expiresAt.toISOString() : null,
+    expires_at: futureExpiry(body.expiresAt, now),
     created_at: now.toISOString(),
     created_by: userId,
     download_count: 0,
     revoked_at: null,
     password_hash: body.password ? await hashSharePassword(body.password) : null,
+    title: textOrNull(body.title),
+    note: textOrNull(body.note),
+    max_downloads: body.maxDownloads ?? null,
+    updated_at: null,
   };
   await insertShare(db, row);
   return row;
@@ -56,6 +83,37 @@ export async function createShare(
 export async function listShares(db: Db, fileId: string): Promise<FileSharesTable[]> {
   await requireShareableFile(db, fileId);
   return listSharesOfFile(db, fileId);
+}
+
+/**
+ * Edits a share (issue 45); absent fields stay as they are, and changes apply to the next request. A
+ * new password or access level also ends the download tickets handed out under the old rules. An
+ * expired share may be given a new expiry (it is live again); a revoked one is gone (404).
+ */
+export async function updateShare(
+  db: Db,
+  shareId: string,
+  body: ShareUpdateBody,
+  now = new Date(),
+): Promise<FileSharesTable> {
+  const share = await findShareById(db, shareId);
+  if (!share || share.revoked_at) throw fail('NOT_FOUND', 'Share not found');
+  await requireShareableFile(db, share.file_id);
+  const changes: ShareChanges = { updated_at: now.toISOString() };
+  if (body.accessLevel !== undefined) changes.access_level = body.accessLevel;
+  if (body.expiresAt !== undefined) changes.expires_at = futureExpiry(body.expiresAt, now);
+  if (body.password !== undefined) {
+    changes.password_hash = body.password === null ? null : await hashSharePassword(body.password);
+  }
+  if (body.title !== undefined) changes.title = textOrNull(body.title);
+  if (body.note !== undefined) changes.note = textOrNull(body.note);
+  if (body.maxDownloads !== undefined) changes.max_downloads = body.maxDownloads;
+  if ((await updateShareRow(db, shareId, changes)) === 0) throw fail('NOT_FOUND', 'Share not found');
+  const rulesChanged =
+    body.password !== undefined ||
+    (body.accessLevel !== undefined && body.accessLevel !== share.access_level);
+  if (rulesChanged) await deleteShareTickets(db, shareId);
+  return { ...share, ...changes };
 }
 
 export async function revokeShare(db: Db, shareId: string): Promise<void> {
@@ -69,13 +127,20 @@ export async function revokeShare(db: Db, shareId: string): Promise<void> {
  * A live share and its file: expired, revoked, malformed and deleted-file links are all a 404, so a
  * link's history is not revealed.
  */
-export async function findLiveShare(db: Db, token: string, now = new Date()) {
+export async function findLiveShare(
+  db: Db,
+  token: string,
+  { allowLimitReached = false } = {},
+  now = new Date(),
+) {
   if (!TOKEN_PATTERN.test(token)) throw shareNotFound();
   const share = await findShareByToken(db, token);
   if (!share || share.revoked_at) throw shareNotFound();
   if (share.expires_at && Date.parse(share.expires_at) <= now.getTime()) throw shareNotFound();
   const file = await findItem(db, share.file_id);
   if (file?.status !== 'complete' || file.type !== 'file') throw shareNotFound();
+  // Said plainly (410), like an expiry the sharer chose: the recipient should know why it stopped.
+  if (!allowLimitReached && isLimitReached(share)) throw shareLimitReached();
   return { share, file };
 }
 

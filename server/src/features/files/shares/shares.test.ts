@@ -150,6 +150,9 @@ describe('the shared link', () => {
       accessLevel: 'public',
       downloadCount: 0,
       createdAt: file.createdAt,
+      title: null,
+      note: null,
+      maxDownloads: null,
     });
     const d = await download(s.token);
     expect(d.statusCode).toBe(200);

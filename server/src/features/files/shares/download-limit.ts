@@ -1,0 +1,45 @@
+import { SHARE_LINK_TEXTS, SHARE_RESUME_WINDOW_MS } from '@guildhall/common';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../../db/index.ts';
+import { clientAddressKey } from '../../../platform/client-address.ts';
+import { sha256Hex } from '../../../platform/crypto.ts';
+import { fail } from '../../../platform/errors.ts';
+import { firstByteAsked } from '../http-download.ts';
+import type { FileSharesTable, FilesTable } from '../tables.ts';
+import { hasClaimSince, recordClaim, takeLimitedDownload } from './repo.ts';
+import { isLimitReached, isLinkPreview, shareLimitReached } from './service.ts';
+
+export const notPreviewed = () => fail('SHARE_NOT_PREVIEWED', SHARE_LINK_TEXTS.notPreviewed);
+
+/**
+ * Admits a request on a share with a download limit (docs/files.md, "Download limits"), before any
+ * byte is sent:
+ * - a request that carries no bytes of the file (HEAD, 304, 416) never counts, but says so once the
+ *   limit is reached;
+ * - a link-preview bot gets no bytes (403), so it never uses up a download and a forged user agent
+ *   cannot fetch past the limit;
+ * - a request starting at byte 0 is a new download: it takes one in one atomic update (410 when none
+ *   is left), and records the client (its download ticket, else its address);
+ * - a Range request starting later continues a download that client began within the resume window
+ *   without counting; from any other client it counts as a new download.
+ */
+export async function admitLimitedDownload(
+  db: Db,
+  req: FastifyRequest,
+  share: FileSharesTable,
+  file: FilesTable,
+  ticket: string | undefined,
+  now = new Date(),
+): Promise<void> {
+  if (isLinkPreview(req.headers['user-agent'])) throw notPreviewed();
+  const start = firstByteAsked(req, file);
+  if (start === null) {
+    if (isLimitReached(share)) throw shareLimitReached();
+    return;
+  }
+  const key = ticket ? `ticket:${sha256Hex(ticket)}` : `addr:${clientAddressKey(req.ip)}`;
+  const windowStart = new Date(now.getTime() - SHARE_RESUME_WINDOW_MS).toISOString();
+  if (start > 0 && (await hasClaimSince(db, share.id, key, windowStart))) return;
+  if (!(await takeLimitedDownload(db, share.id))) throw shareLimitReached();
+  await recordClaim(db, share.id, key, now.toISOString(), windowStart);
+}

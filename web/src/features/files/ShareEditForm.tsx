@@ -1,0 +1,228 @@
+import {
+  FILE_MANAGER_TEXTS,
+  type FileShare,
+  SHARE_LINK_TEXTS,
+  SHARE_MAX_DOWNLOADS_LIMIT,
+  SHARE_NOTE_MAX_CHARS,
+  SHARE_PASSWORD_MAX_CHARS,
+  SHARE_PASSWORD_MIN_CHARS,
+  SHARE_TITLE_MAX_CHARS,
+  SHARE_TOAST_MS,
+  type ShareAccessLevel,
+  type ShareUpdateBody,
+} from '@guildhall/common';
+import { useMutation } from '@tanstack/react-query';
+import { Globe, Save, Users } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../ui/Button.tsx';
+import { cn } from '../../ui/cn.ts';
+import { inputClass } from '../../ui/Modal.tsx';
+import { updateShare } from './api.ts';
+import { LevelOption, localInputValue } from './share-form-parts.tsx';
+
+type PasswordChoice = 'keep' | 'set' | 'remove';
+
+/** The edit form's values → only what changed (an absent field stays as it is on the server). */
+export function shareChanges(
+  share: FileShare,
+  form: {
+    accessLevel: ShareAccessLevel;
+    expiry: string;
+    title: string;
+    note: string;
+    limit: string;
+    passwordChoice: PasswordChoice;
+    password: string;
+  },
+): ShareUpdateBody {
+  const changes: ShareUpdateBody = {};
+  if (form.accessLevel !== share.accessLevel) changes.accessLevel = form.accessLevel;
+  const expiresAt = form.expiry ? new Date(form.expiry).toISOString() : null;
+  const before = share.expiresAt ? localInputValue(new Date(share.expiresAt)) : '';
+  if (form.expiry !== before) changes.expiresAt = expiresAt;
+  if (form.title.trim() !== (share.title ?? '')) changes.title = form.title.trim() || null;
+  if (form.note.trim() !== (share.note ?? '')) changes.note = form.note.trim() || null;
+  const limit = form.limit.trim() === '' ? null : Number(form.limit);
+  if (limit !== share.maxDownloads) changes.maxDownloads = limit;
+  if (form.passwordChoice === 'set') changes.password = form.password;
+  if (form.passwordChoice === 'remove') changes.password = null;
+  return changes;
+}
+
+/** Edit share (issue 45): expiry, password, access level, title, note and download limit. */
+export function ShareEditForm({
+  share,
+  onDone,
+}: {
+  share: FileShare;
+  onDone: (saved: boolean) => Promise<void> | void;
+}) {
+  const [accessLevel, setAccessLevel] = useState<ShareAccessLevel>(share.accessLevel);
+  const [expiry, setExpiry] = useState(share.expiresAt ? localInputValue(new Date(share.expiresAt)) : '');
+  const [title, setTitle] = useState(share.title ?? '');
+  const [note, setNote] = useState(share.note ?? '');
+  const [limit, setLimit] = useState(share.maxDownloads === null ? '' : String(share.maxDownloads));
+  const [passwordChoice, setPasswordChoice] = useState<PasswordChoice>('keep');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({ mutationFn: (body: ShareUpdateBody) => updateShare(share.id, body) });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (expiry && new Date(expiry).getTime() <= Date.now()) {
+      setError('The expiry must be in the future (leave it empty for a permanent link).');
+      return;
+    }
+    if (passwordChoice === 'set' && password.length < SHARE_PASSWORD_MIN_CHARS) {
+      setError(`The password needs at least ${SHARE_PASSWORD_MIN_CHARS} characters.`);
+      return;
+    }
+    const n = Number(limit);
+    if (limit.trim() !== '' && (!Number.isInteger(n) || n < 1 || n > SHARE_MAX_DOWNLOADS_LIMIT)) {
+      setError('The download limit is a whole number of at least 1 (leave it empty for none).');
+      return;
+    }
+    const body = shareChanges(share, { accessLevel, expiry, title, note, limit, passwordChoice, password });
+    try {
+      if (Object.keys(body).length > 0) await save.mutateAsync(body);
+      toast.success(SHARE_LINK_TEXTS.shareUpdated, { duration: SHARE_TOAST_MS });
+      await onDone(true);
+    } catch (err) {
+      toast.error(SHARE_LINK_TEXTS.updateShareFailed, {
+        description: err instanceof Error ? err.message : undefined,
+        duration: SHARE_TOAST_MS,
+      });
+    }
+  }
+
+  const field = (label: string, control: React.ReactNode, hint?: string) => (
+    <label className="block space-y-1.5">
+      <span className="text-sm text-muted">{label}</span>
+      {control}
+      {hint && <span className="block text-xs text-muted">{hint}</span>}
+    </label>
+  );
+
+  return (
+    <form onSubmit={submit} className="space-y-4" data-testid="share-edit-form" aria-label="Edit share">
+      <h3 className="text-sm font-semibold">{SHARE_LINK_TEXTS.editShare}</h3>
+      <fieldset className="grid gap-2 sm:grid-cols-2">
+        <legend className="mb-2 text-sm text-muted">Who can open the link</legend>
+        <LevelOption
+          name="editAccessLevel"
+          checked={accessLevel === 'user'}
+          onSelect={() => setAccessLevel('user')}
+          icon={<Users className="size-4" />}
+          title="Users"
+          hint="Signed-in members only"
+          value="user"
+        />
+        <LevelOption
+          name="editAccessLevel"
+          checked={accessLevel === 'public'}
+          onSelect={() => setAccessLevel('public')}
+          icon={<Globe className="size-4" />}
+          title="Public"
+          hint="Anyone with the link"
+          value="public"
+        />
+      </fieldset>
+      {field(
+        'Expires',
+        <input
+          type="datetime-local"
+          className={inputClass}
+          value={expiry}
+          min={localInputValue(new Date())}
+          onChange={(e) => setExpiry(e.target.value)}
+          data-testid="edit-expiry"
+        />,
+        'Leave empty for a permanent link. A new expiry brings an expired link back.',
+      )}
+      {field(
+        'Title (shown on the shared page)',
+        <input
+          className={inputClass}
+          value={title}
+          maxLength={SHARE_TITLE_MAX_CHARS}
+          onChange={(e) => setTitle(e.target.value)}
+          data-testid="edit-title"
+        />,
+      )}
+      {field(
+        'Note (shown on the shared page)',
+        <textarea
+          className={cn(inputClass, 'h-20 py-2')}
+          value={note}
+          maxLength={SHARE_NOTE_MAX_CHARS}
+          onChange={(e) => setNote(e.target.value)}
+          data-testid="edit-note"
+        />,
+      )}
+      {field(
+        'Download limit',
+        <input
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={SHARE_MAX_DOWNLOADS_LIMIT}
+          className={inputClass}
+          value={limit}
+          onChange={(e) => setLimit(e.target.value)}
+          data-testid="edit-limit"
+        />,
+        `Downloaded ${share.downloadCount} time(s) so far. Leave empty for no limit; a limited link is not previewed.`,
+      )}
+      <fieldset className="space-y-2">
+        <legend className="mb-1 text-sm text-muted">{FILE_MANAGER_TEXTS.passwordLabel}</legend>
+        <div className="flex flex-wrap gap-3 text-sm">
+          {(
+            [
+              ['keep', share.hasPassword ? 'Keep the password' : 'No password'],
+              ['set', share.hasPassword ? 'Change the password' : 'Set a password'],
+              ...(share.hasPassword ? [['remove', 'Remove the password'] as const] : []),
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className="inline-flex items-center gap-1.5">
+              <input
+                type="radio"
+                name="passwordChoice"
+                value={value}
+                checked={passwordChoice === value}
+                onChange={() => setPasswordChoice(value)}
+                className="accent-[#5865f2]"
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+        {passwordChoice === 'set' && (
+          <input
+            type="password"
+            autoComplete="new-password"
+            className={inputClass}
+            value={password}
+            maxLength={SHARE_PASSWORD_MAX_CHARS}
+            onChange={(e) => setPassword(e.target.value)}
+            aria-label="New password"
+            data-testid="edit-password"
+          />
+        )}
+      </fieldset>
+      {error && (
+        <p role="alert" className="text-sm text-danger-text">
+          {error}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="secondary" onClick={() => void onDone(false)}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={save.isPending} icon={<Save className="size-4" />}>
+          Save changes
+        </Button>
+      </div>
+    </form>
+  );
+}
