@@ -5,7 +5,10 @@
 
 /** The slash commands registered for the community's server (bulk overwrite at every bot start). */
 export const DISCORD_COMMANDS = {
-  play: { name: 'play', description: 'Play or queue a song: a search, or a YouTube, SoundCloud or library link' },
+  play: {
+    name: 'play',
+    description: 'Play or queue a song: a search, or a YouTube, SoundCloud or library link',
+  },
   queue: { name: 'queue', description: 'Show the queue' },
   np: { name: 'np', description: 'Show the song playing now' },
   skip: { name: 'skip', description: 'Skip the song (a vote unless you requested it or are a moderator)' },

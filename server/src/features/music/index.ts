@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import {
+  DISCORD_DEFER_AFTER_MS,
   MUSIC_FORWARD_TIMEOUT_MS,
   MUSIC_ROOM_TYPE,
   MUSIC_STATUS_EVENT,
@@ -62,6 +63,8 @@ export type MusicOptions = {
    * lease is neither released nor renewed, nothing is stored, forwarded commands find nobody listening).
    */
   crash?: { run?: () => Promise<void> };
+  /** How long a Discord command may work before it is deferred (default DISCORD_DEFER_AFTER_MS); read per command. */
+  discord?: { deferAfterMs?: number };
 };
 
 /**
@@ -141,17 +144,17 @@ export const musicFeature = (options: MusicOptions = {}) =>
             })
           : null;
       const front = musicFront({
-          local: music,
-          log,
-          instanceId,
-          defaultGuildId: c.defaultGuildId ?? null,
-          lease,
-          forwarder: () => state.forwarder,
-          store,
-          isReady: () => state.ready,
-          hasToken: Boolean(c.botToken),
-          settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
-        });
+        local: music,
+        log,
+        instanceId,
+        defaultGuildId: c.defaultGuildId ?? null,
+        lease,
+        forwarder: () => state.forwarder,
+        store,
+        isReady: () => state.ready,
+        hasToken: Boolean(c.botToken),
+        settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
+      });
       state = {
         music,
         front,
@@ -162,6 +165,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
           log,
           publicUrl: c.publicUrl,
           guildId: c.defaultGuildId ?? null,
+          deferAfterMs: () => options.discord?.deferAfterMs ?? DISCORD_DEFER_AFTER_MS,
         }),
         loopback,
         store,

@@ -12,7 +12,7 @@ export type Identity = { ok: true; caller: Caller } | { ok: false; message: stri
  */
 export async function identify(db: Db, discordId: string, access: 'login' | AccessLevel): Promise<Identity> {
   const user = await findUserById(db, discordId);
-  if (!user || user.is_approved !== 1) return { ok: false, message: TEXTS.notApproved };
+  if (user?.is_approved !== 1) return { ok: false, message: TEXTS.notApproved };
   const level = await effectiveLevel(db, user);
   if (access !== 'login' && !hasLevel(level, access)) {
     return { ok: false, message: TEXTS.insufficientLevel(access) };

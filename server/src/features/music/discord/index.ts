@@ -15,6 +15,7 @@ export type DiscordSideOptions = {
   publicUrl: string | null;
   /** The community's server (MUSIC_DEFAULT_GUILD_ID); without it, every server the bot is on. */
   guildId: string | null;
+  deferAfterMs: () => number;
 };
 
 /**

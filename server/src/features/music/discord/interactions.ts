@@ -3,7 +3,6 @@ import {
   DISCORD_AUTOCOMPLETE_WAIT_MS,
   DISCORD_CHOICE_MAX_CHARS,
   DISCORD_COMMANDS,
-  DISCORD_DEFER_AFTER_MS,
   DISCORD_OPTIONS,
   DISCORD_TEXTS,
   type DiscordCommandName,
@@ -53,6 +52,8 @@ export type InteractionDeps = {
   publicUrl: string | null;
   nowPlaying: NowPlaying;
   limits: MemberLimits;
+  /** How long a command may work before it is deferred (DISCORD_DEFER_AFTER_MS; a test seam). */
+  deferAfterMs: () => number;
 };
 
 /** What a command answers: text (never pinging anyone) and buttons. */
@@ -83,7 +84,9 @@ function portalRow(d: InteractionDeps, path = '/music'): APIActionRowComponent<A
   return [
     {
       type: ComponentType.ActionRow,
-      components: [{ type: ComponentType.Button, style: ButtonStyle.Link, label: DISCORD_TEXTS.openPortal, url }],
+      components: [
+        { type: ComponentType.Button, style: ButtonStyle.Link, label: DISCORD_TEXTS.openPortal, url },
+      ],
     },
   ];
 }
@@ -117,11 +120,13 @@ async function answer(d: InteractionDeps, i: ChatInputCommandInteraction, work: 
     (reply) => ({ ok: true as const, reply }),
     (err: unknown) => ({ ok: false as const, message: messageOf(d, err) }),
   );
+  const after = d.deferAfterMs();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), DISCORD_DEFER_AFTER_MS);
+    if (after > 0) timer = setTimeout(() => resolve(null), after);
+    else resolve(null); // 0: always defer first (a test seam)
   });
-  const early = await Promise.race([result, late]);
+  const early = await Promise.race([late, result]);
   clearTimeout(timer);
   if (early) {
     if (early.ok) await i.reply({ ...early.reply, allowedMentions: { parse: [] } });
@@ -141,7 +146,11 @@ async function answer(d: InteractionDeps, i: ChatInputCommandInteraction, work: 
 async function command(d: InteractionDeps, i: ChatInputCommandInteraction): Promise<void> {
   const name = i.commandName as DiscordCommandName;
   if (name === DISCORD_COMMANDS.portal.name) {
-    await i.reply({ content: DISCORD_TEXTS.portal, components: portalRow(d, '/'), flags: MessageFlags.Ephemeral });
+    await i.reply({
+      content: DISCORD_TEXTS.portal,
+      components: portalRow(d, '/'),
+      flags: MessageFlags.Ephemeral,
+    });
     return;
   }
   const guildId = i.guildId;
@@ -200,7 +209,9 @@ async function command(d: InteractionDeps, i: ChatInputCommandInteraction): Prom
       return answer(d, i, async () => ({ content: (await music.control(caller, guildId, name)).message }));
     case 'volume': {
       const volume = i.options.getInteger(DISCORD_OPTIONS.volume, true);
-      return answer(d, i, async () => ({ content: (await music.setVolume(caller, guildId, volume)).message }));
+      return answer(d, i, async () => ({
+        content: (await music.setVolume(caller, guildId, volume)).message,
+      }));
     }
     default:
       await i.reply(refusal(d, DISCORD_TEXTS.failed));
@@ -326,7 +337,8 @@ async function buttonPress(d: InteractionDeps, i: ButtonInteraction): Promise<vo
   try {
     d.limits.take('control', caller.user.discord_id, MUSIC_CONTROLS_PER_MINUTE);
     const message = await pressed(d, caller, guildId, action);
-    if (message) await i.followUp({ content: message, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    if (message)
+      await i.followUp({ content: message, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
   } catch (err) {
     await i.followUp(refusal(d, messageOf(d, err)));
   }

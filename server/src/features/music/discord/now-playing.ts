@@ -12,8 +12,8 @@ import {
   ButtonStyle,
   ComponentType,
   escapeMarkdown,
-  type RESTPostAPIChannelMessageJSONBody,
   type REST,
+  type RESTPostAPIChannelMessageJSONBody,
   Routes,
 } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
@@ -28,8 +28,10 @@ export function nowPlayingBody(s: PlaybackStatus): RESTPostAPIChannelMessageJSON
     `**${escapeMarkdown(song.title)}** — ${escapeMarkdown(song.uploader)} (${formatDuration(song.duration)})`,
     `${state} · volume ${s.volume} % · ${MUSIC_LOOP_LABELS[s.loop]} · requested by ${escapeMarkdown(song.requestedBy.displayName)}`,
   ];
-  if (s.queue.length > 0) lines.push(`Next: ${escapeMarkdown(s.queue[0]?.title ?? '')} (+${s.queue.length - 1} more)`);
-  if (s.skipVotes.voters.length > 0) lines.push(`Skip votes: ${s.skipVotes.voters.length} of ${s.skipVotes.needed}`);
+  if (s.queue.length > 0)
+    lines.push(`Next: ${escapeMarkdown(s.queue[0]?.title ?? '')} (+${s.queue.length - 1} more)`);
+  if (s.skipVotes.voters.length > 0)
+    lines.push(`Skip votes: ${s.skipVotes.voters.length} of ${s.skipVotes.needed}`);
   return {
     content: `${DISCORD_TEXTS.nowPlayingTitle}: ${lines.join('\n')}`,
     embeds: [],
