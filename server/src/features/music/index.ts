@@ -275,7 +275,7 @@ function hold(state: MusicState, c: MusicFeatureConfig, log: FastifyBaseLogger):
         }
         state.loginError = null;
         state.music.attachBot(bot);
-        await state.discord.attach(bot.client);
+        state.discord.attach(bot.client);
         await state.music
           .restore(await state.store.loadAll())
           .catch((err: unknown) => log.error({ err }, 'music: could not restore the stored playback'));

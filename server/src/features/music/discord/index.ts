@@ -38,13 +38,18 @@ export class DiscordSide {
    * The bot logged in here: its commands are bulk-overwritten for the community's server (so commands
    * no longer offered disappear) and its interactions answered from now on.
    */
-  async attach(client: Client): Promise<void> {
+  attach(client: Client): void {
     this.client = client;
     this.nowPlaying.attach(client.rest);
     client.on(Events.InteractionCreate, (i) => {
       if (this.client !== client) return;
       void handleInteraction({ ...this.o, limits: this.limits, nowPlaying: this.nowPlaying }, i);
     });
+    // In the background: a slow or refused registration must not hold up restoring the playback.
+    void this.register(client);
+  }
+
+  private async register(client: Client): Promise<void> {
     const guilds = this.o.guildId ? [this.o.guildId] : [...client.guilds.cache.keys()];
     const body = commandBodies();
     for (const guildId of guilds) {
