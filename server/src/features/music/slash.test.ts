@@ -173,6 +173,13 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the portal inside Discord: 
     await eventually(() => expect(String(message?.body.content)).toContain('Playing'));
     expect(t.discord.interactions.messages.filter((m) => !m.deleted)).toHaveLength(1);
     expect(message?.edits).toBeGreaterThan(0);
+    // A double click is two interactions, each acknowledged once (never 40060).
+    const clicks = [1, 2].map(() =>
+      t.discord.press(at(ALICE.id), musicButtonId('volup', GUILD_ID), message?.id),
+    );
+    for (const c of clicks) await eventually(() => expect(c.ack()?.type).toBe(6));
+    await eventually(async () => expect((await status(t, t.alice.token)).volume).toBeGreaterThan(100));
+    await eventually(() => expect(String(message?.body.content)).toMatch(/volume 1[12]0 %/));
   });
 
   test('/skip from a second listener is a vote with a button; the requester pressing it skips', async () => {
