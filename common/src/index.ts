@@ -2,6 +2,7 @@ export * from './admin.ts';
 export * from './api.ts';
 export * from './api-tokens.ts';
 export * from './discord.ts';
+export * from './discord-commands.ts';
 export * from './error-codes.ts';
 export * from './files.ts';
 export * from './files-manager.ts';

@@ -28,6 +28,8 @@ export type LinkState = { up: true } | { up: false; since: number; reason: strin
 
 /** The Discord side of the music feature: who is where, and a voice connection per guild. */
 export type MusicBot = {
+  /** The logged-in client: its interactions and REST client serve the slash commands (issue 44). */
+  readonly client: Client;
   /** The gateway session is ready now (not merely logged in once). */
   isReady(): boolean;
   /** The gateway link, with since when it is down. */
@@ -215,6 +217,7 @@ export async function startMusicBot(o: MusicBotOptions): Promise<MusicBot> {
   };
 
   return {
+    client,
     isReady: () => client.isReady() && shardsReady(),
     gateway: () => {
       if (gatewayDown) return { up: false, ...gatewayDown };

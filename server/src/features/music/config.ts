@@ -54,6 +54,8 @@ export type MusicFeatureConfig = MusicConfig & {
   sharedDatabase: boolean;
   redisUrl?: string;
   redisPrefix: string;
+  /** PUBLIC_URL: the Discord side's "Open portal" buttons link there. */
+  publicUrl: string | null;
 };
 
 export function musicConfig(e: EnvOf<typeof musicEnv>): MusicConfig {

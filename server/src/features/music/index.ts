@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import {
+  DISCORD_DEFER_AFTER_MS,
   MUSIC_FORWARD_TIMEOUT_MS,
   MUSIC_ROOM_TYPE,
   MUSIC_STATUS_EVENT,
@@ -11,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { defineFeature } from '../../platform/feature.ts';
 import type { MusicBot } from './bot.ts';
 import type { MusicFeatureConfig } from './config.ts';
+import { DiscordSide } from './discord/index.ts';
 import { connectForwarder, type Forwarder } from './forward.ts';
 import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
 import { BotLease } from './lease.ts';
@@ -32,6 +34,8 @@ type MusicState = {
   /** What routes, rooms and playlists call: here on the holder, forwarded to it elsewhere (issue 42). */
   front: MusicCommands;
   engine: MusicEngine;
+  /** Slash commands, buttons and the now-playing message (issue 44): live only where the bot is logged in. */
+  discord: DiscordSide;
   loopback: LibraryLoopback;
   store: PlaybackStore;
   /** Null on one SQLite process (it always holds the bot) or without a token. */
@@ -59,6 +63,8 @@ export type MusicOptions = {
    * lease is neither released nor renewed, nothing is stored, forwarded commands find nobody listening).
    */
   crash?: { run?: () => Promise<void> };
+  /** How long a Discord command may work before it is deferred (default DISCORD_DEFER_AFTER_MS); read per command. */
+  discord?: { deferAfterMs?: number };
 };
 
 /**
@@ -79,6 +85,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       sharedDatabase: !c.databaseUrl.startsWith('sqlite:'),
       redisUrl: c.redisUrl,
       redisPrefix: c.redisPrefix,
+      publicUrl: c.publicUrl ?? null,
     }),
     setup: ({ db, config, log, publish, blobStore, readiness, processes, clock }) => {
       const c = config;
@@ -113,7 +120,10 @@ export const musicFeature = (options: MusicOptions = {}) =>
           soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
           librarySource(db, loopback, c.ffprobePath, processes),
         ],
-        publish: (status) => publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status }),
+        publish: (status) => {
+          publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status });
+          state.discord.statusChanged(status);
+        },
         defaultGuildId: c.defaultGuildId ?? null,
         idleLeaveMs: c.idleLeaveMs,
         settings,
@@ -133,21 +143,30 @@ export const musicFeature = (options: MusicOptions = {}) =>
               onLost: () => void letGo(state, log),
             })
           : null;
+      const front = musicFront({
+        local: music,
+        log,
+        instanceId,
+        defaultGuildId: c.defaultGuildId ?? null,
+        lease,
+        forwarder: () => state.forwarder,
+        store,
+        isReady: () => state.ready,
+        hasToken: Boolean(c.botToken),
+        settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
+      });
       state = {
         music,
-        front: musicFront({
-          local: music,
-          log,
-          instanceId,
-          defaultGuildId: c.defaultGuildId ?? null,
-          lease,
-          forwarder: () => state.forwarder,
-          store,
-          isReady: () => state.ready,
-          hasToken: Boolean(c.botToken),
-          settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
-        }),
+        front,
         engine,
+        discord: new DiscordSide({
+          db,
+          music: front,
+          log,
+          publicUrl: c.publicUrl,
+          guildId: c.defaultGuildId ?? null,
+          deferAfterMs: () => options.discord?.deferAfterMs ?? DISCORD_DEFER_AFTER_MS,
+        }),
         loopback,
         store,
         lease,
@@ -227,6 +246,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       const held = state.lease?.isHolder ?? false;
       // Stored first (at the exact position), then the bot logs out, then the lease is handed over at once:
       // the next holder joins only after this one left the voice channel, and reads the final state.
+      state.discord.detach();
       await state.music.close({ save: true });
       await state.lease?.stop(true);
       if (held) state.forwarder?.announce({ kind: 'released', instance: state.instanceId });
@@ -255,6 +275,7 @@ function hold(state: MusicState, c: MusicFeatureConfig, log: FastifyBaseLogger):
         }
         state.loginError = null;
         state.music.attachBot(bot);
+        state.discord.attach(bot.client);
         await state.music
           .restore(await state.store.loadAll())
           .catch((err: unknown) => log.error({ err }, 'music: could not restore the stored playback'));
@@ -287,6 +308,7 @@ async function letGo(state: MusicState, log: FastifyBaseLogger): Promise<void> {
   state.ready = false;
   if (state.retry) clearTimeout(state.retry);
   await state.starting;
+  state.discord.detach();
   await state.music.close({ save: false });
   log.warn('music bot: stopped here; another instance holds the bot');
 }
@@ -301,6 +323,7 @@ async function crash(state: MusicState): Promise<void> {
   await state.forwarder?.close();
   state.forwarder = null;
   await state.starting;
+  state.discord.detach();
   await state.music.close({ save: false });
   await state.loopback.close();
 }

@@ -4,6 +4,9 @@ import {
   EqualizerBody,
   GuildIdParams,
   LoopBody,
+  MUSIC_CONTROLS_PER_MINUTE,
+  MUSIC_READS_PER_MINUTE,
+  MUSIC_SEARCHES_PER_MINUTE,
   MusicBotHolderResponse,
   MusicControlResponse,
   MusicGuildsResponse,
@@ -47,16 +50,16 @@ const BASE = '/api/music';
 /** Viewers read; users and above control (portal-tools §6, issue 11). Limits count per user. */
 const READ = {
   access: 'login',
-  rateLimit: { max: 600, timeWindow: '1 minute', keyGenerator: perMemberKey },
+  rateLimit: { max: MUSIC_READS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 const CONTROL = {
   access: 'user',
-  rateLimit: { max: 300, timeWindow: '1 minute', keyGenerator: perMemberKey },
+  rateLimit: { max: MUSIC_CONTROLS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 /** Searches reach outside services: a tighter limit. */
 const SEARCH = {
   access: 'user',
-  rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: perMemberKey },
+  rateLimit: { max: MUSIC_SEARCHES_PER_MINUTE, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 
 const errors = {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type FileItem, libraryUrl, type PlaybackStatus } from '@guildhall/common';
-import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { bearer, createTestApp, type TestAppOptions, type TestContext } from '../../test/app.ts';
 import { eventually } from '../../test/eventually.ts';
 import {
   type FakeDiscordBot,
@@ -49,15 +49,25 @@ export const TEST_GUILDS: FakeGuild[] = [
 ];
 
 /** The app with its music bot logged in to a fake Discord where Alice sits in the Lounge. */
-export async function startMusicApp(env: Record<string, string> = {}): Promise<MusicTestContext> {
-  const discord = await startFakeDiscordBot(TEST_GUILDS);
+export async function startMusicApp(
+  env: Record<string, string> = {},
+  /** Runs on the fake before the bot logs in (stale commands to be overwritten, extra members). */
+  prepare?: (discord: FakeDiscordBot) => void,
+  options: TestAppOptions = {},
+): Promise<MusicTestContext> {
+  const discord = await startFakeDiscordBot(structuredClone(TEST_GUILDS));
   discord.setVoiceState(GUILD_ID, ALICE.id, VOICE_CHANNEL_ID);
-  const ctx = await createTestApp({
-    DISCORD_BOT_TOKEN: discord.token,
-    DISCORD_BOT_API_URL: discord.apiUrl,
-    MUSIC_DEFAULT_GUILD_ID: GUILD_ID,
-    ...env,
-  });
+  prepare?.(discord);
+  const ctx = await createTestApp(
+    {
+      DISCORD_BOT_TOKEN: discord.token,
+      DISCORD_BOT_API_URL: discord.apiUrl,
+      MUSIC_DEFAULT_GUILD_ID: GUILD_ID,
+      ...env,
+    },
+    undefined,
+    options,
+  );
   const alice = await ctx.signIn({ discord_id: ALICE.id, username: ALICE.username });
   const bob = await ctx.signIn({ discord_id: BOB.id, username: BOB.username });
   await waitForBot(ctx, alice.token);

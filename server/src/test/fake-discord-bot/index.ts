@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { type FakeInteraction, FakeInteractions, nextSnowflake } from './interactions.ts';
 import { FakeVoiceServer } from './voice.ts';
 
 export { decodeToMono, dominantFrequency, rmsDb } from './audio.ts';
+export type { FakeInteraction, PostedMessage, RecordedResponse } from './interactions.ts';
 export { isSilenceFrame, type ReceivedPacket } from './rtp.ts';
 export { FakeVoiceServer, TEST_CA_PATH } from './voice.ts';
 
@@ -68,6 +70,30 @@ export type FakeDiscordBot = {
   removeMember: (guildId: string, userId: string) => void;
   /** Makes every guild route fail this way until called with null. */
   failGuildRoutes: (failure: FakeGuildFailure | null) => void;
+  /**
+   * Interactions (issue 44): registered commands, every interaction dispatched with the bot's answers,
+   * channel messages with their edits, and the acknowledgement deadline (null: not enforced).
+   */
+  interactions: FakeInteractions;
+  /** A member runs a slash command (`options`: name → value) in a text channel: INTERACTION_CREATE type 2. */
+  slash: (
+    at: { guildId: string; channelId: string; userId: string },
+    name: string,
+    options?: Record<string, string | number>,
+  ) => FakeInteraction;
+  /** A member types into an autocompleted option: INTERACTION_CREATE type 4. */
+  autocomplete: (
+    at: { guildId: string; channelId: string; userId: string },
+    name: string,
+    option: string,
+    value: string,
+  ) => FakeInteraction;
+  /** A member presses a button of a message (its custom id): INTERACTION_CREATE type 3. */
+  press: (
+    at: { guildId: string; channelId: string; userId: string },
+    customId: string,
+    messageId?: string,
+  ) => FakeInteraction;
   close: () => Promise<void>;
 };
 
@@ -96,16 +122,43 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
   });
 
   let guildFailure: FakeGuildFailure | null = null;
+  const interactions = new FakeInteractions(botUser.id, userObject(botUser));
   const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => route(req, res, Buffer.concat(chunks).toString('utf8')));
+  });
+  const route = (req: http.IncomingMessage, res: http.ServerResponse, raw: string) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     log.push(`${req.method} ${url.pathname}`);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      if (status === 204) {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
+    let body: unknown = null;
+    try {
+      body = raw ? JSON.parse(raw) : null;
+    } catch {
+      return send(400, { message: 'Cannot parse the body as JSON', code: 50109 });
+    }
+    const method = req.method ?? 'GET';
+    // discord.js encodes the @ of `@original`.
+    const open = interactions.handleUnauthenticated(
+      method,
+      decodeURIComponent(url.pathname),
+      (body ?? {}) as Record<string, unknown>,
+    );
+    if (open) return send(open.status, open.body);
     if (req.headers.authorization !== `Bot ${FAKE_BOT_TOKEN}`) {
       return send(401, { message: '401: Unauthorized', code: 0 });
     }
+    const answered = interactions.handle(method, url.pathname, body);
+    if (answered) return send(answered.status, answered.body);
     const guildRoute = /^\/api\/v10\/guilds\/(\d+)(\/roles|\/members\/(\d+))?$/.exec(url.pathname);
     if (guildRoute && guildFailure) {
       if (guildFailure === 'missing-access') return send(403, { message: 'Missing Access', code: 50001 });
@@ -152,7 +205,7 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     const member = userPath && guilds.flatMap((g) => g.members).find((m) => m.id === userPath[1]);
     if (member) return send(200, userObject(member));
     return send(404, { message: '404: Not Found', code: 0 });
-  });
+  };
 
   const memberObject = (m: FakeMember) => ({
     user: userObject(m),
@@ -287,6 +340,22 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     return g;
   };
 
+  const memberOf = (guildId: string, userId: string) => {
+    const m = guildOf(guildId).members.find((x) => x.id === userId);
+    if (!m) throw new Error(`fake Discord: ${userId} is not in ${guildId}`);
+    return memberObject(m);
+  };
+  const dispatchInteraction = (p: Parameters<FakeInteractions['create']>[0]) => {
+    const { payload, interaction } = interactions.create(p);
+    for (const s of sessions) s.dispatch('INTERACTION_CREATE', payload);
+    return interaction;
+  };
+  const commandData = (guildId: string, name: string, options: Record<string, unknown>[]) => {
+    const registered = interactions.commands(guildId).find((c) => c.name === name);
+    return { id: String(registered?.id ?? '0'), name, type: 1, guild_id: guildId, options };
+  };
+  const optionType = (v: unknown) => (typeof v === 'number' ? 4 : 3);
+
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -327,6 +396,43 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     },
     failGuildRoutes(failure) {
       guildFailure = failure;
+    },
+    interactions,
+    slash: (at, name, options = {}) =>
+      dispatchInteraction({
+        type: 2,
+        guildId: at.guildId,
+        channelId: at.channelId,
+        member: memberOf(at.guildId, at.userId),
+        data: commandData(
+          at.guildId,
+          name,
+          Object.entries(options).map(([n, value]) => ({ name: n, type: optionType(value), value })),
+        ),
+      }),
+    autocomplete: (at, name, option, value) =>
+      dispatchInteraction({
+        type: 4,
+        guildId: at.guildId,
+        channelId: at.channelId,
+        member: memberOf(at.guildId, at.userId),
+        data: commandData(at.guildId, name, [{ name: option, type: 3, value, focused: true }]),
+      }),
+    press(at, customId, messageId) {
+      const posted = interactions.messages.find((m) => m.id === messageId);
+      const message = interactions.messageObject(
+        messageId ?? nextSnowflake(),
+        at.channelId,
+        posted?.body ?? { content: '', components: [] },
+      );
+      return dispatchInteraction({
+        type: 3,
+        guildId: at.guildId,
+        channelId: at.channelId,
+        member: memberOf(at.guildId, at.userId),
+        data: { custom_id: customId, component_type: 2 },
+        message,
+      });
     },
     async close() {
       for (const ws of wss.clients) ws.terminate();

@@ -1,0 +1,40 @@
+import { DISCORD_COMMANDS, DISCORD_OPTIONS, MUSIC_VOLUME_MAX, MUSIC_VOLUME_MIN } from '@guildhall/common';
+import { type RESTPutAPIApplicationGuildCommandsJSONBody, SlashCommandBuilder } from 'discord.js';
+
+const command = (c: { name: string; description: string }) =>
+  new SlashCommandBuilder().setName(c.name).setDescription(c.description);
+
+/**
+ * Every slash command of the portal, as the body of one bulk overwrite
+ * (`PUT applications/{app}/guilds/{guild}/commands`): commands not in it are removed by Discord.
+ * Who may use a command is checked in its handler against the portal's level: per-role command
+ * permissions cannot be set with a bot token.
+ */
+export function commandBodies(): RESTPutAPIApplicationGuildCommandsJSONBody {
+  const c = DISCORD_COMMANDS;
+  return [
+    command(c.play).addStringOption((o) =>
+      o
+        .setName(DISCORD_OPTIONS.query)
+        .setDescription('A search, or a YouTube, SoundCloud or library link')
+        .setRequired(true)
+        .setMaxLength(500)
+        .setAutocomplete(true),
+    ),
+    command(c.queue),
+    command(c.np),
+    command(c.skip),
+    command(c.pause),
+    command(c.resume),
+    command(c.stop),
+    command(c.volume).addIntegerOption((o) =>
+      o
+        .setName(DISCORD_OPTIONS.volume)
+        .setDescription('0–200 %')
+        .setRequired(true)
+        .setMinValue(MUSIC_VOLUME_MIN)
+        .setMaxValue(MUSIC_VOLUME_MAX),
+    ),
+    command(c.portal),
+  ].map((b) => b.toJSON());
+}

@@ -1,0 +1,76 @@
+import type { PlaybackStatus } from '@guildhall/common';
+import { type Client, Events } from 'discord.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../../db/index.ts';
+import type { MusicCommands } from '../front.ts';
+import { commandBodies } from './commands.ts';
+import { handleInteraction } from './interactions.ts';
+import { MemberLimits } from './limits.ts';
+import { NowPlaying } from './now-playing.ts';
+
+export type DiscordSideOptions = {
+  db: Db;
+  music: MusicCommands;
+  log: FastifyBaseLogger;
+  publicUrl: string | null;
+  /** The community's server (MUSIC_DEFAULT_GUILD_ID); without it, every server the bot is on. */
+  guildId: string | null;
+  deferAfterMs: () => number;
+};
+
+/**
+ * The portal inside Discord (issue 44): slash commands, their answers, and the now-playing message with its
+ * buttons. Attached to the bot only where it is logged in (the lease holder, or the one process), so only
+ * that instance registers commands and answers interactions.
+ */
+export class DiscordSide {
+  readonly nowPlaying: NowPlaying;
+  private readonly o: DiscordSideOptions;
+  private readonly limits = new MemberLimits();
+  private client: Client | null = null;
+
+  constructor(o: DiscordSideOptions) {
+    this.o = o;
+    this.nowPlaying = new NowPlaying(o.log);
+  }
+
+  /**
+   * The bot logged in here: its commands are bulk-overwritten for the community's server (so commands
+   * no longer offered disappear) and its interactions answered from now on.
+   */
+  attach(client: Client): void {
+    this.client = client;
+    this.nowPlaying.attach(client.rest);
+    client.on(Events.InteractionCreate, (i) => {
+      if (this.client !== client) return;
+      void handleInteraction({ ...this.o, limits: this.limits, nowPlaying: this.nowPlaying }, i);
+    });
+    // In the background: a slow or refused registration must not hold up restoring the playback.
+    void this.register(client);
+  }
+
+  private async register(client: Client): Promise<void> {
+    const guilds = this.o.guildId ? [this.o.guildId] : [...client.guilds.cache.keys()];
+    const body = commandBodies();
+    for (const guildId of guilds) {
+      try {
+        await client.application?.commands.set(body, guildId);
+        this.o.log.info({ guildId, commands: body.length }, 'music bot: slash commands registered');
+      } catch (err) {
+        // 50001 Missing Access: the bot was invited without the applications.commands scope.
+        this.o.log.warn({ err, guildId }, 'music bot: could not register the slash commands');
+      }
+    }
+  }
+
+  /** The bot stopped here: nothing is answered or edited until it is attached again. */
+  detach(): void {
+    this.client = null;
+    this.nowPlaying.attach(null);
+  }
+
+  /** Every status the player publishes: the now-playing message follows it. */
+  statusChanged(status: PlaybackStatus): void {
+    if (this.client) this.nowPlaying.update(status);
+  }
+}
