@@ -1,12 +1,23 @@
 import type { PlaybackStatus } from '@guildhall/common';
-import { type Client, Events } from 'discord.js';
+import type { Client } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.ts';
 import type { MusicCommands } from '../front.ts';
-import { commandBodies } from './commands.ts';
-import { handleInteraction } from './interactions.ts';
 import { MemberLimits } from './limits.ts';
-import { NowPlaying } from './now-playing.ts';
+import type { NowPlaying } from './now-playing.ts';
+
+/**
+ * What answers Discord: loaded once the bot has logged in here (discord.js is loaded by then), never at
+ * start-up, where it would load discord.js for every instance (issue 47's start-up bar).
+ */
+const loadParts = () =>
+  Promise.all([import('./commands.ts'), import('./interactions.ts'), import('./now-playing.ts')]).then(
+    ([commands, interactions, nowPlaying]) => ({
+      commandBodies: commands.commandBodies,
+      handleInteraction: interactions.handleInteraction,
+      NowPlaying: nowPlaying.NowPlaying,
+    }),
+  );
 
 export type DiscordSideOptions = {
   db: Db;
@@ -24,14 +35,13 @@ export type DiscordSideOptions = {
  * that instance registers commands and answers interactions.
  */
 export class DiscordSide {
-  readonly nowPlaying: NowPlaying;
+  private nowPlaying: NowPlaying | null = null;
   private readonly o: DiscordSideOptions;
   private readonly limits = new MemberLimits();
   private client: Client | null = null;
 
   constructor(o: DiscordSideOptions) {
     this.o = o;
-    this.nowPlaying = new NowPlaying(o.log);
   }
 
   /**
@@ -40,18 +50,25 @@ export class DiscordSide {
    */
   attach(client: Client): void {
     this.client = client;
-    this.nowPlaying.attach(client.rest);
-    client.on(Events.InteractionCreate, (i) => {
-      if (this.client !== client) return;
-      void handleInteraction({ ...this.o, limits: this.limits, nowPlaying: this.nowPlaying }, i);
-    });
-    // In the background: a slow or refused registration must not hold up restoring the playback.
-    void this.register(client);
+    void loadParts().then(
+      (parts) => {
+        if (this.client !== client) return; // detached (or another login) meanwhile
+        this.nowPlaying ??= new parts.NowPlaying(this.o.log);
+        const nowPlaying = this.nowPlaying;
+        nowPlaying.attach(client.rest);
+        client.on('interactionCreate', (i) => {
+          if (this.client !== client) return;
+          void parts.handleInteraction({ ...this.o, limits: this.limits, nowPlaying }, i);
+        });
+        // In the background: a slow or refused registration must not hold up restoring the playback.
+        void this.register(client, parts.commandBodies());
+      },
+      (err: unknown) => this.o.log.error({ err }, 'music bot: the Discord side could not load'),
+    );
   }
 
-  private async register(client: Client): Promise<void> {
+  private async register(client: Client, body: ReturnType<typeof import('./commands.ts').commandBodies>) {
     const guilds = this.o.guildId ? [this.o.guildId] : [...client.guilds.cache.keys()];
-    const body = commandBodies();
     for (const guildId of guilds) {
       try {
         await client.application?.commands.set(body, guildId);
@@ -66,11 +83,11 @@ export class DiscordSide {
   /** The bot stopped here: nothing is answered or edited until it is attached again. */
   detach(): void {
     this.client = null;
-    this.nowPlaying.attach(null);
+    this.nowPlaying?.attach(null);
   }
 
   /** Every status the player publishes: the now-playing message follows it. */
   statusChanged(status: PlaybackStatus): void {
-    if (this.client) this.nowPlaying.update(status);
+    if (this.client) this.nowPlaying?.update(status);
   }
 }
