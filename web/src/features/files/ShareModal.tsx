@@ -11,7 +11,7 @@ import {
 } from '@guildhall/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Download, Globe, KeyRound, Link2, Pencil, Trash, Users } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -184,6 +184,26 @@ function CreateShareForm({ file, onCreated }: { file: FileItem; onCreated: () =>
   );
 }
 
+/** "n" or "n / limit", with the word, so the count does not rest on the icon alone. */
+export function shareDownloadsText(downloadCount: number, maxDownloads: number | null): string {
+  if (maxDownloads !== null) return `${downloadCount} / ${maxDownloads} downloads`;
+  return downloadCount === 1 ? '1 download' : `${downloadCount} downloads`;
+}
+
+/** The link as listed: on a phone the origin gives way, so the token (what tells links apart) shows. */
+function ShareUrl({ url }: { url: string }) {
+  const at = url.indexOf('/shared/');
+  return (
+    <code className="min-w-0 flex-1 truncate font-mono text-xs text-brand-text" title={url}>
+      {at > 0 && <span className="max-sm:hidden">{url.slice(0, at)}</span>}
+      {at > 0 ? url.slice(at) : url}
+    </code>
+  );
+}
+
+const iconButton =
+  'inline-flex size-8 shrink-0 items-center justify-center rounded-lg border border-border text-muted hover:bg-surface-2 hover:text-text';
+
 function ExistingShares({
   shares,
   isLoading,
@@ -195,6 +215,14 @@ function ExistingShares({
 }) {
   const remove = useMutation({ mutationFn: deleteShare });
   const [editing, setEditing] = useState<string | null>(null);
+  // Back from the edit form, keyboard focus returns to the Edit button it was opened from.
+  const [focusEditOf, setFocusEditOf] = useState<string | null>(null);
+  const list = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    if (!focusEditOf || editing) return;
+    list.current?.querySelector<HTMLElement>(`[data-edit-share="${CSS.escape(focusEditOf)}"]`)?.focus();
+    setFocusEditOf(null);
+  }, [focusEditOf, editing]);
   const edited = shares?.find((s) => s.id === editing);
   if (isLoading) return <Spinner />;
   if (edited) {
@@ -203,6 +231,7 @@ function ExistingShares({
         share={edited}
         onDone={async (saved) => {
           if (saved) await onChanged();
+          setFocusEditOf(edited.id);
           setEditing(null);
         }}
       />
@@ -212,15 +241,17 @@ function ExistingShares({
     return <p className="py-6 text-center text-sm text-muted">No share links for this file yet.</p>;
   }
   return (
-    <ul className="space-y-3">
+    <ul className="space-y-3" ref={list}>
       {shares.map((s) => {
         return (
           <li key={s.id} data-testid="share-row" className="rounded-xl border border-border bg-bg/40 p-3">
-            {s.title && <p className="mb-1 truncate text-sm font-medium">{s.title}</p>}
+            {s.title && (
+              <p className="mb-1 truncate text-sm font-medium" title={s.title}>
+                {s.title}
+              </p>
+            )}
             <div className="flex items-center gap-2">
-              <code className="min-w-0 flex-1 truncate font-mono text-xs text-brand-text" title={s.url}>
-                {s.url}
-              </code>
+              <ShareUrl url={s.url} />
               <button
                 type="button"
                 title="Copy link"
@@ -233,7 +264,7 @@ function ExistingShares({
                     toast.error(FILES_TEXTS.copyLinkFailed, { duration: SHARE_TOAST_MS });
                   }
                 }}
-                className="inline-flex size-8 items-center justify-center rounded-lg border border-border text-muted hover:bg-surface-2 hover:text-text"
+                className={iconButton}
               >
                 <Copy className="size-4" />
               </button>
@@ -242,7 +273,8 @@ function ExistingShares({
                 title={SHARE_LINK_TEXTS.editShare}
                 aria-label={SHARE_LINK_TEXTS.editShare}
                 onClick={() => setEditing(s.id)}
-                className="inline-flex size-8 items-center justify-center rounded-lg border border-border text-muted hover:bg-surface-2 hover:text-text"
+                data-edit-share={s.id}
+                className={iconButton}
               >
                 <Pencil className="size-4" />
               </button>
@@ -263,30 +295,38 @@ function ExistingShares({
                     });
                   }
                 }}
-                className="inline-flex size-8 items-center justify-center rounded-lg border border-danger/30 text-danger-text hover:bg-danger/15"
+                className="inline-flex size-8 shrink-0 items-center justify-center rounded-lg border border-danger/30 text-danger-text hover:bg-danger/15"
               >
                 <Trash className="size-4" />
               </button>
             </div>
-            <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-muted">
-              <Badge tone={s.accessLevel === 'public' ? 'success' : 'brand'}>
-                {s.accessLevel === 'public' ? 'Public' : 'Users'}
-              </Badge>
-              <span data-testid="share-state" data-state={s.state}>
-                <Badge tone={s.state === 'active' ? 'success' : s.state === 'expired' ? 'danger' : 'warning'}>
-                  {s.state === 'expired' ? FILES_TEXTS.expired : SHARE_LINK_TEXTS.stateLabels[s.state]}
+            <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1.5 text-xs text-muted">
+              <span className="flex flex-wrap gap-1.5">
+                <Badge tone={s.accessLevel === 'public' ? 'success' : 'brand'}>
+                  {s.accessLevel === 'public' ? 'Public' : 'Users'}
                 </Badge>
+                <span data-testid="share-state" data-state={s.state}>
+                  <Badge
+                    tone={s.state === 'active' ? 'success' : s.state === 'expired' ? 'danger' : 'warning'}
+                  >
+                    {s.state === 'expired' ? FILES_TEXTS.expired : SHARE_LINK_TEXTS.stateLabels[s.state]}
+                  </Badge>
+                </span>
+                {s.hasPassword && (
+                  <Badge tone="warning">
+                    <KeyRound className="size-3" aria-hidden />
+                    {FILE_MANAGER_TEXTS.passwordLabel}
+                  </Badge>
+                )}
               </span>
-              {s.hasPassword && (
-                <Badge tone="warning">
-                  <KeyRound className="size-3" />
-                  {FILE_MANAGER_TEXTS.passwordLabel}
-                </Badge>
-              )}
-              <span>{s.expiresAt ? `Expires ${dateLabel(s.expiresAt)}` : 'Never expires'}</span>
+              <span data-testid="share-expiry">
+                {s.expiresAt
+                  ? `${s.state === 'expired' ? 'Expired' : 'Expires'} ${dateLabel(s.expiresAt)}`
+                  : 'Never expires'}
+              </span>
               <span className="inline-flex items-center gap-1" data-testid="share-downloads">
-                <Download className="size-3" />
-                {s.maxDownloads === null ? s.downloadCount : `${s.downloadCount} / ${s.maxDownloads}`}
+                <Download className="size-3 shrink-0" aria-hidden />
+                {shareDownloadsText(s.downloadCount, s.maxDownloads)}
               </span>
               <span>Created {dateLabel(s.createdAt)}</span>
             </div>

@@ -147,6 +147,9 @@ function FailureCard({ failure }: { failure: Exclude<Failure, { kind: 'password'
         <p className="max-w-sm text-sm text-muted" data-testid="shared-limit-reached">
           {SHARE_LINK_TEXTS.limitReached}. Ask the person who shared it for a new link.
         </p>
+        <Link to="/" className={buttonClass('secondary', 'md')}>
+          Go to Guildhall
+        </Link>
       </Card>
     );
   }
@@ -283,10 +286,10 @@ function FileCard({
           <ItemIcon item={{ name: info.name, type: 'file' }} className="size-7" />
         </span>
         <div className="min-w-0">
-          <p className="text-sm text-muted" data-testid="shared-title">
+          <p className="text-sm text-muted [overflow-wrap:anywhere]" data-testid="shared-title">
             {info.title ?? 'Shared file'}
           </p>
-          <h1 data-testid="shared-name" className="text-xl font-semibold break-words">
+          <h1 data-testid="shared-name" className="text-xl font-semibold [overflow-wrap:anywhere]">
             {info.name}
           </h1>
         </div>
@@ -294,7 +297,7 @@ function FileCard({
       {info.note && (
         <p
           data-testid="shared-note"
-          className="whitespace-pre-line rounded-xl border border-border bg-bg/40 px-3 py-2.5 text-sm"
+          className="whitespace-pre-line rounded-xl border border-border bg-bg/40 px-3 py-2.5 text-sm [overflow-wrap:anywhere]"
         >
           {info.note}
         </p>
@@ -323,7 +326,7 @@ function FileCard({
           label="Shared"
           value={
             <span className="inline-flex items-center gap-1.5">
-              <Calendar className="size-3.5 text-muted" />
+              <Calendar className="size-3.5 shrink-0 text-muted" aria-hidden />
               {dateLabel(info.createdAt)}
             </span>
           }

@@ -2,7 +2,8 @@ import { type FileShare, SHARE_LINK_TEXTS, shareStateOf } from '@guildhall/commo
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../../api/client.ts';
 import { classifyFailure } from './SharedLinkPage.tsx';
-import { shareChanges } from './ShareEditForm.tsx';
+import { downloadedSoFar, shareChanges } from './ShareEditForm.tsx';
+import { shareDownloadsText } from './ShareModal.tsx';
 import { localInputValue } from './share-form-parts.tsx';
 
 const share: FileShare = {
@@ -57,5 +58,15 @@ describe('share states', () => {
     expect(classifyFailure(new ApiError(SHARE_LINK_TEXTS.limitReached, 410, 'SHARE_LIMIT_REACHED'))).toEqual({
       kind: 'limit',
     });
+  });
+});
+
+describe('download counts in words (Existing Shares, the edit form)', () => {
+  test('a count, or the count against the limit, always with the word', () => {
+    expect(shareDownloadsText(0, null)).toBe('0 downloads');
+    expect(shareDownloadsText(1, null)).toBe('1 download');
+    expect(shareDownloadsText(2, 2)).toBe('2 / 2 downloads');
+    expect(downloadedSoFar(0)).toBe('Downloaded 0 times so far.');
+    expect(downloadedSoFar(1)).toBe('Downloaded once so far.');
   });
 });

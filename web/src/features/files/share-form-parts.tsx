@@ -37,7 +37,7 @@ export function LevelOption(props: {
           {props.icon}
           {props.title}
         </span>
-        <span className="text-xs text-muted">{props.hint}</span>
+        <span className="block text-xs text-muted">{props.hint}</span>
       </span>
     </label>
   );

@@ -25,7 +25,9 @@ import { inputClass } from '../../ui/Modal.tsx';
 const TOKENS_KEY = ['api-tokens'];
 
 const fetchTokens = async () => ApiTokensListResponse.parse(await apiFetch('/api/tokens')).data;
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'Never');
+/** The files page's date style (no seconds), so both pages read alike. */
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never';
 
 /** Offers a ShareX custom uploader file for this portal and token. */
 function downloadSxcu(token: string): void {
@@ -94,52 +96,63 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: string) => Promise<
   }
 
   return (
-    <form onSubmit={submit} className="mb-4 grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end">
-      <label className="block space-y-1.5">
-        <span className="text-sm text-muted">Name</span>
-        <input
-          className={inputClass}
-          value={name}
-          maxLength={API_TOKEN_NAME_MAX_CHARS}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="ShareX on my desktop"
-          data-testid="token-name"
-        />
-      </label>
-      <label className="block space-y-1.5">
-        <span className="text-sm text-muted">Expires in</span>
-        <select
-          className={inputClass}
-          value={days}
-          onChange={(e) => setDays(Number(e.target.value))}
-          data-testid="token-expiry"
+    <form onSubmit={submit} className="mb-4 space-y-3">
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_12rem]">
+        <label className="block space-y-1.5">
+          <span className="text-sm text-muted">Name</span>
+          <input
+            className={inputClass}
+            value={name}
+            maxLength={API_TOKEN_NAME_MAX_CHARS}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="ShareX on my desktop"
+            data-testid="token-name"
+          />
+        </label>
+        <label className="block space-y-1.5">
+          <span className="text-sm text-muted">Expires in</span>
+          <select
+            className={inputClass}
+            value={days}
+            onChange={(e) => setDays(Number(e.target.value))}
+            data-testid="token-expiry"
+          >
+            {API_TOKEN_EXPIRY_CHOICES_DAYS.map((d) => (
+              <option key={d} value={d}>
+                {d} days
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {/* Scopes before the button, on screen and in tab order: what the token may do is chosen first. */}
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <fieldset className="min-w-0">
+          <legend className="mb-1.5 text-sm text-muted">Scopes</legend>
+          <div className="flex flex-col gap-2 text-sm sm:flex-row sm:flex-wrap sm:gap-x-4">
+            {API_TOKEN_SCOPES.map((scope) => (
+              <label key={scope} className="inline-flex items-center gap-1.5">
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(scope)}
+                  onChange={(e) =>
+                    setScopes((s) => (e.target.checked ? [...s, scope] : s.filter((x) => x !== scope)))
+                  }
+                  className="accent-[#5865f2]"
+                />
+                {API_TOKEN_SCOPE_LABELS[scope]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <Button
+          type="submit"
+          className="shrink-0"
+          disabled={!name.trim() || scopes.length === 0 || create.isPending}
         >
-          {API_TOKEN_EXPIRY_CHOICES_DAYS.map((d) => (
-            <option key={d} value={d}>
-              {d} days
-            </option>
-          ))}
-        </select>
-      </label>
-      <Button type="submit" disabled={!name.trim() || scopes.length === 0 || create.isPending}>
-        Create token
-      </Button>
-      <fieldset className="flex flex-wrap gap-4 text-sm sm:col-span-3">
-        <legend className="sr-only">Scopes</legend>
-        {API_TOKEN_SCOPES.map((scope) => (
-          <label key={scope} className="inline-flex items-center gap-1.5">
-            <input
-              type="checkbox"
-              checked={scopes.includes(scope)}
-              onChange={(e) =>
-                setScopes((s) => (e.target.checked ? [...s, scope] : s.filter((x) => x !== scope)))
-              }
-              className="accent-[#5865f2]"
-            />
-            {API_TOKEN_SCOPE_LABELS[scope]}
-          </label>
-        ))}
-      </fieldset>
+          Create token
+        </Button>
+      </div>
     </form>
   );
 }
@@ -149,16 +162,20 @@ function NewToken({ token, onDismiss }: { token: string; onDismiss: () => void }
   return (
     <div className="mb-4 space-y-3 rounded-xl border border-warning/40 bg-warning/10 p-3" role="status">
       <p className="text-sm font-medium">{API_TOKEN_TEXTS.shownOnce}</p>
-      <div className="flex items-center gap-2">
-        <code className="min-w-0 flex-1 truncate font-mono text-xs" data-testid="new-token">
+      {/* Shown whole and wrapped (never cut off or scrolled sideways): it cannot be seen again. */}
+      <div className="flex items-start gap-2">
+        <code
+          className="min-w-0 flex-1 break-all rounded-lg bg-bg/60 px-2 py-1.5 font-mono text-xs"
+          data-testid="new-token"
+        >
           {token}
         </code>
         <CopyButton value={token} label="token" />
       </div>
       <p className="text-xs text-muted">Upload from a terminal:</p>
-      <div className="flex items-center gap-2">
+      <div className="flex items-start gap-2">
         <code
-          className="min-w-0 flex-1 overflow-x-auto whitespace-nowrap font-mono text-xs"
+          className="min-w-0 flex-1 break-all rounded-lg bg-bg/60 px-2 py-1.5 font-mono text-xs"
           data-testid="curl-example"
         >
           {curl}
@@ -203,7 +220,9 @@ function TokenList({
         >
           <div className="flex items-center gap-2">
             <span className="min-w-0 flex-1 truncate font-medium">{t.name}</span>
-            <code className="font-mono text-xs text-muted">{t.hint}…</code>
+            <code className="shrink-0 font-mono text-xs text-muted" title="The token's first characters">
+              {t.hint}…
+            </code>
             {t.isExpired && <Badge tone="danger">Expired</Badge>}
             <button
               type="button"
@@ -211,18 +230,32 @@ function TokenList({
               title="Revoke"
               disabled={revoke.isPending}
               onClick={async () => {
-                await revoke.mutateAsync(t.id);
-                toast.success(API_TOKEN_TEXTS.revoked);
-                await onChanged();
+                try {
+                  await revoke.mutateAsync(t.id);
+                  toast.success(API_TOKEN_TEXTS.revoked);
+                  await onChanged();
+                } catch (err) {
+                  toast.error('Could not revoke the token', {
+                    description: err instanceof Error ? err.message : undefined,
+                  });
+                }
               }}
-              className="inline-flex size-8 items-center justify-center rounded-lg border border-danger/30 text-danger-text hover:bg-danger/15"
+              className="inline-flex size-8 shrink-0 items-center justify-center rounded-lg border border-danger/30 text-danger-text hover:bg-danger/15"
             >
               <Trash className="size-4" />
             </button>
           </div>
-          <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
-            <span>{t.scopes.join(', ')}</span>
-            <span>Expires {when(t.expiresAt)}</span>
+          <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1.5 text-xs text-muted">
+            <span className="flex flex-wrap gap-1.5" data-testid="token-scopes">
+              {t.scopes.map((scope) => (
+                <Badge key={scope} tone="brand">
+                  <span title={API_TOKEN_SCOPE_LABELS[scope]}>{scope}</span>
+                </Badge>
+              ))}
+            </span>
+            <span>
+              {t.isExpired ? 'Expired' : 'Expires'} {when(t.expiresAt)}
+            </span>
             <span data-testid="token-last-used">Last used {when(t.lastUsedAt)}</span>
           </div>
         </li>
