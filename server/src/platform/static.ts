@@ -103,3 +103,28 @@ function isFile(p: string): boolean {
     return false;
   }
 }
+
+const appPages = new Map<string, string | null>();
+
+/**
+ * The built app's index.html with `head` in place of its `<title>` (a page's own link-preview tags:
+ * Open Graph, oEmbed), or null when the app is not built. The file is read once per process (a build
+ * does not change under a running server); `head` must already be escaped.
+ */
+export function appPageWithHead(distDir: string, head: string): string | null {
+  let html = appPages.get(distDir);
+  if (html === undefined) {
+    try {
+      html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+    } catch {
+      html = null;
+    }
+    appPages.set(distDir, html);
+  }
+  if (html === null) return null;
+  const title = /<title>[^<]*<\/title>/;
+  // A function as replacement, so `$&`/`$1` in a file name are never read as patterns.
+  return title.test(html)
+    ? html.replace(title, () => head)
+    : html.replace('</head>', () => `${head}\n</head>`);
+}

@@ -70,6 +70,8 @@ export type FilesFeatureConfig = FilesConfig & {
   dataDir: string;
   blobStore: 'local' | 's3' | 'discord';
   publicUrl?: string;
+  /** The built web app: a share's page is its index.html with the share's link-preview tags. */
+  webDistDir: string;
   trustProxy: boolean | number | string[];
   ffmpegPath: string;
 };

@@ -43,6 +43,7 @@ function filesSlice(c: Config): FilesFeatureConfig {
     dataDir: c.dataDir,
     blobStore: c.files.store,
     publicUrl: c.publicUrl,
+    webDistDir: c.webDistDir,
     trustProxy: c.trustProxy,
     ffmpegPath: c.music.ffmpegPath,
   };

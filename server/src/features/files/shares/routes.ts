@@ -1,4 +1,6 @@
 import {
+  ApiError,
+  BinaryBody,
   DownloadTicketResponse,
   FileIdParams,
   OkResponse,
@@ -15,6 +17,8 @@ import {
 } from '@guildhall/common';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { appPageWithHead } from '../../../platform/static.ts';
 import { clientAddressKey } from '../../../platform/client-address.ts';
 import type { FilesFeatureConfig } from '../config.ts';
 import type { FilesContext } from '../context.ts';
@@ -37,8 +41,28 @@ import {
   listShares,
   requireShareAccess,
   revokeShare,
+  shareNotFound,
   updateShare,
 } from './service.ts';
+import { escapeHtml, oembedOf, SITE_NAME, shareUnfurl, unfurlHead } from './unfurl.ts';
+
+const SharePage = BinaryBody.meta({
+  description: "The web app's page for a share link, with its link-preview tags when it is public",
+});
+const NotBuilt = BinaryBody.meta({ description: 'Plain text: the web app is not built yet' });
+const OembedResponse = z
+  .object({
+    version: z.literal('1.0'),
+    type: z.literal('link'),
+    title: z.string(),
+    provider_name: z.string(),
+    provider_url: z.string(),
+    author_name: z.string().optional(),
+    thumbnail_url: z.string().optional(),
+    thumbnail_width: z.number().optional(),
+    thumbnail_height: z.number().optional(),
+  })
+  .meta({ description: 'oEmbed 1.0 (type link) of a public share' });
 
 // Managing shares: level user, and API tokens with the `shares` scope (issue 45).
 const write = { access: 'user', tokenScope: 'shares' } as const;
@@ -137,6 +161,46 @@ export function sharesRoutes(
       async (req) => {
         await revokeShare(db, req.params.shareId);
         return { success: true as const, message: 'Share revoked' };
+      },
+    );
+
+    // The share's page (the SPA's index.html) with Open Graph, Twitter-card and oEmbed tags, so a link
+    // pasted in Discord unfurls. Reads only: a crawler's GET or a HEAD never counts as a download.
+    app.get(
+      '/shared/:token',
+      {
+        config: open,
+        schema: { params: ShareTokenParams, response: { 200: SharePage, 503: NotBuilt } },
+      },
+      async (req, reply) => {
+        const unfurl = await shareUnfurl(db, req.params.token, baseUrl(req));
+        // Anything but a public, open share gets the site's own title only: nothing of the file shows.
+        const head = unfurl ? unfurlHead(unfurl) : `<title>${escapeHtml(SITE_NAME)}</title>`;
+        const html = appPageWithHead(config.webDistDir, head);
+        if (html === null) {
+          return reply
+            .code(503)
+            .type('text/plain')
+            .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
+        }
+        return reply
+          .header('cache-control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(Buffer.from(html));
+      },
+    );
+
+    // oEmbed (https://oembed.com) of a public, open share; 404 for any other, like a link that never was.
+    app.get(
+      '/api/files/shared/:token/oembed',
+      {
+        config: open,
+        schema: { params: ShareTokenParams, response: { 200: OembedResponse, 404: ApiError } },
+      },
+      async (req) => {
+        const unfurl = await shareUnfurl(db, req.params.token, baseUrl(req));
+        if (!unfurl) throw shareNotFound();
+        return oembedOf(unfurl, baseUrl(req));
       },
     );
 
