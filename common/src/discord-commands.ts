@@ -17,11 +17,12 @@ export const DISCORD_COMMANDS = {
   stop: { name: 'stop', description: 'Stop the music (the queue stays)' },
   volume: { name: 'volume', description: 'Set the volume (0–200 %)' },
   portal: { name: 'portal', description: 'Open the portal' },
+  share: { name: 'share', description: 'Share one of your files: a link anyone can open' },
 } as const;
 export type DiscordCommandName = keyof typeof DISCORD_COMMANDS;
 
 /** The option names of the commands that take one. */
-export const DISCORD_OPTIONS = { query: 'query', volume: 'percent' } as const;
+export const DISCORD_OPTIONS = { query: 'query', volume: 'percent', file: 'file' } as const;
 
 /** Discord's limits (developer docs): 3 s to acknowledge, 25 autocomplete choices, 100-character names. */
 export const DISCORD_ACK_DEADLINE_MS = 3_000;
@@ -84,4 +85,10 @@ export const DISCORD_TEXTS = {
     voldown: 'Vol −',
     volup: 'Vol +',
   },
+} as const;
+
+/** `/share <file>` (issue 44): the member's own files, shared by a permanent public link. */
+export const DISCORD_SHARE_TEXTS = {
+  shared: (name: string, url: string) => `Share link for **${name}**: ${url}`,
+  noPublicUrl: 'The portal’s address (PUBLIC_URL) is not set, so no link can be made here.',
 } as const;

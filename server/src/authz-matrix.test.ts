@@ -212,6 +212,9 @@ const MATRIX: Record<string, Entry> = {
 
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },
+  // A share's page with its link-preview tags, and its oEmbed (issue 44): public, the share decides
+  'GET /shared/:token': { access: 'public' },
+  'GET /api/files/shared/:token/oembed': { access: 'public' },
   // File manager (issue 30): previews, thumbnails, ZIPs, search, move, trash
   // Declared public so a download ticket (no header) works; without one the handler requires login.
   'GET /api/files/:id/preview': { access: 'login', declared: 'public' },

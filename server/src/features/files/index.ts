@@ -16,6 +16,7 @@ import { startTrashPurge } from './trash/purge.ts';
 
 export { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles } from './library.ts';
 export { collectGarbage } from './maintenance.ts';
+export { findOwnFilesByName, type ShareMember, shareOwnFile } from './shares/member-shares.ts';
 export { migrateStorage, verifyStorage } from './storage-migration.ts';
 export type { FilesTables } from './tables.ts';
 /** The ffmpeg arguments of a video poster (the container test runs them with the image's own ffmpeg). */

@@ -186,7 +186,7 @@ export function sharesRoutes(
         return reply
           .header('cache-control', 'no-cache')
           .type('text/html; charset=utf-8')
-          .send(Buffer.from(html));
+          .send(html);
       },
     );
 

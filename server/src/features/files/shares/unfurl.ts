@@ -40,7 +40,7 @@ export async function shareUnfurl(db: Db, token: string, baseUrl: string): Promi
   }
   const { share, file } = found;
   if (share.access_level !== 'public' || share.password_hash || isLimitReached(share)) return null;
-  const sharer = await findUserById(db, share.created_by);
+  const sharer = share.created_by ? await findUserById(db, share.created_by) : undefined;
   const sharedBy = sharer ? sharer.global_name || sharer.username : null;
   const ext = fileExtension(file.name);
   const size = Number(file.size);

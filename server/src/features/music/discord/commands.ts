@@ -36,5 +36,13 @@ export function commandBodies(): RESTPutAPIApplicationGuildCommandsJSONBody {
         .setMaxValue(MUSIC_VOLUME_MAX),
     ),
     command(c.portal),
+    command(c.share).addStringOption((o) =>
+      o
+        .setName(DISCORD_OPTIONS.file)
+        .setDescription('One of your files (type part of its name)')
+        .setRequired(true)
+        .setMaxLength(255)
+        .setAutocomplete(true),
+    ),
   ].map((b) => b.toJSON());
 }

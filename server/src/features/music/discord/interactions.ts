@@ -42,6 +42,7 @@ import type { Caller } from '../service.ts';
 import { identify } from './identity.ts';
 import type { MemberLimits } from './limits.ts';
 import { formatDuration, type NowPlaying } from './now-playing.ts';
+import { shareChoices, shareReply } from './share-command.ts';
 
 export type InteractionDeps = {
   db: Db;
@@ -115,7 +116,13 @@ function refusal(d: InteractionDeps, message: string) {
  * failure is shown only to the caller (ephemeral; after a deferral the public "thinking" is removed and
  * the refusal follows up).
  */
-async function answer(d: InteractionDeps, i: ChatInputCommandInteraction, work: () => Promise<Reply>) {
+async function answer(
+  d: InteractionDeps,
+  i: ChatInputCommandInteraction,
+  work: () => Promise<Reply>,
+  { ephemeral = false } = {},
+) {
+  const flags = ephemeral ? { flags: MessageFlags.Ephemeral as const } : {};
   const result = work().then(
     (reply) => ({ ok: true as const, reply }),
     (err: unknown) => ({ ok: false as const, message: messageOf(d, err) }),
@@ -129,11 +136,11 @@ async function answer(d: InteractionDeps, i: ChatInputCommandInteraction, work: 
   const early = await Promise.race([late, result]);
   clearTimeout(timer);
   if (early) {
-    if (early.ok) await i.reply({ ...early.reply, allowedMentions: { parse: [] } });
+    if (early.ok) await i.reply({ ...early.reply, ...flags, allowedMentions: { parse: [] } });
     else await i.reply(refusal(d, early.message));
     return;
   }
-  await i.deferReply();
+  await i.deferReply(flags);
   const done = await result;
   if (done.ok) {
     await i.editReply({ ...done.reply, allowedMentions: { parse: [] } });
@@ -153,6 +160,7 @@ async function command(d: InteractionDeps, i: ChatInputCommandInteraction): Prom
     });
     return;
   }
+  if (name === DISCORD_COMMANDS.share.name) return shareCommand(d, i);
   const guildId = i.guildId;
   if (!guildId) {
     await i.reply(refusal(d, DISCORD_TEXTS.notInServer));
@@ -218,6 +226,27 @@ async function command(d: InteractionDeps, i: ChatInputCommandInteraction): Prom
   }
 }
 
+/**
+ * `/share <file>`: level user (the share route's), counted as a control; answered to the caller only,
+ * with a link made by the files feature (share-command.ts).
+ */
+async function shareCommand(d: InteractionDeps, i: ChatInputCommandInteraction): Promise<void> {
+  const who = await identify(d.db, i.user.id, 'user');
+  if (!who.ok) {
+    await i.reply(refusal(d, who.message));
+    return;
+  }
+  const caller = who.caller;
+  try {
+    d.limits.take('control', caller.user.discord_id, MUSIC_CONTROLS_PER_MINUTE);
+  } catch (err) {
+    await i.reply(refusal(d, messageOf(d, err)));
+    return;
+  }
+  const file = i.options.getString(DISCORD_OPTIONS.file, true);
+  return answer(d, i, () => shareReply(d.db, d.publicUrl, caller, file), { ephemeral: true });
+}
+
 function voteRow(guildId: string): APIActionRowComponent<APIButtonComponent> {
   return {
     type: ComponentType.ActionRow,
@@ -275,6 +304,11 @@ function nowText(s: PlaybackStatus): string {
 async function autocomplete(d: InteractionDeps, i: AutocompleteInteraction): Promise<void> {
   const query = String(i.options.getFocused()).trim();
   const who = await identify(d.db, i.user.id, 'user');
+  if (i.commandName === DISCORD_COMMANDS.share.name) {
+    // The member's own files by name: a database read, no outside search (not counted as one).
+    await i.respond(who.ok ? await shareChoices(d.db, who.caller, query) : []);
+    return;
+  }
   if (!who.ok || query.length < 2) {
     await i.respond([]);
     return;
