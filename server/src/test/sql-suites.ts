@@ -31,6 +31,7 @@ export const SQL_SUITES = [
   'server/src/features/files/shares/share-url.test.ts',
   'server/src/features/files/shares/shares.test.ts',
   'server/src/features/files/shares/share-edits.test.ts',
+  'server/src/features/files/shares/unfurl.test.ts',
   'server/src/features/files/storage-limits/storage-limits.test.ts',
   'server/src/features/files/ticket-sessions.test.ts',
   'server/src/features/files/two-instances.test.ts',
@@ -85,6 +86,8 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/features/music/audio.test.ts': 'audio through the fake Discord voice gateway',
   'server/src/features/music/slash.test.ts':
     "Discord interactions through the fake Discord; its one query (a member by Discord id) is auth's, proven on PostgreSQL by auth.test.ts",
+  'server/src/features/music/slash-share.test.ts':
+    '/share through the fake Discord; its queries (own files by name: the LIKE of files/search, proven by manager.test.ts; createShare) run on PostgreSQL in the files suites',
   'server/src/features/music/soundcloud.test.ts': 'the SoundCloud source against its fake',
   'server/src/features/music/youtube.test.ts': 'the YouTube source against its fake',
   'server/src/features/osint/ssrf.test.ts': 'the outbound fetcher refusing private addresses',

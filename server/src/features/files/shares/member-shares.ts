@@ -61,12 +61,7 @@ export async function shareOwnFile(
     if (named.length !== 1) throw notYours();
     target = named[0];
   }
-  if (
-    !target ||
-    target.type !== 'file' ||
-    target.status !== 'complete' ||
-    target.owner_id !== member.discordId
-  ) {
+  if (target?.type !== 'file' || target.status !== 'complete' || target.owner_id !== member.discordId) {
     throw notYours();
   }
   const row = await createShare(db, target.id, member.discordId, { accessLevel: 'public' });

@@ -18,8 +18,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { appPageWithHead } from '../../../platform/static.ts';
 import { clientAddressKey } from '../../../platform/client-address.ts';
+import { appPageWithHead } from '../../../platform/static.ts';
 import type { FilesFeatureConfig } from '../config.ts';
 import type { FilesContext } from '../context.ts';
 import { FILE_RESPONSES, TicketQuery, ticketExpired } from '../download-routes.ts';
@@ -183,10 +183,7 @@ export function sharesRoutes(
             .type('text/plain')
             .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
         }
-        return reply
-          .header('cache-control', 'no-cache')
-          .type('text/html; charset=utf-8')
-          .send(html);
+        return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
       },
     );
 
