@@ -8,10 +8,10 @@ import {
   type MusicBotHolder,
   musicRoom,
 } from '@guildhall/common';
-import type { FastifyBaseLogger } from 'fastify';
-import { defineFeature } from '../../platform/feature.ts';
 import type { Client } from 'discord.js';
+import type { FastifyBaseLogger } from 'fastify';
 import type { BotHolder } from '../../platform/bot-holder.ts';
+import { defineFeature } from '../../platform/feature.ts';
 import type { MusicBot } from './bot.ts';
 import type { MusicFeatureConfig } from './config.ts';
 import { DiscordSide } from './discord/index.ts';

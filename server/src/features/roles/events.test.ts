@@ -139,9 +139,7 @@ describe('member events on the bot holder (ROLE_SYNC_MEMBER_EVENTS=on)', () => {
     expect(JSON.stringify(entry)).toContain('role Mod removed in Discord');
 
     bot.removeMember(GUILD, user.discord_id); // GUILD_MEMBER_REMOVE: left the server
-    await eventually(async () =>
-      expect((await findUserById(ctx.db, user.discord_id))?.is_approved).toBe(0),
-    );
+    await eventually(async () => expect((await findUserById(ctx.db, user.discord_id))?.is_approved).toBe(0));
     expect((await syncState(ctx)).status.problem).toBeNull();
   });
 

@@ -1,8 +1,8 @@
 /** Discord role sync (issue 43): membership and levels from the community server's roles. */
 import { defineFeature } from '../../platform/feature.ts';
 import type { RolesConfig } from './config.ts';
-import { createReconciler, type Reconciler } from './reconcile.ts';
 import { GUILD_MEMBERS_INTENT, listenForMembers } from './events.ts';
+import { createReconciler, type Reconciler } from './reconcile.ts';
 import { rolesRoutes } from './routes.ts';
 
 export { type RolesConfig, rolesConfig, rolesEnv } from './config.ts';

@@ -46,7 +46,7 @@ const INTENT_PROBLEM: LookupProblem = {
   code: 'MEMBER_INTENT_DISALLOWED',
   message:
     'ROLE_SYNC_MEMBER_EVENTS is on but Discord refused the Server Members intent (gateway close 4014): ' +
-    "enable it in the developer portal (Bot → Privileged Gateway Intents). Until then roles follow the periodic re-check.",
+    'enable it in the developer portal (Bot → Privileged Gateway Intents). Until then roles follow the periodic re-check.',
 };
 
 /**
@@ -186,7 +186,8 @@ export function createReconciler(o: {
     const member = (await listLinkedMembers(db)).find((m) => m.user.discord_id === discordId);
     if (!member || isExempt(config, member.user, member.sync)) return;
     const result = await serially(() => applyLooked([{ ...member, roles }], names));
-    if (result?.changed || result?.held) log.info({ ...result, discordId }, 'role sync: member event applied');
+    if (result?.changed || result?.held)
+      log.info({ ...result, discordId }, 'role sync: member event applied');
   }
 
   return {
