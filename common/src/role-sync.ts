@@ -44,6 +44,7 @@ export const ROLE_SYNC_PROBLEMS = [
   'RATE_LIMITED',
   'DISCORD_ERROR',
   'UNREACHABLE',
+  'MEMBER_INTENT_DISALLOWED',
 ] as const;
 export type RoleSyncProblemCode = (typeof ROLE_SYNC_PROBLEMS)[number];
 

@@ -10,6 +10,7 @@ import { allFeatures, type FeatureOptions } from './features/index.ts';
 import { effectiveLevel } from './features/users/index.ts';
 import { registerAccessControl } from './platform/access.ts';
 import { createBlobStore } from './platform/blob-store/index.ts';
+import { createBotHolder } from './platform/bot-holder.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { type App, type Clock, type Feature, type PlatformContext, realClock } from './platform/feature.ts';
 import { registerInputGuard } from './platform/input-guard.ts';
@@ -183,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     readiness: app.readiness,
     clock: deps.clock ?? realClock,
+    botHolder: createBotHolder(),
     accessCode: deps.accessCode,
   };
   const stopFeatures = await registerFeatureList(app, ctx, deps.features ?? allFeatures(deps.featureOptions));

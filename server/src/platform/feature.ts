@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { RoutingBlobStore } from './blob-store/index.ts';
+import type { BotHolder } from './bot-holder.ts';
 import type { ReadinessChecks } from './observability/index.ts';
 import type { Outbound } from './outbound/fetcher.ts';
 import type { ProcessSpawner } from './process/index.ts';
@@ -96,6 +97,11 @@ export type FeatureContext<C = unknown> = {
   /** What /readyz asks: a feature adds the dependencies it owns. */
   readiness: ReadinessChecks;
   clock: Clock;
+  /**
+   * Which instance holds the Discord bot (the music feature's lease) and its gateway events: what a
+   * feature that must act once per deployment, or on the bot's READY, reads (platform/bot-holder.ts).
+   */
+  botHolder: BotHolder;
   /** The access code in force (ACCESS_CODE or generated on first start): the auth feature checks it. */
   accessCode: string;
 };

@@ -51,6 +51,7 @@ export const SQL_SUITES = [
   'server/src/features/music/routes.test.ts',
   'server/src/features/osint/search-api.test.ts',
   'server/src/features/roles/roles.test.ts',
+  'server/src/features/roles/events.test.ts',
   'server/src/features/users/read-routes.test.ts',
   'server/src/platform/access.test.ts',
   'server/src/platform/garbage-hold.test.ts',

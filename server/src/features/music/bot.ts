@@ -8,7 +8,7 @@ import {
   VoiceConnectionStatus,
 } from '@discordjs/voice';
 import type { Guild as GuildInfo, VoiceChannelInfo } from '@guildhall/common';
-import { ChannelType, Client, Events, GatewayIntentBits, Status } from 'discord.js';
+import { ChannelType, Client, Events, GatewayIntentBits, Partials, Status } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
 
 /** How long joining a voice channel may take before the request fails. */
@@ -53,7 +53,22 @@ export type MusicBot = {
   destroy(): Promise<void>;
 };
 
-export type MusicBotOptions = { token: string; apiUrl: string; log: FastifyBaseLogger };
+export type MusicBotOptions = {
+  token: string;
+  apiUrl: string;
+  log: FastifyBaseLogger;
+  /** Intents other features asked for (role sync's GuildMembers), on top of the player's two. */
+  extraIntents?: number[];
+};
+
+/** The gateway refused a privileged intent the bot asked for (close 4014: not enabled in the developer portal). */
+export class DisallowedIntentsError extends Error {
+  constructor() {
+    super('Discord refused a privileged intent (gateway close 4014): enable it in the developer portal');
+    this.name = 'DisallowedIntentsError';
+  }
+}
+const DISALLOWED_INTENTS = 4014;
 
 /**
  * Logs a discord.js client in with the two intents the player needs: Guilds (the servers and their
@@ -66,7 +81,9 @@ export type MusicBotOptions = { token: string; apiUrl: string; log: FastifyBaseL
  */
 export async function startMusicBot(o: MusicBotOptions): Promise<MusicBot> {
   const client = new Client({
-    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates],
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates, ...(o.extraIntents ?? [])],
+    // Member events of members not cached yet still arrive (role sync reads their full role list).
+    partials: (o.extraIntents ?? []).includes(GatewayIntentBits.GuildMembers) ? [Partials.GuildMember] : [],
     rest: { api: o.apiUrl },
   });
   const voiceListeners: ((c: VoiceStateChange) => void)[] = [];
@@ -99,10 +116,16 @@ export async function startMusicBot(o: MusicBotOptions): Promise<MusicBot> {
   client.on(Events.ShardDisconnect, (e) => gatewayLost(`the gateway closed the session (code ${e.code})`));
   client.on(Events.ShardResume, () => gatewayBack());
   client.on(Events.ShardReady, () => gatewayBack());
-  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  const ready = new Promise<void>((resolve, reject) => {
+    client.once(Events.ClientReady, () => resolve());
+    // A refused privileged intent ends the session for good (no READY follows): fail the login.
+    client.on(Events.ShardDisconnect, (e) => {
+      if (e.code === DISALLOWED_INTENTS) reject(new DisallowedIntentsError());
+    });
+  });
+  ready.catch(() => {}); // awaited below; a 4014 may come while login() still waits
   try {
-    await client.login(o.token);
-    await ready;
+    await Promise.race([client.login(o.token).then(() => ready), ready]);
   } catch (err) {
     await client.destroy().catch(() => {});
     throw err;

@@ -8,7 +8,9 @@ import {
   type MusicBotHolder,
   musicRoom,
 } from '@guildhall/common';
+import type { Client } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
+import type { BotHolder } from '../../platform/bot-holder.ts';
 import { defineFeature } from '../../platform/feature.ts';
 import type { MusicBot } from './bot.ts';
 import type { MusicFeatureConfig } from './config.ts';
@@ -51,6 +53,10 @@ type MusicState = {
   loginError: string | null;
   closing: boolean;
   crashed: boolean;
+  /** Which instance holds the bot, and its READY/resume, for other features (role sync). */
+  botHolder: BotHolder;
+  /** The gateway refused the intents other features asked for (4014): logins leave them out. */
+  intentsRefused: boolean;
   retry: NodeJS.Timeout | null;
 };
 
@@ -87,7 +93,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       redisPrefix: c.redisPrefix,
       publicUrl: c.publicUrl ?? null,
     }),
-    setup: ({ db, config, log, publish, blobStore, readiness, processes, clock }) => {
+    setup: ({ db, config, log, publish, blobStore, readiness, processes, clock, botHolder }) => {
       const c = config;
       const instanceId = options.instanceId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
       const loopback = new LibraryLoopback(db, blobStore, log);
@@ -178,8 +184,12 @@ export const musicFeature = (options: MusicOptions = {}) =>
         loginError: null,
         closing: false,
         crashed: false,
+        botHolder,
+        intentsRefused: false,
         retry: null,
       };
+      // Role sync's reconcile runs where the bot is held: here while this instance holds the lease.
+      if (lease) botHolder.leasedBy(() => lease.isHolder);
       if (c.botToken) {
         // Optional: a music outage degrades /readyz without failing it (the operator's details are there).
         readiness.add(
@@ -247,6 +257,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       // Stored first (at the exact position), then the bot logs out, then the lease is handed over at once:
       // the next holder joins only after this one left the voice channel, and reads the final state.
       state.discord.detach();
+      state.botHolder.botGone();
       await state.music.close({ save: true });
       await state.lease?.stop(true);
       if (held) state.forwarder?.announce({ kind: 'released', instance: state.instanceId });
@@ -266,8 +277,9 @@ function hold(state: MusicState, c: MusicFeatureConfig, log: FastifyBaseLogger):
   const stale = () => state.closing || state.turn !== turn;
   const login = (attempt: number) => {
     // discord.js (~15 MB of heap) loads only for a configured bot.
+    const extraIntents = state.intentsRefused ? [] : state.botHolder.wantedIntents();
     state.starting = import('./bot.ts')
-      .then(({ startMusicBot }) => startMusicBot({ token, apiUrl: c.discordApiUrl, log }))
+      .then(({ startMusicBot }) => startMusicBot({ token, apiUrl: c.discordApiUrl, log, extraIntents }))
       .then(async (bot) => {
         if (stale()) {
           await bot.destroy();
@@ -282,9 +294,18 @@ function hold(state: MusicState, c: MusicFeatureConfig, log: FastifyBaseLogger):
         if (stale()) return bot;
         state.ready = true;
         state.forwarder?.announce({ kind: 'acquired', instance: state.instanceId });
+        announceReady(state, bot.client);
         return bot;
       })
-      .catch((err: unknown) => {
+      .catch(async (err: unknown) => {
+        if (extraIntents.length > 0 && (await isDisallowedIntents(err)) && !stale()) {
+          // The admin has not enabled the privileged intent: the bot runs without it, at once.
+          state.intentsRefused = true;
+          log.warn('music bot: Discord refused the Server Members intent (4014); logging in without it');
+          state.botHolder.intentsRefused();
+          login(attempt);
+          return null;
+        }
         state.loginError = err instanceof Error ? err.message : String(err);
         const delay = Math.min(120_000, 5_000 * 2 ** Math.min(5, attempt));
         log.error(
@@ -302,6 +323,21 @@ function hold(state: MusicState, c: MusicFeatureConfig, log: FastifyBaseLogger):
   login(0);
 }
 
+/** Tells other features the bot is ready here, now and on every resumed or new gateway session. */
+function announceReady(state: MusicState, client: Client): void {
+  const again = () => {
+    if (!state.closing && state.ready) state.botHolder.botReady(client);
+  };
+  client.on('shardResume', again);
+  client.on('shardReady', again);
+  state.botHolder.botReady(client);
+}
+
+async function isDisallowedIntents(err: unknown): Promise<boolean> {
+  const { DisallowedIntentsError } = await import('./bot.ts');
+  return err instanceof DisallowedIntentsError;
+}
+
 /** Another instance holds the bot now: this one stops its bot at once, writing nothing (fencing). */
 async function letGo(state: MusicState, log: FastifyBaseLogger): Promise<void> {
   state.turn++;
@@ -309,6 +345,7 @@ async function letGo(state: MusicState, log: FastifyBaseLogger): Promise<void> {
   if (state.retry) clearTimeout(state.retry);
   await state.starting;
   state.discord.detach();
+  state.botHolder.botGone();
   await state.music.close({ save: false });
   log.warn('music bot: stopped here; another instance holds the bot');
 }

@@ -20,6 +20,10 @@ export const rolesEnv = {
   ROLE_SYNC_DEMOTION_BRAKE: nonNegativeInt('ROLE_SYNC_DEMOTION_BRAKE').default(
     ROLE_SYNC_DEFAULTS.demotionBrake,
   ),
+  ROLE_SYNC_MEMBER_EVENTS: z
+    .enum(['on', 'off', ''], { error: 'ROLE_SYNC_MEMBER_EVENTS must be on or off' })
+    .default('off')
+    .transform((v) => v === 'on'),
   ROLE_SYNC_INTERVAL_SECONDS: positiveInt('ROLE_SYNC_INTERVAL_SECONDS')
     .min(10, { error: 'ROLE_SYNC_INTERVAL_SECONDS must be at least 10' })
     .default(ROLE_SYNC_DEFAULTS.intervalSeconds),
@@ -39,6 +43,11 @@ export type RolesConfig = {
   apiUrl: string;
   /** ADMIN_DISCORD_IDS: the sync never changes them. */
   adminDiscordIds: string[];
+  /**
+   * ROLE_SYNC_MEMBER_EVENTS: the bot asks for the privileged Server Members intent and applies
+   * GUILD_MEMBER_UPDATE / GUILD_MEMBER_REMOVE as they come (the admin enables the intent in the portal).
+   */
+  memberEvents: boolean;
 };
 
 /** The guild defaults to the music bot's default server (MUSIC_DEFAULT_GUILD_ID). */
@@ -57,5 +66,6 @@ export function rolesConfig(
     botToken: shared.botToken,
     apiUrl: shared.apiUrl,
     adminDiscordIds: shared.adminDiscordIds,
+    memberEvents: e.ROLE_SYNC_MEMBER_EVENTS,
   };
 }

@@ -1,6 +1,7 @@
 /** Discord role sync (issue 43): membership and levels from the community server's roles. */
 import { defineFeature } from '../../platform/feature.ts';
 import type { RolesConfig } from './config.ts';
+import { GUILD_MEMBERS_INTENT, listenForMembers } from './events.ts';
 import { createReconciler, type Reconciler } from './reconcile.ts';
 import { rolesRoutes } from './routes.ts';
 
@@ -16,13 +17,22 @@ export const rolesFeature = (options: RolesOptions = {}) =>
   defineFeature<Reconciler, RolesConfig>({
     name: 'roles',
     config: (c) => c.roles,
-    setup: ({ db, config, clock, log, realtime }) => {
+    setup: ({ db, config, clock, log, realtime, botHolder }) => {
       const reconciler = createReconciler({
         db,
         config,
         clock,
         log,
         disconnect: (id) => realtime.disconnectUser(id),
+        // One reconcile per deployment: where the music bot is held (docs/operations.md, "One music bot").
+        isHolder: () => botHolder.isHolder(),
+      });
+      if (config.memberEvents) botHolder.wantIntents([GUILD_MEMBERS_INTENT]);
+      botHolder.onIntentsRefused(() => void reconciler.intentRefused(true));
+      botHolder.onBotReady((client) => {
+        // READY or a resumed session: events may have been missed, so one run re-checks everyone now.
+        reconciler.kick();
+        if (config.memberEvents) listenForMembers(client, db, config, reconciler, log);
       });
       options.observe?.(reconciler);
       return reconciler;

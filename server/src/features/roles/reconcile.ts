@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import type { Clock } from '../../platform/feature.ts';
 import type { RolesConfig } from './config.ts';
-import { isProblem } from './discord.ts';
+import { isProblem, type LookupProblem } from './discord.ts';
 import { listLinkedMembers, updateSettingsRow } from './repo.ts';
 import {
   applyRun,
@@ -31,6 +31,22 @@ export type Reconciler = {
   isParked(): boolean;
   /** True while it waits for the next run (no run in progress). */
   isIdle(): boolean;
+  /**
+   * A gateway member event (GUILD_MEMBER_UPDATE with the member's full role list, or GUILD_MEMBER_REMOVE
+   * as null): applied at once through the same code a run uses, on the bot holder only.
+   */
+  memberEvent(discordId: string, roles: string[] | null): Promise<void>;
+  /** The gateway refused the Server Members intent (4014): a problem for the admins' banner until it is fixed. */
+  intentRefused(refused: boolean): Promise<void>;
+  /** Runs this instance made (applied or not): a test counts them. */
+  runs(): number;
+};
+
+const INTENT_PROBLEM: LookupProblem = {
+  code: 'MEMBER_INTENT_DISALLOWED',
+  message:
+    'ROLE_SYNC_MEMBER_EVENTS is on but Discord refused the Server Members intent (gateway close 4014): ' +
+    'enable it in the developer portal (Bot → Privileged Gateway Intents). Until then roles follow the periodic re-check.',
 };
 
 /**
@@ -46,7 +62,19 @@ export function createReconciler(o: {
   clock: Clock;
   log: FastifyBaseLogger;
   disconnect: (userId: string) => void;
+  /** Only the instance holding the bot runs (one per deployment); the others skip their runs. */
+  isHolder?: () => boolean;
 }): Reconciler {
+  const isHolder = o.isHolder ?? (() => true);
+  let runCount = 0;
+  let intentProblem: LookupProblem | null = null;
+  /** Member events and runs apply one at a time, so an event never interleaves with a run's apply. */
+  let applying: Promise<unknown> = Promise.resolve();
+  const serially = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = applying.then(fn, fn);
+    applying = next.catch(() => {});
+    return next;
+  };
   const { db, config, clock, log } = o;
   const now = () => new Date(clock.now()).toISOString();
   const effects: Effects = { disconnect: o.disconnect, now };
@@ -97,6 +125,9 @@ export function createReconciler(o: {
   async function runOnce(): Promise<number | null> {
     const { settings, row, names } = await loadSettings(db, config);
     if (!settings.enabled || row?.paused === 1) return null;
+    // Another instance holds the bot: it runs the reconcile, so each change is applied once.
+    if (!isHolder()) return settings.intervalSeconds * 1000;
+    runCount += 1;
     const intervalMs = settings.intervalSeconds * 1000;
     if (!canLook(settings, config)) {
       await recordProblem(
@@ -131,18 +162,41 @@ export function createReconciler(o: {
       }
       looked.push({ ...m, roles: verdict.kind === 'member' ? verdict.roles : null });
     }
-    for (const l of looked) await rememberRoles(db, l.user.discord_id, l.roles, now());
-    // The settings may have changed while the run looked: apply with the current ones.
-    const fresh = await loadSettings(db, config);
-    if (!fresh.settings.enabled || fresh.row?.paused === 1) return intervalMs;
-    const result = await applyRun(db, config, fresh.settings, { ...names, ...fresh.names }, looked, effects);
+    const result = await serially(() => applyLooked(looked, names));
+    if (!result) return intervalMs;
     if (result.changed || result.held) log.info(result, 'role sync: run applied');
-    await recordProblem(db, null, now());
+    await recordProblem(db, intentProblem, now());
     await updateSettingsRow(db, { last_run_at: now() }, now());
     return intervalMs;
   }
 
+  /** Stores what was looked up and applies it with the settings in force now (the same path for runs and events). */
+  async function applyLooked(looked: Looked[], names: Awaited<ReturnType<typeof loadSettings>>['names']) {
+    for (const l of looked) await rememberRoles(db, l.user.discord_id, l.roles, now());
+    // The settings may have changed while the run looked: apply with the current ones.
+    const fresh = await loadSettings(db, config);
+    if (!fresh.settings.enabled || fresh.row?.paused === 1) return null;
+    return applyRun(db, config, fresh.settings, { ...names, ...fresh.names }, looked, effects);
+  }
+
+  async function memberEvent(discordId: string, roles: string[] | null): Promise<void> {
+    if (isStopping || !isHolder()) return;
+    const { settings, row, names } = await loadSettings(db, config);
+    if (!settings.enabled || row?.paused === 1) return;
+    const member = (await listLinkedMembers(db)).find((m) => m.user.discord_id === discordId);
+    if (!member || isExempt(config, member.user, member.sync)) return;
+    const result = await serially(() => applyLooked([{ ...member, roles }], names));
+    if (result?.changed || result?.held)
+      log.info({ ...result, discordId }, 'role sync: member event applied');
+  }
+
   return {
+    memberEvent,
+    async intentRefused(refused) {
+      intentProblem = refused ? INTENT_PROBLEM : null;
+      if (refused) await recordProblem(db, INTENT_PROBLEM, now());
+    },
+    runs: () => runCount,
     start() {
       running = loop();
     },

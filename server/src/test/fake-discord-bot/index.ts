@@ -62,12 +62,23 @@ export type FakeDiscordBot = {
   liveSessions: () => number;
   /** Cuts every gateway connection (code 1006, as a network drop): the bot should resume. */
   dropGateway: () => void;
-  /** Replaces a member's roles (their full list), as a moderator does in Discord. */
+  /**
+   * Replaces a member's roles (their full list), as a moderator does in Discord; sessions that identified
+   * with the Server Members intent get GUILD_MEMBER_UPDATE (so do setMember's joins; removeMember sends
+   * GUILD_MEMBER_REMOVE).
+   */
   setMemberRoles: (guildId: string, userId: string, roles: string[]) => void;
   /** Adds a member to a server (or replaces them): joining. */
   addMember: (guildId: string, member: FakeMember) => void;
   /** Removes a member from a server: leaving (lookups answer 10007 Unknown Member). */
   removeMember: (guildId: string, userId: string) => void;
+  /**
+   * Whether the Server Members intent is enabled "in the developer portal" (default off): a bot that
+   * identifies with it while off is closed with 4014 (disallowed intents), as Discord does.
+   */
+  allowMembersIntent: (allowed: boolean) => void;
+  /** Gateway closes the fake sent with 4014. */
+  disallowedCloses: () => number;
   /** Makes every guild route fail this way until called with null. */
   failGuildRoutes: (failure: FakeGuildFailure | null) => void;
   /**
@@ -113,7 +124,14 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
   const log: string[] = [];
   /** guild → user → channel */
   const voiceStates = new Map<string, Map<string, string>>(guilds.map((g) => [g.id, new Map()]));
-  const sessions = new Set<{ ws: WebSocket; dispatch: (t: string, d: unknown) => void }>();
+  const sessions = new Set<{ ws: WebSocket; dispatch: (t: string, d: unknown) => void; members: boolean }>();
+  /** GatewayIntentBits.GuildMembers: privileged, refused unless allowed. */
+  const MEMBERS_INTENT = 1 << 1;
+  let membersAllowed = false;
+  let disallowed = 0;
+  const memberEvent = (t: 'GUILD_MEMBER_UPDATE' | 'GUILD_MEMBER_REMOVE', d: unknown) => {
+    for (const s of sessions) if (s.members) s.dispatch(t, d);
+  };
   /** Gateway sessions this instance issued (a restarted fake knows none: RESUME gets INVALID_SESSION). */
   const issued = new Set<string>();
   let resolveReady: () => void = () => {};
@@ -278,7 +296,7 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     const send = (payload: { op: number; d: unknown; t?: string | null; s?: number | null }) =>
       ws.send(JSON.stringify({ t: null, s: null, ...payload }));
     const dispatch = (t: string, d: unknown) => send({ op: 0, t, s: ++seq, d });
-    const session = { ws, dispatch };
+    const session = { ws, dispatch, members: false };
     send({ op: 10, d: { heartbeat_interval: 41_250 } });
     ws.on('message', (raw) => {
       const msg = JSON.parse(String(raw)) as { op: number; d: Record<string, unknown> | number | null };
@@ -296,6 +314,13 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
         return;
       }
       if (msg.op === 2) {
+        const intents = msg.d && typeof msg.d === 'object' ? Number(msg.d.intents ?? 0) : 0;
+        if (intents & MEMBERS_INTENT && !membersAllowed) {
+          disallowed += 1;
+          ws.close(4014, 'Disallowed intent(s).');
+          return;
+        }
+        session.members = (intents & MEMBERS_INTENT) !== 0;
         sessions.add(session);
         const sessionId = randomBytes(16).toString('hex');
         issued.add(sessionId);
@@ -385,6 +410,7 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
       const m = guildOf(guildId).members.find((x) => x.id === userId);
       if (!m) throw new Error(`fake Discord: ${userId} is not in ${guildId}`);
       m.roles = [...roles];
+      memberEvent('GUILD_MEMBER_UPDATE', { ...memberObject(m), guild_id: guildId });
     },
     addMember(guildId, member) {
       const g = guildOf(guildId);
@@ -392,8 +418,14 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     },
     removeMember(guildId, userId) {
       const g = guildOf(guildId);
+      const gone = g.members.find((m) => m.id === userId);
       g.members = g.members.filter((m) => m.id !== userId);
+      if (gone) memberEvent('GUILD_MEMBER_REMOVE', { guild_id: guildId, user: userObject(gone) });
     },
+    allowMembersIntent(allowed) {
+      membersAllowed = allowed;
+    },
+    disallowedCloses: () => disallowed,
     failGuildRoutes(failure) {
       guildFailure = failure;
     },

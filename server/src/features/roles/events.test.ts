@@ -1,0 +1,217 @@
+import { randomBytes } from 'node:crypto';
+import type { RoleSyncState } from '@guildhall/common';
+import type { Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient, listen } from '../../platform/realtime/testing.ts';
+import { createSession } from '../../platform/sessions.ts';
+import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
+import { eventually } from '../../test/eventually.ts';
+import { buildUser } from '../../test/factories.ts';
+import {
+  type FakeDiscordBot,
+  type FakeGuild,
+  startFakeDiscordBot,
+} from '../../test/fake-discord-bot/index.ts';
+import { findUserById } from '../users/index.ts';
+import type { Reconciler } from './index.ts';
+import { type ManualClock, manualClock, runFor } from './test-helpers.ts';
+
+/**
+ * Issue 43 with the music bot's gateway: member events (ROLE_SYNC_MEMBER_EVENTS, the privileged Server
+ * Members intent) applied through the reconcile's own code, the 4014 refusal as an admin-visible problem,
+ * and, on two instances sharing PostgreSQL, one reconcile per deployment (on the bot holder).
+ */
+
+const GUILD = '490000000000000001';
+const ADMIN_ID = '490000000000000099';
+const ROLE = { mod: '491000000000000001', member: '491000000000000002' };
+const INTERVAL_MS = 10_000;
+const FEATURES = ['auth', 'users', 'admin', 'roles', 'music'];
+
+let bot: FakeDiscordBot;
+const guild: FakeGuild = {
+  id: GUILD,
+  name: 'The Guildhall Community',
+  voiceChannels: [],
+  members: [],
+  roles: [
+    { id: ROLE.mod, name: 'Mod', color: 0x2ecc71, position: 3 },
+    { id: ROLE.member, name: 'Member', color: 0x3498db, position: 2 },
+  ],
+};
+const contexts: TestContext[] = [];
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  bot = await startFakeDiscordBot([guild]);
+});
+afterAll(async () => {
+  await bot.close();
+});
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.close();
+  for (const c of contexts.splice(0).reverse()) await c.close();
+  guild.members = [];
+  bot.allowMembersIntent(false);
+});
+
+const env = (extra: Record<string, string> = {}) => ({
+  DISCORD_BOT_TOKEN: bot.token,
+  DISCORD_BOT_API_URL: bot.apiUrl,
+  MUSIC_DEFAULT_GUILD_ID: GUILD,
+  ADMIN_DISCORD_IDS: ADMIN_ID,
+  ROLE_SYNC: 'on',
+  ROLE_SYNC_GUILD_ID: GUILD,
+  ROLE_SYNC_INTERVAL_SECONDS: String(INTERVAL_MS / 1000),
+  ...extra,
+});
+
+async function saveMapping(ctx: TestContext): Promise<void> {
+  const res = await ctx.app.inject({
+    method: 'PUT',
+    url: '/api/admin/role-sync',
+    headers: bearer(await createSession(ctx.db, ADMIN_ID)),
+    payload: {
+      roleLevels: [
+        { roleId: ROLE.mod, level: 'moderator' },
+        { roleId: ROLE.member, level: 'user' },
+      ],
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+async function syncState(ctx: TestContext): Promise<RoleSyncState> {
+  const res = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/admin/role-sync',
+    headers: bearer(await createSession(ctx.db, ADMIN_ID)),
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().data;
+}
+
+const levelOf = async (ctx: TestContext, id: string) => (await findUserById(ctx.db, id))?.access_level;
+
+const roleSyncAudits = async (ctx: TestContext, id: string) =>
+  ctx.db
+    .selectFrom('admin_audit')
+    .selectAll()
+    .where('action', '=', 'user.role_sync')
+    .where('target_id', '=', id)
+    .execute();
+
+/** A moderator by their Mod role, known to the sync after one run (so losing Mod demotes them). */
+async function moderator(ctx: TestContext, clock: ManualClock, reconciler: () => Reconciler) {
+  const user = await buildUser(ctx.db, { access_level: 'moderator', username: 'mia' });
+  bot.addMember(GUILD, { id: user.discord_id, username: 'mia', roles: [ROLE.mod, ROLE.member] });
+  await runFor(clock, reconciler, INTERVAL_MS);
+  expect(await levelOf(ctx, user.discord_id)).toBe('moderator');
+  return user;
+}
+
+describe('member events on the bot holder (ROLE_SYNC_MEMBER_EVENTS=on)', () => {
+  it("removing a role in Discord drops the level and closes the member's sockets at once, without a run", async () => {
+    bot.allowMembersIntent(true);
+    const clock = manualClock();
+    let reconciler: Reconciler | null = null;
+    const ctx = await createTestApp(env({ ROLE_SYNC_MEMBER_EVENTS: 'on' }), undefined, {
+      features: FEATURES,
+      clock,
+      featureOptions: { roles: { observe: (r) => (reconciler = r) } },
+    });
+    contexts.push(ctx);
+    const theReconciler = () => reconciler as unknown as Reconciler;
+    await saveMapping(ctx);
+    // The bot's READY triggers one run.
+    await eventually(() => expect(theReconciler().runs()).toBeGreaterThanOrEqual(1));
+    const user = await moderator(ctx, clock, theReconciler);
+    const runs = theReconciler().runs();
+
+    const socket = await connectClient(await listen(ctx.app), await createSession(ctx.db, user.discord_id));
+    sockets.push(socket);
+    const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    bot.setMemberRoles(GUILD, user.discord_id, [ROLE.member]); // GUILD_MEMBER_UPDATE, full role list
+    await eventually(async () => expect(await levelOf(ctx, user.discord_id)).toBe('user'));
+    expect(await closed).toBe('io server disconnect');
+    expect(theReconciler().runs()).toBe(runs); // the event, not a run, applied it
+    const [entry] = await roleSyncAudits(ctx, user.discord_id);
+    expect(JSON.stringify(entry)).toContain('role Mod removed in Discord');
+
+    bot.removeMember(GUILD, user.discord_id); // GUILD_MEMBER_REMOVE: left the server
+    await eventually(async () => expect((await findUserById(ctx.db, user.discord_id))?.is_approved).toBe(0));
+    expect((await syncState(ctx)).status.problem).toBeNull();
+  });
+
+  it('a refused intent (4014) is the admin banner; the bot logs in without it and the reconcile goes on', async () => {
+    const clock = manualClock();
+    let reconciler: Reconciler | null = null;
+    const closesBefore = bot.disallowedCloses();
+    const ctx = await createTestApp(env({ ROLE_SYNC_MEMBER_EVENTS: 'on' }), undefined, {
+      features: FEATURES,
+      clock,
+      featureOptions: { roles: { observe: (r) => (reconciler = r) } },
+    });
+    contexts.push(ctx);
+    const theReconciler = () => reconciler as unknown as Reconciler;
+    await saveMapping(ctx);
+    await eventually(() => expect(bot.disallowedCloses()).toBeGreaterThan(closesBefore));
+    await eventually(async () =>
+      expect((await syncState(ctx)).status.problem?.code).toBe('MEMBER_INTENT_DISALLOWED'),
+    );
+    // The bot is up without the intent (music works) and READY still re-checks everyone.
+    await eventually(() => expect(theReconciler().runs()).toBeGreaterThanOrEqual(1));
+    const user = await moderator(ctx, clock, theReconciler);
+    bot.setMemberRoles(GUILD, user.discord_id, [ROLE.member]);
+    await runFor(clock, theReconciler, INTERVAL_MS);
+    expect(await levelOf(ctx, user.discord_id)).toBe('user');
+    expect((await syncState(ctx)).status.problem?.code).toBe('MEMBER_INTENT_DISALLOWED');
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!redisUrl || process.env.TEST_DB !== 'postgres')(
+  'two instances on one PostgreSQL: one reconcile, on the bot holder',
+  () => {
+    it('one run applies each change once (one audit entry); the other instance skips its runs', async () => {
+      const clock = manualClock();
+      const prefix = `guildhall-test-roles2-${randomBytes(6).toString('hex')}`;
+      const seen: Record<string, Reconciler> = {};
+      const start = (name: string, sameAs?: TestContext) =>
+        createTestApp(env({ REDIS_URL: redisUrl!, REDIS_PREFIX: prefix }), 'postgres', {
+          features: FEATURES,
+          clock,
+          realtime: { redisKey: prefix },
+          rateLimit: { redisPrefix: `${prefix}:rl:` },
+          featureOptions: {
+            music: { instanceId: name },
+            roles: { observe: (r) => (seen[name] = r) },
+          },
+          ...(sameAs ? { sameDatabaseAs: sameAs } : {}),
+        });
+      const a = await start('a'); // takes the lease first: the holder
+      contexts.push(a);
+      const b = await start('b', a);
+      contexts.push(b);
+      const both: () => Reconciler = () => {
+        const [ra, rb] = [seen.a, seen.b];
+        if (!ra || !rb) throw new Error('the roles feature did not start on both');
+        return {
+          ...ra,
+          isParked: () => ra.isParked() && rb.isParked(),
+          isIdle: () => ra.isIdle() && rb.isIdle(),
+        };
+      };
+      await saveMapping(b);
+      const user = await moderator(a, clock, both);
+      bot.setMemberRoles(GUILD, user.discord_id, [ROLE.member]);
+      await runFor(clock, both, 2 * INTERVAL_MS);
+
+      expect(await levelOf(b, user.discord_id)).toBe('user');
+      expect(await roleSyncAudits(a, user.discord_id)).toHaveLength(1);
+      expect(seen.a?.runs()).toBeGreaterThanOrEqual(2);
+      expect(seen.b?.runs()).toBe(0);
+    });
+  },
+);
