@@ -10,6 +10,7 @@ export * from './games/index.ts';
 export * from './levels.ts';
 export * from './music.ts';
 export * from './music-bot.ts';
+export * from './music-lyrics.ts';
 export * from './ops.ts';
 export * from './osint.ts';
 export * from './realtime-events.ts';

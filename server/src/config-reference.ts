@@ -118,6 +118,7 @@ export const CONFIG_SECTIONS: Section[] = [
       YOUTUBE_BASE_URL: { note: 'where the YouTube client sends its requests' },
       SOUNDCLOUD_API_URL: { note: 'SoundCloud API base' },
       SOUNDCLOUD_CLIENT_ID: { note: 'SoundCloud client id; without it SoundCloud is unavailable' },
+      MUSIC_LYRICS_URL: { note: 'LRCLIB API base for the lyrics panel (a self-hosted LRCLIB works too)' },
       FFMPEG_PATH: { note: 'the ffmpeg binary' },
       FFPROBE_PATH: { note: 'the ffprobe binary' },
       MUSIC_IDLE_LEAVE_SECONDS: { note: 'leave a voice channel after this long alone or idle' },

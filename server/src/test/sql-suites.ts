@@ -90,6 +90,9 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/features/music/slash-share.test.ts':
     '/share through the fake Discord; its queries (own files by name: the LIKE of files/search, proven by manager.test.ts; createShare) run on PostgreSQL in the files suites',
   'server/src/features/music/soundcloud.test.ts': 'the SoundCloud source against its fake',
+  'server/src/features/music/lyrics/lyrics.test.ts': 'LRC parsing and the LRCLIB client against its fake',
+  'server/src/features/music/lyrics/lyrics-route.test.ts':
+    'the lyrics route against the LRCLIB fake; the database only holds the library song',
   'server/src/features/music/youtube.test.ts': 'the YouTube source against its fake',
   'server/src/features/osint/ssrf.test.ts': 'the outbound fetcher refusing private addresses',
   'server/src/platform/outbound/fetcher.test.ts': 'the outbound fetcher',

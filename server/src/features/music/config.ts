@@ -12,6 +12,8 @@ export const musicEnv = {
   YOUTUBE_BASE_URL: httpUrl('YOUTUBE_BASE_URL').default('https://www.youtube.com'),
   SOUNDCLOUD_API_URL: httpUrl('SOUNDCLOUD_API_URL').default('https://api-v2.soundcloud.com'),
   SOUNDCLOUD_CLIENT_ID: optionalString,
+  /** LRCLIB's API (synced lyrics, issue 48); a self-hosted LRCLIB, or a test fake on loopback. */
+  MUSIC_LYRICS_URL: httpUrl('MUSIC_LYRICS_URL').default('https://lrclib.net'),
   FFMPEG_PATH: z.string().trim().min(1, { error: 'FFMPEG_PATH must not be empty' }).default('ffmpeg'),
   FFPROBE_PATH: z.string().trim().min(1, { error: 'FFPROBE_PATH must not be empty' }).default('ffprobe'),
   MUSIC_IDLE_LEAVE_SECONDS: z.coerce
@@ -34,6 +36,8 @@ export type MusicConfig = {
   youtubeBaseUrl: string;
   soundcloudApiUrl: string;
   soundcloudClientId?: string;
+  /** LRCLIB's base URL (no trailing slash needed): the lyrics panel asks `/api/get` and `/api/search`. */
+  lyricsUrl: string;
   ffmpegPath: string;
   ffprobePath: string;
   /** How long the bot stays in a voice channel alone or with nothing playing. */
@@ -66,6 +70,7 @@ export function musicConfig(e: EnvOf<typeof musicEnv>): MusicConfig {
     youtubeBaseUrl: e.YOUTUBE_BASE_URL,
     soundcloudApiUrl: e.SOUNDCLOUD_API_URL,
     soundcloudClientId: e.SOUNDCLOUD_CLIENT_ID,
+    lyricsUrl: e.MUSIC_LYRICS_URL,
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,
     idleLeaveMs: e.MUSIC_IDLE_LEAVE_SECONDS * 1000,

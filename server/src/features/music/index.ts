@@ -19,6 +19,7 @@ import { connectForwarder, type Forwarder } from './forward.ts';
 import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
 import { BotLease } from './lease.ts';
 import { LoudnessCache } from './loudness.ts';
+import { createLyricsService, type LyricsService } from './lyrics/service.ts';
 import { PlaybackStore } from './playback-store.ts';
 import type { PlayerSettings } from './player.ts';
 import { DEFAULT_SETTINGS } from './present.ts';
@@ -36,6 +37,8 @@ type MusicState = {
   /** What routes, rooms and playlists call: here on the holder, forwarded to it elsewhere (issue 42). */
   front: MusicCommands;
   engine: MusicEngine;
+  /** Synced lyrics of the song playing (LRCLIB, issue 48): asked from any instance, cached per track. */
+  lyrics: LyricsService;
   /** Slash commands, buttons and the now-playing message (issue 44): live only where the bot is logged in. */
   discord: DiscordSide;
   loopback: LibraryLoopback;
@@ -71,6 +74,8 @@ export type MusicOptions = {
   crash?: { run?: () => Promise<void> };
   /** How long a Discord command may work before it is deferred (default DISCORD_DEFER_AFTER_MS); read per command. */
   discord?: { deferAfterMs?: number };
+  /** Each LRCLIB request's time limit (default MUSIC_LYRICS_TIMEOUT_MS): tests of a hanging LRCLIB. */
+  lyrics?: { timeoutMs?: number };
 };
 
 /**
@@ -93,7 +98,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       redisPrefix: c.redisPrefix,
       publicUrl: c.publicUrl ?? null,
     }),
-    setup: ({ db, config, log, publish, blobStore, readiness, processes, clock, botHolder }) => {
+    setup: ({ db, config, log, publish, blobStore, readiness, processes, clock, botHolder, outbound }) => {
       const c = config;
       const instanceId = options.instanceId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
       const loopback = new LibraryLoopback(db, blobStore, log);
@@ -164,6 +169,13 @@ export const musicFeature = (options: MusicOptions = {}) =>
       state = {
         music,
         front,
+        lyrics: createLyricsService({
+          outbound,
+          baseUrl: c.lyricsUrl,
+          clock,
+          log,
+          timeoutMs: options.lyrics?.timeoutMs,
+        }),
         engine,
         discord: new DiscordSide({
           db,
@@ -210,7 +222,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       return state;
     },
     rooms: (_ctx, { front }) => ({ [MUSIC_ROOM_TYPE]: musicRoomType(front) }),
-    routes: ({ db }, { front }) => musicRoutes(db, front),
+    routes: ({ db }, { front, lyrics }) => musicRoutes(db, front, lyrics),
     start: async ({ config, log, processes }, state) => {
       const c = config;
       if (!c.botToken) {

@@ -5,11 +5,13 @@ import {
   GuildIdParams,
   LoopBody,
   MUSIC_CONTROLS_PER_MINUTE,
+  MUSIC_LYRICS_PER_MINUTE,
   MUSIC_READS_PER_MINUTE,
   MUSIC_SEARCHES_PER_MINUTE,
   MusicBotHolderResponse,
   MusicControlResponse,
   MusicGuildsResponse,
+  MusicLyricsResponse,
   MusicPlatformsResponse,
   MusicPlayBody,
   MusicPlayResponse,
@@ -42,6 +44,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/index.ts';
 import { perMemberKey } from '../../platform/rate-limit/keys.ts';
 import type { MusicCommands } from './front.ts';
+import type { LyricsService } from './lyrics/service.ts';
 import * as playlists from './playlists.ts';
 import type { Caller } from './service.ts';
 
@@ -62,6 +65,12 @@ const SEARCH = {
   rateLimit: { max: MUSIC_SEARCHES_PER_MINUTE, timeWindow: '1 minute', keyGenerator: perMemberKey },
 } as const;
 
+/** Lyrics reach LRCLIB (up to two requests per look): a read, with its own tighter limit. */
+const LYRICS = {
+  access: 'login',
+  rateLimit: { max: MUSIC_LYRICS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: perMemberKey },
+} as const;
+
 const errors = {
   400: ApiError,
   401: ApiError,
@@ -73,7 +82,7 @@ const errors = {
 };
 const responds = <T extends z.ZodType>(ok: T) => ({ 200: ok, ...errors });
 
-export function musicRoutes(db: Db, music: MusicCommands): FastifyPluginAsyncZod {
+export function musicRoutes(db: Db, music: MusicCommands, lyrics: LyricsService): FastifyPluginAsyncZod {
   return async (app) => {
     const me = (req: FastifyRequest) => req.auth!.user;
     const caller = (req: FastifyRequest): Caller => ({ user: req.auth!.user, level: req.auth!.level });
@@ -90,6 +99,16 @@ export function musicRoutes(db: Db, music: MusicCommands): FastifyPluginAsyncZod
       `${BASE}/status/:guildId`,
       { config: READ, schema: { params: GuildIdParams, response: responds(MusicStatusResponse) } },
       async (req) => ok(await music.status(req.params.guildId)),
+    );
+
+    // Issue 48: the playing song's lyrics from LRCLIB (synced, plain, none, or could not check).
+    app.get(
+      `${BASE}/lyrics/:guildId`,
+      { config: LYRICS, schema: { params: GuildIdParams, response: responds(MusicLyricsResponse) } },
+      async (req) => {
+        const { currentSong } = await music.status(req.params.guildId);
+        return ok(await lyrics.forSong(req.params.guildId, currentSong, me(req).discord_id));
+      },
     );
 
     // Issue 42: which instance holds the bot (the admin panel; /readyz says it too).

@@ -1,5 +1,5 @@
-import { hasLevel } from '@guildhall/common';
-import { Library, ListMusic, Search } from 'lucide-react';
+import { hasLevel, MUSIC_LYRICS_TEXTS } from '@guildhall/common';
+import { Library, ListMusic, MicVocal, Search } from 'lucide-react';
 import { useState } from 'react';
 import { useAuth } from '../../auth/useAuth.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
@@ -9,6 +9,7 @@ import { PageSpinner } from '../../ui/Spinner.tsx';
 import { Banner } from './Banner.tsx';
 import { BotBadge } from './BotBadge.tsx';
 import { EffectsPanel } from './EffectsPanel.tsx';
+import { LyricsTab } from './LyricsTab.tsx';
 import { NowPlaying } from './NowPlaying.tsx';
 import { PlatformsPanel } from './PlatformsPanel.tsx';
 import { PlaylistsTab } from './PlaylistsTab.tsx';
@@ -24,7 +25,7 @@ import { useMusicStatus } from './useMusicStatus.ts';
 import { usePlaylists } from './usePlaylists.ts';
 import { VoiceChannelCard } from './VoiceChannelCard.tsx';
 
-type TabKey = 'queue' | 'search' | 'playlists';
+type TabKey = 'queue' | 'search' | 'playlists' | 'lyrics';
 
 /** /music (portal-tools §2): the music bot's control panel. */
 export function MusicPage() {
@@ -96,6 +97,7 @@ export function MusicPage() {
                   },
                   { key: 'search', label: 'Search', icon: <Search className="size-4" /> },
                   { key: 'playlists', label: 'Playlists', icon: <Library className="size-4" /> },
+                  { key: 'lyrics', label: MUSIC_LYRICS_TEXTS.tab, icon: <MicVocal className="size-4" /> },
                 ]}
                 panels={{
                   queue: (
@@ -120,6 +122,7 @@ export function MusicPage() {
                   playlists: (
                     <PlaylistsTab playlists={playlists} canPlay={canUse} showError={feedback.showError} />
                   ),
+                  lyrics: <LyricsTab guildId={guild.guildId} entry={entry} isActive={tab === 'lyrics'} />,
                 }}
               />
             </Card>

@@ -8,6 +8,7 @@ import {
   MusicControlResponse,
   MusicGuildsResponse,
   type MusicLoopMode,
+  MusicLyricsResponse,
   type MusicPlatform,
   MusicPlatformsResponse,
   MusicPlayResponse,
@@ -50,6 +51,8 @@ export function errorText(e: unknown, fallback: string): string {
 export const fetchGuilds = async () => MusicGuildsResponse.parse(await call('GET', '/guilds')).data;
 export const fetchStatus = async (guildId: string) =>
   MusicStatusResponse.parse(await call('GET', `/status/${id(guildId)}`)).data;
+export const fetchLyrics = async (guildId: string) =>
+  MusicLyricsResponse.parse(await call('GET', `/lyrics/${id(guildId)}`)).data;
 export const fetchPlatforms = async () =>
   MusicPlatformsResponse.parse(await call('GET', '/platforms')).data.platforms;
 
