@@ -1,6 +1,7 @@
 import type { SharedFolderFile } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
 import type { FilesTable } from '../tables.ts';
+import { findFolderFile, listFolderFiles } from './repo.ts';
 import { shareNotFound } from './service.ts';
 
 /**
@@ -11,28 +12,11 @@ import { shareNotFound } from './service.ts';
  */
 
 /** The complete files directly inside the folder, by name. */
-export async function listSharedFolderFiles(db: Db, folderId: string): Promise<FilesTable[]> {
-  return db
-    .selectFrom('files')
-    .selectAll()
-    .where('parent_id', '=', folderId)
-    .where('type', '=', 'file')
-    .where('status', '=', 'complete')
-    .orderBy('name_key')
-    .orderBy('id')
-    .execute();
-}
+export const listSharedFolderFiles = listFolderFiles;
 
 /** One complete file directly inside the shared folder, or the share's 404 (nothing is revealed). */
 export async function requireSharedFolderFile(db: Db, folderId: string, fileId: string): Promise<FilesTable> {
-  const file = await db
-    .selectFrom('files')
-    .selectAll()
-    .where('id', '=', fileId)
-    .where('parent_id', '=', folderId)
-    .where('type', '=', 'file')
-    .where('status', '=', 'complete')
-    .executeTakeFirst();
+  const file = await findFolderFile(db, folderId, fileId);
   if (!file) throw shareNotFound();
   return file;
 }
