@@ -43,7 +43,6 @@ export type ShareAccessLevel = (typeof SHARE_ACCESS_LEVELS)[number];
 export const FILES_TEXTS = {
   noFilesFound: 'No files found',
   uploadFiles: 'Upload Files',
-  foldersCannotBeShared: 'Folders cannot be shared',
   folderNameRequired: 'Please enter a folder name',
   selectOnlyOneFile: 'Please select only one file to share',
   selectAFile: 'Please select a file to share',
@@ -258,6 +257,8 @@ export const FileShare = z.object({
 export type FileShare = z.infer<typeof FileShare>;
 
 export const SharedFileInfo = z.object({
+  /** A share of one file, or of a folder whose files the page lists (issue 45). */
+  kind: z.enum(['file', 'folder']),
   name: z.string(),
   size: z.number().nullable(),
   accessLevel: z.enum(SHARE_ACCESS_LEVELS),
@@ -270,6 +271,15 @@ export const SharedFileInfo = z.object({
   maxDownloads: z.number().nullable(),
 });
 export type SharedFileInfo = z.infer<typeof SharedFileInfo>;
+
+/** One file of a shared folder (issue 45): the files directly inside it, never its subfolders'. */
+export const SharedFolderFile = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number().nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type SharedFolderFile = z.infer<typeof SharedFolderFile>;
 
 export const Category = z.object({ name: z.string(), count: z.number() });
 export type Category = z.infer<typeof Category>;
@@ -405,6 +415,14 @@ export type ShareUpdateBody = z.infer<typeof ShareUpdateBody>;
 export const ShareResponse = z.object({ success: z.literal(true), data: FileShare });
 export const SharesListResponse = z.object({ success: z.literal(true), data: z.array(FileShare) });
 export const SharedInfoResponse = z.object({ success: z.literal(true), data: SharedFileInfo });
+/** GET /api/files/shared/:token/files: a folder share's files, by name. */
+export const SharedFolderFilesResponse = z.object({
+  success: z.literal(true),
+  data: z.array(SharedFolderFile),
+});
+export type SharedFolderFilesResponse = z.infer<typeof SharedFolderFilesResponse>;
+/** A file of a shared folder: the share's token and the file's id. */
+export const SharedFolderFileParams = z.object({ token: z.string().max(512), fileId: ItemId('fileId') });
 export type SharedInfoResponse = z.infer<typeof SharedInfoResponse>;
 
 export const FilesLimitsResponse = z.object({

@@ -138,6 +138,13 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/files/shared/:token': { access: 'public' },
   'POST /api/files/shared/:token/ticket': { access: 'public' },
   'GET /api/files/shared/:token/download': { access: 'public' },
+  // Folder shares (issue 45): the same public door; the share's own rules decide
+  'GET /api/files/shared/:token/files': { access: 'public' },
+  'POST /api/files/shared/:token/files/:fileId/ticket': { access: 'public' },
+  'GET /api/files/shared/:token/files/:fileId/download': { access: 'public' },
+  'GET /api/files/shared/:token/files/:fileId/thumbnail': { access: 'public' },
+  'POST /api/files/shared/:token/archive-ticket': { access: 'public' },
+  'GET /api/files/shared/:token/archive': { access: 'public' },
 
   // Storage limits (issue 15): a member's own usage; quotas are managed by admins
   'GET /api/files/usage': { access: 'login' },

@@ -29,6 +29,7 @@ export const SQL_SUITES = [
   'server/src/features/files/metrics.test.ts',
   'server/src/features/files/resumable/resumable.test.ts',
   'server/src/features/files/shares/share-url.test.ts',
+  'server/src/features/files/shares/folder-shares.test.ts',
   'server/src/features/files/shares/shares.test.ts',
   'server/src/features/files/shares/share-edits.test.ts',
   'server/src/features/files/shares/unfurl.test.ts',

@@ -1,14 +1,26 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
-import { uploadFile } from './test-helpers.ts';
+import { createFolder, uploadFile } from './test-helpers.ts';
 
 let ctx: TestContext;
 let token: string;
 let fileId: string;
+/** A live folder share and a file in it, so the folder-share routes get bad input past the token. */
+let folderToken: string;
+let folderFileId: string;
 beforeAll(async () => {
   ctx = await createTestApp();
   token = (await ctx.signIn({ access_level: 'admin' })).token;
   fileId = (await uploadFile(ctx.app, token, 'target.txt', Buffer.from('t'))).id;
+  const folder = await createFolder(ctx.app, token, 'swept');
+  folderFileId = (await uploadFile(ctx.app, token, 'in.txt', Buffer.from('i'), { folderId: folder.id })).id;
+  const share = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/files/${folder.id}/share`,
+    headers: bearer(token),
+    payload: { accessLevel: 'public' },
+  });
+  folderToken = share.json().data.token;
 });
 afterAll(() => ctx.close());
 
@@ -39,6 +51,13 @@ const ROUTES: [Method, string][] = [
   ['GET', `/api/files/shared/${ID}`],
   ['POST', `/api/files/shared/${ID}/ticket`],
   ['GET', `/api/files/shared/${ID}/download`],
+  // Folder shares (issue 45)
+  ['GET', `/api/files/shared/${ID}/files`],
+  ['POST', `/api/files/shared/${ID}/files/${ID}/ticket`],
+  ['GET', `/api/files/shared/${ID}/files/${ID}/download`],
+  ['GET', `/api/files/shared/${ID}/files/${ID}/thumbnail`],
+  ['POST', `/api/files/shared/${ID}/archive-ticket`],
+  ['GET', `/api/files/shared/${ID}/archive`],
 ];
 
 const IDS = [
@@ -74,6 +93,10 @@ describe('bad input on every files and shares route', () => {
   test.each(ROUTES)('%s %s never answers 5xx, and 4xx always says why', async (method, route) => {
     const urls = IDS.map((id) => route.replaceAll(ID, id));
     if (route.includes(ID)) urls.push(route.replaceAll(ID, fileId));
+    if (route.startsWith(`/api/files/shared/${ID}`)) {
+      const live = route.replace(ID, folderToken);
+      urls.push(...[...IDS, folderFileId].map((id) => live.replaceAll(ID, id)));
+    }
     for (const url of urls) {
       for (const query of ['', ...QUERIES]) {
         const bodies = method === 'GET' || method === 'DELETE' ? [undefined] : BODIES;

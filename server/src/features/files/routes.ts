@@ -16,6 +16,7 @@ import {
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { archiveRoutes } from './archive/routes.ts';
+import { createArchiveSender } from './archive/send.ts';
 import type { FilesFeatureConfig } from './config.ts';
 import type { FilesContext } from './context.ts';
 import { downloadRoutes } from './download-routes.ts';
@@ -53,15 +54,16 @@ export function filesRoutes(
   config: FilesFeatureConfig,
   thumbnails: Thumbnails,
 ): FastifyPluginAsyncZod {
+  const sendArchive = createArchiveSender(ctx);
   return async (app) => {
     await app.register(itemRoutes(ctx));
     await app.register(uploadRoutes(ctx, config));
     await app.register(resumableRoutes(ctx));
     await app.register(downloadRoutes(ctx));
     await app.register(storageLimitRoutes(ctx));
-    await app.register(sharesRoutes(ctx, config, thumbnails));
+    await app.register(sharesRoutes(ctx, config, thumbnails, sendArchive));
     await app.register(previewRoutes(ctx, thumbnails));
-    await app.register(archiveRoutes(ctx));
+    await app.register(archiveRoutes(ctx, sendArchive));
     await app.register(manageRoutes(ctx));
     await app.register(trashRoutes(ctx));
   };

@@ -3,14 +3,7 @@ import { Download, Share2, Trash } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '../../ui/Badge.tsx';
 import { cn } from '../../ui/cn.ts';
-import {
-  activateItem,
-  dragSource,
-  dropTarget,
-  FOLDER_SHARE_HINT,
-  type ItemViewProps,
-  menuActions,
-} from './actions.tsx';
+import { activateItem, dragSource, dropTarget, type ItemViewProps, menuActions } from './actions.tsx';
 import { dateLabel, itemTitle, ownerLabel, permissionLabel, sizeLabel } from './display.ts';
 import { ItemMenu } from './ItemMenu.tsx';
 import { Thumbnail } from './Thumbnail.tsx';
@@ -104,13 +97,12 @@ function ListRow(props: ItemViewProps & { item: FileItem }) {
             <Download className="size-4" />
           </button>
           {/* A disabled button gets no pointer events, so the hint sits on a wrapper. */}
-          <span title={isFolder ? FOLDER_SHARE_HINT : 'Share'} className="inline-flex">
+          <span title="Share" className="inline-flex">
             <button
               type="button"
               className={cn(iconButton, 'inline-flex')}
               aria-label={`Share ${item.name}`}
-              aria-description={isFolder ? FOLDER_SHARE_HINT : undefined}
-              disabled={isFolder || !handlers.canWrite}
+              disabled={!handlers.canWrite}
               onClick={() => handlers.share(item)}
             >
               <Share2 className="size-4" />

@@ -39,6 +39,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { dateLabel } from './display.ts';
 import { ItemIcon } from './ItemIcon.tsx';
 import { PreviewDialog, type PreviewFile } from './PreviewDialog.tsx';
+import { SharedFolderCard } from './SharedFolderCard.tsx';
 import { startBrowserDownload } from './useDownloads.ts';
 
 const tokenPath = (token: string) => `/api/files/shared/${encodeURIComponent(token)}`;
@@ -108,6 +109,14 @@ export function SharedLinkPage() {
         <PasswordCard isWrong={failure.isWrong} onSubmit={setPassword} />
       ) : failure ? (
         <FailureCard failure={failure} />
+      ) : info.data?.kind === 'folder' ? (
+        <SharedFolderCard
+          tokenPath={tokenPath(token)}
+          info={info.data}
+          headers={passwordHeaders(password)}
+          sizeText={sizeText}
+          onDownloaded={() => void info.refetch()}
+        />
       ) : info.data ? (
         <FileCard
           token={token}

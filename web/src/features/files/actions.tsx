@@ -1,4 +1,4 @@
-import { FILES_TEXTS, type FileItem } from '@guildhall/common';
+import type { FileItem } from '@guildhall/common';
 import {
   Download,
   Eye,
@@ -107,6 +107,8 @@ export function menuActions(item: FileItem, h: ItemHandlers): MenuAction[] {
         icon: <FileArchive className={icon} />,
         onSelect: () => h.downloadZip(item),
       },
+      // A folder share lists the folder's own files (issue 45).
+      { label: 'Share', icon: <Share2 className={icon} />, onSelect: () => h.share(item), disabled: noWrite },
       {
         label: 'Move to…',
         icon: <FolderInput className={icon} />,
@@ -154,5 +156,3 @@ export function menuActions(item: FileItem, h: ItemHandlers): MenuAction[] {
     },
   ];
 }
-
-export const FOLDER_SHARE_HINT = FILES_TEXTS.foldersCannotBeShared;

@@ -68,12 +68,12 @@ describe('file display', () => {
     expect(iconKind(item({ type: 'folder', name: 'a.png' }))).toBe('folder');
     expect(iconKind(item({ name: 'noext' }))).toBe('file');
   });
-  test('sharing needs exactly one file (portal-tools §5)', () => {
+  test('sharing needs exactly one file, or one folder alone (portal-tools §5, issue 45)', () => {
     expect(shareTarget([])).toEqual({ error: FILES_TEXTS.selectAFile });
     expect(shareTarget([item({ id: 'a' }), item({ id: 'b' })])).toEqual({
       error: FILES_TEXTS.selectOnlyOneFile,
     });
     expect(shareTarget([item({ id: 'a' })])).toMatchObject({ file: { id: 'a' } });
-    expect(shareTarget([item({ id: 'f', type: 'folder' })])).toEqual({ error: FILES_TEXTS.selectAFile });
+    expect(shareTarget([item({ id: 'f', type: 'folder' })])).toMatchObject({ file: { id: 'f' } });
   });
 });

@@ -110,8 +110,9 @@ export function filterItems(items: FileItem[], filter: string): FileItem[] {
   return items.filter((i) => i.name.toLocaleLowerCase().includes(needle));
 }
 
-/** Why the selection cannot be shared, or null with the one file (portal-tools §5). */
+/** Why the selection cannot be shared, or the one file (portal-tools §5) or one folder alone (issue 45). */
 export function shareTarget(selected: FileItem[]): { file: FileItem } | { error: string } {
+  if (selected.length === 1) return { file: selected[0]! };
   const files = selected.filter((i) => i.type === 'file');
   if (files.length === 0) return { error: FILES_TEXTS.selectAFile };
   if (files.length > 1) return { error: FILES_TEXTS.selectOnlyOneFile };

@@ -5,69 +5,20 @@ import {
   DownloadTicketResponse,
   FileIdParams,
 } from '@guildhall/common';
-import { create as contentDisposition } from 'content-disposition';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fail } from '../../../platform/errors.ts';
 import type { FilesContext } from '../context.ts';
-import { startDownload } from '../download-limits.ts';
-import { streamRange } from '../http-download.ts';
-import { listChunks } from '../repo.ts';
 import { requireFolder } from '../service.ts';
 import { archiveEntries } from './entries.ts';
+import type { ArchiveSender } from './send.ts';
 import { issueArchiveTicket, redeemArchiveTicket } from './tickets.ts';
-import { zipStream } from './zip.ts';
-
-/** ZIPs one member may be downloading at once (each holds a store reader and a socket). */
-const ARCHIVES_PER_MEMBER = 2;
 
 /**
  * Download a folder or a selection as one ZIP: POST /api/files/archive-ticket names the items and gives
  * a URL; GET /api/files/archive?ticket= streams the archive (no temporary copy; memory bounded).
  */
-export function archiveRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
+export function archiveRoutes(ctx: FilesContext, sendArchive: ArchiveSender): FastifyPluginAsyncZod {
   const { db } = ctx;
-  const open = new Map<string, number>();
-
-  async function sendArchive(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    ids: string[],
-    memberKey: string,
-    name: string,
-  ) {
-    const entries = await archiveEntries(db, ids);
-    if ((open.get(memberKey) ?? 0) >= ARCHIVES_PER_MEMBER) {
-      throw fail(
-        'TOO_MANY_ARCHIVES',
-        `At most ${ARCHIVES_PER_MEMBER} ZIP downloads at once; wait for one to finish`,
-        {
-          'retry-after': '10',
-        },
-      );
-    }
-    open.set(memberKey, (open.get(memberKey) ?? 0) + 1);
-    const release = () => {
-      const n = (open.get(memberKey) ?? 1) - 1;
-      if (n <= 0) open.delete(memberKey);
-      else open.set(memberKey, n);
-    };
-    reply.raw.once('close', release);
-    // A ZIP holds memory until its client takes it, as a file download does: the same slots and watch.
-    await startDownload(ctx.downloads, req, reply, memberKey === req.ip ? null : memberKey);
-    const { stream, size } = await zipStream(entries, async (fileId, bytes) =>
-      streamRange(ctx.store, await listChunks(db, fileId), 0, bytes - 1),
-    );
-    stream.once('error', (err) => req.log.warn({ err }, 'ZIP download cut off'));
-    reply
-      .header('content-type', 'application/zip')
-      .header('content-disposition', contentDisposition(`${name}.zip`, { type: 'attachment' }))
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('cache-control', 'private, no-store');
-    if (size >= 0) reply.header('content-length', String(size));
-    return reply.send(stream);
-  }
 
   return async (app) => {
     app.post(

@@ -20,10 +20,16 @@ export function presentShare(row: FileSharesTable, baseUrl: string, now = Date.n
   return { ...share, state: shareStateOf(share, now) };
 }
 
-export function presentSharedInfo(share: FileSharesTable, file: FilesTable): SharedFileInfo {
+/** The shared page's info; a folder's size is that of the files the page lists (`folderBytes`). */
+export function presentSharedInfo(
+  share: FileSharesTable,
+  file: FilesTable,
+  folderBytes?: number,
+): SharedFileInfo {
   return {
+    kind: file.type,
     name: file.name,
-    size: Number(file.size),
+    size: file.type === 'folder' ? (folderBytes ?? 0) : Number(file.size),
     accessLevel: share.access_level,
     downloadCount: Number(share.download_count),
     createdAt: file.created_at,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../db/index.ts';
-import type { FileSharesTable } from '../tables.ts';
+import type { FileSharesTable, FilesTable } from '../tables.ts';
 
 /** Kysely queries of share links. */
 
@@ -115,4 +115,33 @@ export async function recordClaim(
     .where('share_id', '=', shareId)
     .where('claimed_at', '<', before)
     .execute();
+}
+
+/** The complete files directly inside a folder (a folder share's files), by name. */
+export async function listFolderFiles(db: Db, folderId: string): Promise<FilesTable[]> {
+  return db
+    .selectFrom('files')
+    .selectAll()
+    .where('parent_id', '=', folderId)
+    .where('type', '=', 'file')
+    .where('status', '=', 'complete')
+    .orderBy('name_key')
+    .orderBy('id')
+    .execute();
+}
+
+/** One complete file directly inside the folder, if it is there. */
+export async function findFolderFile(
+  db: Db,
+  folderId: string,
+  fileId: string,
+): Promise<FilesTable | undefined> {
+  return db
+    .selectFrom('files')
+    .selectAll()
+    .where('id', '=', fileId)
+    .where('parent_id', '=', folderId)
+    .where('type', '=', 'file')
+    .where('status', '=', 'complete')
+    .executeTakeFirst();
 }

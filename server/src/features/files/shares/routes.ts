@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientAddressKey } from '../../../platform/client-address.ts';
 import { appPageWithHead } from '../../../platform/static.ts';
+import type { ArchiveSender } from '../archive/send.ts';
 import type { FilesFeatureConfig } from '../config.ts';
 import type { FilesContext } from '../context.ts';
 import { FILE_RESPONSES, TicketQuery, ticketExpired } from '../download-routes.ts';
@@ -31,12 +32,15 @@ import type { Thumbnails } from '../thumbnails/service.ts';
 import { issueTicket, isTicketValid } from '../tickets.ts';
 import { publicUrlWarning, shareBaseUrl } from './base-url.ts';
 import { admitLimitedDownload, notPreviewed } from './download-limit.ts';
+import { folderShareRoutes } from './folder-routes.ts';
+import { listSharedFolderFiles } from './folder-shares.ts';
 import { requireSharePassword } from './password.ts';
 import { presentShare, presentSharedInfo } from './present.ts';
 import { incrementDownloadCount } from './repo.ts';
 import {
   createShare,
   findLiveShare,
+  findLiveShareOf,
   isLinkPreview,
   listShares,
   requireShareAccess,
@@ -76,6 +80,7 @@ export function sharesRoutes(
   ctx: FilesContext,
   config: FilesFeatureConfig,
   thumbnails: Thumbnails,
+  sendArchive: ArchiveSender,
 ): FastifyPluginAsyncZod {
   const { db } = ctx;
   const baseUrl = (req: FastifyRequest) => shareBaseUrl(config, req);
@@ -120,6 +125,7 @@ export function sharesRoutes(
       }
       return found;
     };
+    folderShareRoutes(app, { ctx, thumbnails, sendArchive, checkShareAccess });
     const warning = publicUrlWarning(config);
     if (warning) app.log.warn(warning);
     app.post(
@@ -206,8 +212,13 @@ export function sharesRoutes(
       '/api/files/shared/:token',
       { config: open, schema: { params: ShareTokenParams, response: { 200: SharedInfoResponse } } },
       async (req) => {
-        const { share, file } = await openShare(req);
-        return { success: true as const, data: presentSharedInfo(share, file) };
+        // A file or a folder (issue 45): the page asks a folder share for its files next.
+        const { share, file } = await findLiveShareOf(db, req.params.token, 'any');
+        await checkShareAccess(req, share);
+        if (file.type === 'file') return { success: true as const, data: presentSharedInfo(share, file) };
+        const files = await listSharedFolderFiles(db, file.id);
+        const bytes = files.reduce((sum, f) => sum + Number(f.size), 0);
+        return { success: true as const, data: presentSharedInfo(share, file, bytes) };
       },
     );
 

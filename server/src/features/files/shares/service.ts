@@ -45,13 +45,6 @@ function futureExpiry(value: string | null | undefined, now: Date): string | nul
   return expiresAt ? expiresAt.toISOString() : null;
 }
 
-/** The shared file itself (folders cannot be shared), or 404. */
-async function requireShareableFile(db: Db, fileId: string): Promise<FilesTable> {
-  const item = await requireItem(db, fileId);
-  if (item.type === 'folder') throw fail('NOT_A_FILE', FILES_TEXTS.foldersCannotBeShared);
-  return item;
-}
-
 export async function createShare(
   db: Db,
   fileId: string,
@@ -59,7 +52,7 @@ export async function createShare(
   body: ShareCreateBody,
   now = new Date(),
 ): Promise<FileSharesTable> {
-  await requireShareableFile(db, fileId);
+  await requireItem(db, fileId);
   const row: FileSharesTable = {
     id: randomUUID(),
     token: randomToken(TOKEN_BYTES),
@@ -81,7 +74,7 @@ export async function createShare(
 }
 
 export async function listShares(db: Db, fileId: string): Promise<FileSharesTable[]> {
-  await requireShareableFile(db, fileId);
+  await requireItem(db, fileId);
   return listSharesOfFile(db, fileId);
 }
 
@@ -98,7 +91,7 @@ export async function updateShare(
 ): Promise<FileSharesTable> {
   const share = await findShareById(db, shareId);
   if (!share || share.revoked_at) throw fail('NOT_FOUND', 'Share not found');
-  await requireShareableFile(db, share.file_id);
+  await requireItem(db, share.file_id);
   const changes: ShareChanges = { updated_at: now.toISOString() };
   if (body.accessLevel !== undefined) changes.access_level = body.accessLevel;
   if (body.expiresAt !== undefined) changes.expires_at = futureExpiry(body.expiresAt, now);
@@ -133,12 +126,26 @@ export async function findLiveShare(
   { allowLimitReached = false } = {},
   now = new Date(),
 ) {
+  return findLiveShareOf(db, token, 'file', { allowLimitReached }, now);
+}
+
+/**
+ * A live share of a file or a folder (`kind`), with its item. A share of the other kind is a 404 too:
+ * a folder share has no bytes of its own, and a file share has no listing.
+ */
+export async function findLiveShareOf(
+  db: Db,
+  token: string,
+  kind: 'file' | 'folder' | 'any',
+  { allowLimitReached = false } = {},
+  now = new Date(),
+): Promise<{ share: FileSharesTable; file: FilesTable }> {
   if (!TOKEN_PATTERN.test(token)) throw shareNotFound();
   const share = await findShareByToken(db, token);
   if (!share || share.revoked_at) throw shareNotFound();
   if (share.expires_at && Date.parse(share.expires_at) <= now.getTime()) throw shareNotFound();
   const file = await findItem(db, share.file_id);
-  if (file?.status !== 'complete' || file.type !== 'file') throw shareNotFound();
+  if (file?.status !== 'complete' || (kind !== 'any' && file.type !== kind)) throw shareNotFound();
   // Said plainly (410), like an expiry the sharer chose: the recipient should know why it stopped.
   if (!allowLimitReached && isLimitReached(share)) throw shareLimitReached();
   return { share, file };

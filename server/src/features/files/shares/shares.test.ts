@@ -107,16 +107,15 @@ describe('creating and listing shares', () => {
     expect(res.json().error).toContain(message);
   });
 
-  test('folders cannot be shared; unknown files are 404', async () => {
-    const folder = await createFolder(ctx.app, token, 'Unshareable');
+  test('folders can be shared (issue 45, folder-shares.test.ts); unknown files are 404', async () => {
+    const folder = await createFolder(ctx.app, token, 'Shareable');
     const res = await ctx.app.inject({
       method: 'POST',
       url: `/api/files/${folder.id}/share`,
       headers: bearer(token),
       payload: { accessLevel: 'public' },
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe(FILES_TEXTS.foldersCannotBeShared);
+    expect(res.statusCode).toBe(201);
     const missing = await ctx.app.inject({
       method: 'POST',
       url: '/api/files/nope/share',
@@ -145,6 +144,7 @@ describe('the shared link', () => {
     const i = await info(s.token);
     expect(i.statusCode).toBe(200);
     expect(i.json().data).toEqual({
+      kind: 'file',
       name: 'shared.txt',
       size: content.length,
       accessLevel: 'public',
