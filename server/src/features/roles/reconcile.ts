@@ -148,6 +148,9 @@ export function createReconciler(o: {
       return intervalMs;
     }
     await rememberGuild(db, guild, now());
+    // Discord answers again: the admins' banner goes now, not only once every member has been looked up
+    // (a run over hundreds of members takes a while); a lookup failing below puts it back.
+    await recordProblem(db, intentProblem, now());
     const members = (await listLinkedMembers(db)).filter((m) => !isExempt(config, m.user, m.sync));
     const spacing = Math.min(MAX_SPACING_MS, Math.floor(intervalMs / 2 / Math.max(1, members.length)));
     const looked: Looked[] = [];
