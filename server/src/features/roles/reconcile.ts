@@ -82,6 +82,8 @@ export function createReconciler(o: {
   /** Ends the current wait early (stop, or a kick between runs). */
   let cancel: (() => void) | null = null;
   let isBetweenRuns = false;
+  /** Settings saved (or the bot ready) since this run began: it stops and a new one starts at once. */
+  let isKicked = false;
   let running: Promise<void> | null = null;
   let isStopping = false;
 
@@ -104,6 +106,7 @@ export function createReconciler(o: {
     while (!isStopping) {
       const startedAt = clock.now();
       let waitMs = IDLE_POLL_MS;
+      isKicked = false;
       try {
         const intervalMs = await runOnce();
         // The next run starts one interval minus this run's length after this one started, so it ENDS
@@ -115,6 +118,8 @@ export function createReconciler(o: {
         log.error({ err }, 'role sync: run failed');
       }
       if (isStopping) return;
+      // A run still looking with the old settings (its spacing, its interval) gave way to a new one.
+      if (isKicked) continue;
       isBetweenRuns = true;
       await sleep(waitMs);
       isBetweenRuns = false;
@@ -156,7 +161,7 @@ export function createReconciler(o: {
     const looked: Looked[] = [];
     for (const [i, m] of members.entries()) {
       if (i > 0) await sleep(spacing);
-      if (isStopping) return intervalMs;
+      if (isStopping || isKicked) return intervalMs;
       const verdict = await reader.member(settings.guildId, m.user.discord_id);
       if (verdict.kind === 'unknown') {
         log.warn({ problem: verdict.problem.code }, 'role sync: a lookup failed; this run changes nothing');
@@ -204,7 +209,11 @@ export function createReconciler(o: {
       running = loop();
     },
     kick() {
-      if (isBetweenRuns) cancel?.();
+      // Between runs: the wait ends. During one: it stops at its next lookup, changing nothing, and a run
+      // with the settings in force now starts at once (a run over hundreds of members with the old
+      // interval's spacing took minutes, and a saved interval waited for it).
+      isKicked = true;
+      cancel?.();
     },
     async stop() {
       isStopping = true;
