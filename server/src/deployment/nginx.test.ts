@@ -35,9 +35,13 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
+/**
+ * An instance on a port the system picks (PORT=0), read back from its "Server listening at" line: a port
+ * found free first and bound later was once taken meanwhile by another suite (EADDRINUSE).
+ */
+function startInstance(env: Record<string, string>): Promise<Instance> {
   const proc = spawn(process.execPath, [path.join(repo, 'server/src/main.ts')], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
@@ -45,7 +49,8 @@ function startInstance(port: number, env: Record<string, string>): Promise<Insta
     let out = '';
     proc.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('Server listening at')) resolve({ url: `http://127.0.0.1:${port}`, proc, exited });
+      const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (listening) resolve({ url: listening[1] as string, proc, exited });
     });
     void exited.then((code) => reject(new Error(`instance exited (${code}):\n${out}`)));
   });
@@ -124,10 +129,10 @@ describe.runIf(enabled)('two instances behind nginx (issue 16)', () => {
       SHUTDOWN_GRACE_SECONDS: '5',
       WEB_DIST_DIR: path.join(dir, 'web'),
     };
-    const [portA, portB, portProxy] = [await freePort(), await freePort(), await freePort()];
-    a = await startInstance(portA, env);
-    b = await startInstance(portB, env);
-    nginx = startNginx(dir, portProxy, [portA, portB]);
+    a = await startInstance(env);
+    b = await startInstance(env);
+    const portProxy = await freePort();
+    nginx = startNginx(dir, portProxy, [Number(new URL(a.url).port), Number(new URL(b.url).port)]);
     proxy = `http://127.0.0.1:${portProxy}`;
     await waitForHttp(`${proxy}/healthz`);
   });
