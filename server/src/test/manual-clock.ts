@@ -2,13 +2,21 @@ import type { Clock } from '../platform/feature.ts';
 
 /**
  * A clock the test moves: timers run only when `advance` passes their time (in order, each awaited), so
- * lease periods and heartbeats take no real time and never depend on the machine's speed.
+ * lease periods, heartbeats, turns and reconcile intervals take no real time and never depend on the
+ * machine's speed. One copy for every suite (Pictionary, role sync and the music lease each had their own).
  */
 export function manualClock(start = Date.now()) {
   let now = start;
   let seq = 0;
   const timers = new Map<number, { at: number; fn: () => unknown }>();
-  const clock: Clock & { advance(ms: number): Promise<void> } = {
+  const nextDue = () => [...timers.entries()].sort((a, b) => a[1].at - b[1].at)[0] ?? null;
+  const clock: Clock & {
+    advance(ms: number): Promise<void>;
+    /** How many timers wait. */
+    pending(): number;
+    /** When the next timer falls due, or null. */
+    nextDueAt(): number | null;
+  } = {
     now: () => now,
     setTimeout(fn, ms) {
       seq += 1;
@@ -20,17 +28,17 @@ export function manualClock(start = Date.now()) {
     },
     async advance(ms) {
       const until = now + ms;
-      for (;;) {
-        const due = [...timers.entries()]
-          .filter(([, t]) => t.at <= until)
-          .sort((a, b) => a[1].at - b[1].at)[0];
-        if (!due) break;
+      for (let due = nextDue(); due && due[1].at <= until; due = nextDue()) {
         timers.delete(due[0]);
         now = Math.max(now, due[1].at);
         await due[1].fn();
       }
       now = until;
     },
+    pending: () => timers.size,
+    nextDueAt: () => nextDue()?.[1].at ?? null,
   };
   return clock;
 }
+
+export type ManualClock = ReturnType<typeof manualClock>;

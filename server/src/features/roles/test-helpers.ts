@@ -1,37 +1,11 @@
 import { expect } from 'vitest';
 import type { Clock } from '../../platform/feature.ts';
 import { eventually } from '../../test/eventually.ts';
+import { manualClock as sharedManualClock } from '../../test/manual-clock.ts';
 import type { Reconciler } from './index.ts';
 
-/** A clock the test moves by hand: `advance` fires every timer that falls due, in order. */
-export function manualClock(start = Date.parse('2025-06-01T00:00:00Z')) {
-  let now = start;
-  let seq = 0;
-  const timers = new Map<number, { at: number; fn: () => unknown }>();
-  const nextDue = () => [...timers.entries()].sort((a, b) => a[1].at - b[1].at)[0] ?? null;
-  const clock: Clock & { advance(ms: number): Promise<void>; nextDueAt(): number | null } = {
-    now: () => now,
-    setTimeout(fn, ms) {
-      seq += 1;
-      timers.set(seq, { at: now + ms, fn });
-      return seq;
-    },
-    clearTimeout(h) {
-      timers.delete(h as number);
-    },
-    async advance(ms) {
-      const until = now + ms;
-      for (let due = nextDue(); due && due[1].at <= until; due = nextDue()) {
-        timers.delete(due[0]);
-        now = Math.max(now, due[1].at);
-        await due[1].fn();
-      }
-      now = until;
-    },
-    nextDueAt: () => nextDue()?.[1].at ?? null,
-  };
-  return clock;
-}
+/** The suite's hand-moved clock (test/manual-clock.ts), from a fixed date. */
+export const manualClock = (start = Date.parse('2025-06-01T00:00:00Z')) => sharedManualClock(start);
 
 export type ManualClock = ReturnType<typeof manualClock>;
 

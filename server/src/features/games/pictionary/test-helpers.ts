@@ -97,38 +97,7 @@ export async function wordOf(db: Db, id: string): Promise<string> {
   return row.current_word!;
 }
 
-/** A clock the test moves by hand; `advance` runs every timer that fell due, awaiting what they return. */
-export function manualClock(start = Date.now()) {
-  let now = start;
-  let seq = 0;
-  const timers = new Map<number, { at: number; fn: () => unknown }>();
-  const clock: Clock & { advance(ms: number): Promise<void>; pending(): number } = {
-    now: () => now,
-    setTimeout(fn, ms) {
-      seq += 1;
-      timers.set(seq, { at: now + ms, fn });
-      return seq;
-    },
-    clearTimeout(h) {
-      timers.delete(h as number);
-    },
-    async advance(ms) {
-      const until = now + ms;
-      for (;;) {
-        const due = [...timers.entries()]
-          .filter(([, t]) => t.at <= until)
-          .sort((a, b) => a[1].at - b[1].at)[0];
-        if (!due) break;
-        timers.delete(due[0]);
-        now = Math.max(now, due[1].at);
-        await due[1].fn();
-      }
-      now = until;
-    },
-    pending: () => timers.size,
-  };
-  return clock;
-}
+export { manualClock } from '../../../test/manual-clock.ts';
 
 /** A service context on a test database with a hand-driven clock; pushes are recorded. */
 export function serviceContext(db: Db, clock: Clock, random: () => number = Math.random) {
