@@ -1,12 +1,14 @@
 import { SHARE_LINK_TEXTS, SHARE_RESUME_WINDOW_MS } from '@guildhall/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../../db/index.ts';
 import { clientAddressKey } from '../../../platform/client-address.ts';
 import { sha256Hex } from '../../../platform/crypto.ts';
 import { fail } from '../../../platform/errors.ts';
-import { firstByteAsked } from '../http-download.ts';
+import type { FilesContext } from '../context.ts';
+import { firstByteAsked, sendStoredFile } from '../http-download.ts';
+import { listChunks } from '../repo.ts';
 import type { FileSharesTable, FilesTable } from '../tables.ts';
-import { hasClaimSince, recordClaim, takeLimitedDownload } from './repo.ts';
+import { hasClaimSince, incrementDownloadCount, recordClaim, takeLimitedDownload } from './repo.ts';
 import { isLimitReached, isLinkPreview, shareLimitReached } from './service.ts';
 
 export const notPreviewed = () => fail('SHARE_NOT_PREVIEWED', SHARE_LINK_TEXTS.notPreviewed);
@@ -42,4 +44,28 @@ export async function admitLimitedDownload(
   if (start > 0 && (await hasClaimSince(db, share.id, key, windowStart))) return;
   if (!(await takeLimitedDownload(db, share.id))) throw shareLimitReached();
   await recordClaim(db, share.id, key, now.toISOString(), windowStart);
+}
+
+/**
+ * Sends a shared file's bytes and counts the download (a file share's link, or one file of a folder
+ * share): a limited link counts when the download is admitted, before its first byte; an unlimited one
+ * once the last byte has been sent, so previews and aborted fetches do not count.
+ */
+export async function sendSharedFile(
+  ctx: Pick<FilesContext, 'db' | 'store' | 'downloadBuffers' | 'downloads'>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  share: FileSharesTable,
+  file: FilesTable,
+  ticket: string | undefined,
+): Promise<FastifyReply> {
+  const chunks = await listChunks(ctx.db, file.id);
+  if (share.max_downloads != null) {
+    await admitLimitedDownload(ctx.db, req, share, file, ticket);
+    return sendStoredFile(req, reply, ctx, file, chunks);
+  }
+  const count = isLinkPreview(req.headers['user-agent'])
+    ? undefined
+    : () => incrementDownloadCount(ctx.db, share.id);
+  return sendStoredFile(req, reply, ctx, file, chunks, count);
 }

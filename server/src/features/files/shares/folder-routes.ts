@@ -10,13 +10,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ArchiveSender } from '../archive/send.ts';
 import type { FilesContext } from '../context.ts';
 import { FILE_RESPONSES, TicketQuery, ticketExpired } from '../download-routes.ts';
-import { sendStoredFile } from '../http-download.ts';
 import { sendThumbnail, THUMBNAIL_RESPONSES } from '../preview.ts';
-import { listChunks } from '../repo.ts';
 import type { FileSharesTable, FilesTable } from '../tables.ts';
 import type { Thumbnails } from '../thumbnails/service.ts';
 import { issueTicket, isTicketValid } from '../tickets.ts';
-import { admitLimitedDownload } from './download-limit.ts';
+import { sendSharedFile } from './download-limit.ts';
 import { listSharedFolderFiles, presentSharedFolderFile, requireSharedFolderFile } from './folder-shares.ts';
 import { incrementDownloadCount, takeLimitedDownload } from './repo.ts';
 import { findLiveShareOf, isLinkPreview, shareLimitReached } from './service.ts';
@@ -113,15 +111,7 @@ export function folderShareRoutes(app: FastifyInstance, deps: Deps): void {
         (folder) => requireSharedFolderFile(db, folder.id, req.params.fileId),
         true,
       );
-      const chunks = await listChunks(db, file.id);
-      if (share.max_downloads != null) {
-        await admitLimitedDownload(db, req, share, file, req.query.ticket);
-        return sendStoredFile(req, reply, ctx, file, chunks);
-      }
-      const count = isLinkPreview(req.headers['user-agent'])
-        ? undefined
-        : () => incrementDownloadCount(db, share.id);
-      return sendStoredFile(req, reply, ctx, file, chunks, count);
+      return sendSharedFile(ctx, req, reply, share, file, req.query.ticket);
     },
   );
 

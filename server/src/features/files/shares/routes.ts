@@ -31,17 +31,15 @@ import type { FileSharesTable } from '../tables.ts';
 import type { Thumbnails } from '../thumbnails/service.ts';
 import { issueTicket, isTicketValid } from '../tickets.ts';
 import { publicUrlWarning, shareBaseUrl } from './base-url.ts';
-import { admitLimitedDownload, notPreviewed } from './download-limit.ts';
+import { notPreviewed, sendSharedFile } from './download-limit.ts';
 import { folderShareRoutes } from './folder-routes.ts';
 import { listSharedFolderFiles } from './folder-shares.ts';
 import { requireSharePassword } from './password.ts';
 import { presentShare, presentSharedInfo } from './present.ts';
-import { incrementDownloadCount } from './repo.ts';
 import {
   createShare,
   findLiveShare,
   findLiveShareOf,
-  isLinkPreview,
   listShares,
   requireShareAccess,
   revokeShare,
@@ -247,17 +245,7 @@ export function sharesRoutes(
       },
       async (req, reply) => {
         const { share, file } = await shareForBytes(req);
-        const chunks = await listChunks(db, file.id);
-        if (share.max_downloads != null) {
-          // A limited link counts a download when it is admitted, before its first byte (download-limit.ts).
-          await admitLimitedDownload(db, req, share, file, req.query.ticket);
-          return sendStoredFile(req, reply, ctx, file, chunks);
-        }
-        // Counted once the file's last byte has been sent: previews and aborted fetches do not count.
-        const count = isLinkPreview(req.headers['user-agent'])
-          ? undefined
-          : () => incrementDownloadCount(db, share.id);
-        return sendStoredFile(req, reply, ctx, file, chunks, count);
+        return sendSharedFile(ctx, req, reply, share, file, req.query.ticket);
       },
     );
 
