@@ -17,9 +17,10 @@ import {
   addToLibrary,
   api,
   audioAfter,
+  chirp,
+  chirpPosition,
   GUILD_ID,
   status,
-  synthesize,
   TEST_GUILDS,
   tone,
   VOICE_CHANNEL_ID,
@@ -33,10 +34,6 @@ const shared = (s: PlaybackStatus) => {
   const { elapsedTime: _e, serverTime: _t, botStateSince: _b, ...rest } = s;
   return rest;
 };
-/** The song position a chirp of 200 + 100·t Hz was at, from one second of its audio (its middle). */
-const chirpPosition = (packets: Parameters<typeof decodeToMono>[0]) =>
-  (dominantFrequency(decodeToMono(packets)) - 200) / 100 - 0.5;
-
 /**
  * Issue 42, what it must show: two (then three) instances on one PostgreSQL and one Redis with the real
  * discord.js bot against the fake Discord. One gateway session and one voice connection; commands through
@@ -111,15 +108,10 @@ describe.skipIf(!redisUrl || process.env.TEST_DB !== 'postgres')(
       await startInstance('B', a);
       alice = await a.signIn({ discord_id: ALICE.id, username: ALICE.username });
       admin = await a.signIn({ access_level: 'admin' });
-      const [a440, a100, chirp] = await Promise.all([
-        tone(440, 60),
-        tone(100, 60),
-        // Instantaneous frequency 200 + 100·t Hz: the pitch tells the position in the song.
-        synthesize('aevalsrc=sin(2*PI*(200*t+50*t*t)):s=24000', 40),
-      ]);
+      const [a440, a100, rising] = await Promise.all([tone(440, 60), tone(100, 60), chirp(40)]);
       urls.a440 = await addToLibrary(a, alice.token, 'tone 440.wav', a440);
       urls.a100 = await addToLibrary(a, alice.token, 'tone 100.wav', a100);
-      urls.chirp = await addToLibrary(a, alice.token, 'chirp.wav', chirp);
+      urls.chirp = await addToLibrary(a, alice.token, 'chirp.wav', rising);
     });
     afterAll(async () => {
       for (const name of Object.keys(apps).reverse()) await apps[name]?.ctx.close();

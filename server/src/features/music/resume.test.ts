@@ -2,24 +2,21 @@ import type { PlaybackStatus } from '@guildhall/common';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.ts';
 import { eventually } from '../../test/eventually.ts';
-import { decodeToMono, dominantFrequency, startFakeDiscordBot } from '../../test/fake-discord-bot/index.ts';
+import { startFakeDiscordBot } from '../../test/fake-discord-bot/index.ts';
 import {
   ALICE,
   addToLibrary,
   api,
   audioAfter,
+  chirp,
+  chirpPosition,
   GUILD_ID,
   status,
-  synthesize,
   TEST_GUILDS,
   tone,
   VOICE_CHANNEL_ID,
   waitForBot,
 } from './test-helpers.ts';
-
-/** The song position a chirp of 200 + 100·t Hz was at, from one second of its audio (its middle). */
-const chirpPosition = (packets: Parameters<typeof decodeToMono>[0]) =>
-  (dominantFrequency(decodeToMono(packets)) - 200) / 100 - 0.5;
 
 // Issue 42: one instance on SQLite (no lease) keeps its music through a restart.
 describe('one SQLite instance restarted mid-song', () => {
@@ -37,14 +34,9 @@ describe('one SQLite instance restarted mid-song', () => {
     closing.push(() => first.close());
     const alice = await first.signIn({ discord_id: ALICE.id, username: ALICE.username });
     await waitForBot(first, alice.token);
-    const chirp = await addToLibrary(
-      first,
-      alice.token,
-      'chirp.wav',
-      await synthesize('aevalsrc=sin(2*PI*(200*t+50*t*t)):s=24000', 30),
-    );
+    const rising = await addToLibrary(first, alice.token, 'chirp.wav', await chirp(30));
     const next = await addToLibrary(first, alice.token, 'tone 440.wav', await tone(440, 10));
-    for (const url of [chirp, next]) {
+    for (const url of [rising, next]) {
       expect(
         (await api(first, alice.token, 'POST', '/api/music/play', { guildId: GUILD_ID, url })).status,
       ).toBe(200);

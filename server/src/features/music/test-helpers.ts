@@ -6,6 +6,8 @@ import { type FileItem, libraryUrl, type PlaybackStatus } from '@guildhall/commo
 import { bearer, createTestApp, type TestAppOptions, type TestContext } from '../../test/app.ts';
 import { eventually } from '../../test/eventually.ts';
 import {
+  decodeToMono,
+  dominantFrequency,
   type FakeDiscordBot,
   type FakeGuild,
   isSilenceFrame,
@@ -134,6 +136,13 @@ export async function synthesize(filterGraph: string, seconds: number, ext = 'wa
 
 export const tone = (hz: number, seconds: number) =>
   synthesize(`sine=frequency=${hz}:sample_rate=24000`, seconds);
+
+/** A rising tone whose instantaneous frequency is 200 + 100·t Hz: its pitch tells the position in the song. */
+export const chirp = (seconds: number) => synthesize('aevalsrc=sin(2*PI*(200*t+50*t*t)):s=24000', seconds);
+
+/** The song position a chirp (above) was at, from one second of its audio (its middle). */
+export const chirpPosition = (packets: ReceivedPacket[]) =>
+  (dominantFrequency(decodeToMono(packets)) - 200) / 100 - 0.5;
 
 /** Uploads audio to the file library and returns its song url (`library:<id>`). */
 export async function addToLibrary(ctx: TestContext, token: string, name: string, audio: Buffer) {
