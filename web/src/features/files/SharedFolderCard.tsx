@@ -14,6 +14,7 @@ import { apiFetch } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { SharedNote } from './SharedNote.tsx';
 import { Thumbnail } from './Thumbnail.tsx';
 import { startBrowserDownload } from './useDownloads.ts';
 
@@ -74,14 +75,7 @@ export function SharedFolderCard({ tokenPath, info, headers, sizeText, onDownloa
           {left ? ` · ${left}` : ''}
         </p>
       </div>
-      {info.note && (
-        <p
-          data-testid="shared-note"
-          className="whitespace-pre-line rounded-xl border border-border bg-bg/40 px-3 py-2.5 text-sm [overflow-wrap:anywhere]"
-        >
-          {info.note}
-        </p>
-      )}
+      {info.note && <SharedNote note={info.note} />}
       {files.isPending ? (
         <Spinner className="size-6" />
       ) : files.isError ? (

@@ -40,6 +40,7 @@ import { dateLabel } from './display.ts';
 import { ItemIcon } from './ItemIcon.tsx';
 import { PreviewDialog, type PreviewFile } from './PreviewDialog.tsx';
 import { SharedFolderCard } from './SharedFolderCard.tsx';
+import { SharedNote } from './SharedNote.tsx';
 import { startBrowserDownload } from './useDownloads.ts';
 
 const tokenPath = (token: string) => `/api/files/shared/${encodeURIComponent(token)}`;
@@ -303,14 +304,7 @@ function FileCard({
           </h1>
         </div>
       </div>
-      {info.note && (
-        <p
-          data-testid="shared-note"
-          className="whitespace-pre-line rounded-xl border border-border bg-bg/40 px-3 py-2.5 text-sm [overflow-wrap:anywhere]"
-        >
-          {info.note}
-        </p>
-      )}
+      {info.note && <SharedNote note={info.note} />}
       <dl className="grid grid-cols-2 gap-3 text-sm">
         <Fact label="Size" value={sizeText(info.size)} testId="shared-size" />
         <Fact
