@@ -54,6 +54,25 @@ export function beatOn(clock: Clock, everyMs: number, tick: () => Promise<void>)
 }
 
 /**
+ * Waits `ms` on `clock` (a Retry-After, a back-off), so a test moves time instead of waiting; rejects
+ * with the signal's reason when `signal` aborts first.
+ */
+export function waitOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clock.clearTimeout(handle);
+      reject(signal?.reason);
+    };
+    const handle = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
  * What a feature gets from the platform, built once by the composition root (`app.ts`) and shared by
  * every feature. A feature reaches nothing else of the application: it never imports `app.ts`.
  */

@@ -6,10 +6,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   checkCalls,
   checkFile,
+  checkText,
   checkTree,
   featureOf,
   importsOf,
   SERVER_LAYOUT,
+  SERVER_TEXT_RULES,
+  staleAllowances,
   WEB_LAYOUT,
 } from './boundaries.ts';
 
@@ -22,6 +25,81 @@ describe('feature boundaries (docs/CONVENTIONS.md)', () => {
 
   it('the web app keeps them: features import each other only through index.ts, ui/api/auth/realtime/layout none', () => {
     expect(checkTree(repoRoot, WEB_LAYOUT)).toEqual([]);
+  });
+});
+
+describe('the shape inside a feature (issue 46)', () => {
+  it('every allow-list entry still needs its allowance (the lists only shrink)', () => {
+    expect(staleAllowances(repoRoot, SERVER_LAYOUT)).toEqual([]);
+  });
+
+  const rulesOf = (rel: string, src: string) =>
+    checkText(rel, src, SERVER_LAYOUT).map((v) => [v.line, v.rule.split(':')[0]]);
+
+  it('SQL outside a repository fails; the same query in repo.ts passes', () => {
+    const src = "export const list = (db) =>\n  db.selectFrom('osint_searches').selectAll().execute();\n";
+    expect(rulesOf('features/osint/history.ts', src)).toEqual([[2, 'sql-in-repos']]);
+    expect(rulesOf('features/osint/repo.ts', src)).toEqual([]);
+    expect(rulesOf('features/files/repo-shares.ts', src)).toEqual([]);
+    expect(rulesOf('features/osint/x.ts', 'const q = sql`select 1`;')).toEqual([[1, 'sql-in-repos']]);
+  });
+
+  it('a service built in routes.ts fails; an action called there and a per-request object pass', () => {
+    const src = [
+      'export const routes = (ctx) => async (app) => {',
+      '  const sender = createArchiveSender(ctx);',
+      '  const store = new ChunkStore(ctx);',
+      '  app.post("/x", async (req) => {',
+      '    const controller = new AbortController();',
+      '    const row = await createShare(ctx.db, req.body);',
+      '  });',
+      '};',
+    ].join('\n');
+    expect(rulesOf('features/osint/routes.ts', src)).toEqual([
+      [2, 'no-construction-in-routes'],
+      [3, 'no-construction-in-routes'],
+    ]);
+    expect(rulesOf('features/osint/reports-routes.ts', src)).toHaveLength(2);
+    expect(rulesOf('features/osint/index.ts', src)).toEqual([]);
+  });
+
+  it('Date.now() and new Date() in a feature fail; a parsed date and the platform pass', () => {
+    const src = 'const a = Date.now();\nconst b = new Date();\nconst c = new Date(a).toISOString();\n';
+    expect(rulesOf('features/osint/scan.ts', src)).toEqual([
+      [1, 'clock'],
+      [2, 'clock'],
+    ]);
+    expect(rulesOf('platform/feature.ts', src)).toEqual([]);
+    expect(rulesOf('features/osint/scan.test.ts', src)).toEqual([]);
+  });
+
+  it('the Socket.IO server reached outside platform/realtime fails, even from the platform', () => {
+    const src = "gauge.set(app.realtime.io.engine.clientsCount);\nconst path = '/socket.io/';\n";
+    expect(rulesOf('platform/observability/metrics.ts', src)).toEqual([[1, 'raw-io']]);
+    expect(rulesOf('features/games/room-members.ts', 'hub.io.in(room).fetchSockets()')).toEqual([
+      [1, 'raw-io'],
+    ]);
+    expect(rulesOf('platform/realtime/hub.ts', src)).toEqual([]);
+  });
+
+  it('an allow-listed file passes its rule, and each allowance gives its reason', () => {
+    const [file, reason] = Object.entries(SERVER_TEXT_RULES[0]!.allow)[0]!;
+    expect(reason.length).toBeGreaterThan(10);
+    expect(rulesOf(file, "db.selectFrom('x')")).toEqual([]);
+    for (const rule of SERVER_TEXT_RULES)
+      for (const why of Object.values(rule.allow)) expect(why).toMatch(/\w{4}/);
+  });
+
+  it('a stale allowance is reported: a planted tree whose allowed file no longer breaks the rule', () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'guildhall-stale-'));
+    try {
+      const [file] = Object.keys(SERVER_TEXT_RULES[0]!.allow);
+      fs.mkdirSync(path.dirname(path.join(tmp, 'server/src', file!)), { recursive: true });
+      fs.writeFileSync(path.join(tmp, 'server/src', file!), 'export const clean = 1;\n');
+      expect(staleAllowances(tmp, SERVER_LAYOUT)).toContain(`sql-in-repos: server/src/${file}`);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
 

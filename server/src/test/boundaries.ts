@@ -29,7 +29,106 @@ export type Layout = {
    * (`createBlobStore` in app.ts, so a process has one blob store and one Discord rate-limit queue).
    */
   singleCalls?: { name: string; in: string[]; reason: string }[];
+  /** Rules on the source text of product files (issue 46), each with its allow-list. */
+  textRules?: TextRule[];
 };
+
+/**
+ * A pattern product code may use only where a rule allows it: `applies` says which root-relative files
+ * the rule covers, `allow` names files that may still use it, each with its reason. An allow-list entry
+ * whose file no longer uses the pattern is itself reported, so the lists only shrink.
+ */
+export type TextRule = {
+  name: string;
+  applies: (rel: string) => boolean;
+  pattern: RegExp;
+  /** What to do instead: the violation's message. */
+  instead: string;
+  allow: Record<string, string>;
+};
+
+const isRepoFile = (rel: string) => /(^|\/)repo[\w-]*\.ts$/.test(rel);
+const inFeatures = (rel: string) => rel.startsWith('features/');
+
+/** Files not yet moved onto the feature's clock (issue 46 left them for later; each is a small change). */
+const CLOCK_LATER = 'not yet on the injected clock (issue 46: moved feature by feature)';
+
+export const SERVER_TEXT_RULES: TextRule[] = [
+  {
+    name: 'sql-in-repos',
+    applies: (rel) => inFeatures(rel) && !isRepoFile(rel),
+    pattern: /\.(?:selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|\bsql`|\bsql</g,
+    instead:
+      "query builders only in a feature's repo*.ts: put the query in the repository and call it from the service",
+    allow: {
+      'features/auth/access-code-store.ts':
+        'the access code row is the store itself (one table, two queries)',
+      'features/files/search/search.ts':
+        'files: the search query builder (issue 46 remainder: to files/search/repo.ts)',
+      'features/files/search/paths.ts': 'files: folder paths by recursive CTE (issue 46 remainder)',
+      'features/files/storage-limits/service.ts':
+        'files: quota sums inside the admission transaction (issue 46 remainder)',
+      'features/files/storage-migration.ts': 'files: the storage migration job (issue 46 remainder)',
+      'features/files/shares/member-shares.ts': "files: a member's shares listing (issue 46 remainder)",
+      'features/files/archive/routes.ts': 'files: ZIP entry selection (issue 46 remainder)',
+      'features/files/archive/tickets.ts': 'files: ZIP tickets (issue 46 remainder)',
+      'features/files/archive/entries.ts': 'files: ZIP entries by recursive CTE (issue 46 remainder)',
+      'features/files/library.ts': 'files: the music library view of files (issue 46 remainder)',
+    },
+  },
+  {
+    name: 'no-construction-in-routes',
+    applies: (rel) => inFeatures(rel) && /(^|\/)[\w-]*routes[\w-]*\.ts$/.test(rel),
+    pattern:
+      /(?:const|let)\s+\w+\s*=\s*(?:new\s+(?!(?:AbortController|Error|URL|URLSearchParams|Set|Map|Date|Headers)\b)[A-Z]\w*|create[A-Z]\w*)\(/g,
+    instead: "build services once in the feature's setup (index.ts) and hand them to its routes",
+    allow: {
+      'features/files/resumable/routes.ts':
+        'the tus server and its store are per plugin (issue 46 remainder: to setup)',
+      'features/files/routes.ts': 'the archive sender (issue 46 remainder: to setup)',
+    },
+  },
+  {
+    name: 'clock',
+    applies: inFeatures,
+    pattern: /\bDate\.now\(|\bnew Date\(\s*\)/g,
+    instead: "read time from the feature's clock (ctx.clock, platform/feature.ts), so tests move time",
+    allow: Object.fromEntries(
+      [
+        'features/files/resumable/resumable-hashes.ts',
+        'features/files/trash/service.ts',
+        'features/files/fair-uploads.ts',
+        'features/files/shares/service.ts',
+        'features/files/shares/present.ts',
+        'features/files/shares/download-limit.ts',
+        'features/files/maintenance.ts',
+        'features/files/download-limits.ts',
+        'features/music/playlists.ts',
+        'features/music/index.ts',
+        'features/music/bot.ts',
+        'features/music/front.ts',
+        'features/music/service.ts',
+        'features/music/present.ts',
+        'features/music/player.ts',
+        'features/music/sources/youtube.ts',
+        'features/music/sources/loopback.ts',
+        'features/music/sources/library.ts',
+        'features/music/playback-store.ts',
+      ]
+        .map((f) => [f, CLOCK_LATER])
+        .concat([
+          ['features/admin/repo.ts', 'audit ids sort by wall time across processes (server and CLI)'],
+        ]),
+    ),
+  },
+  {
+    name: 'raw-io',
+    applies: (rel) => !rel.startsWith('platform/realtime/'),
+    pattern: /\w\.io\.(?:engine|of|in|to|emit|sockets|fetchSockets|use|on|except)\b/g,
+    instead: 'reach sockets through the realtime hub (platform/realtime), never the Socket.IO server',
+    allow: {},
+  },
+];
 
 const isTestFile = (p: string) => /\.test\.tsx?$|(^|\/)test-helpers\.ts$/.test(p);
 
@@ -57,6 +156,7 @@ export const SERVER_LAYOUT: Layout = {
     },
   ],
   rootOnly: ['app.ts'],
+  textRules: SERVER_TEXT_RULES,
   singleCalls: [
     {
       name: 'createBlobStore',
@@ -168,6 +268,37 @@ export function checkCalls(rel: string, source: string, layout: Layout): Violati
   return violations;
 }
 
+/** The uses of each text rule's pattern in one product file that its allow-list does not cover. */
+export function checkText(rel: string, source: string, layout: Layout): Violation[] {
+  if (!isProductFile(rel)) return [];
+  const violations: Violation[] = [];
+  for (const rule of layout.textRules ?? []) {
+    if (!rule.applies(rel) || rule.allow[rel] !== undefined) continue;
+    for (const m of source.matchAll(rule.pattern)) {
+      violations.push({
+        file: rel,
+        line: source.slice(0, m.index).split('\n').length,
+        specifier: m[0],
+        rule: `${rule.name}: ${rule.instead}`,
+      });
+    }
+  }
+  return violations;
+}
+
+/** Allow-list entries whose file is gone or no longer uses the pattern: the list must shrink with the code. */
+export function staleAllowances(repoRoot: string, layout: Layout): string[] {
+  const stale: string[] = [];
+  for (const rule of layout.textRules ?? []) {
+    for (const rel of Object.keys(rule.allow)) {
+      const file = path.join(repoRoot, layout.root, rel);
+      const source = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      if (![...source.matchAll(rule.pattern)].length) stale.push(`${rule.name}: ${layout.root}/${rel}`);
+    }
+  }
+  return stale;
+}
+
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).flatMap((e) => {
     if (!e.isFile() || !/\.tsx?$/.test(e.name)) return [];
@@ -181,7 +312,11 @@ export function checkTree(repoRoot: string, layout: Layout): Violation[] {
   return sourceFiles(root).flatMap((file) => {
     const rel = path.relative(root, file).split(path.sep).join('/');
     const source = fs.readFileSync(file, 'utf8');
-    return [...checkFile(rel, source, layout), ...checkCalls(rel, source, layout)].map((v) => ({
+    return [
+      ...checkFile(rel, source, layout),
+      ...checkCalls(rel, source, layout),
+      ...checkText(rel, source, layout),
+    ].map((v) => ({
       ...v,
       file: `${layout.root}/${v.file}`,
     }));

@@ -3,7 +3,7 @@ import type { ApiTokensTable } from '../../db/schema.ts';
 import { parseScopes } from '../../platform/api-tokens.ts';
 
 /** Row → API token (never its hash). */
-export function presentApiToken(row: ApiTokensTable, now = Date.now()): ApiToken {
+export function presentApiToken(row: ApiTokensTable, now: number): ApiToken {
   return {
     id: row.id,
     name: row.name,

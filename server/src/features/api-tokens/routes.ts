@@ -16,14 +16,14 @@ import { createApiToken, listApiTokens, revokeApiToken } from './service.ts';
 const own = { access: 'login' } as const;
 
 /** Personal API tokens (issue 45): list, create (the token shown once), revoke. */
-export function apiTokenRoutes({ db }: FeatureContext): FastifyPluginAsyncZod {
+export function apiTokenRoutes({ db, clock }: FeatureContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/tokens',
       { config: own, schema: { response: { 200: ApiTokensListResponse } } },
       async (req) => {
         const rows = await listApiTokens(db, req.auth!.user.discord_id);
-        return { success: true as const, data: rows.map((r) => presentApiToken(r)) };
+        return { success: true as const, data: rows.map((r) => presentApiToken(r, clock.now())) };
       },
     );
 
@@ -37,8 +37,15 @@ export function apiTokenRoutes({ db }: FeatureContext): FastifyPluginAsyncZod {
         schema: { body: ApiTokenCreateBody, response: { 201: ApiTokenCreateResponse } },
       },
       async (req, reply) => {
-        const { token, row } = await createApiToken(db, req.auth!.user.discord_id, req.body);
-        return reply.code(201).send({ success: true as const, token, data: presentApiToken(row) });
+        const { token, row } = await createApiToken(
+          db,
+          req.auth!.user.discord_id,
+          req.body,
+          new Date(clock.now()),
+        );
+        return reply
+          .code(201)
+          .send({ success: true as const, token, data: presentApiToken(row, clock.now()) });
       },
     );
 
@@ -46,7 +53,7 @@ export function apiTokenRoutes({ db }: FeatureContext): FastifyPluginAsyncZod {
       '/api/tokens/:id',
       { config: own, schema: { params: ApiTokenIdParams, response: { 200: OkResponse } } },
       async (req) => {
-        await revokeApiToken(db, req.auth!.user.discord_id, req.params.id);
+        await revokeApiToken(db, req.auth!.user.discord_id, req.params.id, new Date(clock.now()));
         return { success: true as const, message: 'Token revoked' };
       },
     );

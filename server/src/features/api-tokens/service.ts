@@ -21,7 +21,7 @@ export async function createApiToken(
   db: Db,
   userId: string,
   body: ApiTokenCreateBody,
-  now = new Date(),
+  now: Date,
 ): Promise<{ token: string; row: ApiTokensTable }> {
   if ((await countLiveTokens(db, userId, now.toISOString())) >= API_TOKENS_PER_MEMBER) {
     throw fail('TOO_MANY_API_TOKENS', API_TOKEN_TEXTS.tooMany);
@@ -48,7 +48,7 @@ export function listApiTokens(db: Db, userId: string): Promise<ApiTokensTable[]>
 }
 
 /** Revokes one of the caller's own tokens at once (the next request with it is 401); others' are 404. */
-export async function revokeApiToken(db: Db, userId: string, id: string, now = new Date()): Promise<void> {
+export async function revokeApiToken(db: Db, userId: string, id: string, now: Date): Promise<void> {
   if ((await revokeMemberToken(db, userId, id, now.toISOString())) === 0) {
     throw fail('NOT_FOUND', 'Token not found');
   }

@@ -1,4 +1,5 @@
 import type { OsintProgress } from '@guildhall/common';
+import type { Clock } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
 import type { OsintConfig } from './config.ts';
 import type { GeoLookup } from './geo.ts';
@@ -15,6 +16,8 @@ export type OsintContext = {
   disabledSites?: string[];
   rdap: RdapClient;
   geo: GeoLookup;
+  /** The feature's clock: cache ages, certificate days, scan timings and Retry-After waits. */
+  clock: Clock;
   /** This search's: stops everything when the member goes away. */
   signal?: AbortSignal;
   /** Operator-facing log of a source's failure (members see a plain reason). */

@@ -35,8 +35,8 @@ function cell(value: string): string {
 }
 
 /** A file name for the export: type, query (safe characters only) and date. */
-export function exportFileName(result: OsintResult, ext: 'json' | 'csv'): string {
+export function exportFileName(result: OsintResult, ext: 'json' | 'csv', now: number): string {
   const query = result.query.replace(/[^\w.@-]+/g, '_').slice(0, 60);
-  const date = String(result.metadata.searchedAt ?? new Date().toISOString()).slice(0, 10);
+  const date = String(result.metadata.searchedAt ?? new Date(now).toISOString()).slice(0, 10);
   return `osint-${result.type}-${query}-${date}.${ext}`;
 }

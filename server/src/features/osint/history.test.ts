@@ -120,7 +120,7 @@ describe('history and export', () => {
       .execute();
     expect((await get(token, '/api/osint/searches')).json().searches).toEqual([]);
     expect((await get(token, '/api/osint/searches/old-search-1')).statusCode).toBe(404);
-    expect(await pruneSearches(ctx.db, 30)).toBeGreaterThanOrEqual(1);
+    expect(await pruneSearches(ctx.db, 30, Date.now())).toBeGreaterThanOrEqual(1);
   });
 });
 

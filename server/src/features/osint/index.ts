@@ -1,7 +1,8 @@
 /** The OSINT lookup: what the app registers. */
-import { defineFeature } from '../../platform/feature.ts';
+import { beatOn, defineFeature } from '../../platform/feature.ts';
 import type { OsintFeatureConfig } from './config.ts';
-import { pruneSearches } from './history.ts';
+import { createOsintService, type OsintService } from './osint-service.ts';
+import { createResolverProbe } from './readiness.ts';
 import { osintRoutes } from './routes.ts';
 
 export { TOP_SITE_NAMES } from './top-sites.ts';
@@ -9,26 +10,38 @@ export { TOP_SITE_NAMES } from './top-sites.ts';
 /** Stored searches older than OSINT_HISTORY_DAYS are deleted this often. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
-export const osintFeature = defineFeature<{ pruner: NodeJS.Timeout | undefined }, OsintFeatureConfig>({
+export const osintFeature = defineFeature<
+  { osint: OsintService; stopPruner: (() => void) | undefined },
+  OsintFeatureConfig
+>({
   name: 'osint',
   config: (c) => ({
     ...c.osint,
     outbound: { testAllow: c.outbound.testAllow, dnsServers: c.outbound.dnsServers },
   }),
-  setup: () => ({ pruner: undefined }),
-  routes: (ctx) => osintRoutes(ctx),
-  // The fetcher belongs to the platform, which closes it; the history pruner is the feature's own.
-  start: ({ db, config, log }, state) => {
-    state.pruner = setInterval(() => {
-      pruneSearches(db, config.historyDays).catch((err: unknown) =>
-        log.warn({ err }, 'OSINT history: pruning old searches failed; will retry'),
+  setup: (ctx) => {
+    if (ctx.config.outbound.testAllow.length > 0) {
+      ctx.log.warn(
+        { allow: ctx.config.outbound.testAllow },
+        'OUTBOUND_TEST_ALLOW is set: the OSINT fetcher may reach these loopback addresses. Test harnesses only; never in production.',
       );
-    }, PRUNE_EVERY_MS);
-    state.pruner.unref();
+    }
+    // Optional: without DNS every source is "could not check", but the rest of the portal is fine.
+    ctx.readiness.add('osintDns', createResolverProbe(ctx.config.outbound.dnsServers), { optional: true });
+    return { osint: createOsintService(ctx), stopPruner: undefined };
+  },
+  routes: (ctx, state) => osintRoutes(ctx, state.osint),
+  // The fetcher belongs to the platform, which closes it; the history pruner is the feature's own.
+  start: ({ clock, log }, state) => {
+    state.stopPruner = beatOn(clock, PRUNE_EVERY_MS, async () => {
+      await state.osint
+        .prune()
+        .catch((err: unknown) => log.warn({ err }, 'OSINT history: pruning old searches failed; will retry'));
+    });
   },
   stop: (_ctx, state) => {
-    clearInterval(state.pruner);
-    state.pruner = undefined;
+    state.stopPruner?.();
+    state.stopPruner = undefined;
   },
 });
 

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import type { Clock } from '../../platform/feature.ts';
 import type { Outbound } from '../../platform/outbound/index.ts';
 
 /**
@@ -36,16 +37,16 @@ export type RdapObject = {
   nameservers?: { ldhName: string }[];
 };
 
-export function createRdapClient(outbound: Outbound, bootstrapBase: string): RdapClient {
+export function createRdapClient(outbound: Outbound, bootstrapBase: string, clock: Clock): RdapClient {
   const cache = new Map<Kind, { at: number; data: Bootstrap }>();
 
   const bootstrap = async (kind: Kind, signal?: AbortSignal): Promise<Bootstrap> => {
     const hit = cache.get(kind);
-    if (hit && Date.now() - hit.at < BOOTSTRAP_TTL_MS) return hit.data;
+    if (hit && clock.now() - hit.at < BOOTSTRAP_TTL_MS) return hit.data;
     const res = await outbound.fetch(`${bootstrapBase}/${kind}.json`, { signal });
     if (res.status !== 200) throw new Error(`RDAP bootstrap answered HTTP ${res.status}`);
     const data = JSON.parse(res.body) as Bootstrap;
-    cache.set(kind, { at: Date.now(), data });
+    cache.set(kind, { at: clock.now(), data });
     return data;
   };
 

@@ -109,7 +109,7 @@ export const REQUIRED_SECURITY_HEADERS = ['strict-transport-security', 'content-
 export function siteRisk(
   cert: { validTo: string; authorized: boolean } | null,
   missingHeaders: string[],
-  now = Date.now(),
+  now: number,
 ): Rated {
   if (cert) {
     const daysLeft = (Date.parse(cert.validTo) - now) / 86_400_000;
@@ -124,7 +124,7 @@ export function siteRisk(
 }
 
 /** A registration that lapses within 30 days can be taken over: medium. */
-export function registrationRisk(expires: string | null, now = Date.now()): Rated {
+export function registrationRisk(expires: string | null, now: number): Rated {
   if (!expires) return rated('none', null);
   const daysLeft = (Date.parse(expires) - now) / 86_400_000;
   return daysLeft <= REGISTRATION_EXPIRY_WARNING_DAYS

@@ -1,37 +1,19 @@
-import fs from 'node:fs';
 import {
   ApiError,
-  OSINT_HISTORY_TEXTS,
-  OSINT_PROGRESS_EVENT,
-  OSINT_SEARCHES_RUNNING_MAX,
   OsintExportQuery,
   OsintHistoryResponse,
   OsintSearchBody,
   OsintSearchIdParams,
   OsintSearchResponse,
   OsintSiteListInfo,
-  userRoom,
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fail, HttpError } from '../../platform/errors.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
-import type { Outbound } from '../../platform/outbound/index.ts';
 import { perMemberKey } from '../../platform/rate-limit/keys.ts';
 import type { OsintFeatureConfig } from './config.ts';
-import type { OsintContext } from './context.ts';
-import { exportFileName, searchToCsv } from './export.ts';
-import { getSearch, listSearches } from './history.ts';
-import { createResolverProbe } from './readiness.ts';
+import type { OsintService } from './osint-service.ts';
 import { osintReportRoutes } from './reports-routes.ts';
-import { disabledSiteNames, siteListInfo } from './site-state.ts';
-
-type Loaded = {
-  ctx: OsintContext;
-  outbound: Outbound;
-  runSearch: typeof import('./service.ts').runSearch;
-  outboundScope: typeof import('../../platform/outbound/index.ts').outboundScope;
-};
 
 /**
  * POST /api/osint/search (portal-tools §7). Any approved member (viewers too: "a stored login is
@@ -40,50 +22,12 @@ type Loaded = {
  * sources, the fetcher and the site list load on the first search, so they cost nothing at start-up
  * (bench/startup). Beyond the spec: the member's history, its export, the site list's state, reports.
  */
-export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPluginAsyncZod {
+export function osintRoutes(
+  deps: FeatureContext<OsintFeatureConfig>,
+  osint: OsintService,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const config = deps.config;
-    let loaded: Promise<Loaded> | undefined;
-    const load = () => {
-      loaded ??= (async () => {
-        const [
-          outbound,
-          { outboundScope },
-          { createRdapClient },
-          { createGeoLookup },
-          { loadSites },
-          { runSearch },
-        ] = await Promise.all([
-          deps.outbound(), // the platform's one fetcher, created on first use
-          import('../../platform/outbound/index.ts'),
-          import('./rdap.ts'),
-          import('./geo.ts'),
-          import('./sites.ts'),
-          import('./service.ts'),
-        ]);
-        const ctx: OsintContext = {
-          outbound,
-          config,
-          sites: loadSites(config.sitesFile),
-          rdap: createRdapClient(outbound, config.rdapBootstrapUrl),
-          geo: createGeoLookup(),
-        };
-        return { ctx, outbound, runSearch, outboundScope };
-      })();
-      loaded.catch(() => {
-        loaded = undefined;
-      });
-      return loaded;
-    };
-    const running = new Map<string, number>();
-    if (deps.config.outbound.testAllow.length > 0) {
-      app.log.warn(
-        { allow: deps.config.outbound.testAllow },
-        'OUTBOUND_TEST_ALLOW is set: the OSINT fetcher may reach these loopback addresses. Test harnesses only; never in production.',
-      );
-    }
-    // Optional: without DNS every source is "could not check", but the rest of the portal is fine.
-    app.readiness.add('osintDns', createResolverProbe(deps.config.outbound.dnsServers), { optional: true });
 
     app.post(
       '/api/osint/search',
@@ -102,12 +46,6 @@ export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPl
         },
       },
       async (req, reply) => {
-        const user = req.auth!.user;
-        const { searchId } = req.body;
-        const busy = running.get(user.discord_id) ?? 0;
-        if (busy >= OSINT_SEARCHES_RUNNING_MAX)
-          throw fail('TOO_MANY_SEARCHES', OSINT_HISTORY_TEXTS.tooManyRunning);
-        running.set(user.discord_id, busy + 1);
         // The member went away (tab closed, request aborted): stop every request of the search.
         const controller = new AbortController();
         const onClose = () => {
@@ -115,42 +53,12 @@ export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPl
         };
         reply.raw.on('close', onClose);
         try {
-          const { ctx, runSearch, outboundScope } = await load();
-          const disabled = await disabledSiteNames(deps.db);
-          const searchCtx: OsintContext = {
-            ...ctx,
-            sites: disabled.size > 0 ? ctx.sites.filter((s) => !disabled.has(s.name)) : ctx.sites,
-            disabledSites: ctx.sites.filter((s) => disabled.has(s.name)).map((s) => s.name),
-            signal: controller.signal,
-            log: ({ source, err }) => req.log.warn({ source, err }, 'OSINT source could not check'),
-          };
-          const results = await outboundScope.run({ owner: user.discord_id, signal: controller.signal }, () =>
-            runSearch(
-              searchCtx,
-              deps.db,
-              { id: user.discord_id, username: user.username },
-              req.body,
-              searchId
-                ? (progress) =>
-                    deps.publish(userRoom(user.discord_id), OSINT_PROGRESS_EVENT, {
-                      searchId,
-                      ...progress,
-                    })
-                : undefined,
-            ),
+          const results = await osint.search(req.auth!.user, req.body, controller.signal, ({ source, err }) =>
+            req.log.warn({ source, err }, 'OSINT source could not check'),
           );
           return { success: true as const, results, error: null };
-        } catch (err) {
-          if (controller.signal.aborted && !(err instanceof HttpError)) {
-            // Nobody is listening; the status is for the log.
-            throw fail('SEARCH_ABORTED', 'The search was stopped because its page went away');
-          }
-          throw err;
         } finally {
           reply.raw.off('close', onClose);
-          const n = (running.get(user.discord_id) ?? 1) - 1;
-          if (n > 0) running.set(user.discord_id, n);
-          else running.delete(user.discord_id);
         }
       },
     );
@@ -158,10 +66,7 @@ export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPl
     app.get(
       '/api/osint/searches',
       { config: { access: 'login' }, schema: { response: { 200: OsintHistoryResponse } } },
-      async (req) => ({
-        searches: await listSearches(deps.db, req.auth!.user.discord_id, config.historyDays),
-        keptDays: config.historyDays,
-      }),
+      (req) => osint.history(req.auth!.user),
     );
 
     app.get(
@@ -170,11 +75,11 @@ export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPl
         config: { access: 'login' },
         schema: { params: OsintSearchIdParams, response: { 200: OsintSearchResponse, 404: ApiError } },
       },
-      async (req) => {
-        const result = await getSearch(deps.db, req.auth!.user.discord_id, req.params.id, config.historyDays);
-        if (!result) throw fail('NOT_FOUND', OSINT_HISTORY_TEXTS.notFound);
-        return { success: true as const, results: result, error: null };
-      },
+      async (req) => ({
+        success: true as const,
+        results: await osint.ownSearch(req.auth!.user, req.params.id),
+        error: null,
+      }),
     );
 
     app.get(
@@ -189,30 +94,21 @@ export function osintRoutes(deps: FeatureContext<OsintFeatureConfig>): FastifyPl
         },
       },
       async (req, reply) => {
-        const result = await getSearch(deps.db, req.auth!.user.discord_id, req.params.id, config.historyDays);
-        if (!result) throw fail('NOT_FOUND', OSINT_HISTORY_TEXTS.notFound);
-        const format = req.query.format;
-        reply
-          .header('content-disposition', `attachment; filename="${exportFileName(result, format)}"`)
-          .header('cache-control', 'no-store');
-        if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(searchToCsv(result));
-        return reply.type('application/json; charset=utf-8').send(JSON.stringify(result, null, 2));
+        const file = await osint.exportSearch(req.auth!.user, req.params.id, req.query.format);
+        return reply
+          .header('content-disposition', `attachment; filename="${file.name}"`)
+          .header('cache-control', 'no-store')
+          .type(file.type)
+          .send(file.text);
       },
     );
 
     app.get(
       '/api/osint/sites',
       { config: { access: 'login' }, schema: { response: { 200: OsintSiteListInfo } } },
-      async () => {
-        const { ctx } = await load();
-        // A replaced list (OSINT_SITES_FILE) is as old as its file.
-        const listDate = config.sitesFile
-          ? fs.statSync(config.sitesFile).mtime.toISOString().slice(0, 10)
-          : undefined;
-        return siteListInfo(deps.db, ctx.sites, listDate);
-      },
+      () => osint.siteList(),
     );
 
-    await app.register(osintReportRoutes(deps));
+    await app.register(osintReportRoutes(osint));
   };
 }

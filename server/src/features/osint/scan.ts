@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type OsintSource, type PlatformData, OSINT_UNCHECKED_REASONS as R } from '@guildhall/common';
+import { type Clock, waitOn } from '../../platform/feature.ts';
 import {
   type FetchResult,
   findRefusal,
@@ -7,12 +7,20 @@ import {
   type Outbound,
   OutboundTimeoutError,
 } from '../../platform/outbound/index.ts';
-import type { ProgressSink } from './context.ts';
+import type { OsintContext, ProgressSink } from './context.ts';
 import { asksToReload, createCookieJar } from './cookie-jar.ts';
 import { platformRisk } from './risk.ts';
 import { type Site, siteUrls } from './sites.ts';
 import { source } from './source-result.ts';
 import { judge, type SiteOutcome } from './verdict.ts';
+
+/** One check's limits: its time limit, the search's stop signal, and the clock its waits run on. */
+export type ScanOptions = { timeoutMs: number; signal?: AbortSignal; clock: Clock };
+
+/** A search's scan options: the configured per-site limit, its stop signal, its clock. */
+export function scanOptions(ctx: OsintContext): ScanOptions {
+  return { timeoutMs: ctx.config.siteTimeoutMs, signal: ctx.signal, clock: ctx.clock };
+}
 
 export type SiteCheck = { site: Site; outcome: SiteOutcome; url: string; reason?: string };
 
@@ -41,8 +49,7 @@ export async function checkSite(
   outbound: Outbound,
   site: Site,
   account: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
+  { timeoutMs, signal, clock }: ScanOptions,
 ): Promise<SiteCheck> {
   const { check, profile } = siteUrls(site, account);
   const jar = createCookieJar();
@@ -86,9 +93,9 @@ export async function checkSite(
     try {
       res = await attempt();
       if (res.status === 429) {
-        const wait = retryAfterMs(res.headers['retry-after'], timeoutMs);
+        const wait = retryAfterMs(res.headers['retry-after'], timeoutMs, clock.now());
         if (wait === null) return { site, outcome: 'unknown', url: profile, reason: R.rateLimited };
-        await sleep(wait, undefined, { signal });
+        await waitOn(clock, wait, signal);
         res = await attempt();
       }
     } catch (err) {
@@ -109,10 +116,10 @@ export async function checkSite(
 }
 
 /** How long a 429's Retry-After asks to wait, or null when that is longer than the site's time limit. */
-function retryAfterMs(header: string | undefined, limitMs: number): number | null {
+function retryAfterMs(header: string | undefined, limitMs: number, now: number): number | null {
   if (!header) return DEFAULT_RETRY_AFTER_MS;
   const seconds = Number(header);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
   if (!Number.isFinite(ms)) return DEFAULT_RETRY_AFTER_MS;
   return ms > limitMs ? null : Math.max(0, ms);
 }
@@ -155,16 +162,15 @@ export async function scanSites(
   outbound: Outbound,
   sites: Site[],
   account: string,
-  timeoutMs: number,
-  onProgress?: ProgressSink,
-  signal?: AbortSignal,
+  options: ScanOptions & { onProgress?: ProgressSink },
 ): Promise<SiteCheck[]> {
+  const { onProgress, clock } = options;
   let checked = 0;
   let lastReport = 0;
   let pendingHits: { name: string; url: string }[] = [];
   const report = (force: boolean) => {
     if (!onProgress) return;
-    const now = Date.now();
+    const now = clock.now();
     if (!force && pendingHits.length === 0 && now - lastReport < PROGRESS_INTERVAL_MS) return;
     lastReport = now;
     onProgress({ checked, total: sites.length, hits: pendingHits });
@@ -173,7 +179,7 @@ export async function scanSites(
   report(true);
   return Promise.all(
     sites.map(async (site) => {
-      const result = await checkSite(outbound, site, account, timeoutMs, signal);
+      const result = await checkSite(outbound, site, account, options);
       checked += 1;
       if (result.outcome === 'found') pendingHits.push({ name: site.name, url: result.url });
       report(checked === sites.length);

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
+import { realClock } from '../../platform/feature.ts';
 import { outboundFromConfig } from '../../platform/outbound/index.ts';
 import { checkSite } from './scan.ts';
-import { disabledSiteNames, disableSite, enableSite, SELF_CHECK_MARK } from './site-state.ts';
+import { disabledSites, disableSite, enableSite, SELF_CHECK_MARK } from './site-state.ts';
 import { loadSites, type Site } from './sites.ts';
 
 export type SelfCheckRow = {
@@ -27,11 +28,10 @@ export async function runSelfCheck(
 ): Promise<{ rows: SelfCheckRow[]; disabled: number; enabled: number }> {
   const outbound = outboundFromConfig(config.outbound);
   const sites = loadSites(config.osint.sitesFile);
-  const alreadyDisabled = await disabledSiteNames(db);
+  const listed = await disabledSites(db);
+  const alreadyDisabled = new Set(listed.map((r) => r.name));
   const disabledBySelfCheck = new Set(
-    (await db.selectFrom('osint_disabled_sites').select(['name', 'reason']).execute())
-      .filter((r) => r.reason.startsWith(SELF_CHECK_PREFIX))
-      .map((r) => r.name),
+    listed.filter((r) => r.reason.startsWith(SELF_CHECK_PREFIX)).map((r) => r.name),
   );
   const rows: SelfCheckRow[] = [];
   let disabled = 0;
@@ -44,7 +44,7 @@ export async function runSelfCheck(
         options.onRow?.(row);
         if (options.dryRun) return;
         if (row.verdict === 'failed' && !alreadyDisabled.has(site.name)) {
-          await disableSite(db, site.name, `${SELF_CHECK_PREFIX} ${row.detail}`);
+          await disableSite(db, site.name, `${SELF_CHECK_PREFIX} ${row.detail}`, realClock.now());
           disabled += 1;
         } else if (row.verdict === 'ok' && disabledBySelfCheck.has(site.name)) {
           await enableSite(db, site.name);
@@ -52,7 +52,8 @@ export async function runSelfCheck(
         }
       }),
     );
-    if (!options.dryRun) await disableSite(db, SELF_CHECK_MARK, `${rows.length} sites checked`);
+    if (!options.dryRun)
+      await disableSite(db, SELF_CHECK_MARK, `${rows.length} sites checked`, realClock.now());
   } finally {
     await outbound.close();
   }
@@ -71,9 +72,13 @@ async function checkOne(
     ...known.map(async (k) => ({
       account: k,
       expect: 'found',
-      got: await checkSite(outbound, site, k, timeoutMs),
+      got: await checkSite(outbound, site, k, { timeoutMs, clock: realClock }),
     })),
-    { account: random, expect: 'not_found', got: await checkSite(outbound, site, random, timeoutMs) },
+    {
+      account: random,
+      expect: 'not_found',
+      got: await checkSite(outbound, site, random, { timeoutMs, clock: realClock }),
+    },
   ]);
   const wrong = checks.find((c) => c.got.outcome !== 'unknown' && c.got.outcome !== c.expect);
   if (wrong) {

@@ -36,7 +36,7 @@ export async function runSearch(
   });
   const set = await sourcesFor(ctx, input.type, query, onProgress);
   ctx.signal?.throwIfAborted();
-  return storeSearch(db, who.id, summarise(query, input.type, set));
+  return storeSearch(db, ctx.clock.now(), who.id, summarise(query, input.type, set, ctx.clock.now()));
 }
 
 function sourcesFor(
@@ -70,7 +70,7 @@ function platformCount(sources: OsintResult['sources']): number | undefined {
   return total;
 }
 
-export function summarise(query: string, type: OsintType, set: SourceSet): OsintResult {
+export function summarise(query: string, type: OsintType, set: SourceSet, now: number): OsintResult {
   const platformsFound = platformCount(set.sources);
   const overall = overallRisk(set.sources);
   return {
@@ -82,6 +82,6 @@ export function summarise(query: string, type: OsintType, set: SourceSet): Osint
       ...overall,
     },
     sources: set.sources,
-    metadata: { ...set.metadata, searchedAt: new Date().toISOString() },
+    metadata: { ...set.metadata, searchedAt: new Date(now).toISOString() },
   };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { OsintSearchResponse, type PlatformData } from '@guildhall/common';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realClock } from '../../platform/feature.ts';
 import { textDecoder } from '../../platform/outbound/body-reader.ts';
 import {
   createOutbound,
@@ -141,7 +142,7 @@ describe('the shipped list’s own rules on a loopback fixture', () => {
           const truth = truthOf(f, known);
           const blocked = BLOCKED_CASES.has(f.case);
           const [ours, theirs] = await Promise.all([
-            checkSite(outbound, f.site, account, 10_000),
+            checkSite(outbound, f.site, account, { timeoutMs: 10_000, clock: realClock }),
             whatsMyName(f.site, account),
           ]);
           count(portal, truth, ours.outcome, blocked);

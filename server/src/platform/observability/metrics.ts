@@ -56,7 +56,7 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     help: 'Realtime sockets connected to this instance',
     registers: [registry],
     collect() {
-      this.set(app.realtime.io.engine.clientsCount);
+      this.set(app.realtime.counts().sockets);
     },
   });
   new Gauge({
@@ -64,7 +64,7 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     help: 'Realtime rooms with at least one socket on this instance',
     registers: [registry],
     collect() {
-      this.set(app.realtime.io.of('/').adapter.rooms.size);
+      this.set(app.realtime.counts().rooms);
     },
   });
 

@@ -68,6 +68,8 @@ export type RealtimeHub = {
    * as an internal error).
    */
   onClientEvent<E extends ClientEventName>(event: E, handler: ClientEventHandler<E>): void;
+  /** This instance's sockets and rooms with a socket (the metrics' gauges). */
+  counts(): { sockets: number; rooms: number };
   /**
    * Who is in a room: the ids of the users with a socket subscribed to `room`, each once, on every
    * instance (Socket.IO's fetchSockets, which asks the other instances through the Redis adapter).
@@ -336,6 +338,7 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
 
   return {
     io,
+    counts: () => ({ sockets: io.engine.clientsCount, rooms: io.of('/').adapter.rooms.size }),
     publish(room, event, payload, options = {}) {
       if (options.except) io.to(room).except(options.except).emit(event, payload);
       else io.to(room).emit(event, payload);

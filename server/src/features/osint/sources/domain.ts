@@ -109,7 +109,7 @@ async function rdapSource(ctx: OsintContext, domain: string, signal: AbortSignal
     status: data.status ?? [],
     nameservers: (data.nameservers ?? []).map((n) => n.ldhName.toLowerCase()),
   };
-  return source('RDAP Registration', 'Registered', info, registrationRisk(expires), url);
+  return source('RDAP Registration', 'Registered', info, registrationRisk(expires, ctx.clock.now()), url);
 }
 
 type CtEntry = { name_value?: string; common_name?: string };
@@ -177,7 +177,7 @@ async function siteSource(ctx: OsintContext, domain: string, signal: AbortSignal
   const present = SECURITY_HEADERS.filter((h) => site.headers[h] !== undefined);
   const missing = REQUIRED_SECURITY_HEADERS.filter((h) => site.headers[h] === undefined);
   const cert = site.certificate;
-  const daysLeft = cert ? Math.floor((Date.parse(cert.validTo) - Date.now()) / 86_400_000) : null;
+  const daysLeft = cert ? Math.floor((Date.parse(cert.validTo) - ctx.clock.now()) / 86_400_000) : null;
   const data = {
     status: site.status,
     finalUrl: site.url,
@@ -192,5 +192,11 @@ async function siteSource(ctx: OsintContext, domain: string, signal: AbortSignal
       ? 'Valid certificate'
       : 'Untrusted certificate'
     : `HTTP ${site.status}`;
-  return source('TLS Certificate & Headers', status, data, siteRisk(cert, [...missing]), site.url);
+  return source(
+    'TLS Certificate & Headers',
+    status,
+    data,
+    siteRisk(cert, [...missing], ctx.clock.now()),
+    site.url,
+  );
 }

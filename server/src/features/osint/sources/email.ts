@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { OsintSource } from '@guildhall/common';
 import { type OsintContext, SOURCE_TIMEOUT_MS } from '../context.ts';
 import { breachRisk, disposableRisk, gravatarRisk } from '../risk.ts';
-import { platformSource, scanSites } from '../scan.ts';
+import { platformSource, scanOptions, scanSites } from '../scan.ts';
 import { topSites } from '../sites.ts';
 import { nothing, runSource, SOURCE_FAILURES, source, unchecked } from '../source-result.ts';
 import type { SourceSet } from './username.ts';
@@ -167,13 +167,6 @@ async function hibpSource(ctx: OsintContext, email: string, signal: AbortSignal)
 
 async function localPartSource(ctx: OsintContext, local: string): Promise<OsintSource> {
   const account = local.replace(/\+.*$/, '');
-  const checks = await scanSites(
-    ctx.outbound,
-    topSites(ctx.sites),
-    account,
-    ctx.config.siteTimeoutMs,
-    undefined,
-    ctx.signal,
-  );
+  const checks = await scanSites(ctx.outbound, topSites(ctx.sites), account, scanOptions(ctx));
   return platformSource(`Username "${account}" on top sites`, checks, account, 'candidate');
 }

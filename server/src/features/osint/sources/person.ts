@@ -1,5 +1,5 @@
 import type { OsintContext } from '../context.ts';
-import { platformSource, scanSites } from '../scan.ts';
+import { platformSource, scanOptions, scanSites } from '../scan.ts';
 import { topSites } from '../sites.ts';
 import { source } from '../source-result.ts';
 import type { SourceSet } from './username.ts';
@@ -15,7 +15,7 @@ export async function personSources(ctx: OsintContext, name: string): Promise<So
     candidates.map(async (c) =>
       platformSource(
         `Username "${c}"`,
-        await scanSites(ctx.outbound, sites, c, ctx.config.siteTimeoutMs, undefined, ctx.signal),
+        await scanSites(ctx.outbound, sites, c, scanOptions(ctx)),
         c,
         'candidate',
       ),

@@ -1,6 +1,6 @@
 import type { OsintSource } from '@guildhall/common';
 import type { OsintContext, ProgressSink } from '../context.ts';
-import { platformSource, scanSites } from '../scan.ts';
+import { platformSource, scanOptions, scanSites } from '../scan.ts';
 
 export type SourceSet = { sources: OsintSource[]; metadata: Record<string, string | number | boolean> };
 
@@ -10,15 +10,8 @@ export async function usernameSources(
   username: string,
   onProgress?: ProgressSink,
 ): Promise<SourceSet> {
-  const started = Date.now();
-  const checks = await scanSites(
-    ctx.outbound,
-    ctx.sites,
-    username,
-    ctx.config.siteTimeoutMs,
-    onProgress,
-    ctx.signal,
-  );
+  const started = ctx.clock.now();
+  const checks = await scanSites(ctx.outbound, ctx.sites, username, { ...scanOptions(ctx), onProgress });
   const unknown = checks.filter((c) => c.outcome === 'unknown').length;
   return {
     sources: [platformSource('Social Media Platforms', checks, username, 'account', null, ctx.disabledSites)],
@@ -27,7 +20,7 @@ export async function usernameSources(
       sitesChecked: checks.length,
       sitesUnknown: unknown,
       siteList: 'WhatsMyName (CC BY-SA 4.0)',
-      scanSeconds: Math.round((Date.now() - started) / 100) / 10,
+      scanSeconds: Math.round((ctx.clock.now() - started) / 100) / 10,
     },
   };
 }
