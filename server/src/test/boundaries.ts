@@ -111,7 +111,6 @@ export const SERVER_TEXT_RULES: TextRule[] = [
         'features/music/present.ts',
         'features/music/player.ts',
         'features/music/sources/youtube.ts',
-        'features/music/sources/loopback.ts',
         'features/music/sources/library.ts',
         'features/music/playback-store.ts',
       ]

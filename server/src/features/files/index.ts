@@ -57,7 +57,7 @@ function filesSlice(c: Config): FilesFeatureConfig {
 export const filesFeature = defineFeature<FilesState, FilesFeatureConfig>({
   name: 'files',
   config: filesSlice,
-  setup: ({ db, config, log, blobStore, hashes, processes }) => ({
+  setup: ({ db, config, log, blobStore, hashes, processes, clock }) => ({
     maintenance: null,
     trashPurge: null,
     thumbnails: createThumbnails({
@@ -66,6 +66,7 @@ export const filesFeature = defineFeature<FilesState, FilesFeatureConfig>({
       ffmpegPath: config.ffmpegPath,
       processes,
       log,
+      clock,
     }),
     files: {
       db,

@@ -101,7 +101,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
     setup: ({ db, config, log, publish, blobStore, readiness, processes, clock, botHolder, outbound }) => {
       const c = config;
       const instanceId = options.instanceId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-      const loopback = new LibraryLoopback(db, blobStore, log);
+      const loopback = new LibraryLoopback(db, blobStore, log, clock);
       const settings = {
         async load(guildId: string) {
           const row = await findGuildSettings(db, guildId);

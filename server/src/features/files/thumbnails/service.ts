@@ -3,13 +3,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.ts';
 import type { BlobStore } from '../../../platform/blob-store/index.ts';
 import { fail } from '../../../platform/errors.ts';
+import type { Clock } from '../../../platform/feature.ts';
 import type { ProcessSpawner } from '../../../platform/process/index.ts';
 import { nowIso } from '../../../platform/time.ts';
+import { RangeLoopback } from '../../../platform/transfer/range-loopback.ts';
 import { streamRange } from '../http-download.ts';
 import { listChunks } from '../repo.ts';
 import type { FilesTable, FileThumbnailsTable } from '../tables.ts';
 import { imageThumbnail, type Thumbnail } from './image.ts';
-import { FileLoopback } from './loopback.ts';
 import { JobQueue } from './queue.ts';
 import { findThumbnail, saveThumbnail } from './repo.ts';
 import { videoPoster } from './video.ts';
@@ -30,6 +31,9 @@ export const noThumbnail = () => fail('NO_THUMBNAIL', 'This file has no thumbnai
  * file's thumbnail goes with its row. One job runs at a time (libvips or ffmpeg, both off the event loop),
  * at most 500 wait; a file that cannot be pictured is remembered as such and not tried again.
  */
+/** A poster's address lives while its ffmpeg runs (released then); this only bounds a leak. */
+const POSTER_ADDRESS_TTL_MS = 10 * 60 * 1000;
+
 export function createThumbnails(opts: {
   db: Db;
   store: BlobStore;
@@ -37,11 +41,12 @@ export function createThumbnails(opts: {
   /** The platform's process spawner: video posters' ffmpeg starts through it. */
   processes: ProcessSpawner;
   log: FastifyBaseLogger;
+  clock: Clock;
   concurrency?: number;
 }): Thumbnails {
   const { db, store, log } = opts;
   const queue = new JobQueue<FileThumbnailsTable>(opts.concurrency ?? 1, 500);
-  const loopback = new FileLoopback();
+  const loopback = new RangeLoopback(opts.clock);
 
   async function make(file: FilesTable): Promise<Thumbnail | null> {
     const size = Number(file.size);
@@ -66,7 +71,7 @@ export function createThumbnails(opts: {
         return null;
       }
     }
-    const address = await loopback.open(size, open);
+    const address = await loopback.open(size, open, POSTER_ADDRESS_TTL_MS);
     try {
       return await videoPoster(opts.processes, opts.ffmpegPath, address.url);
     } finally {
