@@ -9,6 +9,8 @@
  *   BENCH_MUSIC_PARTS=cpu node bench/music.ts         only part 1 (CPU per stream)
  *   BENCH_MUSIC_SERVER_ROOT=/path node bench/music.ts  run the server of another checkout (before/after)
  *   BENCH_MUSIC_SERVER_FLAGS=--cpu-prof node bench/music.ts  extra node flags for the server
+ *   BENCH_MUSIC_INSTANCES=2 TEST_DATABASE_URL=postgres://… TEST_REDIS_URL=redis://… node bench/music.ts
+ *                                                    two servers on one PostgreSQL and one Redis (below)
  *
  * 1. CPU per playing stream over the window, the server's Node process and its ffmpeg separately,
  *    plain and with every effect plus a non-flat equalizer, beside a bare ffmpeg with the bot's own encoder
@@ -20,10 +22,18 @@
  *    two packets around each change (a gapless change keeps it at one 20 ms frame).
  * 3. How many guilds play at once before packets fall late (> 60 ms behind their 20 ms schedule).
  *
+ * With BENCH_MUSIC_INSTANCES=2 (issue 42) two servers run on a fresh schema of TEST_DATABASE_URL's
+ * PostgreSQL and on TEST_REDIS_URL's Redis: one holds the bot (the lease), the other forwards music
+ * commands to it. Only part 2 runs, each change sent in turn to the holder and to the other server, so
+ * both paths meet the same machine load; the holder's path is exactly one instance's (the command runs
+ * where the bot is), which makes it the baseline: the report gives the p95 through the other server
+ * against it (goal: within 30 ms).
+ *
  * The server is started as `node <SERVER_NODE_FLAGS> server/src/main.ts` (the same code `npm start`
  * bundles) with a temporary data dir, DISCORD_BOT_TOKEN and DISCORD_BOT_API_URL pointing at the fake.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +42,7 @@ import OpusScript from 'opusscript';
 import { openDb } from '../server/src/db/index.ts';
 import { encoderArgs } from '../server/src/features/music/ffmpeg.ts';
 import { SERVER_NODE_FLAGS } from '../server/src/node-flags.ts';
+import { deleteRedisKeys } from '../server/src/platform/rate-limit/testing.ts';
 import { buildSignedInUser } from '../server/src/test/factories.ts';
 import { testCaBundle } from '../server/src/test/fake-discord-bot/ca-env.ts';
 import {
@@ -47,14 +58,21 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER_ROOT = path.resolve(process.env.BENCH_MUSIC_SERVER_ROOT ?? ROOT);
 const EXTRA_FLAGS = (process.env.BENCH_MUSIC_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 const ONLY_CPU = process.env.BENCH_MUSIC_PARTS === 'cpu';
+/** Two servers sharing one bot (issue 42): part 2 only, each change through the holder and the other in turn. */
+const TWO = process.env.BENCH_MUSIC_INSTANCES === '2';
+if (TWO && (!process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL)) {
+  throw new Error('BENCH_MUSIC_INSTANCES=2 needs TEST_DATABASE_URL (PostgreSQL) and TEST_REDIS_URL');
+}
+if (TWO && ONLY_CPU)
+  throw new Error('BENCH_MUSIC_INSTANCES=2 runs part 2 only; leave BENCH_MUSIC_PARTS unset');
 const WINDOW_S = Number(process.env.BENCH_MUSIC_WINDOW ?? 20);
-const GUILD_STEPS = ONLY_CPU
-  ? []
-  : (process.env.BENCH_MUSIC_GUILDS ?? '1,2,4,8,12,16').split(',').map(Number);
-const LATENCY_ROUNDS = ONLY_CPU ? 0 : Number(process.env.BENCH_MUSIC_LATENCY_ROUNDS ?? 10);
+const GUILD_STEPS =
+  ONLY_CPU || TWO ? [] : (process.env.BENCH_MUSIC_GUILDS ?? '1,2,4,8,12,16').split(',').map(Number);
+// Two paths share the rounds at two instances: twice as many, so each path gets as many changes as one.
+const LATENCY_ROUNDS = ONLY_CPU ? 0 : Number(process.env.BENCH_MUSIC_LATENCY_ROUNDS ?? (TWO ? 20 : 10));
 const LATE_MS = 60;
 const CLK_TCK = 100; // /proc times are in USER_HZ, 100 on Linux
-const GOALS = { nodePctPerStream: 3, p95Ms: 150, gapMs: 40 };
+const GOALS = { nodePctPerStream: 3, p95Ms: 150, gapMs: 40, forwardedP95Ms: 30 };
 const MAX_GUILDS = Math.max(1, ...GUILD_STEPS);
 const FULL_EQ: EqSettings = { bass: 6, lowMid: -3, mid: 2, highMid: -2, treble: 4 };
 
@@ -168,45 +186,86 @@ const guilds: FakeGuild[] = Array.from({ length: MAX_GUILDS }, (_, i) => ({
 const discord = await startFakeDiscordBot(guilds);
 for (let i = 0; i < MAX_GUILDS; i++) discord.setVoiceState(guildId(i), userId(i), channelId(i));
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server: ChildProcess = spawn(
-  process.execPath,
-  [...SERVER_NODE_FLAGS, ...EXTRA_FLAGS, path.join(SERVER_ROOT, 'server/src/main.ts')],
-  {
-    cwd: tmp,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEB_DIST_DIR: webDir,
-      LOG_LEVEL: 'warn',
-      ACCESS_CODE: 'bench-access-code-1234',
-      DISCORD_BOT_TOKEN: discord.token,
-      DISCORD_BOT_API_URL: discord.apiUrl,
-      NODE_EXTRA_CA_CERTS: testCaBundle(),
+/**
+ * At two instances: a fresh schema in TEST_DATABASE_URL's database and a Redis prefix of this run's own,
+ * both removed at the end.
+ */
+async function sharedServices() {
+  const name = `bench_music_${randomBytes(4).toString('hex')}`;
+  const admin = openDb(process.env.TEST_DATABASE_URL ?? '');
+  await admin.schema.createSchema(name).execute();
+  const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+  url.searchParams.set('options', `-c search_path=${name}`);
+  const redisUrl = process.env.TEST_REDIS_URL ?? '';
+  const redisPrefix = `guildhall-bench-${name}`;
+  return {
+    databaseUrl: url.toString(),
+    env: { DATABASE_URL: url.toString(), REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix },
+    async close() {
+      await admin.schema.dropSchema(name).ifExists().cascade().execute();
+      await admin.destroy();
+      await deleteRedisKeys(redisUrl, redisPrefix);
     },
-  },
-);
+  };
+}
+const shared = TWO ? await sharedServices() : null;
+
+const servers: ChildProcess[] = [];
+/** A server process on the bench's data dir (and, at two instances, the shared database and Redis). */
+async function startServer(): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, ...EXTRA_FLAGS, path.join(SERVER_ROOT, 'server/src/main.ts')],
+    {
+      cwd: tmp,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir, // at two instances, their one file store (a shared volume)
+        WEB_DIST_DIR: webDir,
+        LOG_LEVEL: 'warn',
+        ACCESS_CODE: 'bench-access-code-1234',
+        DISCORD_BOT_TOKEN: discord.token,
+        DISCORD_BOT_API_URL: discord.apiUrl,
+        NODE_EXTRA_CA_CERTS: testCaBundle(),
+        ...shared?.env,
+      },
+    },
+  );
+  servers.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/api/config`, child);
+  return { child, base };
+}
 const cleanup = async () => {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('close', r));
+  for (const s of servers) {
+    if (s.exitCode !== null || s.signalCode !== null) continue;
+    s.kill('SIGTERM');
+    await new Promise((r) => s.once('close', r));
+  }
   await discord.close();
+  await shared?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 };
 
 try {
-  await waitForHttp(`${base}/api/config`, server);
-  const db = openDb(`sqlite:${path.join(dataDir, 'guildhall.db')}`);
+  // The first server migrates the database (and, at two instances, takes the bot's lease) before the second starts.
+  const first = await startServer();
+  const second = TWO ? await startServer() : null;
+  const server = first.child;
+  const base = first.base;
+  const db = openDb(shared?.databaseUrl ?? `sqlite:${path.join(dataDir, 'guildhall.db')}`);
   const tokens: string[] = [];
   for (let i = 0; i < MAX_GUILDS; i++) {
     tokens.push((await buildSignedInUser(db, { discord_id: userId(i), username: `listener${i + 1}` })).token);
   }
+  const adminToken = TWO ? (await buildSignedInUser(db, { access_level: 'admin' })).token : '';
   await db.destroy();
-  const call = async (token: string, method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${base}${url}`, {
+  const call = async (token: string, method: string, url: string, body?: unknown, to = base) => {
+    const res = await fetch(`${to}${url}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
@@ -215,11 +274,30 @@ try {
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${json.error}`);
     return json.data;
   };
-  for (let i = 0; ; i++) {
-    const data = (await call(tokens[0] ?? '', 'GET', '/api/music/guilds')) as { guilds: unknown[] };
-    if (data.guilds.length === MAX_GUILDS) break;
-    if (i > 300) throw new Error('the bot did not come online');
-    await sleep(100);
+  for (const to of [base, ...(second ? [second.base] : [])]) {
+    for (let i = 0; ; i++) {
+      const data = (await call(tokens[0] ?? '', 'GET', '/api/music/guilds', undefined, to)) as {
+        guilds: unknown[];
+      };
+      if (data.guilds.length === MAX_GUILDS) break;
+      if (i > 300) throw new Error('the bot did not come online');
+      await sleep(100);
+    }
+  }
+  // At two instances: which server holds the bot (GET /api/music/bot names it), and which forwards to it.
+  let holderBase = base;
+  let otherBase = base;
+  if (second) {
+    const holds = async (to: string) => {
+      const h = (await call(adminToken, 'GET', '/api/music/bot', undefined, to)) as {
+        holder: string | null;
+        thisInstance: string;
+      };
+      return h.holder === h.thisInstance;
+    };
+    if (await holds(second.base)) holderBase = second.base;
+    else if (!(await holds(base))) throw new Error('neither server holds the bot');
+    otherBase = holderBase === base ? second.base : base;
   }
 
   // Upload the file once (the spec's upload protocol).
@@ -252,46 +330,57 @@ try {
 
   // ---- 1. CPU per stream ----
   const g0 = guildId(0);
-  // The server with the bot online and nothing playing: the baseline a stream adds to.
-  const idleFrom = cpuSeconds(server.pid ?? 0);
-  const idleT0 = performance.now();
-  await sleep(Math.min(WINDOW_S, 10) * 1000);
-  const idleNode = ((cpuSeconds(server.pid ?? 0) - idleFrom) / ((performance.now() - idleT0) / 1000)) * 100;
-  await call(tokens[0] ?? '', 'POST', '/api/music/play', { guildId: g0, url });
-  await sleep(2000); // past start-up (join, first ffmpeg)
-  const measure = async () => {
-    const { ffmpeg: pids, helpers } = serverProcesses(server.pid ?? 0);
-    // Node: the server and its process spawner's helper (which starts the ffmpegs).
-    const nodeCpu = () =>
-      cpuSeconds(server.pid ?? 0) + helpers.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-    const n0 = nodeCpu();
-    const s0 = cpuSeconds(server.pid ?? 0, 'system');
-    const f0 = pids.map((pid) => cpuSeconds(pid));
-    const t0 = performance.now();
-    await sleep(WINDOW_S * 1000);
-    const wall = (performance.now() - t0) / 1000;
-    const node = (nodeCpu() - n0) / wall;
-    const system = (cpuSeconds(server.pid ?? 0, 'system') - s0) / wall;
-    const ff = pids.reduce((sum, pid, k) => sum + (cpuSeconds(pid) - (f0[k] ?? 0)), 0) / wall;
-    return { node: node * 100, system: system * 100, ffmpeg: ff * 100 };
-  };
-  const plain = await measure();
-  await call(tokens[0] ?? '', 'POST', `/api/music/effects/${g0}`, { effects: [...MUSIC_EFFECTS] });
-  await call(tokens[0] ?? '', 'POST', `/api/music/equalizer/${g0}`, { eq: FULL_EQ });
-  await sleep(1000);
-  const loaded = await measure();
-  await call(tokens[0] ?? '', 'POST', `/api/music/effects/${g0}`, { effects: [] });
-  await call(tokens[0] ?? '', 'POST', `/api/music/equalizer/${g0}`, { eq: FLAT_EQ });
+  /** Part 1 (one instance only): the server's CPU idle and per playing stream, beside a bare ffmpeg. */
+  const cpuPerStream = async () => {
+    // The server with the bot online and nothing playing: the baseline a stream adds to.
+    const idleFrom = cpuSeconds(server.pid ?? 0);
+    const idleT0 = performance.now();
+    await sleep(Math.min(WINDOW_S, 10) * 1000);
+    const idleNode = ((cpuSeconds(server.pid ?? 0) - idleFrom) / ((performance.now() - idleT0) / 1000)) * 100;
+    await call(tokens[0] ?? '', 'POST', '/api/music/play', { guildId: g0, url });
+    await sleep(2000); // past start-up (join, first ffmpeg)
+    const measure = async () => {
+      const { ffmpeg: pids, helpers } = serverProcesses(server.pid ?? 0);
+      // Node: the server and its process spawner's helper (which starts the ffmpegs).
+      const nodeCpu = () =>
+        cpuSeconds(server.pid ?? 0) + helpers.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+      const n0 = nodeCpu();
+      const s0 = cpuSeconds(server.pid ?? 0, 'system');
+      const f0 = pids.map((pid) => cpuSeconds(pid));
+      const t0 = performance.now();
+      await sleep(WINDOW_S * 1000);
+      const wall = (performance.now() - t0) / 1000;
+      const node = (nodeCpu() - n0) / wall;
+      const system = (cpuSeconds(server.pid ?? 0, 'system') - s0) / wall;
+      const ff = pids.reduce((sum, pid, k) => sum + (cpuSeconds(pid) - (f0[k] ?? 0)), 0) / wall;
+      return { node: node * 100, system: system * 100, ffmpeg: ff * 100 };
+    };
+    const plain = await measure();
+    await call(tokens[0] ?? '', 'POST', `/api/music/effects/${g0}`, { effects: [...MUSIC_EFFECTS] });
+    await call(tokens[0] ?? '', 'POST', `/api/music/equalizer/${g0}`, { eq: FULL_EQ });
+    await sleep(1000);
+    const loaded = await measure();
+    await call(tokens[0] ?? '', 'POST', `/api/music/effects/${g0}`, { effects: [] });
+    await call(tokens[0] ?? '', 'POST', `/api/music/equalizer/${g0}`, { eq: FLAT_EQ });
 
-  // The bot's own encoder arguments (filters, Opus, Ogg pages) on the same file, to /dev/null.
-  const bare = async (effects: readonly MusicEffect[], eq: EqSettings) => {
-    const args = ['-hide_banner', '-loglevel', 'error', '-t', String(WINDOW_S), '-i', audioFile];
-    args.push(...encoderArgs(effects, eq), '-y', '/dev/null');
-    const r = await run('ffmpeg', args);
-    return (r.cpu / WINDOW_S) * 100;
+    // The bot's own encoder arguments (filters, Opus, Ogg pages) on the same file, to /dev/null.
+    const bare = async (effects: readonly MusicEffect[], eq: EqSettings) => {
+      const args = ['-hide_banner', '-loglevel', 'error', '-t', String(WINDOW_S), '-i', audioFile];
+      args.push(...encoderArgs(effects, eq), '-y', '/dev/null');
+      const r = await run('ffmpeg', args);
+      return (r.cpu / WINDOW_S) * 100;
+    };
+    const barePlain = await bare([], FLAT_EQ);
+    const bareLoaded = await bare([...MUSIC_EFFECTS], FULL_EQ);
+    return { idleNode, plain, loaded, barePlain, bareLoaded };
   };
-  const barePlain = await bare([], FLAT_EQ);
-  const bareLoaded = await bare([...MUSIC_EFFECTS], FULL_EQ);
+  const cpu = TWO ? null : await cpuPerStream();
+  const idleNode = cpu?.idleNode ?? 0;
+  if (TWO) {
+    // Part 1 started the song; at two instances it starts here, through the holder.
+    await call(tokens[0] ?? '', 'POST', '/api/music/play', { guildId: g0, url }, holderBase);
+    await sleep(2000); // past start-up (join, first ffmpeg)
+  }
 
   // ---- 2. Latency and gaps: request → first packet carrying the change; longest packet gap around it ----
   const decoder = new OpusScript(48_000, 2, OpusScript.Application.AUDIO);
@@ -359,13 +448,16 @@ try {
       worst = Math.max(worst, (list[i]?.at ?? 0) - (list[i - 1]?.at ?? 0));
     return { worst, silences: list.filter((h) => h.silence).length };
   };
-  const latencies: { kind: string; ms: number; gapMs: number; silences: number }[] = [];
+  /** `via`: the server the request went to (at two instances, the bot's holder or the other one). */
+  type Via = 'one' | 'holder' | 'other';
+  const latencies: { kind: string; via: Via; ms: number; gapMs: number; silences: number }[] = [];
+  let sent = 0;
   const duration = half * 2;
   const lowMidCut: EqSettings = { ...FLAT_EQ, lowMid: -12 };
   const token0 = tokens[0] ?? '';
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
     // One more copy of the song in the queue for the skip (it starts at 0 s: 440 Hz).
-    await call(token0, 'POST', '/api/music/play', { guildId: g0, url });
+    await call(token0, 'POST', '/api/music/play', { guildId: g0, url }, holderBase);
     let levelBefore = 0;
     const steps: [string, string, unknown, (h: Heard) => boolean][] = [
       ['seek', `/api/music/seek/${g0}`, { time: duration * 0.75 }, (h) => h.pitch === 660],
@@ -380,17 +472,39 @@ try {
       await sleep(400);
       const recent = heard.filter((h) => !h.silence).slice(-5);
       levelBefore = recent.reduce((sum, h) => sum + h.db, 0) / Math.max(1, recent.length);
+      // At two instances, every other change goes to the server that does not hold the bot (seven steps a
+      // round: each kind goes both ways over two rounds).
+      const via: Via = !TWO ? 'one' : sent++ % 2 === 0 ? 'holder' : 'other';
       const since = performance.now();
       const carried = waitFor(since, carries);
-      await call(token0, 'POST', path, body);
+      await call(token0, 'POST', path, body, via === 'other' ? otherBase : holderBase);
       const ms = await carried; // Infinity: not heard within 10 s (counted in p95/max)
       await sleep(350);
       const gap = gapAround(since, since + (Number.isFinite(ms) ? ms : 0));
-      latencies.push({ kind, ms, gapMs: gap.worst, silences: gap.silences });
+      latencies.push({ kind, via, ms, gapMs: gap.worst, silences: gap.silences });
     }
   }
   discord.voice.off('packet', filtered);
   decoder.delete();
+
+  // At two instances, the forwarding hop alone (no ffmpeg in it): request → answer of a status read,
+  // through the holder and through the other server in turn.
+  const statusReads: Record<'holder' | 'other', number[]> = { holder: [], other: [] };
+  if (TWO) {
+    for (let i = 0; i < 200; i++) {
+      const via = i % 2 === 0 ? 'holder' : 'other';
+      const t0 = performance.now();
+      await call(
+        token0,
+        'GET',
+        `/api/music/status/${g0}`,
+        undefined,
+        via === 'holder' ? holderBase : otherBase,
+      );
+      statusReads[via].push(performance.now() - t0);
+      await sleep(20);
+    }
+  }
 
   // Baseline for the latency: a bare ffmpeg started the same way (seek into the same local file, same
   // filters and encoder), timed from spawn to its first Ogg audio page. No server, no network.
@@ -476,21 +590,65 @@ try {
   console.log(
     `\nmusic bench (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}), window ${WINDOW_S} s, library file ${FORMAT}, load average at start ${loadAtStart}, at the end ${os.loadavg()[0]?.toFixed(1)}`,
   );
-  console.log(`\nserver Node idle (bot online, nothing playing): ${f1(idleNode)} % of a core`);
-  console.log();
-  console.log('\nCPU per playing stream (% of one core):');
-  console.log(
-    `  plain:                 Node ${f1(plain.node)} % (${f1(plain.node - idleNode)} % above idle; kernel ${f1(plain.system)} %), ffmpeg ${f1(plain.ffmpeg)} %`,
-  );
-  console.log(
-    `  every effect + EQ:     Node ${f1(loaded.node)} % (${f1(loaded.node - idleNode)} % above idle; kernel ${f1(loaded.system)} %), ffmpeg ${f1(loaded.ffmpeg)} %`,
-  );
-  console.log(
-    `  bare ffmpeg → Ogg/Opus: ${f1(barePlain)} % plain, ${f1(bareLoaded)} % with the same filters`,
-  );
-  console.log(
-    `  ratio bot ffmpeg / bare ffmpeg: ${(plain.ffmpeg / barePlain).toFixed(2)}× plain, ${(loaded.ffmpeg / bareLoaded).toFixed(2)}× filtered; Node goal ≤ ${GOALS.nodePctPerStream} % per stream above idle: ${plain.node - idleNode <= GOALS.nodePctPerStream ? 'met' : 'NOT met'}`,
-  );
+  if (cpu) {
+    const { plain, loaded, barePlain, bareLoaded } = cpu;
+    console.log(`\nserver Node idle (bot online, nothing playing): ${f1(idleNode)} % of a core`);
+    console.log();
+    console.log('\nCPU per playing stream (% of one core):');
+    console.log(
+      `  plain:                 Node ${f1(plain.node)} % (${f1(plain.node - idleNode)} % above idle; kernel ${f1(plain.system)} %), ffmpeg ${f1(plain.ffmpeg)} %`,
+    );
+    console.log(
+      `  every effect + EQ:     Node ${f1(loaded.node)} % (${f1(loaded.node - idleNode)} % above idle; kernel ${f1(loaded.system)} %), ffmpeg ${f1(loaded.ffmpeg)} %`,
+    );
+    console.log(
+      `  bare ffmpeg → Ogg/Opus: ${f1(barePlain)} % plain, ${f1(bareLoaded)} % with the same filters`,
+    );
+    console.log(
+      `  ratio bot ffmpeg / bare ffmpeg: ${(plain.ffmpeg / barePlain).toFixed(2)}× plain, ${(loaded.ffmpeg / bareLoaded).toFixed(2)}× filtered; Node goal ≤ ${GOALS.nodePctPerStream} % per stream above idle: ${plain.node - idleNode <= GOALS.nodePctPerStream ? 'met' : 'NOT met'}`,
+    );
+  }
+  if (TWO) {
+    // Issue 42: the same changes, through the holder (one instance's path) and through the other server.
+    console.log(
+      '\ntwo instances on PostgreSQL + Redis: request → first packet carrying the change, by where it landed',
+    );
+    const stats = (via: Via) => {
+      const of = latencies.filter((l) => l.via === via);
+      const ms = of.map((l) => l.ms);
+      return { n: ms.length, p50: percentile(ms, 50), p95: percentile(ms, 95), max: Math.max(...ms), of };
+    };
+    const holder = stats('holder');
+    const other = stats('other');
+    for (const [label, st] of [
+      ['on the holder (as one instance)', holder],
+      ['on the other (forwarded)      ', other],
+    ] as const) {
+      const byKind = ['seek', 'skip', 'effect', 'eq']
+        .map(
+          (k) =>
+            `${k} ${f1(
+              percentile(
+                st.of.filter((l) => l.kind === k).map((l) => l.ms),
+                95,
+              ),
+            )}`,
+        )
+        .join(' / ');
+      console.log(
+        `  ${label}: ${st.n} changes, p50 ${f1(st.p50)} ms, p95 ${f1(st.p95)} ms, max ${f1(st.max)} ms; p95 by kind ${byKind}`,
+      );
+    }
+    const reads = (via: 'holder' | 'other') =>
+      `p50 ${f1(percentile(statusReads[via], 50))} / p95 ${f1(percentile(statusReads[via], 95))} ms`;
+    console.log(
+      `  the forwarding hop alone, a status read (${statusReads.holder.length} each way): holder ${reads('holder')}, other ${reads('other')}`,
+    );
+    const delta = other.p95 - holder.p95;
+    console.log(
+      `  forwarded − holder: p50 ${f1(other.p50 - holder.p50)} ms, p95 ${f1(delta)} ms (ratio ${(other.p95 / holder.p95).toFixed(2)}×); goal p95 within ${GOALS.forwardedP95Ms} ms: ${delta <= GOALS.forwardedP95Ms ? 'met' : 'NOT met'}`,
+    );
+  }
   if (!ONLY_CPU) {
     for (const kind of ['seek', 'skip', 'effect', 'eq', 'all']) {
       const of = latencies.filter((l) => kind === 'all' || l.kind === kind);
@@ -510,14 +668,16 @@ try {
     console.log(
       `  request → first packet over the bare start, p50: ${(percentile(allLat, 50) / percentile(bareStarts, 50)).toFixed(2)}×, p95: ${(percentile(allLat, 95) / percentile(bareStarts, 95)).toFixed(2)}×`,
     );
-    console.log(`\nguilds playing at once (late = > ${LATE_MS} ms behind the 20 ms schedule, 10 s each):`);
-    for (const l of lateness) {
-      console.log(
-        `  ${String(l.guilds).padStart(3)} guilds: ${f1(l.latePct)} % late, worst ${f1(l.worstMs)} ms, server Node ${f1(l.nodePct)} % (${f1((l.nodePct - idleNode) / l.guilds)} % per stream above idle)`,
-      );
+    if (lateness.length > 0) {
+      console.log(`\nguilds playing at once (late = > ${LATE_MS} ms behind the 20 ms schedule, 10 s each):`);
+      for (const l of lateness) {
+        console.log(
+          `  ${String(l.guilds).padStart(3)} guilds: ${f1(l.latePct)} % late, worst ${f1(l.worstMs)} ms, server Node ${f1(l.nodePct)} % (${f1((l.nodePct - idleNode) / l.guilds)} % per stream above idle)`,
+        );
+      }
+      const ok = lateness.filter((l) => l.latePct < 1).map((l) => l.guilds);
+      console.log(`  → ${ok.length ? Math.max(...ok) : 0} guilds played with < 1 % late packets`);
     }
-    const ok = lateness.filter((l) => l.latePct < 1).map((l) => l.guilds);
-    console.log(`  → ${ok.length ? Math.max(...ok) : 0} guilds played with < 1 % late packets`);
   }
 } finally {
   await cleanup();

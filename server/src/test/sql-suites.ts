@@ -49,6 +49,7 @@ export const SQL_SUITES = [
   'server/src/features/music/idle.test.ts',
   'server/src/features/music/lease.test.ts',
   'server/src/features/music/one-bot.test.ts',
+  'server/src/features/music/failover-processes.test.ts',
   'server/src/features/music/routes.test.ts',
   'server/src/features/osint/search-api.test.ts',
   'server/src/features/roles/roles.test.ts',

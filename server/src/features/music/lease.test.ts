@@ -4,6 +4,7 @@ import { manualClock } from '../../test/manual-clock.ts';
 import { BotLease } from './lease.ts';
 import { PlaybackStore } from './playback-store.ts';
 import type { StoredPlayback } from './player.ts';
+import { findLease } from './repo.ts';
 
 const TTL = 10_000;
 let t: TestContext | undefined;
@@ -78,5 +79,39 @@ describe('the bot lease (issue 42): one holder, taken over when it runs out, fen
     await c.poke();
     expect(events.at(-1)).toBe('C acquired 3');
     await c.stop(true);
+  });
+
+  it("a waiting instance takes a dead holder's lease as it runs out, not up to a third of a period later", async () => {
+    t = await createTestApp({}, undefined, { features: ['auth'] });
+    const clock = manualClock();
+    const acquired: string[] = [];
+    const lease = (id: string) =>
+      new BotLease({
+        db: t!.db,
+        clock,
+        log: silentLog,
+        instanceId: id,
+        ttlMs: TTL,
+        onAcquired: () => acquired.push(id),
+        onLost: () => {},
+      });
+    const a = lease('A');
+    const b = lease('B');
+    const renewal = Math.floor(TTL / 3);
+    await a.start();
+    // B's looks are out of step with A's renewals (instances start when they start).
+    await clock.advance(1000);
+    await b.start();
+    await clock.advance(renewal - 1000); // A renews: its lease now runs a whole period from here
+    const expiresAt = Date.parse((await findLease(t.db, 'discord-bot'))?.expires_at ?? '');
+    expect(expiresAt).toBe(clock.now() + TTL);
+    await a.stop(false); // killed right after renewing
+
+    await clock.advance(expiresAt - clock.now() - 1);
+    expect(b.isHolder).toBe(false);
+    // B's looks every third of the period fall 2.3 s before the expiry and 1 s after it; it looks at it.
+    await clock.advance(2);
+    expect(acquired).toEqual(['A', 'B']);
+    await b.stop(true);
   });
 });

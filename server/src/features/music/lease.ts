@@ -27,10 +27,13 @@ export type LeaseOptions = {
  * holder, an expiry and a fencing epoch (docs/operations.md, "One music bot").
  *
  * Every instance ticks every third of the lease period: the holder extends it, the others take it when it
- * has run out (the row lock lets exactly one of them). A holder that cannot renew (the database away) steps
- * down by itself once its lease has run out, before anyone else can take it over — so two instances never
- * both believe they hold the bot, as long as their clocks agree within the lease period. A graceful stop
- * releases it at once. Every write of stored playback carries the epoch and is refused when a newer holder
+ * has run out (the row lock lets exactly one of them). An instance that does not hold it also looks right
+ * when the holder's lease as last read runs out, so a dead holder's bot is taken over at its expiry and not
+ * up to a third of a period later: after a kill -9 the music plays on within the lease period plus the new
+ * holder's login and rejoin (issue 42 asks for 15 s; with the default 10 s lease that leaves 5 s for them).
+ * A holder that cannot renew (the database away) steps down by itself once its lease has run out, before
+ * anyone else can take it over — so two instances never both believe they hold the bot, as long as their
+ * clocks agree within the lease period. A graceful stop releases it at once. Every write of stored playback carries the epoch and is refused when a newer holder
  * wrote already. Time comes from the context's clock, so tests move it instead of waiting.
  */
 export class BotLease {
@@ -122,13 +125,20 @@ export class BotLease {
   private schedule(): void {
     if (this.stopped) return;
     if (this.timer !== null) this.o.clock.clearTimeout(this.timer);
-    this.timer = this.o.clock.setTimeout(
-      () => {
-        this.timer = null;
-        return this.tick();
-      },
-      Math.max(1, Math.floor(this.o.ttlMs / MUSIC_BOT_LEASE_RENEWALS)),
-    );
+    this.timer = this.o.clock.setTimeout(() => {
+      this.timer = null;
+      return this.tick();
+    }, this.nextLookInMs());
+  }
+
+  /** A third of the period; for an instance waiting for the bot, sooner if the holder's lease runs out first. */
+  private nextLookInMs(): number {
+    const period = Math.max(1, Math.floor(this.o.ttlMs / MUSIC_BOT_LEASE_RENEWALS));
+    const k = this.known;
+    if (this.held || !k) return period;
+    // A live holder renews before this comes; just after it (the expiry must have passed to take the lease).
+    const untilExpiry = Date.parse(k.expiresAt) - this.o.clock.now() + 1;
+    return untilExpiry > 0 ? Math.min(period, untilExpiry) : period;
   }
 
   private async renewOrTake(): Promise<void> {

@@ -53,14 +53,21 @@ describe('one SQLite instance restarted mid-song', () => {
     });
     closing.push(() => second.close());
 
+    const seen: PlaybackStatus[] = [];
     const resumed = await eventually(
       async () => {
         const s: PlaybackStatus = await status(second, alice.token);
+        seen.push(s);
         expect(s).toMatchObject({ botState: 'online', state: 'playing', currentSong: { title: 'chirp' } });
         return s;
       },
-      { interval: 250 },
+      { interval: 100 },
     );
+    // Meanwhile (logging in, rejoining) the song and its queue stayed on screen: never "stopped" or gone.
+    for (const s of seen) {
+      expect(s).toMatchObject({ currentSong: { title: 'chirp' }, idle: false });
+      expect(s.queue.map((q) => q.title)).toEqual(['tone 440']);
+    }
     expect(resumed.queue.map((s) => s.title)).toEqual(['tone 440']);
     expect(resumed.voiceChannel?.id).toBe(VOICE_CHANNEL_ID);
     expect(discord.botChannel(GUILD_ID)).toBe(VOICE_CHANNEL_ID);

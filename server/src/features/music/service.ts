@@ -91,6 +91,12 @@ export class MusicService {
   private encoder: { at: number; result: Promise<string | null> } | null = null;
   /** While closing: the players' last events (voice connections destroyed) are neither pushed nor stored. */
   private closing = false;
+  /**
+   * Guilds whose stored playback is being taken up (restore): until their song plays again, their half-made
+   * player (the queue back, the song not yet) is neither stored nor pushed — the bot's own join in between
+   * stored it with no song, and members saw "stopped" where the song was about to play on.
+   */
+  private readonly restoring = new Set<string>();
   private positionSaves: NodeJS.Timeout | null = null;
 
   private readonly e: MusicEngine;
@@ -506,28 +512,33 @@ export class MusicService {
     for (const [guildId, s] of states) {
       if (this.players.has(guildId) || !bot.hasGuild(guildId)) continue;
       if (!s.current && s.queue.length === 0) continue;
-      const player = await this.createPlayer(guildId);
-      player.loadStored(s);
-      if (s.current && s.channel) {
-        try {
-          await this.connect(bot, guildId, player, s.channel);
-        } catch (err) {
-          this.e.log.warn(
-            { err: (err as Error).message, guildId },
-            'music: cannot rejoin the stored voice channel',
-          );
-          player.queue.unshift(s.current); // not lost: it plays first when someone plays again
-          this.changed(guildId);
-          continue;
-        }
-        await player.resumeAt(s.current, s.position, s.paused);
-        this.e.log.info(
-          { guildId, song: s.current.url, position: s.position },
-          'music: resumed the stored song',
-        );
+      this.restoring.add(guildId);
+      try {
+        await this.restoreGuild(bot, guildId, s);
+      } finally {
+        this.restoring.delete(guildId);
       }
       this.changed(guildId);
     }
+  }
+
+  /** One guild's stored playback: its player, its channel rejoined and its song from the stored position. */
+  private async restoreGuild(bot: MusicBot, guildId: string, s: StoredPlayback): Promise<void> {
+    const player = await this.createPlayer(guildId);
+    player.loadStored(s);
+    if (!s.current || !s.channel) return;
+    try {
+      await this.connect(bot, guildId, player, s.channel);
+    } catch (err) {
+      this.e.log.warn(
+        { err: (err as Error).message, guildId },
+        'music: cannot rejoin the stored voice channel',
+      );
+      player.queue.unshift(s.current); // not lost: it plays first when someone plays again
+      return;
+    }
+    await player.resumeAt(s.current, s.position, s.paused);
+    this.e.log.info({ guildId, song: s.current.url, position: s.position }, 'music: resumed the stored song');
   }
 
   /** Stores the position of every song playing, every MUSIC_POSITION_SAVE_MS. */
@@ -708,7 +719,7 @@ export class MusicService {
   }
 
   private changed(guildId: string): void {
-    if (this.closing) return;
+    if (this.closing || this.restoring.has(guildId)) return;
     const status = this.status(guildId);
     this.e.publish(status);
     this.reviewIdle(guildId, status);
