@@ -29,10 +29,10 @@ test.afterEach(async () => {
 });
 
 /** A member of the e2e server with these roles who signs in with Discord; resolves once they are in. */
-async function signInAsGuildMember(browser: Browser, prefix: string, roles: string[]) {
+async function signInAsGuildMember(browser: Browser, prefix: string, roles: string[], nick?: string) {
   const id = randomDiscordId();
   const username = `${prefix}_${id.slice(-6)}`;
-  await setGuildMember(id, username, roles);
+  await setGuildMember(id, username, roles, nick);
   const context = await browser.newContext({ baseURL: BASE_URL });
   await setDiscordUser(context, { id, username });
   const page = await context.newPage();
@@ -61,6 +61,9 @@ test('[admin] switches the sync on, maps Mod to Moderator and saves; a member wi
   await expect(card.card.getByRole('heading', { name: 'Roles from Discord' })).toBeVisible();
   await expect(card.card.getByText('Off', { exact: true })).toBeVisible();
   await expect(card.card.getByTestId('role-sync-server')).toHaveText(`Server: ${MUSIC_GUILD.name}`);
+  await expect(card.card.getByTestId('role-sync-events')).toHaveText(
+    'Member events: off (the periodic re-check finds role changes)',
+  );
   // The bot's view of the server: every role by name, highest first, the bot's own marked as such.
   const selects = card.roles.getByRole('combobox');
   await expect(selects).toHaveCount(6);
@@ -91,10 +94,13 @@ test('[admin] switches the sync on, maps Mod to Moderator and saves; a member wi
   await expect(card.roleLevel('Member')).toHaveValue('');
   await expectNoSeriousA11y(page);
 
-  // A member holding Mod in Discord is a moderator from their first sign-in, and their settings say why.
-  const member = await signInAsGuildMember(browser, 'mod', [GUILD_ROLES.mod.id]);
+  // A member holding Mod in Discord is a moderator from their first sign-in, and their settings say why,
+  // under the nickname they have in the server.
+  const member = await signInAsGuildMember(browser, 'mod', [GUILD_ROLES.mod.id], 'Mira of the Hall');
   await member.page.goto('/settings');
   await expect(member.page.getByTestId('role-source')).toHaveText('Level from the Discord role Mod');
+  await expect(member.page.getByRole('heading', { level: 1 })).toHaveText('Mira of the Hall');
+  await expect(member.page.getByText(`Nickname in ${MUSIC_GUILD.name}`)).toBeVisible();
   await expect(member.page.getByText('Moderator', { exact: true })).toBeVisible();
   await expectNoSeriousA11y(member.page);
   await shot(member.page, 'role-sync-settings');

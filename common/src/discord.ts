@@ -14,6 +14,12 @@ export function avatarUrl(user: AvatarUser): string {
   return `${CDN}/embed/avatars/${defaultAvatarIndex(user.discriminator)}.png`;
 }
 
+/** A member's server avatar (set in that server only) at size 256; animated (gif) when the hash starts with a_. */
+export function guildAvatarUrl(guildId: string, userId: string, hash: string): string {
+  const ext = hash.startsWith('a_') ? 'gif' : 'png';
+  return `${CDN}/guilds/${guildId}/users/${userId}/avatars/${hash}.${ext}?size=${AVATAR_SIZE}`;
+}
+
 /** The default avatar index is the discriminator modulo 5. */
 export function defaultAvatarIndex(discriminator?: string | null): number {
   const n = Number.parseInt(discriminator ?? '0', 10);

@@ -126,6 +126,11 @@ export const RoleSyncState = z.object({
     lastRunAt: z.string().nullable(),
     /** A discarded hold pauses the sync until the settings are saved again. */
     paused: z.boolean(),
+    /**
+     * Discord's member events (ROLE_SYNC_MEMBER_EVENTS): off (the periodic re-check only), on, or refused
+     * (the gateway closed with 4014: the Server Members intent is not enabled in the developer portal).
+     */
+    memberEvents: z.enum(['off', 'on', 'refused']),
   }),
   held: z.array(HeldChange),
   pinned: z.array(z.object({ discordId: z.string(), username: z.string() })),
@@ -154,17 +159,30 @@ export const RoleSyncPinBody = z
   .object({ pinned: z.boolean({ error: 'pinned must be true or false' }) })
   .strict();
 
-/** Which role gave the signed-in member their level (null when none did). */
+/**
+ * What the community server says of the signed-in member: which role gave them their level (null when
+ * none did), and their server nickname and server avatar where they have one (`server` null while the
+ * sync is off or they are not in the server).
+ */
 export const MyRoleSourceResponse = z.object({
   success: z.literal(true),
-  data: z
-    .object({
-      roleId: z.string(),
-      roleName: z.string(),
-      roleColor: z.number().int(),
-      level: z.enum(ACCESS_LEVELS),
-    })
-    .nullable(),
+  data: z.object({
+    source: z
+      .object({
+        roleId: z.string(),
+        roleName: z.string(),
+        roleColor: z.number().int(),
+        level: z.enum(ACCESS_LEVELS),
+      })
+      .nullable(),
+    server: z
+      .object({
+        guildName: z.string().nullable(),
+        nick: z.string().nullable(),
+        avatarUrl: z.string().nullable(),
+      })
+      .nullable(),
+  }),
 });
 export type MyRoleSourceResponse = z.infer<typeof MyRoleSourceResponse>;
 

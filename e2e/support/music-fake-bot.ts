@@ -47,8 +47,8 @@ const control = http.createServer((req, res) => {
   }
   // A member of the server with these roles (their full list), as a moderator sets them in Discord.
   if (req.method === 'POST' && req.url === '/members') {
-    return withBody(({ guildId, userId, username, roles }: MemberBody) => {
-      fake.addMember(guildId, { id: userId, username, roles });
+    return withBody(({ guildId, userId, username, roles, nick }: MemberBody) => {
+      fake.addMember(guildId, { id: userId, username, roles, nick: nick ?? null });
     });
   }
   // Every guild route fails this way (the bot removed, Discord down…) until `failure` is null.
@@ -63,7 +63,7 @@ const control = http.createServer((req, res) => {
   reply(404, { error: 'not found' });
 });
 type VoiceBody = { guildId: string; userId: string; channelId: string | null };
-type MemberBody = { guildId: string; userId: string; username: string; roles: string[] };
+type MemberBody = { guildId: string; userId: string; username: string; roles: string[]; nick?: string };
 
 control.listen(BOT_CONTROL_PORT, '127.0.0.1', () =>
   console.log(`fake discord bot gateway on ${fake.apiUrl}, control on ${BOT_CONTROL_PORT}`),

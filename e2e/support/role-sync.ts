@@ -50,9 +50,17 @@ async function control(path: string, body: unknown): Promise<void> {
   if (!res.ok) throw new Error(`fake Discord control ${path}: ${res.status} ${await res.text()}`);
 }
 
-/** Makes `userId` a member of the e2e server with exactly these roles (as a moderator sets them in Discord). */
-export function setGuildMember(userId: string, username: string, roles: string[]): Promise<void> {
-  return control('/members', { guildId: MUSIC_GUILD.id, userId, username, roles });
+/**
+ * Makes `userId` a member of the e2e server with exactly these roles (as a moderator sets them in Discord),
+ * and a server nickname when given.
+ */
+export function setGuildMember(
+  userId: string,
+  username: string,
+  roles: string[],
+  nick?: string,
+): Promise<void> {
+  return control('/members', { guildId: MUSIC_GUILD.id, userId, username, roles, nick });
 }
 
 /** Every guild route of the fake answers with this failure until called with null. */

@@ -24,6 +24,13 @@ export type BotHolder = {
   intentsRefused(): void;
   /** The music feature: the bot logged out here (lease lost, stop). */
   botGone(): void;
+  /**
+   * A feature saw a refused intent enabled in the developer portal since (role sync reads the application's
+   * flags): the bot logs in again asking for the wanted intents, so the refusal does not last until a restart.
+   */
+  retryIntents(): void;
+  /** The music feature: logs the bot in again with the wanted intents when asked. Returns the unsubscribe. */
+  onRetryIntents(listener: () => void): () => void;
   /** Called on every READY/resume of the bot on this instance, with its client. Returns the unsubscribe. */
   onBotReady(listener: (client: Client) => void): () => void;
   onIntentsRefused(listener: () => void): () => void;
@@ -36,6 +43,7 @@ export function createBotHolder(): BotHolder {
   const ready = new Set<(client: Client) => void>();
   const refused = new Set<() => void>();
   const gone = new Set<() => void>();
+  const retry = new Set<() => void>();
   const on = <T>(set: Set<T>, l: T) => {
     set.add(l);
     return () => void set.delete(l);
@@ -58,8 +66,12 @@ export function createBotHolder(): BotHolder {
     botGone() {
       for (const l of gone) l();
     },
+    retryIntents() {
+      for (const l of retry) l();
+    },
     onBotReady: (l) => on(ready, l),
     onIntentsRefused: (l) => on(refused, l),
     onBotGone: (l) => on(gone, l),
+    onRetryIntents: (l) => on(retry, l),
   };
 }

@@ -87,6 +87,8 @@ export const NOT_SQL: Record<string, string> = {
     'one pass per blob store; the SQL runs in the suites above',
   'server/src/features/files/store-chaos.test.ts': 'blob stores breaking while in use; admission runs above',
   'server/src/features/music/audio.test.ts': 'audio through the fake Discord voice gateway',
+  'server/src/features/roles/outage.test.ts':
+    "music heard through the fake Discord voice during a Discord outage (the sync's SQL: roles.test.ts)",
   'server/src/features/music/slash.test.ts':
     "Discord interactions through the fake Discord; its one query (a member by Discord id) is auth's, proven on PostgreSQL by auth.test.ts",
   'server/src/features/music/slash-share.test.ts':

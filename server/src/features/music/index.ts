@@ -202,6 +202,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       };
       // Role sync's reconcile runs where the bot is held: here while this instance holds the lease.
       if (lease) botHolder.leasedBy(() => lease.isHolder);
+      botHolder.onRetryIntents(() => void loginAgainWithIntents(state, c, log));
       if (c.botToken) {
         // Optional: a music outage degrades /readyz without failing it (the operator's details are there).
         readiness.add(
@@ -348,6 +349,30 @@ function announceReady(state: MusicState, client: Client): void {
 async function isDisallowedIntents(err: unknown): Promise<boolean> {
   const { DisallowedIntentsError } = await import('./bot.ts');
   return err instanceof DisallowedIntentsError;
+}
+
+/**
+ * Role sync saw the intent Discord refused enabled in the developer portal since: the bot logs in again
+ * asking for it. The playback is stored first and resumed at its position, as on a lease handover.
+ */
+async function loginAgainWithIntents(
+  state: MusicState,
+  c: MusicFeatureConfig,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  if (!state.intentsRefused) return;
+  state.intentsRefused = false;
+  if (!state.ready || state.closing) return; // not logged in here: its next login asks for them anyway
+  state.turn++;
+  state.ready = false;
+  if (state.retry) clearTimeout(state.retry);
+  await state.starting;
+  state.discord.detach();
+  state.botHolder.botGone();
+  await state.music.close({ save: true });
+  if (state.closing) return;
+  log.info('music bot: logging in again with the intents Discord refused before');
+  hold(state, c, log);
 }
 
 /** Another instance holds the bot now: this one stops its bot at once, writing nothing (fencing). */

@@ -1,5 +1,12 @@
 import type { RoleSyncProblemCode } from '@guildhall/common';
-import { type APIGuild, type APIGuildMember, type APIRole, Routes } from 'discord-api-types/v10';
+import {
+  type APIApplication,
+  type APIGuild,
+  type APIGuildMember,
+  type APIRole,
+  ApplicationFlags,
+  Routes,
+} from 'discord-api-types/v10';
 
 type RestModule = typeof import('@discordjs/rest');
 let restModule: Promise<RestModule> | undefined;
@@ -17,6 +24,9 @@ const UNKNOWN_MEMBER = 10007;
 const UNKNOWN_GUILD = 10004;
 const MISSING_ACCESS = 50001;
 
+/** A member's server nickname and server avatar hash (null where they have none). */
+export type ServerProfile = { nick: string | null; avatar: string | null };
+
 /** Could not check: what went wrong, for the admins' banner. Never a reason to change a level. */
 export type LookupProblem = { code: RoleSyncProblemCode; message: string };
 
@@ -25,7 +35,7 @@ export type LookupProblem = { code: RoleSyncProblemCode; message: string };
  * (Discord said 10007 Unknown Member), or "could not check".
  */
 export type MemberVerdict =
-  | { kind: 'member'; roles: string[]; nick: string | null }
+  | { kind: 'member'; roles: string[]; profile: ServerProfile }
   | { kind: 'absent' }
   | { kind: 'unknown'; problem: LookupProblem };
 
@@ -38,7 +48,16 @@ export type GuildReader = {
   member(guildId: string, userId: string): Promise<MemberVerdict>;
   /** The server's name and roles, or the problem that kept the bot from reading them. */
   guild(guildId: string): Promise<GuildInfo | LookupProblem>;
+  /**
+   * Whether the Server Members intent is enabled in the developer portal now (the application's flags;
+   * null: could not check). Read after a gateway refused it (4014), to see the admin has fixed it.
+   */
+  isMembersIntentEnabled(): Promise<boolean | null>;
 };
+
+/** The application flags that say the Server Members intent is enabled (verified bots, or under 100 servers). */
+const MEMBERS_INTENT_FLAGS =
+  ApplicationFlags.GatewayGuildMembers | ApplicationFlags.GatewayGuildMembersLimited;
 
 /**
  * Reads the community's server through the bot token with discord.js's REST client, as the music bot
@@ -70,7 +89,11 @@ export function createGuildReader(o: { token: string; apiUrl: string }): GuildRe
       const { rest, mod } = await connect();
       try {
         const m = (await rest.get(Routes.guildMember(guildId, userId))) as APIGuildMember;
-        return { kind: 'member', roles: [...m.roles], nick: m.nick ?? null };
+        return {
+          kind: 'member',
+          roles: [...m.roles],
+          profile: { nick: m.nick ?? null, avatar: m.avatar ?? null },
+        };
       } catch (err) {
         if (err instanceof mod.DiscordAPIError && err.code === UNKNOWN_MEMBER) return { kind: 'absent' };
         return { kind: 'unknown', problem: problemOf(mod, err) };
@@ -96,6 +119,15 @@ export function createGuildReader(o: { token: string; apiUrl: string }): GuildRe
         };
       } catch (err) {
         return problemOf(mod, err);
+      }
+    },
+    async isMembersIntentEnabled() {
+      const { rest } = await connect();
+      try {
+        const app = (await rest.get(Routes.currentApplication())) as APIApplication;
+        return ((app.flags ?? 0) & MEMBERS_INTENT_FLAGS) !== 0;
+      } catch {
+        return null;
       }
     },
   };

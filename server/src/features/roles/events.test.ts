@@ -143,7 +143,7 @@ describe('member events on the bot holder (ROLE_SYNC_MEMBER_EVENTS=on)', () => {
     expect((await syncState(ctx)).status.problem).toBeNull();
   });
 
-  it('a refused intent (4014) is the admin banner; the bot logs in without it and the reconcile goes on', async () => {
+  it('a refused intent (4014) is the admin banner; the bot logs in without it and the reconcile goes on; once the admin enables it, the bot logs in with it and the banner goes', async () => {
     const clock = manualClock();
     let reconciler: Reconciler | null = null;
     const closesBefore = bot.disallowedCloses();
@@ -165,7 +165,102 @@ describe('member events on the bot holder (ROLE_SYNC_MEMBER_EVENTS=on)', () => {
     bot.setMemberRoles(GUILD, user.discord_id, [ROLE.member]);
     await runFor(clock, theReconciler, INTERVAL_MS);
     expect(await levelOf(ctx, user.discord_id)).toBe('user');
-    expect((await syncState(ctx)).status.problem?.code).toBe('MEMBER_INTENT_DISALLOWED');
+    expect((await syncState(ctx)).status).toMatchObject({
+      problem: { code: 'MEMBER_INTENT_DISALLOWED' },
+      memberEvents: 'refused',
+    });
+    expect(theReconciler().events()).toBe(0);
+
+    // The admin switches the intent on in the developer portal: the next run reads it from the
+    // application's flags and the bot logs in again asking for it; its READY with the intent ends the banner.
+    const logins = bot.identifyCount();
+    bot.allowMembersIntent(true);
+    await runFor(clock, theReconciler, INTERVAL_MS);
+    expect(bot.log).toContain('GET /api/v10/applications/@me');
+    await eventually(() => expect(bot.identifyCount()).toBe(logins + 1));
+    await eventually(async () => expect((await syncState(ctx)).status.problem).toBeNull());
+    expect((await syncState(ctx)).status.memberEvents).toBe('on');
+    expect(bot.liveSessions()).toBe(1); // the old session without the intent is gone
+    // Member events flow now: the member's new roles arrive as GUILD_MEMBER_UPDATE and are applied.
+    bot.setMemberRoles(GUILD, user.discord_id, [ROLE.mod, ROLE.member]);
+    await eventually(() => expect(theReconciler().events()).toBe(1));
+    await eventually(async () => expect(await levelOf(ctx, user.discord_id)).toBe('moderator'));
+    // Another run (the flags still say enabled) does not make the bot log in again.
+    await runFor(clock, theReconciler, INTERVAL_MS);
+    expect(bot.identifyCount()).toBe(logins + 1);
+  });
+
+  it("an event that comes while a run is looking is not undone by the run's older lookup", async () => {
+    bot.allowMembersIntent(true);
+    const clock = manualClock();
+    let reconciler: Reconciler | null = null;
+    const ctx = await createTestApp(env({ ROLE_SYNC_MEMBER_EVENTS: 'on' }), undefined, {
+      features: FEATURES,
+      clock,
+      featureOptions: { roles: { observe: (r) => (reconciler = r) } },
+    });
+    contexts.push(ctx);
+    const theReconciler = () => reconciler as unknown as Reconciler;
+    await saveMapping(ctx);
+    await eventually(() => expect(theReconciler().runs()).toBeGreaterThanOrEqual(1));
+    const users = [];
+    for (const name of ['ann', 'ben', 'cat']) {
+      const u = await buildUser(ctx.db, { access_level: 'moderator', username: name });
+      bot.addMember(GUILD, { id: u.discord_id, username: name, roles: [ROLE.mod] });
+      users.push(u);
+    }
+    await runFor(clock, theReconciler, INTERVAL_MS);
+    // A run looks members up in the order of their ids, waiting on the clock between two lookups.
+    const ben = [...users].sort((x, y) => x.discord_id.localeCompare(y.discord_id))[1]?.discord_id ?? '';
+    expect(await levelOf(ctx, ben)).toBe('moderator');
+    const lookups = () => bot.log.filter((l) => l.startsWith(`GET /api/v10/guilds/${GUILD}/members/`)).length;
+    /** Moves the clock timer by timer (the music lease has timers too) until the run has made one more lookup. */
+    const nextLookup = async () => {
+      const before = lookups();
+      while (lookups() === before) {
+        await clock.advance((clock.nextDueAt() ?? clock.now()) - clock.now());
+        await eventually(() => expect(theReconciler().isParked()).toBe(true));
+      }
+      expect(theReconciler().isIdle()).toBe(false);
+    };
+
+    await eventually(() => expect(theReconciler().isIdle()).toBe(true));
+    await nextLookup(); // the next run has looked the first member up
+    // Ben loses Mod before the run looks him up: the event applies it.
+    bot.setMemberRoles(GUILD, ben, [ROLE.member]);
+    await eventually(() => expect(theReconciler().events()).toBe(1));
+    await eventually(async () => expect(await levelOf(ctx, ben)).toBe('user'));
+    await nextLookup(); // the run has looked Ben up: Member only
+    // Ben gets Mod back after that lookup: the event applies it.
+    bot.setMemberRoles(GUILD, ben, [ROLE.mod]);
+    await eventually(() => expect(theReconciler().events()).toBe(2));
+    await eventually(async () => expect(await levelOf(ctx, ben)).toBe('moderator'));
+    // The run ends: its lookup of Ben is older than his last event, so it must not take Mod away again.
+    while (!theReconciler().isIdle()) {
+      await clock.advance((clock.nextDueAt() ?? clock.now()) - clock.now());
+      await eventually(() => expect(theReconciler().isParked()).toBe(true));
+    }
+    expect(await levelOf(ctx, ben)).toBe('moderator');
+  });
+
+  it('the banner of a refused intent is not shown while the sync is switched off', async () => {
+    const clock = manualClock();
+    const ctx = await createTestApp(env({ ROLE_SYNC_MEMBER_EVENTS: 'on' }), undefined, {
+      features: FEATURES,
+      clock,
+    });
+    contexts.push(ctx);
+    await eventually(async () =>
+      expect((await syncState(ctx)).status.problem?.code).toBe('MEMBER_INTENT_DISALLOWED'),
+    );
+    const res = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/admin/role-sync',
+      headers: bearer(await createSession(ctx.db, ADMIN_ID)),
+      payload: { enabled: false },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.status.problem).toBeNull();
   });
 });
 
@@ -174,12 +269,14 @@ const redisUrl = process.env.TEST_REDIS_URL;
 describe.skipIf(!redisUrl || process.env.TEST_DB !== 'postgres')(
   'two instances on one PostgreSQL: one reconcile, on the bot holder',
   () => {
-    it('one run applies each change once (one audit entry); the other instance skips its runs', async () => {
-      const clock = manualClock();
+    const clock = manualClock();
+    let seen: Record<string, Reconciler> = {};
+    /** Two instances on one PostgreSQL and Redis; `a` starts first and holds the bot. */
+    async function twoInstances(extra: Record<string, string> = {}) {
       const prefix = `guildhall-test-roles2-${randomBytes(6).toString('hex')}`;
-      const seen: Record<string, Reconciler> = {};
+      seen = {};
       const start = (name: string, sameAs?: TestContext) =>
-        createTestApp(env({ REDIS_URL: redisUrl!, REDIS_PREFIX: prefix }), 'postgres', {
+        createTestApp(env({ REDIS_URL: redisUrl!, REDIS_PREFIX: prefix, ...extra }), 'postgres', {
           features: FEATURES,
           clock,
           realtime: { redisKey: prefix },
@@ -203,6 +300,11 @@ describe.skipIf(!redisUrl || process.env.TEST_DB !== 'postgres')(
           isIdle: () => ra.isIdle() && rb.isIdle(),
         };
       };
+      return { a, b, both };
+    }
+
+    it('one run applies each change once (one audit entry); the other instance skips its runs', async () => {
+      const { a, b, both } = await twoInstances();
       await saveMapping(b);
       const user = await moderator(a, clock, both);
       bot.setMemberRoles(GUILD, user.discord_id, [ROLE.member]);
@@ -212,6 +314,33 @@ describe.skipIf(!redisUrl || process.env.TEST_DB !== 'postgres')(
       expect(await roleSyncAudits(a, user.discord_id)).toHaveLength(1);
       expect(seen.a?.runs()).toBeGreaterThanOrEqual(2);
       expect(seen.b?.runs()).toBe(0);
+    });
+
+    it('each member event is applied once, by the bot holder, also after the bot moved to the other instance', async () => {
+      bot.allowMembersIntent(true);
+      const { a, b, both } = await twoInstances({ ROLE_SYNC_MEMBER_EVENTS: 'on' });
+      await saveMapping(b);
+      const user = await moderator(a, clock, both);
+      // One bot for the deployment: one gateway session, so Discord sends each event once.
+      await eventually(() => expect(bot.liveSessions()).toBe(1));
+      const runs = seen.a?.runs();
+
+      bot.setMemberRoles(GUILD, user.discord_id, [ROLE.member]); // GUILD_MEMBER_UPDATE
+      await eventually(async () => expect(await levelOf(b, user.discord_id)).toBe('user'));
+      expect(seen.a?.events()).toBe(1);
+      expect(seen.b?.events()).toBe(0);
+      expect(seen.a?.runs()).toBe(runs); // the event applied it, not a run
+      expect(await roleSyncAudits(a, user.discord_id)).toHaveLength(1);
+
+      // The holder stops (SIGTERM): b takes the bot at once and applies the next event, once.
+      await a.app.close();
+      await eventually(() => expect(seen.b?.runs()).toBeGreaterThan(0)); // b's bot READY started a run
+      await eventually(() => expect(bot.liveSessions()).toBe(1));
+      bot.setMemberRoles(GUILD, user.discord_id, [ROLE.mod, ROLE.member]);
+      await eventually(async () => expect(await levelOf(b, user.discord_id)).toBe('moderator'));
+      expect(seen.b?.events()).toBe(1);
+      expect(seen.a?.events()).toBe(1);
+      expect(await roleSyncAudits(b, user.discord_id)).toHaveLength(2);
     });
   },
 );

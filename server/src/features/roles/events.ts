@@ -2,11 +2,15 @@ import type { Client, GuildMember, PartialGuildMember } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import type { RolesConfig } from './config.ts';
+import type { ServerProfile } from './discord.ts';
 import type { Reconciler } from './reconcile.ts';
 import { loadSettings } from './service.ts';
 
 /** discord.js's GatewayIntentBits.GuildMembers (1 << 1), named here so role sync never loads discord.js itself. */
 export const GUILD_MEMBERS_INTENT = 1 << 1;
+
+/** Whether the bot's session asked for (and so, being READY, was granted) the Server Members intent. */
+export const hasMembersIntent = (client: Client): boolean => client.options.intents.has(GUILD_MEMBERS_INTENT);
 
 /** Clients already listened to: a resumed session fires READY again on the same client. */
 const listening = new WeakSet<Client>();
@@ -26,16 +30,16 @@ export function listenForMembers(
 ): void {
   if (listening.has(client)) return;
   listening.add(client);
-  const apply = async (guildId: string, userId: string, roles: string[] | null) => {
+  const apply = async (guildId: string, userId: string, roles: string[] | null, profile?: ServerProfile) => {
     const { settings } = await loadSettings(db, config);
     if (!settings.guildId || guildId !== settings.guildId) return;
-    await reconciler.memberEvent(userId, roles);
+    await reconciler.memberEvent(userId, roles, profile);
   };
   const fail = (err: unknown) => log.error({ err }, 'role sync: a member event could not be applied');
   client.on('guildMemberUpdate', (_old, member: GuildMember) => {
     // The role list of the event itself (the full list, @everyone aside), not a diff against the cache.
     const roles = [...member.roles.cache.keys()].filter((id) => id !== member.guild.id);
-    apply(member.guild.id, member.id, roles).catch(fail);
+    apply(member.guild.id, member.id, roles, { nick: member.nickname, avatar: member.avatar }).catch(fail);
   });
   client.on('guildMemberRemove', (member: GuildMember | PartialGuildMember) => {
     apply(member.guild.id, member.id, null).catch(fail);

@@ -1,7 +1,7 @@
 /** Discord role sync (issue 43): membership and levels from the community server's roles. */
 import { defineFeature } from '../../platform/feature.ts';
 import type { RolesConfig } from './config.ts';
-import { GUILD_MEMBERS_INTENT, listenForMembers } from './events.ts';
+import { GUILD_MEMBERS_INTENT, hasMembersIntent, listenForMembers } from './events.ts';
 import { createReconciler, type Reconciler } from './reconcile.ts';
 import { rolesRoutes } from './routes.ts';
 
@@ -26,13 +26,18 @@ export const rolesFeature = (options: RolesOptions = {}) =>
         disconnect: (id) => realtime.disconnectUser(id),
         // One reconcile per deployment: where the music bot is held (docs/operations.md, "One music bot").
         isHolder: () => botHolder.isHolder(),
+        askIntentsAgain: () => botHolder.retryIntents(),
       });
       if (config.memberEvents) botHolder.wantIntents([GUILD_MEMBERS_INTENT]);
-      botHolder.onIntentsRefused(() => void reconciler.intentRefused(true));
+      const failed = (err: unknown) => log.error({ err }, 'role sync: could not record the intent');
+      botHolder.onIntentsRefused(() => void reconciler.intentRefused(true).catch(failed));
       botHolder.onBotReady((client) => {
         // READY or a resumed session: events may have been missed, so one run re-checks everyone now.
         reconciler.kick();
-        if (config.memberEvents) listenForMembers(client, db, config, reconciler, log);
+        if (!config.memberEvents) return;
+        listenForMembers(client, db, config, reconciler, log);
+        // A session with the intent: a 4014 before (this process, or the instance that held the bot) is over.
+        if (hasMembersIntent(client)) void reconciler.intentRefused(false).catch(failed);
       });
       options.observe?.(reconciler);
       return reconciler;

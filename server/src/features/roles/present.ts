@@ -19,12 +19,14 @@ export async function presentState(db: Db, config: RolesConfig): Promise<RoleSyn
     settings,
     guildName: row?.guild_name ?? null,
     status: {
+      // A problem recorded before the sync was switched off no longer holds anything back.
       problem:
-        isKnownCode(code) && row?.problem_since
+        settings.enabled && isKnownCode(code) && row?.problem_since
           ? { code, message: row.problem_message ?? '', since: row.problem_since }
           : null,
       lastRunAt: row?.last_run_at ?? null,
       paused: row?.paused === 1,
+      memberEvents: !config.memberEvents ? 'off' : code === 'MEMBER_INTENT_DISALLOWED' ? 'refused' : 'on',
     },
     held: (await listHeld(db)).map((h) => ({
       discordId: h.discord_id,

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import type { Clock } from '../../platform/feature.ts';
 import type { RolesConfig } from './config.ts';
-import { isProblem, type LookupProblem } from './discord.ts';
-import { listLinkedMembers, updateSettingsRow } from './repo.ts';
+import { isProblem, type LookupProblem, type ServerProfile } from './discord.ts';
+import { findSettingsRow, listLinkedMembers, updateSettingsRow } from './repo.ts';
 import {
   applyRun,
   canLook,
@@ -35,9 +35,14 @@ export type Reconciler = {
    * A gateway member event (GUILD_MEMBER_UPDATE with the member's full role list, or GUILD_MEMBER_REMOVE
    * as null): applied at once through the same code a run uses, on the bot holder only.
    */
-  memberEvent(discordId: string, roles: string[] | null): Promise<void>;
-  /** The gateway refused the Server Members intent (4014): a problem for the admins' banner until it is fixed. */
+  memberEvent(discordId: string, roles: string[] | null, profile?: ServerProfile): Promise<void>;
+  /**
+   * The gateway refused the Server Members intent (4014): a problem for the admins' banner until a session
+   * has it (false: the bot's READY with the intent, which clears the banner at once).
+   */
   intentRefused(refused: boolean): Promise<void>;
+  /** Member events this instance applied (it held the bot when they came): a test counts them. */
+  events(): number;
   /** Runs this instance made (applied or not): a test counts them. */
   runs(): number;
 };
@@ -46,7 +51,8 @@ const INTENT_PROBLEM: LookupProblem = {
   code: 'MEMBER_INTENT_DISALLOWED',
   message:
     'ROLE_SYNC_MEMBER_EVENTS is on but Discord refused the Server Members intent (gateway close 4014): ' +
-    'enable it in the developer portal (Bot → Privileged Gateway Intents). Until then roles follow the periodic re-check.',
+    'enable it in the developer portal (Bot → Privileged Gateway Intents); the bot then asks for it again at the ' +
+    'next re-check. Until then roles follow the periodic re-check.',
 };
 
 /**
@@ -64,10 +70,26 @@ export function createReconciler(o: {
   disconnect: (userId: string) => void;
   /** Only the instance holding the bot runs (one per deployment); the others skip their runs. */
   isHolder?: () => boolean;
+  /** The refused intent is enabled in the developer portal now: the bot logs in again asking for it. */
+  askIntentsAgain?: () => void;
 }): Reconciler {
   const isHolder = o.isHolder ?? (() => true);
   let runCount = 0;
+  let eventCount = 0;
   let intentProblem: LookupProblem | null = null;
+  /**
+   * What the application's flags last said of the refused intent. The bot is asked to log in again only
+   * when they turn to enabled, so flags that say enabled while the gateway still refuses it cannot make
+   * the bot reconnect (and the music pause) at every run.
+   */
+  let wasIntentEnabled = false;
+  /**
+   * Member events counted as they arrive, and the count at each member's last event: a run applies a
+   * lookup only if no event of that member came after it (an event's role list is newer than a lookup
+   * made minutes earlier in a long run, and must not be undone by it).
+   */
+  let eventSeq = 0;
+  const lastEventOf = new Map<string, number>();
   /** Member events and runs apply one at a time, so an event never interleaves with a run's apply. */
   let applying: Promise<unknown> = Promise.resolve();
   const serially = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -153,24 +175,37 @@ export function createReconciler(o: {
       return intervalMs;
     }
     await rememberGuild(db, guild, now());
+    if (intentProblem) await lookAtIntent(reader);
     // Discord answers again: the admins' banner goes now, not only once every member has been looked up
     // (a run over hundreds of members takes a while); a lookup failing below puts it back.
     await recordProblem(db, intentProblem, now());
     const members = (await listLinkedMembers(db)).filter((m) => !isExempt(config, m.user, m.sync));
     const spacing = Math.min(MAX_SPACING_MS, Math.floor(intervalMs / 2 / Math.max(1, members.length)));
     const looked: Looked[] = [];
+    const lookedAtSeq = new Map<string, number>();
     for (const [i, m] of members.entries()) {
       if (i > 0) await sleep(spacing);
       if (isStopping || isKicked) return intervalMs;
+      const seqBefore = eventSeq; // an event that comes while Discord answers is newer than the answer
       const verdict = await reader.member(settings.guildId, m.user.discord_id);
       if (verdict.kind === 'unknown') {
         log.warn({ problem: verdict.problem.code }, 'role sync: a lookup failed; this run changes nothing');
         await recordProblem(db, verdict.problem, now());
         return intervalMs;
       }
-      looked.push({ ...m, roles: verdict.kind === 'member' ? verdict.roles : null });
+      lookedAtSeq.set(m.user.discord_id, seqBefore);
+      looked.push(
+        verdict.kind === 'member'
+          ? { ...m, roles: verdict.roles, profile: verdict.profile }
+          : { ...m, roles: null },
+      );
     }
-    const result = await serially(() => applyLooked(looked, names));
+    const result = await serially(() => {
+      const unchangedSince = looked.filter(
+        (l) => (lastEventOf.get(l.user.discord_id) ?? 0) <= (lookedAtSeq.get(l.user.discord_id) ?? 0),
+      );
+      return applyLooked(unchangedSince, names);
+    });
     if (!result) return intervalMs;
     if (result.changed || result.held) log.info(result, 'role sync: run applied');
     await recordProblem(db, intentProblem, now());
@@ -180,20 +215,45 @@ export function createReconciler(o: {
 
   /** Stores what was looked up and applies it with the settings in force now (the same path for runs and events). */
   async function applyLooked(looked: Looked[], names: Awaited<ReturnType<typeof loadSettings>>['names']) {
-    for (const l of looked) await rememberRoles(db, l.user.discord_id, l.roles, now());
+    for (const l of looked) await rememberRoles(db, l.user.discord_id, l.roles, now(), l.profile);
     // The settings may have changed while the run looked: apply with the current ones.
     const fresh = await loadSettings(db, config);
     if (!fresh.settings.enabled || fresh.row?.paused === 1) return null;
-    return applyRun(db, config, fresh.settings, { ...names, ...fresh.names }, looked, effects);
+    // And each member as they are now (an event, an admin's edit or pin since the run began), not as
+    // the run found them at its start; a member removed meanwhile is left out.
+    const byId = new Map((await listLinkedMembers(db)).map((m) => [m.user.discord_id, m]));
+    const current = looked.flatMap((l) => {
+      const m = byId.get(l.user.discord_id);
+      return m ? [{ ...l, user: m.user, sync: m.sync }] : [];
+    });
+    return applyRun(db, config, fresh.settings, { ...names, ...fresh.names }, current, effects);
   }
 
-  async function memberEvent(discordId: string, roles: string[] | null): Promise<void> {
+  /** After a 4014: has the admin enabled the intent since? Then the bot logs in again with it. */
+  async function lookAtIntent(reader: ReturnType<typeof readerFor>): Promise<void> {
+    const isEnabled = await reader.isMembersIntentEnabled();
+    if (isEnabled === null) return; // could not check: ask again at the next run
+    if (isEnabled && !wasIntentEnabled) {
+      log.info('role sync: the Server Members intent is enabled now; the bot logs in again with it');
+      o.askIntentsAgain?.();
+    }
+    wasIntentEnabled = isEnabled;
+  }
+
+  async function memberEvent(
+    discordId: string,
+    roles: string[] | null,
+    profile?: ServerProfile,
+  ): Promise<void> {
     if (isStopping || !isHolder()) return;
+    eventSeq += 1;
+    lastEventOf.set(discordId, eventSeq);
     const { settings, row, names } = await loadSettings(db, config);
     if (!settings.enabled || row?.paused === 1) return;
     const member = (await listLinkedMembers(db)).find((m) => m.user.discord_id === discordId);
     if (!member || isExempt(config, member.user, member.sync)) return;
-    const result = await serially(() => applyLooked([{ ...member, roles }], names));
+    eventCount += 1;
+    const result = await serially(() => applyLooked([{ ...member, roles, profile }], names));
     if (result?.changed || result?.held)
       log.info({ ...result, discordId }, 'role sync: member event applied');
   }
@@ -203,8 +263,11 @@ export function createReconciler(o: {
     async intentRefused(refused) {
       intentProblem = refused ? INTENT_PROBLEM : null;
       if (refused) await recordProblem(db, INTENT_PROBLEM, now());
+      else if ((await findSettingsRow(db))?.problem_code === INTENT_PROBLEM.code)
+        await recordProblem(db, null, now());
     },
     runs: () => runCount,
+    events: () => eventCount,
     start() {
       running = loop();
     },

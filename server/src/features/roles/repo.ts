@@ -80,6 +80,8 @@ export async function upsertMemberRow(
       revoked_by_sync: 0,
       prior_level: null,
       checked_at: null,
+      nick: null,
+      avatar: null,
       ...changes,
     })
     .onConflict((oc) => oc.column('discord_id').doUpdateSet(changes))
@@ -106,14 +108,6 @@ export async function listHeld(db: Db): Promise<HeldRow[]> {
     .select('users.username')
     .orderBy('users.username')
     .execute();
-}
-
-export async function countHeld(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('role_sync_held')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 export async function upsertHeld(db: Db, row: RoleSyncHeldTable): Promise<void> {

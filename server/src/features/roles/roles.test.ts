@@ -156,7 +156,7 @@ describe('sign-in by membership and roles (issue 43, point 1)', () => {
       url: '/api/role-sync/me',
       headers: bearer(res.json().token),
     });
-    expect(me.json().data).toMatchObject({ roleName: 'Mod', roleColor: 0x2ecc71, level: 'moderator' });
+    expect(me.json().data.source).toMatchObject({ roleName: 'Mod', roleColor: 0x2ecc71, level: 'moderator' });
   });
 
   it("a non-member is refused with the server's name, never a raw error", async () => {
@@ -183,6 +183,47 @@ describe('sign-in by membership and roles (issue 43, point 1)', () => {
     const denied = await signInWithDiscord('482000000000000004', 'troll');
     expect(denied.statusCode).toBe(403);
     expect(denied.json().code).toBe('ROLE_REFUSED');
+  });
+});
+
+describe('member-facing: the server nickname and avatar (What to build)', () => {
+  it('the member sees their server nickname and server avatar where they have one, as the server changes them', async () => {
+    const id = '482000000000000031';
+    const hash = 'a_0123456789abcdef0123456789abcdef';
+    bot.addMember(GUILD, {
+      id,
+      username: 'nicky',
+      roles: [ROLE.member],
+      nick: 'Nicky of the Hall',
+      serverAvatar: hash,
+    });
+    const signedIn = await signInWithDiscord(id, 'nicky');
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    const me = async () => {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/role-sync/me',
+        headers: bearer(signedIn.json().token),
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json().data;
+    };
+    // At sign-in already (the lookup that approved them carried both).
+    expect((await me()).server).toMatchObject({
+      nick: 'Nicky of the Hall',
+      avatarUrl: `https://cdn.discordapp.com/guilds/${GUILD}/users/${id}/avatars/${hash}.gif?size=256`,
+    });
+    await runFor10s();
+    expect((await me()).server?.guildName).toBe('The Guildhall Community');
+
+    // They clear both in Discord: the next run shows their account's own.
+    bot.addMember(GUILD, { id, username: 'nicky', roles: [ROLE.member] });
+    await runFor10s();
+    expect((await me()).server).toEqual({
+      guildName: 'The Guildhall Community',
+      nick: null,
+      avatarUrl: null,
+    });
   });
 });
 
@@ -335,9 +376,10 @@ describe('the demotion brake, admins and pins (point 4)', () => {
     });
     expect(held.held[0]?.reason).toContain('role mapping changed');
     for (const id of ids) expect(await levelOf(id)).toEqual({ level: 'moderator', approved: true });
-    // Runs meanwhile keep holding them.
+    // Runs meanwhile keep holding them, with the preview the admin saw (the cause it gave included).
     await runFor10s();
     for (const id of ids) expect(await levelOf(id)).toEqual({ level: 'moderator', approved: true });
+    expect((await syncState()).held.map((h) => h.reason)).toEqual(held.held.map((h) => h.reason));
 
     const confirm = await ctx.app.inject({
       method: 'POST',
@@ -420,6 +462,7 @@ describe('settings and the role list', () => {
       demotionBrake: 5,
       intervalSeconds: 10,
     });
+    expect(state.status.memberEvents).toBe('off'); // ROLE_SYNC_MEMBER_EVENTS unset
     expect((await saveSettings({ demotionBrake: 2, noRole: 'viewer' })).settings).toMatchObject({
       demotionBrake: 2,
       noRole: 'viewer',

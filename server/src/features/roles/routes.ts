@@ -18,7 +18,7 @@ import {
   discardHeld,
   type Effects,
   listDiscordRoles,
-  roleSource,
+  myRoleSync,
   saveSettings,
   setPinned,
 } from './service.ts';
@@ -92,7 +92,7 @@ export function rolesRoutes(ctx: FeatureContext<RolesConfig>, reconciler: Reconc
       { config: { access: 'login' }, schema: { response: { 200: MyRoleSourceResponse } } },
       async (req) => ({
         success: true as const,
-        data: await roleSource(db, config, req.auth!.user.discord_id),
+        data: await myRoleSync(db, config, req.auth!.user.discord_id),
       }),
     );
   };

@@ -1,6 +1,7 @@
 import {
   type AccessLevel,
   DEMO_USER_ID,
+  guildAvatarUrl,
   isAccessLevel,
   NO_ROLE_POLICIES,
   type NoRolePolicy,
@@ -15,10 +16,15 @@ import { revokeUserSessions } from '../../platform/sessions.ts';
 import { recordSystemChange } from '../admin/index.ts';
 import { countRealAdmins, findUserById, type UsersTable, updateUser } from '../users/index.ts';
 import type { RolesConfig } from './config.ts';
-import { createGuildReader, type GuildReader, isProblem, type LookupProblem } from './discord.ts';
+import {
+  createGuildReader,
+  type GuildReader,
+  isProblem,
+  type LookupProblem,
+  type ServerProfile,
+} from './discord.ts';
 import {
   clearHeld,
-  countHeld,
   deleteHeld,
   findMemberRow,
   findSettingsRow,
@@ -165,8 +171,16 @@ export async function applyAccess(
   return isAccessChange;
 }
 
-/** One member as a run saw them: roles null = not in the server. */
-export type Looked = { user: UsersTable; sync: RoleSyncMembersTable | null; roles: string[] | null };
+/**
+ * One member as a run (or an event) saw them: roles null = not in the server; profile their server
+ * nickname and avatar when the look told them.
+ */
+export type Looked = {
+  user: UsersTable;
+  sync: RoleSyncMembersTable | null;
+  roles: string[] | null;
+  profile?: ServerProfile;
+};
 
 /**
  * Applies one run's verdicts under the demotion brake: when more members would be demoted than the
@@ -189,13 +203,25 @@ export async function applyRun(
       return { l, before, decision: decide(settings, l.roles, before, names) };
     });
   const demotions = plans.filter((p) => isDemotion(p.before, p.decision.next)).length;
-  const holdAll = demotions > settings.demotionBrake || (await countHeld(db)) > 0;
+  const heldNow = new Map((await listHeld(db)).map((h) => [h.discord_id, h]));
+  const holdAll = demotions > settings.demotionBrake || heldNow.size > 0;
   let changed = 0;
   let held = 0;
   for (const { l, before, decision } of plans) {
     const reason = causePrefix + decision.reason;
     if (holdAll && isDemotion(before, decision.next)) {
       const n = decision.next;
+      const h = heldNow.get(l.user.discord_id);
+      // The same change is already waiting: its preview (and the cause it gave) stays as the admin saw it.
+      const isSameChange =
+        h?.from_level === before.level &&
+        h.from_approved === (before.approved ? 1 : 0) &&
+        h.to_level === n.level &&
+        h.to_approved === (n.approved ? 1 : 0);
+      if (isSameChange) {
+        held += 1;
+        continue;
+      }
       await upsertHeld(db, {
         discord_id: l.user.discord_id,
         from_level: before.level,
@@ -221,17 +247,23 @@ export async function applyRun(
   return { changed, held };
 }
 
-/** Stores what a look found: the member's full role list, or that they are not in the server. */
+/**
+ * Stores what a look found: the member's full role list and server profile, or that they are not in the
+ * server (which also forgets the profile).
+ */
 export async function rememberRoles(
   db: Db,
   userId: string,
   roles: string[] | null,
   now: string,
+  profile?: ServerProfile,
 ): Promise<void> {
+  const seen = roles === null ? { nick: null, avatar: null } : profile;
   await upsertMemberRow(db, userId, {
     roles: roles ? JSON.stringify(roles) : null,
     in_guild: roles ? 1 : 0,
     checked_at: now,
+    ...(seen ? { nick: seen.nick?.slice(0, 64) ?? null, avatar: seen.avatar?.slice(0, 64) ?? null } : {}),
   });
 }
 
@@ -261,7 +293,13 @@ export async function checkAtSignIn(
     return { user };
   }
   const roles = verdict.kind === 'member' ? verdict.roles : null;
-  await rememberRoles(db, user.discord_id, roles, effects.now());
+  await rememberRoles(
+    db,
+    user.discord_id,
+    roles,
+    effects.now(),
+    verdict.kind === 'member' ? verdict.profile : undefined,
+  );
   const before = accessOf(user, sync);
   const decision = decide(settings, roles, before, names);
   // A fresh look supersedes a held change of theirs; one member signing in is no mass demotion.
@@ -446,17 +484,32 @@ export async function setPinned(db: Db, actor: AdminActor, id: string, isPinned:
   });
 }
 
-/** The role that gave a member their level, with its name and colour; null when none did. */
-export async function roleSource(db: Db, config: RolesConfig, userId: string) {
+/**
+ * What the member's settings page shows of the server (issue 43): the role that gave them their level,
+ * with its name and colour (null when none did), and their server nickname and avatar (null while the
+ * sync is off or they are not in the server).
+ */
+export async function myRoleSync(db: Db, config: RolesConfig, userId: string) {
   const user = await findUserById(db, userId);
   const sync = await findMemberRow(db, userId);
-  if (user?.is_approved !== 1 || !sync?.level_role_id) return null;
-  const { names } = await loadSettings(db, config);
-  const role = names[sync.level_role_id];
-  return {
-    roleId: sync.level_role_id,
-    roleName: role?.name ?? `#${sync.level_role_id}`,
-    roleColor: role?.color ?? 0,
-    level: (isAccessLevel(user.access_level) ? user.access_level : 'viewer') as AccessLevel,
-  };
+  const { row, settings, names } = await loadSettings(db, config);
+  const role = sync?.level_role_id ? names[sync.level_role_id] : undefined;
+  const source =
+    user?.is_approved === 1 && sync?.level_role_id
+      ? {
+          roleId: sync.level_role_id,
+          roleName: role?.name ?? `#${sync.level_role_id}`,
+          roleColor: role?.color ?? 0,
+          level: (isAccessLevel(user.access_level) ? user.access_level : 'viewer') as AccessLevel,
+        }
+      : null;
+  const server =
+    settings.enabled && settings.guildId && sync?.in_guild === 1
+      ? {
+          guildName: row?.guild_name ?? null,
+          nick: sync.nick,
+          avatarUrl: sync.avatar ? guildAvatarUrl(settings.guildId, userId, sync.avatar) : null,
+        }
+      : null;
+  return { source, server };
 }

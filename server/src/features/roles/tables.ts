@@ -33,6 +33,9 @@ export type RoleSyncMembersTable = {
   revoked_by_sync: number;
   prior_level: AccessLevel | null;
   checked_at: string | null;
+  /** The member's server nickname and server avatar hash at the last look (null: none, or not in the server). */
+  nick: string | null;
+  avatar: string | null;
 };
 
 /** A demotion the brake held back, waiting for an admin. */

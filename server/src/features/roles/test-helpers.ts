@@ -1,5 +1,4 @@
 import { expect } from 'vitest';
-import type { Clock } from '../../platform/feature.ts';
 import { eventually } from '../../test/eventually.ts';
 import { manualClock as sharedManualClock } from '../../test/manual-clock.ts';
 import type { Reconciler } from './index.ts';

@@ -17,7 +17,9 @@ export type FakeMember = {
   avatar?: string | null;
   /** Role ids (besides @everyone). */
   roles?: string[];
+  /** The server nickname and the server avatar hash (set in this server only). */
   nick?: string | null;
+  serverAvatar?: string | null;
 };
 /** `managed`: a role an integration owns (a bot's own role), which nobody can be given by hand. */
 export type FakeRole = { id: string; name: string; color?: number; position?: number; managed?: boolean };
@@ -198,7 +200,7 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
         known.members.find((x) => x.id === guildRoute[3]) ??
         (known.openMembership ? { id: guildRoute[3], username: `member_${guildRoute[3].slice(-6)}` } : null);
       if (!m) return send(404, { message: 'Unknown Member', code: 10007 });
-      return send(200, { ...memberObject(m), nick: m.nick ?? null, pending: false });
+      return send(200, { ...memberObject(m), pending: false });
     }
     if (url.pathname === '/api/v10/gateway/bot') {
       return send(200, {
@@ -208,6 +210,10 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
       });
     }
     if (url.pathname === '/api/v10/users/@me') return send(200, userObject(botUser));
+    if (decodeURIComponent(url.pathname) === '/api/v10/applications/@me') {
+      // GATEWAY_GUILD_MEMBERS_LIMITED (1 << 15): the Server Members intent switched on, under 100 servers.
+      return send(200, { id: botUser.id, name: botUser.username, flags: membersAllowed ? 1 << 15 : 0 });
+    }
     const guildPath = /^\/api\/v10\/guilds\/(\d+)$/.exec(url.pathname);
     const guild = guildPath && guilds.find((g) => g.id === guildPath[1]);
     if (guild) {
@@ -227,6 +233,8 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
 
   const memberObject = (m: FakeMember) => ({
     user: userObject(m),
+    nick: m.nick ?? null,
+    avatar: m.serverAvatar ?? null,
     roles: m.roles ?? [],
     joined_at: '2025-01-01T00:00:00.000Z',
     deaf: false,

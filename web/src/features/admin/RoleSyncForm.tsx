@@ -22,6 +22,14 @@ const NO_ROLE_LABELS: Record<NoRolePolicy, string> = {
   refused: 'Refused',
 };
 
+/** How role changes reach the portal: Discord's member events as they come, or the periodic re-check alone. */
+const MEMBER_EVENTS_TEXT: Record<RoleSyncState['status']['memberEvents'], string> = {
+  on: 'Member events: on (role changes apply as Discord sends them, besides the re-check)',
+  off: 'Member events: off (the periodic re-check finds role changes)',
+  refused:
+    'Member events: refused by Discord (Server Members intent not enabled); the periodic re-check finds role changes',
+};
+
 type RolesView =
   | { status: 'pending' }
   | { status: 'error'; message: string; isNotConfigured: boolean; retry: () => void }
@@ -85,6 +93,9 @@ export function RoleSyncForm({
         <p className="mt-1 pl-6.5 text-muted" data-testid="role-sync-server">
           Server: {state.guildName ?? (settings.guildId ? `id ${settings.guildId}` : 'not set')}
           {state.status.lastRunAt && <> · last checked {new Date(state.status.lastRunAt).toLocaleString()}</>}
+        </p>
+        <p className="mt-0.5 pl-6.5 text-muted" data-testid="role-sync-events">
+          {MEMBER_EVENTS_TEXT[state.status.memberEvents]}
         </p>
       </div>
 

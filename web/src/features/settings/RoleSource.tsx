@@ -1,15 +1,8 @@
-import { MyRoleSourceResponse } from '@guildhall/common';
-import { useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../../api/client.ts';
+import type { MyRoleSourceResponse } from '@guildhall/common';
 import { RoleDot } from '../../ui/RoleDot.tsx';
 
 /** "Level from the Discord role …": which role of the community server gave the member their level (issue 43). */
-export function RoleSource() {
-  const source = useQuery({
-    queryKey: ['role-sync', 'me'],
-    queryFn: async () => MyRoleSourceResponse.parse(await apiFetch('/api/role-sync/me')).data,
-  });
-  const role = source.data;
+export function RoleSource({ role }: { role: MyRoleSourceResponse['data']['source'] }) {
   if (!role) return null;
   return (
     <p

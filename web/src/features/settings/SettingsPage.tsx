@@ -13,10 +13,12 @@ import { ApiTokensCard } from './ApiTokensCard.tsx';
 import { Field } from './Field.tsx';
 import { RoleSource } from './RoleSource.tsx';
 import { ThemeCard } from './ThemeCard.tsx';
+import { useMyRoleSync } from './useMyRoleSync.ts';
 
 export function SettingsPage() {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
+  const fromServer = useMyRoleSync(user?.provider === 'discord').data;
 
   if (!user) {
     return (
@@ -37,6 +39,10 @@ export function SettingsPage() {
   const avatarKind = !isDiscord ? 'Generic Avatar' : user.avatar ? 'Custom' : 'Default';
   const created = isDiscord ? snowflakeDate(user.id) : null;
   const hasDiscriminator = !!user.discriminator && Number(user.discriminator) !== 0;
+  // The community server's nickname and avatar, where the member has one there (issue 43).
+  const server = fromServer?.server;
+  const shownName = server?.nick ?? user.username;
+  const shownAvatar = server?.avatarUrl ?? avatar;
 
   return (
     <Page>
@@ -56,9 +62,9 @@ export function SettingsPage() {
       </div>
 
       <Card className="mb-6 flex flex-col items-center gap-5 text-center sm:flex-row sm:text-left">
-        <Avatar src={avatar} name={user.username} className="size-20 border-2 border-brand/50 text-2xl" />
+        <Avatar src={shownAvatar} name={shownName} className="size-20 border-2 border-brand/50 text-2xl" />
         <div className="min-w-0 flex-1">
-          <h1 className="truncate text-2xl font-bold">{user.username}</h1>
+          <h1 className="truncate text-2xl font-bold">{shownName}</h1>
           <p className="text-muted">{tag}</p>
           <p className="mt-1 text-sm text-muted">{user.email ?? 'No email on file'}</p>
           <div className="mt-3 flex flex-wrap justify-center gap-2 sm:justify-start">
@@ -68,7 +74,7 @@ export function SettingsPage() {
             </Badge>
             <LevelBadge level={user.accessLevel} />
           </div>
-          {isDiscord && <RoleSource />}
+          {isDiscord && <RoleSource role={fromServer?.source ?? null} />}
         </div>
         <div className="text-sm text-muted sm:text-right">
           <div className="text-xs uppercase tracking-wide">Account created</div>
@@ -109,6 +115,16 @@ export function SettingsPage() {
           </div>
           <dl>
             <Field label="Display Name" value={user.globalName ?? user.username} />
+            {server?.nick && (
+              <Field label={`Nickname in ${server.guildName ?? 'the server'}`} value={server.nick} />
+            )}
+            {server?.avatarUrl && (
+              <Field
+                label="Server Avatar URL"
+                value={<span className="font-mono text-xs">{server.avatarUrl}</span>}
+                copy={server.avatarUrl}
+              />
+            )}
             <Field label="Full Tag" value={tag} copy={tag} />
             <Field
               label="Avatar URL"
