@@ -158,7 +158,7 @@ export const DISCORD_COMMAND_HELP: {
     name: 'pictionary',
     usage: '/pictionary',
     access: 'member',
-    does: 'Opens a Pictionary lobby with you in it (or the open one) and posts its invite with a Join button.',
+    does: 'Opens a new Pictionary lobby that you host (or the one you are in) and posts its invite with a Join button.',
   },
   {
     name: 'tictactoe',

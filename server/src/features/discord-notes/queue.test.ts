@@ -1,9 +1,11 @@
-import { DISCORD_NOTES_DEFAULTS } from '@guildhall/common';
+import type { REST } from '@discordjs/rest';
+import { DISCORD_NOTE_TEXTS, DISCORD_NOTES_DEFAULTS } from '@guildhall/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.ts';
 import { noteFileShared, noteLobbyOpened, noteSongRequested } from './index.ts';
+import { NotePoster } from './poster.ts';
 import { oldestNotes, takeNote, writeSettingsValue } from './repo.ts';
-import { loadSettings, type NotePayload, saveSettings } from './service.ts';
+import { enqueue, loadSettings, type NotePayload, saveSettings } from './service.ts';
 
 const GENERAL = '400000000000000030';
 const OTHER = '400000000000000031';
@@ -82,5 +84,46 @@ describe('channel notes: settings and queue', () => {
     const taken = await Promise.all([1, 2, 3].map(() => takeNote(t.db, note?.id ?? '')));
     expect(taken.filter(Boolean)).toHaveLength(1);
     expect(await queued()).toEqual([]);
+  });
+
+  test('only the instance holding the bot posts: elsewhere, or with no bot logged in, the note waits in the queue', async () => {
+    await saveSettings(t.db, { channelId: GENERAL, events: { share: false, lobby: false, song: true } });
+    let holder = false;
+    const posted: { route: string; body: unknown }[] = [];
+    const rest = {
+      post: async (route: string, o: { body: unknown }) => {
+        posted.push({ route, body: o.body });
+        return {};
+      },
+    } as unknown as REST;
+    const poster = new NotePoster({
+      db: t.db,
+      log: t.app.log,
+      publicUrl: 'https://portal.example.test',
+      isHolder: () => holder,
+    });
+    await enqueue(t.db, { kind: 'song', who: 'alice', title: 'Held', more: 0 }, NOW);
+    poster.attach(rest); // the bot logged in here, but another instance holds the lease now
+    await poster.settled();
+    expect(posted).toEqual([]);
+    expect(await queued()).toHaveLength(1);
+
+    holder = true;
+    poster.kick();
+    await poster.settled();
+    expect(posted).toEqual([
+      {
+        route: `/channels/${GENERAL}/messages`,
+        body: { content: DISCORD_NOTE_TEXTS.song('alice', 'Held'), allowed_mentions: { parse: [] } },
+      },
+    ]);
+    expect(await queued()).toEqual([]);
+
+    poster.attach(null); // the bot logged out here: nothing to post with
+    await enqueue(t.db, { kind: 'song', who: 'alice', title: 'Later', more: 0 }, NOW + 1);
+    poster.kick();
+    await poster.settled();
+    expect(posted).toHaveLength(1);
+    expect(await queued()).toHaveLength(1);
   });
 });

@@ -16,7 +16,7 @@ export function DiscordCommandsCard() {
       </p>
       <dl className="divide-y divide-border text-sm">
         {DISCORD_COMMAND_HELP.map((c) => (
-          <div key={c.name} className="grid gap-1 py-2.5 sm:grid-cols-[11rem_1fr] sm:gap-4">
+          <div key={c.name} className="grid gap-1 py-2.5 sm:grid-cols-[13rem_1fr] sm:gap-4">
             <dt className="flex flex-wrap items-center gap-2 sm:block">
               <code className="font-mono font-medium text-text">{c.usage}</code>
               <Badge className="sm:mt-1 sm:flex sm:w-fit">{ACCESS_LABELS[c.access]}</Badge>

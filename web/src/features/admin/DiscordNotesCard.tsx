@@ -197,14 +197,11 @@ function NotesForm({
         </ul>
       </fieldset>
 
-      <div className="flex flex-wrap items-center justify-end gap-2">
-        {isDirty && (
-          <span className="w-full font-medium text-warning-text sm:mr-auto sm:w-auto" role="status">
-            Unsaved changes
-          </span>
-        )}
+      {/* The test note apart (left; below on a phone), the form's own Cancel and Save together. */}
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
         <Button
           variant="secondary"
+          className="self-start"
           icon={<Send className="size-4" />}
           // The test note checks what is saved: save first.
           disabled={busy || isDirty || isTesting || !saved.channelId || state.notConfigured !== null}
@@ -212,12 +209,19 @@ function NotesForm({
         >
           {isTesting ? 'Sending…' : 'Send test note'}
         </Button>
-        <Button variant="ghost" disabled={busy || !isDirty} onClick={() => setEdited(null)}>
-          Cancel
-        </Button>
-        <Button type="submit" icon={<Save className="size-4" />} disabled={busy || !isDirty}>
-          Save settings
-        </Button>
+        <div className="flex flex-wrap items-center justify-end gap-2">
+          {isDirty && (
+            <span className="mr-auto font-medium text-warning-text sm:mr-2" role="status">
+              Unsaved changes
+            </span>
+          )}
+          <Button variant="ghost" disabled={busy || !isDirty} onClick={() => setEdited(null)}>
+            Cancel
+          </Button>
+          <Button type="submit" icon={<Save className="size-4" />} disabled={busy || !isDirty}>
+            Save settings
+          </Button>
+        </div>
       </div>
     </form>
   );
