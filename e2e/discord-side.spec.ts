@@ -40,6 +40,21 @@ test('[discord] /pictionary posts a lobby whose Join button brings a signed-out 
   expect(join).toMatchObject({ type: 2, style: 5, label: DISCORD_TEXTS.join });
   const url = join?.url ?? '';
   expect(url).toMatch(new RegExp(`^${BASE_URL}/minigames/pictionary\\?join=[0-9a-f-]{36}$`));
+  // The host makes it private (as on the web): Find Game of the Pictionary tests running alongside never
+  // fills it, and an invite link still joins a private lobby.
+  const lobbyId = new URL(url).searchParams.get('join') ?? '';
+  const privately = await fetch(`${BASE_URL}/api/games/pictionary/${lobbyId}/settings`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      maxRounds: 3,
+      maxPlayers: 8,
+      wordBanks: ['general'],
+      customWords: [],
+      isPrivate: true,
+    }),
+  });
+  expect(privately.status).toBe(200);
 
   // A member who is not signed in in this browser follows the button: sign-in first, then the lobby.
   const guest = await createMember({ access_level: 'viewer' });
@@ -55,6 +70,12 @@ test('[discord] /pictionary posts a lobby whose Join button brings a signed-out 
   await expect(page.getByTestId('lobby-players')).toContainText(guest.username);
   await expect(page).toHaveURL(`${BASE_URL}/minigames/pictionary`);
   await context.close();
+  // Both leave: the lobby does not linger.
+  for (const token of [guest.token, host.token])
+    await fetch(`${BASE_URL}/api/games/pictionary/${lobbyId}/leave`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
 });
 
 test('[admin] channel notes: off by default; a channel from the bot’s view and events saved; the test note arrives mentioning nobody', async ({

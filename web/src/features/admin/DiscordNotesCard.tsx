@@ -211,7 +211,7 @@ function NotesForm({
         </Button>
         <div className="flex flex-wrap items-center justify-end gap-2">
           {isDirty && (
-            <span className="mr-auto font-medium text-warning-text sm:mr-2" role="status">
+            <span className="w-full font-medium text-warning-text sm:mr-2 sm:w-auto" role="status">
               Unsaved changes
             </span>
           )}
