@@ -172,6 +172,42 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('channel notes', () => {
     });
   });
 
+  test('a lobby opened by /pictionary is noted, except in the channel where the command already posted it', async () => {
+    const at = (userId: string, channelId: string) => ({ guildId: GUILD_ID, channelId, userId });
+    const lobbyNotes = () => notesIn(GENERAL).filter((m) => m.body.components !== undefined);
+    const before = lobbyNotes().length;
+    // From another channel: the notes channel gets the note, with the Join button to that lobby.
+    const elsewhere = t.discord.slash(at(ALICE.id, ANNOUNCEMENTS), 'pictionary');
+    const note = await eventually(() => {
+      const n = lobbyNotes()[before];
+      if (!n) throw new Error('no lobby note yet');
+      return n;
+    });
+    const invite = await eventually(() => {
+      const o = elsewhere.original();
+      if (!o) throw new Error('no answer yet');
+      return JSON.stringify(o.components);
+    });
+    const url = /"url":"([^"]+)"/.exec(JSON.stringify(note.body.components))?.[1] ?? '';
+    expect(url).toMatch(/\/minigames\/pictionary\?join=/);
+    expect(invite).toContain(url);
+    await api(
+      t,
+      t.alice.token,
+      'POST',
+      `/api/games/pictionary/${new URL(url).searchParams.get('join')}/leave`,
+    );
+
+    // From the notes channel itself: the command's invite is there already, no note follows. A share
+    // noted afterwards (queued before its answer) shows the queue has moved past it.
+    const here = t.discord.slash(at(t.bob.userId, GENERAL), 'pictionary');
+    await eventually(() => expect(here.original()).not.toBeNull());
+    const shared = notesIn(GENERAL).length;
+    expect((await share(files.report ?? '', { accessLevel: 'public' })).status).toBe(201);
+    await eventually(() => expect(notesIn(GENERAL).length).toBe(shared + 1));
+    expect(lobbyNotes()).toHaveLength(before + 1);
+  });
+
   test('switched off again, nothing more is noted', async () => {
     expect((await save({ channelId: GENERAL, events: DISCORD_NOTES_DEFAULTS.events })).status).toBe(200);
     const before = t.discord.interactions.messages.length;
