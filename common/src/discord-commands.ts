@@ -16,8 +16,10 @@ export const DISCORD_COMMANDS = {
   resume: { name: 'resume', description: 'Resume the music' },
   stop: { name: 'stop', description: 'Stop the music (the queue stays)' },
   volume: { name: 'volume', description: 'Set the volume (0–200 %)' },
-  portal: { name: 'portal', description: 'Open the portal' },
+  portal: { name: 'portal', description: 'A link to the portal page for this channel' },
   share: { name: 'share', description: 'Share one of your files: a link anyone can open' },
+  pictionary: { name: 'pictionary', description: 'Open a Pictionary lobby and post its invite here' },
+  tictactoe: { name: 'tictactoe', description: 'Open a tic-tac-toe room and post its invite here' },
 } as const;
 export type DiscordCommandName = keyof typeof DISCORD_COMMANDS;
 
@@ -68,6 +70,11 @@ export function parseMusicButtonId(customId: string): { action: MusicButtonActio
 export const DISCORD_TEXTS = {
   openPortal: 'Open portal',
   portal: 'The portal: music, files, games and more.',
+  /** `/portal` from the bot's voice channel or where the now-playing message is: the music page. */
+  portalMusic: 'The portal’s music page: the queue, search, playlists and lyrics.',
+  join: 'Join',
+  /** A command a feature of this deployment does not offer (its feature is not mounted). */
+  unavailable: 'That command is not available on this portal.',
   nothingPlaying: 'Nothing is playing.',
   queueEmpty: 'The queue is empty.',
   nowPlayingTitle: 'Now playing',
@@ -91,4 +98,78 @@ export const DISCORD_TEXTS = {
 export const DISCORD_SHARE_TEXTS = {
   shared: (name: string, url: string) => `Share link for **${name}**: ${url}`,
   noPublicUrl: 'The portal’s address (PUBLIC_URL) is not set, so no link can be made here.',
+} as const;
+
+/** What a game command posts: its invite, with a Join button to the lobby's page (issue 44). */
+export const DISCORD_GAME_TEXTS = {
+  pictionaryInvite: (host: string) => `**${host}** opened a Pictionary lobby. Press Join to play.`,
+  tictactoeInvite: (host: string) =>
+    `**${host}** opened a tic-tac-toe room. The first to press Join plays O.`,
+  /** The member's own game is already under way: where it is, for them alone. */
+  inGame: 'You are already in a game: open it in the portal.',
+} as const;
+
+/**
+ * What each command does and who may use it, as the web panel lists them (issue 44). The same order as
+ * `DISCORD_COMMANDS`; `access` is the portal level the handler checks.
+ */
+export const DISCORD_COMMAND_HELP: {
+  name: DiscordCommandName;
+  usage: string;
+  access: 'anyone' | 'member' | 'user';
+  does: string;
+}[] = [
+  {
+    name: 'play',
+    usage: '/play <query or link>',
+    access: 'user',
+    does: 'Plays or queues a song: a YouTube, SoundCloud or library link, or a search (the first result). Suggestions come from the portal’s search. You must be in the bot’s voice channel.',
+  },
+  { name: 'queue', usage: '/queue', access: 'member', does: 'Shows the song playing and the next ten.' },
+  {
+    name: 'np',
+    usage: '/np',
+    access: 'member',
+    does: 'Shows the song playing, its position and who asked for it.',
+  },
+  {
+    name: 'skip',
+    usage: '/skip',
+    access: 'user',
+    does: 'Skips the song, or starts a vote with a button when other listeners are in the channel (as on the web).',
+  },
+  { name: 'pause', usage: '/pause', access: 'user', does: 'Pauses the music.' },
+  { name: 'resume', usage: '/resume', access: 'user', does: 'Resumes the music.' },
+  { name: 'stop', usage: '/stop', access: 'user', does: 'Stops the music; the queue stays.' },
+  { name: 'volume', usage: '/volume <percent>', access: 'user', does: 'Sets the volume, 0–200 %.' },
+  {
+    name: 'portal',
+    usage: '/portal',
+    access: 'anyone',
+    does: 'A link to the portal: the music page from the bot’s voice or now-playing channel, the home page elsewhere. Only you see it.',
+  },
+  {
+    name: 'share',
+    usage: '/share <file>',
+    access: 'user',
+    does: 'Shares one of your files by a permanent public link, shown only to you. Suggestions are your own files.',
+  },
+  {
+    name: 'pictionary',
+    usage: '/pictionary',
+    access: 'member',
+    does: 'Opens a new Pictionary lobby that you host (or the one you are in) and posts its invite with a Join button.',
+  },
+  {
+    name: 'tictactoe',
+    usage: '/tictactoe',
+    access: 'member',
+    does: 'Opens a tic-tac-toe room with you as X and posts its invite; the first to press Join plays O.',
+  },
+];
+
+/** The portal page of a game's invite: following it (after sign-in) seats the member in that lobby or room. */
+export const GAME_INVITE_PATHS = {
+  pictionary: (gameId: string) => `/minigames/pictionary?join=${encodeURIComponent(gameId)}`,
+  tictactoe: (gameId: string) => `/minigames/tic-tac-toe?join=${encodeURIComponent(gameId)}`,
 } as const;

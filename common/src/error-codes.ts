@@ -64,6 +64,10 @@ export const ERROR_CODES = {
     status: 409,
     description: 'role sync needs DISCORD_BOT_TOKEN and a server id first',
   },
+  DISCORD_NOTES_NOT_CONFIGURED: {
+    status: 409,
+    description: 'channel notes need the bot, its server and PUBLIC_URL first',
+  },
 
   // Files.
   ALREADY_COMPLETE: { status: 409, description: 'the upload is already complete' },

@@ -3,6 +3,7 @@ export * from './api.ts';
 export * from './api-tokens.ts';
 export * from './discord.ts';
 export * from './discord-commands.ts';
+export * from './discord-notes.ts';
 export * from './error-codes.ts';
 export * from './files.ts';
 export * from './files-manager.ts';

@@ -9,6 +9,11 @@ export const BOT_CONTROL_URL = `http://127.0.0.1:${BOT_CONTROL_PORT}`;
 /** The e2e server the bot is on, its voice channel, and the members the tests sign in as. */
 export const MUSIC_GUILD = { id: '710000000000000001', name: 'Guildhall E2E' } as const;
 export const LOUNGE = { id: '710000000000000011', name: 'Lounge' } as const;
+/** Text channels of the e2e server: where slash commands are used and channel notes go (issue 44). */
+export const TEXT_CHANNELS = {
+  general: { id: '710000000000000021', name: 'general' },
+  portalNotes: { id: '710000000000000022', name: 'portal-notes' },
+} as const;
 export const MUSIC_MEMBERS = {
   alice: { id: '510000000000000001', username: 'alice_e2e' },
   bob: { id: '510000000000000002', username: 'bob_e2e' },

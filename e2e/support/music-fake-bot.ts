@@ -1,6 +1,18 @@
 import http from 'node:http';
-import { type FakeGuildFailure, startFakeDiscordBot } from '../../server/src/test/fake-discord-bot/index.ts';
-import { BOT_CONTROL_PORT, BOT_PORT, GUILD_ROLES, LOUNGE, MUSIC_GUILD, MUSIC_MEMBERS } from './music-env.ts';
+import {
+  type FakeGuildFailure,
+  type FakeInteraction,
+  startFakeDiscordBot,
+} from '../../server/src/test/fake-discord-bot/index.ts';
+import {
+  BOT_CONTROL_PORT,
+  BOT_PORT,
+  GUILD_ROLES,
+  LOUNGE,
+  MUSIC_GUILD,
+  MUSIC_MEMBERS,
+  TEXT_CHANNELS,
+} from './music-env.ts';
 
 // Started by Playwright's webServer list: the fake Discord (REST, gateway, voice) the portal's music bot
 // logs in to, and a control endpoint the tests use to move members in and out of voice channels, give
@@ -11,6 +23,7 @@ const fake = await startFakeDiscordBot(
     {
       ...MUSIC_GUILD,
       voiceChannels: [LOUNGE],
+      textChannels: Object.values(TEXT_CHANNELS),
       members: Object.values(MUSIC_MEMBERS).map((m) => ({ id: m.id, username: m.username })),
       roles: Object.values(GUILD_ROLES),
       openMembership: true,
@@ -57,12 +70,45 @@ const control = http.createServer((req, res) => {
       fake.failGuildRoutes(failure);
     });
   }
+  // A member runs a slash command in a text channel (issue 44); the answer is read with GET /interactions/<id>.
+  if (req.method === 'POST' && req.url === '/slash') {
+    return withBody(({ guildId, channelId, userId, username, name, options }: SlashBody) => {
+      fake.addMember(guildId, { id: userId, username });
+      const i = fake.slash({ guildId, channelId, userId }, name, options ?? {});
+      dispatched.set(i.id, i);
+      return { id: i.id };
+    });
+  }
+  if (req.method === 'GET' && req.url?.startsWith('/interactions/')) {
+    const i = dispatched.get(req.url.slice('/interactions/'.length));
+    if (!i) return reply(404, { error: 'unknown interaction' });
+    return reply(200, { ack: i.ack()?.type ?? null, original: i.original(), followups: i.followups() });
+  }
+  // The messages the bot posted in a channel (channel notes, now-playing), oldest first.
+  if (req.method === 'GET' && req.url?.startsWith('/messages/')) {
+    const channelId = req.url.slice('/messages/'.length);
+    return reply(200, {
+      messages: fake.interactions.messages
+        .filter((m) => m.channelId === channelId && !m.deleted)
+        .map((m) => m.body),
+    });
+  }
   if (req.method === 'GET' && req.url?.startsWith('/bot-channel/')) {
     return reply(200, { channelId: fake.botChannel(req.url.slice('/bot-channel/'.length)) });
   }
   reply(404, { error: 'not found' });
 });
 type VoiceBody = { guildId: string; userId: string; channelId: string | null };
+type SlashBody = {
+  guildId: string;
+  channelId: string;
+  userId: string;
+  username: string;
+  name: string;
+  options?: Record<string, string | number>;
+};
+/** The interactions dispatched through /slash, by id. */
+const dispatched = new Map<string, FakeInteraction>();
 type MemberBody = { guildId: string; userId: string; username: string; roles: string[]; nick?: string };
 
 control.listen(BOT_CONTROL_PORT, '127.0.0.1', () =>

@@ -70,6 +70,14 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/admin/role-sync/held/discard': { access: 'admin' },
   'PUT /api/admin/role-sync/pins/:id': { access: 'admin', body: () => ({ pinned: false }) },
   'GET /api/role-sync/me': { access: 'login' },
+  // Channel notes (issue 44)
+  'GET /api/admin/discord-notes': { access: 'admin' },
+  'PUT /api/admin/discord-notes': {
+    access: 'admin',
+    body: () => ({ channelId: null, events: { share: false, lobby: false, song: false } }),
+  },
+  'GET /api/admin/discord-notes/channels': { access: 'admin' },
+  'POST /api/admin/discord-notes/test': { access: 'admin' },
 
   // Minigames: tic-tac-toe (portal-tools §2: login required)
   'POST /api/games/tic-tac-toe/join': { access: 'login' },

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AdminTables } from '../features/admin/tables.ts';
 import type { AuthTables } from '../features/auth/tables.ts';
+import type { DiscordNotesTables } from '../features/discord-notes/tables.ts';
 import type { FilesTables } from '../features/files/tables.ts';
 import type { PictionaryTables } from '../features/games/pictionary/tables.ts';
 import type { TicTacToeTables } from '../features/games/tictactoe/tables.ts';
@@ -58,6 +59,7 @@ export type Database = CoreTables &
   PictionaryTables &
   MusicTables &
   OsintTables &
-  RoleSyncTables;
+  RoleSyncTables &
+  DiscordNotesTables;
 
 export type { Generated };

@@ -2,6 +2,7 @@ import type { Feature } from '../platform/feature.ts';
 import { adminFeature } from './admin/index.ts';
 import { apiTokensFeature } from './api-tokens/index.ts';
 import { authFeature } from './auth/index.ts';
+import { discordNotesFeature } from './discord-notes/index.ts';
 import { filesFeature } from './files/index.ts';
 import { type PictionaryOptions, pictionaryFeature } from './games/pictionary/index.ts';
 import { ticTacToeFeature } from './games/tictactoe/index.ts';
@@ -29,5 +30,6 @@ export function allFeatures(options: FeatureOptions = {}): Feature[] {
     pictionaryFeature(options.pictionary),
     osintFeature,
     musicFeature(options.music),
+    discordNotesFeature,
   ];
 }

@@ -1,4 +1,28 @@
+import type { AccessLevel } from '@guildhall/common';
 import type { Client } from 'discord.js';
+
+/**
+ * A slash command another feature offers through the bot (issue 44: `/pictionary`, `/tictactoe`). The bot's
+ * Discord side registers it, checks the caller's approval and `access` level and counts `perMinute` per
+ * member, then runs it as that member; the feature's own service does the work with its own rules.
+ */
+export type OfferedCommand = {
+  /** One of `DISCORD_COMMANDS` (common/). */
+  name: string;
+  access: 'login' | AccessLevel;
+  perMinute: number;
+  /** `member.username` is markdown-escaped: ready to show in a message. */
+  run: (
+    member: { discordId: string; username: string; level: AccessLevel },
+    where: CommandPlace,
+  ) => Promise<OfferedAnswer>;
+};
+export type CommandPlace = { guildId: string | null; channelId: string };
+/**
+ * What an offered command answers: posted in the channel with a Join link button to `path` (a portal
+ * page), or, `private`, shown to the caller alone with an Open portal button to `path`.
+ */
+export type OfferedAnswer = { content: string; path: string; private?: boolean };
 
 /**
  * Which instance holds the Discord bot, as one small signal every feature can read (docs/operations.md,
@@ -18,6 +42,9 @@ export type BotHolder = {
    */
   wantIntents(intents: number[]): void;
   wantedIntents(): number[];
+  /** A feature offers a slash command (asked in `setup`); the bot's Discord side answers it. */
+  offerCommand(command: OfferedCommand): void;
+  offeredCommands(): OfferedCommand[];
   /** The music feature: the bot's gateway is ready (READY, or a resumed session) on this instance. */
   botReady(client: Client): void;
   /** The music feature: the gateway refused the wanted intents (4014); the bot runs without them. */
@@ -40,6 +67,7 @@ export type BotHolder = {
 export function createBotHolder(): BotHolder {
   let held: (() => boolean) | null = null;
   const intents = new Set<number>();
+  const commands = new Map<string, OfferedCommand>();
   const ready = new Set<(client: Client) => void>();
   const refused = new Set<() => void>();
   const gone = new Set<() => void>();
@@ -57,6 +85,10 @@ export function createBotHolder(): BotHolder {
       for (const i of list) intents.add(i);
     },
     wantedIntents: () => [...intents],
+    offerCommand(command) {
+      commands.set(command.name, command);
+    },
+    offeredCommands: () => [...commands.values()],
     botReady(client) {
       for (const l of ready) l(client);
     },

@@ -36,6 +36,8 @@ export type FakeYouTube = {
   /** `garbage`: InnerTube answers 200 with an HTML page, as a captive portal or a consent wall would. */
   /** ok; an HTML page instead of JSON (garbage); or 503 on every InnerTube call (an outage). */
   setMode: (mode: 'ok' | 'garbage' | 'error5xx') => void;
+  /** Every search answers this many ms late (a slow YouTube, issue 44's "search delayed 5 s"); 0: at once. */
+  setSearchDelay: (ms: number) => void;
   close: () => Promise<void>;
 };
 
@@ -105,6 +107,7 @@ export async function startFakeYouTube(
   }
   const log: string[] = [];
   let mode: 'ok' | 'garbage' | 'error5xx' = 'ok';
+  let searchDelayMs = 0;
   let base = '';
 
   const thumbnails = (id: string) => ({
@@ -532,7 +535,14 @@ export async function startFakeYouTube(
           configData: 'CAMSFixtureConfigData',
         });
       }
-      if (innertube[1] === 'search') return json(200, search(body.query ?? ''));
+      if (innertube[1] === 'search') {
+        const answer = () => {
+          if (!res.destroyed) json(200, search(body.query ?? ''));
+        };
+        if (searchDelayMs > 0) setTimeout(answer, searchDelayMs);
+        else answer();
+        return;
+      }
       if (innertube[1] === 'browse') {
         const page = browse(body);
         return page
@@ -555,6 +565,9 @@ export async function startFakeYouTube(
     log,
     setMode: (m) => {
       mode = m;
+    },
+    setSearchDelay: (ms) => {
+      searchDelayMs = ms;
     },
     async close() {
       server.closeAllConnections();

@@ -74,6 +74,7 @@ export const SQL_SUITES = [
   'server/src/features/osint/self-check.test.ts',
   'server/src/features/music/playlist-input.test.ts',
   'server/src/features/music/playlist-caps.test.ts',
+  'server/src/features/discord-notes/queue.test.ts',
 ];
 
 /** Suites that reach the database but test something the database does not change. */
@@ -93,6 +94,12 @@ export const NOT_SQL: Record<string, string> = {
     "Discord interactions through the fake Discord; its one query (a member by Discord id) is auth's, proven on PostgreSQL by auth.test.ts",
   'server/src/features/music/slash-share.test.ts':
     '/share through the fake Discord; its queries (own files by name: the LIKE of files/search, proven by manager.test.ts; createShare) run on PostgreSQL in the files suites',
+  'server/src/features/music/slash-games.test.ts':
+    "/pictionary and /tictactoe through the fake Discord; their SQL is the games' own (seats, players, invites), proven on PostgreSQL by the games' suites",
+  'server/src/features/music/slash-limits.test.ts':
+    "Discord's 3 s and double-acknowledgement rules through the fake Discord, and a restart on SQLite",
+  'server/src/features/discord-notes/notes.test.ts':
+    'notes posted through the fake Discord; the queue and settings SQL runs on PostgreSQL in queue.test.ts',
   'server/src/features/music/soundcloud.test.ts': 'the SoundCloud source against its fake',
   'server/src/features/music/lyrics/lyrics.test.ts': 'LRC parsing and the LRCLIB client against its fake',
   'server/src/features/music/lyrics/lyrics-route.test.ts':

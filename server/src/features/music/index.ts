@@ -15,6 +15,7 @@ import { defineFeature } from '../../platform/feature.ts';
 import type { MusicBot } from './bot.ts';
 import type { MusicFeatureConfig } from './config.ts';
 import { DiscordSide } from './discord/index.ts';
+import { withSongNotes } from './discord/song-notes.ts';
 import { connectForwarder, type Forwarder } from './forward.ts';
 import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
 import { BotLease } from './lease.ts';
@@ -154,18 +155,22 @@ export const musicFeature = (options: MusicOptions = {}) =>
               onLost: () => void letGo(state, log),
             })
           : null;
-      const front = musicFront({
-        local: music,
-        log,
-        instanceId,
-        defaultGuildId: c.defaultGuildId ?? null,
-        lease,
-        forwarder: () => state.forwarder,
-        store,
-        isReady: () => state.ready,
-        hasToken: Boolean(c.botToken),
-        settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
-      });
+      // Every play asked here (panel or command) may be a channel note (issue 44).
+      const front = withSongNotes(
+        musicFront({
+          local: music,
+          log,
+          instanceId,
+          defaultGuildId: c.defaultGuildId ?? null,
+          lease,
+          forwarder: () => state.forwarder,
+          store,
+          isReady: () => state.ready,
+          hasToken: Boolean(c.botToken),
+          settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
+        }),
+        { db, log, clock },
+      );
       state = {
         music,
         front,
@@ -184,6 +189,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
           publicUrl: c.publicUrl,
           guildId: c.defaultGuildId ?? null,
           deferAfterMs: () => options.discord?.deferAfterMs ?? DISCORD_DEFER_AFTER_MS,
+          offered: () => botHolder.offeredCommands(),
         }),
         loopback,
         store,

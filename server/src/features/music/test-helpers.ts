@@ -40,6 +40,10 @@ export const TEST_GUILDS: FakeGuild[] = [
       { id: VOICE_CHANNEL_ID, name: 'Lounge' },
       { id: '400000000000000011', name: 'Gaming' },
     ],
+    textChannels: [
+      { id: '400000000000000030', name: 'general' },
+      { id: '400000000000000031', name: 'announcements' },
+    ],
     members: [ALICE, BOB],
   },
   {

@@ -27,6 +27,8 @@ export type FakeGuild = {
   id: string;
   name: string;
   voiceChannels: { id: string; name: string }[];
+  /** Text channels (channel notes pick one, issue 44); listed after the voice channels. */
+  textChannels?: { id: string; name: string }[];
   members: FakeMember[];
   roles?: FakeRole[];
   /**
@@ -179,7 +181,7 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     }
     const answered = interactions.handle(method, url.pathname, body);
     if (answered) return send(answered.status, answered.body);
-    const guildRoute = /^\/api\/v10\/guilds\/(\d+)(\/roles|\/members\/(\d+))?$/.exec(url.pathname);
+    const guildRoute = /^\/api\/v10\/guilds\/(\d+)(\/roles|\/channels|\/members\/(\d+))?$/.exec(url.pathname);
     if (guildRoute && guildFailure) {
       if (guildFailure === 'missing-access') return send(403, { message: 'Missing Access', code: 50001 });
       if (guildFailure === 'unknown-guild') return send(404, { message: 'Unknown Guild', code: 10004 });
@@ -192,6 +194,7 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     }
     const known = guildRoute && guilds.find((g) => g.id === guildRoute[1]);
     if (guildRoute && !known) return send(404, { message: 'Unknown Guild', code: 10004 });
+    if (known && guildRoute?.[2] === '/channels') return send(200, guildCreate(known).channels);
     if (known && guildRoute?.[2] === '/roles') {
       return send(200, [everyoneRole(known.id), ...(known.roles ?? []).map(roleObject)]);
     }
@@ -222,8 +225,8 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     }
     const channelPath = /^\/api\/v10\/channels\/(\d+)$/.exec(url.pathname);
     for (const g of channelPath ? guilds : []) {
-      const i = g.voiceChannels.findIndex((c) => c.id === channelPath?.[1]);
-      if (i >= 0) return send(200, guildCreate(g).channels[i]);
+      const c = guildCreate(g).channels.find((x) => x.id === channelPath?.[1]);
+      if (c) return send(200, c);
     }
     const userPath = /^\/api\/v10\/users\/(\d+)$/.exec(url.pathname);
     const member = userPath && guilds.flatMap((g) => g.members).find((m) => m.id === userPath[1]);
@@ -280,17 +283,32 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     stage_instances: [],
     guild_scheduled_events: [],
     roles: [everyoneRole(g.id), ...(g.roles ?? []).map(roleObject)],
-    channels: g.voiceChannels.map((c, i) => ({
-      id: c.id,
-      type: 2,
-      name: c.name,
-      guild_id: g.id,
-      position: i,
-      permission_overwrites: [],
-      bitrate: 64000,
-      user_limit: 0,
-      rtc_region: null,
-    })),
+    channels: [
+      ...g.voiceChannels.map((c, i) => ({
+        id: c.id,
+        type: 2,
+        name: c.name,
+        guild_id: g.id,
+        position: i,
+        permission_overwrites: [],
+        bitrate: 64000,
+        user_limit: 0,
+        rtc_region: null,
+      })),
+      ...(g.textChannels ?? []).map((c, i) => ({
+        id: c.id,
+        type: 0,
+        name: c.name,
+        guild_id: g.id,
+        position: i,
+        permission_overwrites: [],
+        topic: null,
+        nsfw: false,
+        last_message_id: null,
+        rate_limit_per_user: 0,
+        parent_id: null,
+      })),
+    ] as Record<string, unknown>[],
     members: [...g.members, botUser].map(memberObject),
     voice_states: [...(voiceStates.get(g.id) ?? new Map()).entries()].map(([userId, channelId]) => ({
       ...voiceStateObject(g.id, userId, channelId, `session-${userId}`),

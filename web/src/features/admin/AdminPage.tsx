@@ -10,6 +10,8 @@ import { AddUserForm } from './AddUserForm.tsx';
 import { ApiStatusBadge } from './ApiStatusBadge.tsx';
 import { ApprovedList } from './ApprovedList.tsx';
 import { AuditCard } from './AuditCard.tsx';
+import { DiscordCommandsCard } from './DiscordCommandsCard.tsx';
+import { DiscordNotesCard } from './DiscordNotesCard.tsx';
 import { ErrorBanner } from './ErrorBanner.tsx';
 import { OsintReportsCard } from './OsintReportsCard.tsx';
 import { PendingList } from './PendingList.tsx';
@@ -89,6 +91,8 @@ export function AdminPage() {
         perform={admin.perform}
       />
       {isOnline && <RoleSyncCard disabled={disabled} />}
+      {isOnline && <DiscordNotesCard disabled={disabled} />}
+      {isOnline && <DiscordCommandsCard />}
       {isOnline && <StorageCard disabled={disabled} />}
       {isOnline && <OsintReportsCard disabled={disabled} />}
       {isOnline && <AuditCard entries={admin.audit} />}

@@ -1,4 +1,5 @@
 import { type AccessLevel, hasLevel, TEXTS } from '@guildhall/common';
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import { fail } from '../../../platform/errors.ts';
@@ -7,6 +8,7 @@ import { findItem } from '../repo.ts';
 import { likePattern } from '../search/search.ts';
 import { presentShare } from './present.ts';
 import { createShare } from './service.ts';
+import { noteNewShare } from './share-note.ts';
 
 /** A member as another feature knows them (the music bot's Discord side): their id and level. */
 export type ShareMember = { discordId: string; level: AccessLevel };
@@ -44,6 +46,7 @@ export async function shareOwnFile(
   member: ShareMember,
   file: string,
   baseUrl: string,
+  log: FastifyBaseLogger,
 ): Promise<{ name: string; url: string }> {
   if (!hasLevel(member.level, 'user')) throw fail('FORBIDDEN', TEXTS.insufficientLevel('user'));
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -65,5 +68,6 @@ export async function shareOwnFile(
     throw notYours();
   }
   const row = await createShare(db, target.id, member.discordId, { accessLevel: 'public' });
+  await noteNewShare(db, log, row);
   return { name: target.name, url: presentShare(row, baseUrl.replace(/\/+$/, '')).url };
 }

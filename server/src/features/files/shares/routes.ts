@@ -46,6 +46,7 @@ import {
   shareNotFound,
   updateShare,
 } from './service.ts';
+import { noteNewShare } from './share-note.ts';
 import { escapeHtml, oembedOf, SITE_NAME, shareUnfurl, unfurlHead } from './unfurl.ts';
 
 const SharePage = BinaryBody.meta({
@@ -134,6 +135,7 @@ export function sharesRoutes(
       },
       async (req, reply) => {
         const row = await createShare(db, req.params.id, req.auth!.user.discord_id, req.body);
+        await noteNewShare(db, req.log, row);
         return reply.code(201).send({ success: true as const, data: presentShare(row, baseUrl(req)) });
       },
     );

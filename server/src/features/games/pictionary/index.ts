@@ -9,6 +9,7 @@ import {
 } from '@guildhall/common';
 import { fail } from '../../../platform/errors.ts';
 import { beatOn, defineFeature } from '../../../platform/feature.ts';
+import { noteNewLobby, pictionaryCommand } from './discord.ts';
 import { dropAbsent, noteOneSeen, noteSeen } from './presence.ts';
 import { createRateWindow } from './rate-window.ts';
 import { pictionaryRoom, socketsInGameRooms } from './room.ts';
@@ -37,7 +38,7 @@ type PictionaryState = {
 export function pictionaryFeature(options: PictionaryOptions = {}) {
   return defineFeature<PictionaryState>({
     name: 'games/pictionary',
-    setup: ({ db, clock: platformClock, log, realtime, publish }) => {
+    setup: ({ db, clock: platformClock, log, realtime, publish, botHolder }) => {
       const clock = options.clock ?? platformClock;
       const game: PictionaryContext = {
         db,
@@ -67,7 +68,9 @@ export function pictionaryFeature(options: PictionaryOptions = {}) {
           publish(roomName(gameId), PICTIONARY_EVENTS.clear, { gameId, turnNumber }),
         segmentCounts: new Map(),
         startedAt: clock.now(),
+        lobbyOpened: noteNewLobby({ db, clock }, log),
       };
+      botHolder.offerCommand(pictionaryCommand(game));
       // The live path for strokes: the drawer's open socket, with the same rules as POST /:id/draw.
       const socketDrawLimit = createRateWindow(SOCKET_DRAWS_PER_SECOND, 1000, () => clock.now());
       // The hub has validated the payload against PictionarySocketDraw (CLIENT_EVENTS in common/).

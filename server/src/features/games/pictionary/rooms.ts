@@ -24,6 +24,40 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 class Busy extends Error {}
 
+/**
+ * Opens a new lobby hosted by the user (`/pictionary` in Discord, issue 44). Unlike Find Game it never
+ * joins someone else's lobby, so the invite the command posts is the caller's own; a user already in a
+ * game gets that game back. `postedIn`: the Discord channel the invite goes to (no channel note there).
+ */
+export async function openLobby(
+  ctx: PictionaryContext,
+  userId: string,
+  postedIn: string | null,
+): Promise<GameResult> {
+  return retryOptimistic(MAX_ATTEMPTS, busy, async () => {
+    const seated = await repo.findSeatGameId(ctx.db, userId);
+    if (seated)
+      return { game: await viewOf(ctx, seated, userId, true), message: 'You are already in a game' };
+    const gameId = randomUUID();
+    const created = await rollbackOn(Busy, () =>
+      repo.inTransaction(ctx.db, async (trx) => {
+        await repo.lockMatchmaking(trx);
+        const now = iso(ctx.clock.now());
+        await repo.insertGame(trx, newGameRow(gameId, userId, now));
+        await repo.insertPlayer(trx, gameId, userId, 0, now);
+        if (!(await repo.insertSeat(trx, userId, gameId))) throw new Busy();
+        return true;
+      }),
+    );
+    if (!created) return RETRY; // a simultaneous request seated them: the next round returns that game
+    ctx.lobbyOpened?.({ id: gameId, hostId: userId }, postedIn);
+    return {
+      game: await viewOf(ctx, gameId, userId, true),
+      message: 'Created a new lobby; you are the host',
+    };
+  });
+}
+
 /** Joins the lobby `gameId` (an invite link), public or private, if it has room. */
 export async function joinById(ctx: PictionaryContext, userId: string, gameId: string): Promise<GameResult> {
   const seated = await repo.findSeatGameId(ctx.db, userId);

@@ -74,6 +74,11 @@ export type PictionaryContext = {
   segmentCounts: Map<string, number>;
   /** When this instance started: nobody is counted gone until it has watched for the grace itself. */
   startedAt: number;
+  /**
+   * A new lobby was opened (channel notes, issue 44); `postedIn`: the Discord channel whose command
+   * already posted its invite. Never awaited: a note must not hold up or fail the join.
+   */
+  lobbyOpened?: (lobby: { id: string; hostId: string }, postedIn: string | null) => void;
 };
 
 export type GameResult = { game: PictionaryGame; message: string };
@@ -118,6 +123,7 @@ export async function joinGame(ctx: PictionaryContext, userId: string): Promise<
     );
     if (!outcome) return RETRY; // a simultaneous join of the same user won; the next round returns its game
     if (!outcome.created) await publish(ctx, outcome.gameId);
+    else ctx.lobbyOpened?.({ id: outcome.gameId, hostId: userId }, null);
     return {
       game: await viewOf(ctx, outcome.gameId, userId, true),
       message: outcome.created ? 'Created a new lobby; you are the host' : 'Joined the lobby',

@@ -1,6 +1,7 @@
 /** Tic-tac-toe (portal-tools §2–3): its feature definition (routes, realtime room, presence beat). */
 import { TICTACTOE_ROOM_TYPE, TICTACTOE_STATE_EVENT, tictactoeRoom } from '@guildhall/common';
 import { beatOn, defineFeature } from '../../../platform/feature.ts';
+import { noteNewRoom, ticTacToeCommand } from './discord.ts';
 import { ticTacToeRoom } from './room.ts';
 import { ticTacToeRoutes } from './routes.ts';
 import { type GameContext, markManySeen } from './service.ts';
@@ -19,14 +20,16 @@ type TicTacToeState = { game: GameContext; stopPresence: (() => void) | undefine
 export const ticTacToeFeature = defineFeature<TicTacToeState>({
   name: 'games/tictactoe',
   // The game service, built once: routes, the room and the presence beat all use this one.
-  setup: ({ db, clock, publish }) => ({
-    game: {
+  setup: ({ db, clock, log, publish, botHolder }) => {
+    const game: GameContext = {
       db,
       clock,
-      publish: (game) => publish(tictactoeRoom(game.id), TICTACTOE_STATE_EVENT, { game }),
-    },
-    stopPresence: undefined,
-  }),
+      publish: (g) => publish(tictactoeRoom(g.id), TICTACTOE_STATE_EVENT, { game: g }),
+      lobbyOpened: noteNewRoom({ db, clock }, log),
+    };
+    botHolder.offerCommand(ticTacToeCommand(game, log));
+    return { game, stopPresence: undefined };
+  },
   rooms: (_ctx, { game }) => ({ [TICTACTOE_ROOM_TYPE]: ticTacToeRoom(game) }),
   routes: (_ctx, { game }) => ticTacToeRoutes(game),
   // On the feature's clock; the next beat is armed once this one is done (never two at once).

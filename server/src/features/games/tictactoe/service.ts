@@ -28,6 +28,11 @@ export type GameContext = {
   clock: Clock;
   /** Pushes a game's new state to everyone in its room (the realtime hub); called after every change. */
   publish: (game: TicTacToeGame) => void;
+  /**
+   * A game anyone may join now waits for an opponent (channel notes, issue 44); `postedIn`: the Discord
+   * channel whose command already posted its invite. Never awaited: a note must not hold up the join.
+   */
+  lobbyOpened?: (game: { id: string; hostId: string }, postedIn: string | null) => void;
 };
 
 export type GameResult = { game: TicTacToeGame; message: string };
@@ -87,6 +92,7 @@ export async function joinGame(ctx: GameContext, userId: string): Promise<GameRe
 
     const game = await loadGame(ctx, outcome.gameId);
     if (outcome.joined) ctx.publish(game);
+    else ctx.lobbyOpened?.({ id: game.id, hostId: userId }, null);
     return { game, message: outcome.joined ? 'Joined game' : T.waitingForOpponent };
   });
 }

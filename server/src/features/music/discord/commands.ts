@@ -10,8 +10,10 @@ const command = (c: { name: string; description: string }) =>
  * Who may use a command is checked in its handler against the portal's level: per-role command
  * permissions cannot be set with a bot token.
  */
-export function commandBodies(): RESTPutAPIApplicationGuildCommandsJSONBody {
+export function commandBodies(offered: string[] = []): RESTPutAPIApplicationGuildCommandsJSONBody {
   const c = DISCORD_COMMANDS;
+  // The commands the games offer (platform/bot-holder.ts): registered only when their feature runs here.
+  const others = [c.pictionary, c.tictactoe].filter((x) => offered.includes(x.name));
   return [
     command(c.play).addStringOption((o) =>
       o
@@ -44,5 +46,6 @@ export function commandBodies(): RESTPutAPIApplicationGuildCommandsJSONBody {
         .setMaxLength(255)
         .setAutocomplete(true),
     ),
+    ...others.map(command),
   ].map((b) => b.toJSON());
 }

@@ -2,6 +2,7 @@ import type { PlaybackStatus } from '@guildhall/common';
 import type { Client } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.ts';
+import type { OfferedCommand } from '../../../platform/bot-holder.ts';
 import type { MusicCommands } from '../front.ts';
 import { MemberLimits } from './limits.ts';
 import type { NowPlaying } from './now-playing.ts';
@@ -27,6 +28,8 @@ export type DiscordSideOptions = {
   /** The community's server (MUSIC_DEFAULT_GUILD_ID); without it, every server the bot is on. */
   guildId: string | null;
   deferAfterMs: () => number;
+  /** The commands other features offer through the bot (`/pictionary`, `/tictactoe`), read at each login. */
+  offered: () => OfferedCommand[];
 };
 
 /**
@@ -61,7 +64,7 @@ export class DiscordSide {
           void parts.handleInteraction({ ...this.o, limits: this.limits, nowPlaying }, i);
         });
         // In the background: a slow or refused registration must not hold up restoring the playback.
-        void this.register(client, parts.commandBodies());
+        void this.register(client, parts.commandBodies(this.o.offered().map((c) => c.name)));
       },
       (err: unknown) => this.o.log.error({ err }, 'music bot: the Discord side could not load'),
     );

@@ -4,6 +4,7 @@ import {
   DISCORD_CHOICE_MAX_CHARS,
   DISCORD_COMMANDS,
   DISCORD_OPTIONS,
+  DISCORD_SHARE_TEXTS,
   DISCORD_TEXTS,
   type DiscordCommandName,
   MUSIC_CONTROLS_PER_MINUTE,
@@ -36,6 +37,7 @@ import {
 } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.ts';
+import type { OfferedCommand } from '../../../platform/bot-holder.ts';
 import { fail } from '../../../platform/errors.ts';
 import type { MusicCommands } from '../front.ts';
 import type { Caller } from '../service.ts';
@@ -55,10 +57,19 @@ export type InteractionDeps = {
   limits: MemberLimits;
   /** How long a command may work before it is deferred (DISCORD_DEFER_AFTER_MS; a test seam). */
   deferAfterMs: () => number;
+  /** The commands other features offer through the bot (the games'). */
+  offered: () => OfferedCommand[];
 };
 
-/** What a command answers: text (never pinging anyone) and buttons. */
-type Reply = { content: string; components?: APIActionRowComponent<APIButtonComponent>[] };
+/**
+ * What a command answers: text (never pinging anyone) and buttons; `ephemeral` when only the caller may
+ * see it although the command answers in the channel otherwise (a game command's "you are in a game").
+ */
+type Reply = {
+  content: string;
+  components?: APIActionRowComponent<APIButtonComponent>[];
+  ephemeral?: boolean;
+};
 
 /** A refusal or failure the member can read: the portal's own message. */
 class Refusal extends Error {}
@@ -80,16 +91,7 @@ export async function handleInteraction(d: InteractionDeps, i: Interaction): Pro
 }
 
 function portalRow(d: InteractionDeps, path = '/music'): APIActionRowComponent<APIButtonComponent>[] {
-  if (!d.publicUrl) return [];
-  const url = new URL(path, d.publicUrl).toString();
-  return [
-    {
-      type: ComponentType.ActionRow,
-      components: [
-        { type: ComponentType.Button, style: ButtonStyle.Link, label: DISCORD_TEXTS.openPortal, url },
-      ],
-    },
-  ];
+  return linkRow(d, DISCORD_TEXTS.openPortal, path);
 }
 
 /** The member-facing message of an error: the portal's own for its refusals, a generic one otherwise. */
@@ -136,14 +138,26 @@ async function answer(
   const early = await Promise.race([late, result]);
   clearTimeout(timer);
   if (early) {
-    if (early.ok) await i.reply({ ...early.reply, ...flags, allowedMentions: { parse: [] } });
-    else await i.reply(refusal(d, early.message));
+    if (!early.ok) await i.reply(refusal(d, early.message));
+    else {
+      const { ephemeral: only, ...reply } = early.reply;
+      const replyFlags = only ? { flags: MessageFlags.Ephemeral as const } : flags;
+      await i.reply({ ...reply, ...replyFlags, allowedMentions: { parse: [] } });
+    }
     return;
   }
   await i.deferReply(flags);
   const done = await result;
+  if (done.ok && (ephemeral || !done.reply.ephemeral)) {
+    const { ephemeral: _only, ...reply } = done.reply;
+    await i.editReply({ ...reply, allowedMentions: { parse: [] } });
+    return;
+  }
   if (done.ok) {
-    await i.editReply({ ...done.reply, allowedMentions: { parse: [] } });
+    // Only for the caller after a public "thinking…": that goes, and the answer follows up ephemerally.
+    const { ephemeral: _only, ...reply } = done.reply;
+    await i.deleteReply().catch(() => {});
+    await i.followUp({ ...reply, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
     return;
   }
   await i.deleteReply().catch(() => {});
@@ -153,14 +167,17 @@ async function answer(
 async function command(d: InteractionDeps, i: ChatInputCommandInteraction): Promise<void> {
   const name = i.commandName as DiscordCommandName;
   if (name === DISCORD_COMMANDS.portal.name) {
+    const music = isMusicPlace(d, i);
     await i.reply({
-      content: DISCORD_TEXTS.portal,
-      components: portalRow(d, '/'),
+      content: music ? DISCORD_TEXTS.portalMusic : DISCORD_TEXTS.portal,
+      components: portalRow(d, music ? '/music' : '/'),
       flags: MessageFlags.Ephemeral,
     });
     return;
   }
   if (name === DISCORD_COMMANDS.share.name) return shareCommand(d, i);
+  const offered = d.offered().find((c) => c.name === name);
+  if (offered) return offeredCommand(d, i, offered);
   const guildId = i.guildId;
   if (!guildId) {
     await i.reply(refusal(d, DISCORD_TEXTS.notInServer));
@@ -244,7 +261,75 @@ async function shareCommand(d: InteractionDeps, i: ChatInputCommandInteraction):
     return;
   }
   const file = i.options.getString(DISCORD_OPTIONS.file, true);
-  return answer(d, i, () => shareReply(d.db, d.publicUrl, caller, file), { ephemeral: true });
+  return answer(d, i, () => shareReply(d.db, d.publicUrl, caller, file, d.log), { ephemeral: true });
+}
+
+/**
+ * `/portal`'s context: the music page where music is the subject (the channel of the now-playing message,
+ * the bot's voice channel's chat, or a caller sitting in the bot's voice channel), the home page elsewhere.
+ */
+function isMusicPlace(d: InteractionDeps, i: ChatInputCommandInteraction): boolean {
+  const guildId = i.guildId;
+  if (!guildId) return false;
+  if (d.nowPlaying.where(guildId)?.channelId === i.channelId) return true;
+  const botChannel = i.guild?.members.me?.voice.channelId ?? null;
+  if (!botChannel) return false;
+  return i.channelId === botChannel || i.guild?.voiceStates.cache.get(i.user.id)?.channelId === botChannel;
+}
+
+/**
+ * A command another feature offers (`/pictionary`, `/tictactoe`): the caller's approval and the command's
+ * level, its per-member limit, then the feature's own service as that member. Its answer is posted in the
+ * channel with a Join link button to the lobby, or shown to the caller alone with an Open portal button.
+ */
+async function offeredCommand(
+  d: InteractionDeps,
+  i: ChatInputCommandInteraction,
+  offered: OfferedCommand,
+): Promise<void> {
+  // An invite is only worth posting with a link (Discord takes absolute URLs only).
+  if (!d.publicUrl) {
+    await i.reply(refusal(d, DISCORD_SHARE_TEXTS.noPublicUrl));
+    return;
+  }
+  const who = await identify(d.db, i.user.id, offered.access);
+  if (!who.ok) {
+    await i.reply(refusal(d, who.message));
+    return;
+  }
+  const caller = who.caller;
+  try {
+    d.limits.take(`command:${offered.name}`, caller.user.discord_id, offered.perMinute);
+  } catch (err) {
+    await i.reply(refusal(d, messageOf(d, err)));
+    return;
+  }
+  const member = {
+    discordId: caller.user.discord_id,
+    username: escapeMarkdown(caller.user.username),
+    level: caller.level,
+  };
+  return answer(d, i, async () => {
+    const a = await offered.run(member, { guildId: i.guildId, channelId: i.channelId });
+    if (a.private) return { content: a.content, components: portalRow(d, a.path), ephemeral: true };
+    return { content: a.content, components: linkRow(d, DISCORD_TEXTS.join, a.path) };
+  });
+}
+
+/** One link button to a portal page (none without PUBLIC_URL). */
+function linkRow(
+  d: InteractionDeps,
+  label: string,
+  path: string,
+): APIActionRowComponent<APIButtonComponent>[] {
+  if (!d.publicUrl) return [];
+  const url = new URL(path, d.publicUrl).toString();
+  return [
+    {
+      type: ComponentType.ActionRow,
+      components: [{ type: ComponentType.Button, style: ButtonStyle.Link, label, url }],
+    },
+  ];
 }
 
 function voteRow(guildId: string): APIActionRowComponent<APIButtonComponent> {
@@ -302,6 +387,8 @@ function nowText(s: PlaybackStatus): string {
  * who may not play, or who is over the limit, gets no suggestions.
  */
 async function autocomplete(d: InteractionDeps, i: AutocompleteInteraction): Promise<void> {
+  // The wait counts from here: the member lookup before the searches is part of Discord's 3 s.
+  const entered = performance.now();
   const query = String(i.options.getFocused()).trim();
   const who = await identify(d.db, i.user.id, 'user');
   if (i.commandName === DISCORD_COMMANDS.share.name) {
@@ -325,7 +412,7 @@ async function autocomplete(d: InteractionDeps, i: AutocompleteInteraction): Pro
   }
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, DISCORD_AUTOCOMPLETE_WAIT_MS);
+    timer = setTimeout(resolve, Math.max(0, DISCORD_AUTOCOMPLETE_WAIT_MS - (performance.now() - entered)));
   });
   const answered = new Map<MusicPlatform, SearchResult[]>();
   const searches = SEARCH_ORDER.map((platform) =>

@@ -1,5 +1,6 @@
 import { DISCORD_AUTOCOMPLETE_MAX, DISCORD_CHOICE_MAX_CHARS, DISCORD_SHARE_TEXTS } from '@guildhall/common';
 import { escapeMarkdown } from 'discord.js';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.ts';
 import { fail } from '../../../platform/errors.ts';
 import { findOwnFilesByName, shareOwnFile } from '../../files/index.ts';
@@ -28,6 +29,7 @@ export async function shareReply(
   publicUrl: string | null,
   caller: Caller,
   file: string,
+  log: FastifyBaseLogger,
 ): Promise<{ content: string }> {
   // Discord shows only absolute links; without PUBLIC_URL the portal does not know its own address.
   if (!publicUrl) throw fail('BAD_REQUEST', DISCORD_SHARE_TEXTS.noPublicUrl);
@@ -36,6 +38,7 @@ export async function shareReply(
     { discordId: caller.user.discord_id, level: caller.level },
     file.trim(),
     publicUrl,
+    log,
   );
   return { content: DISCORD_SHARE_TEXTS.shared(escapeMarkdown(shared.name), shared.url) };
 }
