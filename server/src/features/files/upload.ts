@@ -153,6 +153,7 @@ export async function receiveUpload(
           fileHash,
           maxBytes: maxUploadBytes,
           bufferWaitMs: ctx.fairness.bufferWaitMs,
+          unrecorded: ctx.limits.unrecorded,
           onChunk: (c) => insertChunk(db, chunkRow(id, c)),
         });
         stored = { ...chunked, sha256: await fileHash.final() };

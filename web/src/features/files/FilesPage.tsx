@@ -37,6 +37,7 @@ import { MoveDialog } from './MoveDialog.tsx';
 import { itemNameProblem, NameModal } from './NameModal.tsx';
 import { PreviewDialog, type PreviewFile } from './PreviewDialog.tsx';
 import { ProgressCards } from './ProgressCards.tsx';
+import { RequestFilesModal } from './RequestFilesModal.tsx';
 import { SearchResults } from './SearchResults.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
 import { ShareModal } from './ShareModal.tsx';
@@ -54,6 +55,7 @@ type ModalState =
   | { kind: 'rename'; item: FileItem }
   | { kind: 'categorize'; item: FileItem }
   | { kind: 'share'; file: FileItem }
+  | { kind: 'request'; folder: FileItem }
   | { kind: 'deleteFolder'; folder: FileItem; inside: number }
   | { kind: 'deleteFiles'; files: FileItem[] }
   | { kind: 'move'; items: FileItem[] };
@@ -217,6 +219,9 @@ export function FilesPage() {
     open: (folder) => view.openFolder(folder.id),
     download: (file) => void downloadOne(file),
     share: (file) => setModal({ kind: 'share', file }),
+    // Upload links go into the member's own folders only (issue 45).
+    requestFiles: (folder) => setModal({ kind: 'request', folder }),
+    ownsFolder: (folder) => !!user && folder.uploadedBy?.id === user.id,
     rename: (item) => setModal({ kind: 'rename', item }),
     categorize: (item) => setModal({ kind: 'categorize', item }),
     preview: (file) => openPreview(file),
@@ -450,6 +455,9 @@ export function FilesPage() {
         />
       )}
       {modal?.kind === 'share' && <ShareModal file={modal.file} onClose={() => setModal(null)} />}
+      {modal?.kind === 'request' && (
+        <RequestFilesModal folder={modal.folder} onClose={() => setModal(null)} />
+      )}
       {modal?.kind === 'deleteFolder' && (
         <ConfirmDialog
           danger

@@ -11,6 +11,7 @@ import { LevelBadge } from '../../ui/LevelBadge.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { ApiTokensCard } from './ApiTokensCard.tsx';
 import { Field } from './Field.tsx';
+import { NoticesCard } from './NoticesCard.tsx';
 import { RoleSource } from './RoleSource.tsx';
 import { ThemeCard } from './ThemeCard.tsx';
 
@@ -119,6 +120,7 @@ export function SettingsPage() {
         </Card>
       </div>
       <ThemeCard />
+      <NoticesCard />
       <ApiTokensCard />
     </Page>
   );
