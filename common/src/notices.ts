@@ -21,8 +21,6 @@ export const NOTICES_LIST_MAX = 100;
 export const NOTICES_PER_MEMBER_PER_HOUR = 60;
 /** Discord direct messages one member receives per hour; past it, notices stay in the portal only. */
 export const NOTICE_DMS_PER_MEMBER_PER_HOUR = 10;
-/** How often the navbar asks for the unread count (ms). */
-export const NOTICES_POLL_MS = 30_000;
 /** Notice-list reads and marks one member may make per minute (then 429). */
 export const NOTICE_REQUESTS_PER_MINUTE = 120;
 

@@ -27,7 +27,12 @@ beforeAll(async () => {
     method: 'POST',
     url: '/api/upload-requests',
     headers: bearer(token),
-    payload: { folderId: folder.id, maxTotalBytes: 1024, maxFiles: 2, expiresAt: '2099-01-01T00:00:00Z' },
+    payload: {
+      folderId: folder.id,
+      maxTotalBytes: 1024,
+      maxFiles: 2,
+      expiresAt: new Date(Date.now() + 24 * 60 * 60_000).toISOString(),
+    },
   });
   requestToken = request.json().data.token;
 });

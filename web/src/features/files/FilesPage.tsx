@@ -9,7 +9,7 @@ import {
   TRASH_RETENTION_DAYS,
 } from '@guildhall/common';
 import { FolderOpen, HardDrive, RefreshCw, TriangleExclamationPoint, Upload } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useAuth } from '../../auth/useAuth.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
@@ -37,7 +37,6 @@ import { MoveDialog } from './MoveDialog.tsx';
 import { itemNameProblem, NameModal } from './NameModal.tsx';
 import { PreviewDialog, type PreviewFile } from './PreviewDialog.tsx';
 import { ProgressCards } from './ProgressCards.tsx';
-import { RequestFilesModal } from './RequestFilesModal.tsx';
 import { SearchResults } from './SearchResults.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
 import { ShareModal } from './ShareModal.tsx';
@@ -49,6 +48,11 @@ import { useFileShortcuts } from './useFileShortcuts.ts';
 import { useFilesView } from './useFilesView.ts';
 import { useProgressCards } from './useProgressCards.ts';
 import { useUploads } from './useUploads.ts';
+
+// Upload links (issue 45) load when their dialog opens: most visits to the files page never open it.
+const RequestFilesModal = lazy(() =>
+  import('./RequestFilesModal.tsx').then((m) => ({ default: m.RequestFilesModal })),
+);
 
 type ModalState =
   | { kind: 'newFolder' }

@@ -243,6 +243,8 @@ function RequestCard({
           type="file"
           multiple
           className="sr-only"
+          aria-label={UPLOAD_REQUEST_TEXTS.guestDrop}
+          tabIndex={-1}
           data-testid="request-file-input"
           accept={info.allowedTypes.length > 0 ? info.allowedTypes.join(',') : undefined}
           onChange={(e) => {

@@ -1,6 +1,7 @@
 import { NOTICE_TEXTS, NoticeSettingsResponse } from '@guildhall/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { apiFetch } from '../../api/client.ts';
@@ -20,9 +21,17 @@ export function NoticesCard() {
       NoticeSettingsResponse.parse(
         await apiFetch('/api/notices/settings', { method: 'PUT', body: { discordDm } }),
       ).data,
-    onSuccess: (data) => queryClient.setQueryData(KEY, data),
-    onError: (e) => toast.error(e instanceof Error ? e.message : String(e)),
+    onSuccess: (data) => {
+      queryClient.setQueryData(KEY, data);
+      setChosen(null);
+    },
+    onError: (e) => {
+      setChosen(null); // back to what the server has
+      toast.error(e instanceof Error ? e.message : String(e));
+    },
   });
+  // The box follows the click at once (a controlled box would otherwise spring back until the answer).
+  const [chosen, setChosen] = useState<boolean | null>(null);
   const data = settings.data;
   return (
     <Card className="mt-6">
@@ -40,9 +49,12 @@ export function NoticesCard() {
         <input
           type="checkbox"
           className="mt-0.5 size-4 accent-brand"
-          checked={data?.discordDm ?? false}
-          disabled={!data || save.isPending}
-          onChange={(e) => save.mutate(e.target.checked)}
+          checked={chosen ?? data?.discordDm ?? false}
+          disabled={!data}
+          onChange={(e) => {
+            setChosen(e.target.checked);
+            save.mutate(e.target.checked);
+          }}
           data-testid="notices-dm"
         />
         <span>
