@@ -460,7 +460,9 @@ export function FilesPage() {
       )}
       {modal?.kind === 'share' && <ShareModal file={modal.file} onClose={() => setModal(null)} />}
       {modal?.kind === 'request' && (
-        <RequestFilesModal folder={modal.folder} onClose={() => setModal(null)} />
+        <Suspense fallback={null}>
+          <RequestFilesModal folder={modal.folder} onClose={() => setModal(null)} />
+        </Suspense>
       )}
       {modal?.kind === 'deleteFolder' && (
         <ConfirmDialog

@@ -1,7 +1,6 @@
 import {
   type FileItem,
   formatFileSize,
-  NOTICE_TEXTS,
   SHARE_PASSWORD_MIN_CHARS,
   SHARE_TOAST_MS,
   UPLOAD_REQUEST_MAX_DAYS,
@@ -201,7 +200,6 @@ function CreateRequestForm({ folder, onCreated }: { folder: FileItem; onCreated:
       >
         {UPLOAD_REQUEST_TEXTS.create}
       </Button>
-      <p className="text-xs text-muted">{NOTICE_TEXTS.kept}</p>
     </form>
   );
 }
