@@ -193,12 +193,12 @@ export async function completeGuestUpload(
   if (row.status === 'complete' || row.status === 'trashed') return row;
   if (row.status !== 'stored') throw fail('UPLOAD_IN_PROGRESS', 'The upload is still being received');
   try {
-    const listed = await completeUpload(ctx, request.owner_id, {
-      fileId,
-      fileName: row.name,
-      fileSize: Number(row.size),
-      totalChunks: row.total_chunks,
-    });
+    const listed = await completeUpload(
+      ctx,
+      request.owner_id,
+      { fileId, fileName: row.name, fileSize: Number(row.size), totalChunks: row.total_chunks },
+      request.id,
+    );
     await countReceived(ctx.db, request.id, Number(listed.size));
     if (request.notify) {
       await recordNotice(ctx.db, {
