@@ -111,6 +111,26 @@ export const ERROR_CODES = {
   API_TOKEN_SCOPE: { status: 403, description: 'the API token’s scopes do not cover this route' },
   TOO_MANY_API_TOKENS: { status: 409, description: 'the member has as many API tokens as allowed' },
 
+  // Upload requests and notices (issue 45).
+  UPLOAD_REQUEST_FULL: {
+    status: 413,
+    description: 'the upload link has no room (size or files) for this file',
+  },
+  UPLOAD_TYPE_REFUSED: { status: 415, description: 'the upload link does not take files of this type' },
+  TOO_MANY_UPLOAD_REQUESTS: {
+    status: 409,
+    description: 'the member has as many open upload links as allowed',
+  },
+  TOO_MANY_GUEST_UPLOADS: {
+    status: 429,
+    description: 'too many guest uploads from one address, or at once on one link',
+  },
+  FOLDER_NOT_OWNED: {
+    status: 403,
+    description: 'an upload link can only point at one of the member’s own folders',
+  },
+  TOO_MANY_NOTICE_REQUESTS: { status: 429, description: 'too many notice-list requests from one member' },
+
   // Games.
   ALREADY_GUESSED: { status: 409, description: 'the word was already guessed' },
   DRAWER: { status: 403, description: 'the drawer cannot guess' },

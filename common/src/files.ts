@@ -253,6 +253,8 @@ export const FileShare = z.object({
   maxDownloads: z.number().nullable(),
   state: z.enum(SHARE_STATES),
   updatedAt: z.string().nullable(),
+  /** The sharer is told of each download (a notice, issue 45). */
+  notifyOnDownload: z.boolean(),
 });
 export type FileShare = z.infer<typeof FileShare>;
 
@@ -385,6 +387,7 @@ export const ShareCreateBody = z.object({
   title: ShareTitle.optional(),
   note: ShareNote.optional(),
   maxDownloads: ShareMaxDownloads.nullable().optional(),
+  notifyOnDownload: z.boolean({ error: 'notifyOnDownload must be true or false' }).optional(),
 });
 export type ShareCreateBody = z.infer<typeof ShareCreateBody>;
 
@@ -409,6 +412,7 @@ export const ShareUpdateBody = z.object({
   title: ShareTitle.nullable().optional(),
   note: ShareNote.nullable().optional(),
   maxDownloads: ShareMaxDownloads.nullable().optional(),
+  notifyOnDownload: z.boolean({ error: 'notifyOnDownload must be true or false' }).optional(),
 });
 export type ShareUpdateBody = z.infer<typeof ShareUpdateBody>;
 

@@ -6,6 +6,11 @@ export const CALLBACK_SUCCESS_REDIRECT_MS = 2000;
 export const CALLBACK_ERROR_REDIRECT_MS = 3000;
 export const AVATAR_SIZE = 256;
 export const DASHBOARD_TWO_COLUMN_MAX_CARDS = 4;
+/**
+ * How often the navbar asks for the unread notices (issue 45). Here, not in notices.ts: the navbar is on
+ * /login too, and a module with zod schemas brings zod with it.
+ */
+export const NOTICES_POLL_MS = 30_000;
 
 /** Server-side auth limits (our choices; see docs/configuration.md). */
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;

@@ -107,6 +107,26 @@ const BODIES: (string | undefined)[] = [
   JSON.stringify({
     roleLevels: Array.from({ length: 300 }, () => ({ roleId: '481000000000000001', level: 'user' })),
   }),
+  // Upload requests and notices (issue 45): limits past a column, types that are not types, ids of the wrong kind
+  JSON.stringify({
+    folderId: '..%2F',
+    maxTotalBytes: 9007199254740991,
+    maxFiles: 1e12,
+    allowedTypes: ['exe', '.\u0000', 'image/**', {}],
+    expiresAt: '2099-13-40',
+    password: 'a\u0000b',
+    notify: 'yes',
+    ids: ['%00', 7],
+    discordDm: null,
+  }),
+  JSON.stringify({
+    folderId: 'x'.repeat(65),
+    maxTotalBytes: -1,
+    maxFiles: 0,
+    allowedTypes: 'pdf',
+    expiresAt: '1999-01-01T00:00:00Z',
+    ids: 'all',
+  }),
 ];
 const QUERY = '?limit=abc&folderId[]=1&category=%00&format=%00';
 

@@ -24,6 +24,8 @@ const PictionaryPage = lazyPage(
 const TicTacToePage = lazyPage(() => import('./features/games/tictactoe/TicTacToePage.tsx'), 'TicTacToePage');
 const FilesPage = lazyPage(() => import('./features/files/FilesPage.tsx'), 'FilesPage');
 const SharedLinkPage = lazyPage(() => import('./features/files/SharedLinkPage.tsx'), 'SharedLinkPage');
+const GuestUploadPage = lazyPage(() => import('./features/requests/GuestUploadPage.tsx'), 'GuestUploadPage');
+const NoticesPage = lazyPage(() => import('./features/notices/NoticesPage.tsx'), 'NoticesPage');
 const MusicPage = lazyPage(() => import('./features/music/MusicPage.tsx'), 'MusicPage');
 const OsintPage = lazyPage(() => import('./features/osint/OsintPage.tsx'), 'OsintPage');
 
@@ -52,6 +54,9 @@ export function AppRoutes() {
           <Route path="/login" element={<LoginPage />} />
           <Route path="/auth/discord/callback" element={<CallbackPage />} />
           <Route path="/shared/:token" element={<SharedLinkPage />} />
+          {/* An upload link's guest page (issue 45): signed out, like a share's. */}
+          <Route path="/request/:token" element={<GuestUploadPage />} />
+          <Route path="/notices" element={guarded(<NoticesPage />)} />
           <Route path="/dashboard" element={guarded(<DashboardPage />, 'user')} />
           <Route path="/admin" element={guarded(<AdminPage />, 'admin', TEXTS.adminNoPermission)} />
           <Route

@@ -6,6 +6,7 @@ import type { FilesTables } from '../features/files/tables.ts';
 import type { PictionaryTables } from '../features/games/pictionary/tables.ts';
 import type { TicTacToeTables } from '../features/games/tictactoe/tables.ts';
 import type { MusicTables } from '../features/music/tables.ts';
+import type { NoticesTables } from '../features/notices/tables.ts';
 import type { OsintTables } from '../features/osint/tables.ts';
 import type { RoleSyncTables } from '../features/roles/tables.ts';
 import type { UsersTables } from '../features/users/tables.ts';
@@ -60,6 +61,7 @@ export type Database = CoreTables &
   MusicTables &
   OsintTables &
   RoleSyncTables &
-  DiscordNotesTables;
+  DiscordNotesTables &
+  NoticesTables;
 
 export type { Generated };

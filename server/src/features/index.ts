@@ -7,6 +7,7 @@ import { filesFeature } from './files/index.ts';
 import { type PictionaryOptions, pictionaryFeature } from './games/pictionary/index.ts';
 import { ticTacToeFeature } from './games/tictactoe/index.ts';
 import { type MusicOptions, musicFeature } from './music/index.ts';
+import { noticesFeature } from './notices/index.ts';
 import { osintFeature } from './osint/index.ts';
 import { type RolesOptions, rolesFeature } from './roles/index.ts';
 import { usersFeature } from './users/index.ts';
@@ -27,6 +28,7 @@ export function allFeatures(options: FeatureOptions = {}): Feature[] {
     rolesFeature(options.roles),
     filesFeature,
     apiTokensFeature,
+    noticesFeature, // before music: it hears the bot's READY
     pictionaryFeature(options.pictionary),
     osintFeature,
     musicFeature(options.music),

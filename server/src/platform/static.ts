@@ -20,6 +20,11 @@ const DOCUMENT_ONLY_HEADERS = [
 
 // Paths that never fall back to the SPA: an unknown one is a plain 404.
 const NON_SPA_PREFIXES = ['/api/', '/upload/', '/download/', '/socket.io/', '/assets/'];
+/**
+ * The router's limit on one path parameter (app.ts `maxParamLength`): a longer segment names no page
+ * (a `/shared/:token` past it skipped its own route and landed here), so it is a 404, not the app.
+ */
+const MAX_SEGMENT_CHARS = 512;
 
 /**
  * Serves the built web app: files that exist in web/dist are sent as they are (hashed assets cached
@@ -60,7 +65,11 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
         );
         return reply.sendFile(rel, { cacheControl: false });
       }
-      if (NON_SPA_PREFIXES.some((p) => url.startsWith(p)) || url === '/upload') {
+      if (
+        NON_SPA_PREFIXES.some((p) => url.startsWith(p)) ||
+        url === '/upload' ||
+        url.split('/').some((segment) => segment.length > MAX_SEGMENT_CHARS)
+      ) {
         return reply.code(404).send({ success: false, error: `Not found: GET ${url}`, code: NOT_FOUND });
       }
       if (!hasBuild) {

@@ -1,5 +1,5 @@
 import { hasLevel } from '@guildhall/common';
-import { LayoutDashboard, LogIn, LogOut, UserPlus } from 'lucide-react';
+import { Bell, LayoutDashboard, LogIn, LogOut, UserPlus } from 'lucide-react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { loginPathFor } from '../auth/next-path.ts';
 import { useAuth } from '../auth/useAuth.ts';
@@ -7,6 +7,7 @@ import { buttonClass } from '../ui/Button.tsx';
 import { cn } from '../ui/cn.ts';
 import { Logo } from './Logo.tsx';
 import { usePendingCount } from './usePendingCount.ts';
+import { useUnreadNotices } from './useUnreadNotices.ts';
 
 const navLink = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -20,6 +21,7 @@ export function NavBar() {
   const navigate = useNavigate();
   const isMember = user ? hasLevel(user.accessLevel, 'user') : false;
   const pendingCount = usePendingCount();
+  const unreadNotices = useUnreadNotices();
   const logoTarget = !user ? '/login' : isMember ? '/dashboard' : '/';
   const location = useLocation();
   // Signing in from any page (a users-only share link, issue 45) comes back to it; on /login, keep its ?next=.
@@ -59,6 +61,22 @@ export function NavBar() {
                   <span className="sr-only"> approval{pendingCount === 1 ? '' : 's'}</span>
                 </Link>
               )}
+              <Link
+                to="/notices"
+                data-testid="nav-notices"
+                aria-label={unreadNotices > 0 ? `Notices, ${unreadNotices} unread` : 'Notices'}
+                className="relative inline-flex size-8 items-center justify-center rounded-lg text-muted hover:bg-surface-2 hover:text-text"
+              >
+                <Bell className="size-4" aria-hidden />
+                {unreadNotices > 0 && (
+                  <span
+                    data-testid="nav-notices-count"
+                    className="absolute -right-1 -top-1 min-w-4 rounded-full bg-brand px-1 text-center text-[10px] font-bold leading-4 text-white"
+                  >
+                    {unreadNotices > 99 ? '99+' : unreadNotices}
+                  </span>
+                )}
+              </Link>
               <Link
                 to="/settings"
                 className="hidden max-w-xs truncate text-sm text-muted hover:text-text sm:inline"

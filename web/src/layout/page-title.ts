@@ -6,6 +6,8 @@ const TITLES: [pattern: string, title: string][] = [
   ['/login', 'Login'],
   ['/auth/discord/callback', 'Signing in'],
   ['/shared/:token', 'Shared file'],
+  ['/request/:token', 'Send files'],
+  ['/notices', 'Notices'],
   ['/dashboard', 'Dashboard'],
   ['/admin', 'Admin Panel'],
   ['/settings', 'User Settings'],

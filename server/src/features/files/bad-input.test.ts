@@ -8,6 +8,8 @@ let fileId: string;
 /** A live folder share and a file in it, so the folder-share routes get bad input past the token. */
 let folderToken: string;
 let folderFileId: string;
+/** A live upload request, so the guest routes get bad input past the link check. */
+let requestToken: string;
 beforeAll(async () => {
   ctx = await createTestApp();
   token = (await ctx.signIn({ access_level: 'admin' })).token;
@@ -21,6 +23,18 @@ beforeAll(async () => {
     payload: { accessLevel: 'public' },
   });
   folderToken = share.json().data.token;
+  const request = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/upload-requests',
+    headers: bearer(token),
+    payload: {
+      folderId: folder.id,
+      maxTotalBytes: 1024,
+      maxFiles: 2,
+      expiresAt: new Date(Date.now() + 24 * 60 * 60_000).toISOString(),
+    },
+  });
+  requestToken = request.json().data.token;
 });
 afterAll(() => ctx.close());
 
@@ -58,6 +72,15 @@ const ROUTES: [Method, string][] = [
   ['GET', `/api/files/shared/${ID}/files/${ID}/thumbnail`],
   ['POST', `/api/files/shared/${ID}/archive-ticket`],
   ['GET', `/api/files/shared/${ID}/archive`],
+  // Upload requests (issue 45): the owner's routes and a guest's
+  ['POST', '/api/upload-requests'],
+  ['GET', '/api/upload-requests'],
+  ['POST', `/api/upload-requests/${ID}/close`],
+  ['GET', `/api/requests/${ID}`],
+  ['POST', `/api/requests/${ID}/uploads`],
+  ['PATCH', `/api/requests/${ID}/uploads/${ID}`],
+  ['DELETE', `/api/requests/${ID}/uploads/${ID}`],
+  ['POST', `/api/requests/${ID}/uploads/${ID}/complete`],
 ];
 
 const IDS = [
@@ -96,6 +119,10 @@ describe('bad input on every files and shares route', () => {
     if (route.startsWith(`/api/files/shared/${ID}`)) {
       const live = route.replace(ID, folderToken);
       urls.push(...[...IDS, folderFileId].map((id) => live.replaceAll(ID, id)));
+    }
+    if (route.startsWith(`/api/requests/${ID}`)) {
+      const live = route.replace(ID, requestToken);
+      urls.push(...[...IDS, fileId].map((id) => live.replaceAll(ID, id)));
     }
     for (const url of urls) {
       for (const query of ['', ...QUERIES]) {

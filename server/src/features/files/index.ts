@@ -87,6 +87,7 @@ export const filesFeature = defineFeature<FilesState, FilesFeatureConfig>({
         // The reserve guards the disk the local store writes to; remote stores have their own limits.
         localBlobDir: config.blobStore === 'local' ? path.join(config.dataDir, 'blobs') : null,
         resumablePerUser: config.storage.resumablePerUser,
+        unrecorded: { bytes: 0 },
       },
       downloads: {
         slots: new DownloadSlots(config.downloads),

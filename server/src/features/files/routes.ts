@@ -40,6 +40,8 @@ import { sharesRoutes } from './shares/routes.ts';
 import { storageLimitRoutes } from './storage-limits/routes.ts';
 import type { Thumbnails } from './thumbnails/service.ts';
 import { trashRoutes } from './trash/routes.ts';
+import { guestUploadRoutes } from './upload-requests/guest-routes.ts';
+import { uploadRequestRoutes } from './upload-requests/routes.ts';
 import { uploadRoutes } from './upload-routes.ts';
 
 const read = { access: 'login' } as const;
@@ -58,7 +60,11 @@ export function filesRoutes(
   return async (app) => {
     await app.register(itemRoutes(ctx));
     await app.register(uploadRoutes(ctx, config));
-    await app.register(resumableRoutes(ctx));
+    const resumable = resumableRoutes(ctx);
+    await app.register(resumable);
+    // Upload requests (issue 45): guests upload on the same tus chunk store as members.
+    await app.register(guestUploadRoutes(ctx, resumable.store));
+    await app.register(uploadRequestRoutes(ctx, config));
     await app.register(downloadRoutes(ctx));
     await app.register(storageLimitRoutes(ctx));
     await app.register(sharesRoutes(ctx, config, thumbnails, sendArchive));

@@ -39,6 +39,8 @@ export type FilesTable = {
   deleted_at?: string | null;
   deleted_by?: string | null;
   trash_root_id?: string | null;
+  /** A guest's upload through an upload request (migration 084): the request it counts against. */
+  upload_request_id?: string | null;
 };
 
 export type FileChunksTable = {
@@ -76,6 +78,8 @@ export type FileSharesTable = {
   note?: string | null;
   max_downloads?: number | null;
   updated_at?: string | null;
+  /** 1: the sharer gets a notice for each download (migration 084). */
+  notify_downloads?: number;
 };
 
 /** Downloads of a limited share begun per client (ticket or address), for Range continuations (080). */
@@ -114,6 +118,28 @@ export type FilesTables = {
   storage_locks: StorageLocksTable;
   file_thumbnails: FileThumbnailsTable;
   archive_tickets: ArchiveTicketsTable;
+  upload_requests: UploadRequestsTable;
+};
+
+/** A member's upload link into one of their folders (migration 084); sizes are bigint (read via Number()). */
+export type UploadRequestsTable = {
+  id: string;
+  token: string;
+  owner_id: string;
+  folder_id: string;
+  title: string | null;
+  note: string | null;
+  max_total_bytes: number | string;
+  max_files: number;
+  /** Space-separated extensions and MIME patterns; '' = any. */
+  allowed_types: string;
+  expires_at: string;
+  password_hash: string | null;
+  notify: number;
+  created_at: string;
+  closed_at: string | null;
+  files_received: number;
+  bytes_received: number | string;
 };
 
 /** A file's generated thumbnail (migration 060); `none` records that the file has no picture. */

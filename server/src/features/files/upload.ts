@@ -153,6 +153,7 @@ export async function receiveUpload(
           fileHash,
           maxBytes: maxUploadBytes,
           bufferWaitMs: ctx.fairness.bufferWaitMs,
+          unrecorded: ctx.limits.unrecorded,
           onChunk: (c) => insertChunk(db, chunkRow(id, c)),
         });
         stored = { ...chunked, sha256: await fileHash.final() };
@@ -271,9 +272,14 @@ export async function completeUpload(
   ctx: FilesContext,
   ownerId: string,
   body: UploadCompleteBody,
+  /** The upload request a guest's upload came through: only its own completion lists it (and counts it). */
+  forRequest?: string,
 ): Promise<ItemRow> {
   const { db } = ctx;
   const row = await findOwnUpload(db, ownerId, body.fileId);
+  if ((row.upload_request_id ?? undefined) !== forRequest) {
+    throw fail('NOT_FOUND', 'Upload not found or expired');
+  }
   if (row.status === 'uploading') throw fail('UPLOAD_IN_PROGRESS', 'The upload is still being received');
   if (row.status === 'complete') throw fail('ALREADY_COMPLETE', 'This upload is already complete');
   const size = Number(row.size);

@@ -161,6 +161,28 @@ describe('storeInChunks', () => {
     expect(await fileHash.final()).toBe(sha(data));
   });
 
+  test('a chunk counts as unrecorded from the start of its write until its row is recorded (or it is deleted)', async () => {
+    const { store } = memoryStore(3);
+    const unrecorded = { bytes: 0 };
+    const seen: { unrecorded: number; size: number }[] = [];
+    await expect(
+      chunked(pieces(Buffer.alloc(35, 1), 5), {
+        store,
+        buffers: new ChunkBufferPool(10, 4),
+        maxBytes: 1000,
+        unrecorded,
+        onChunk: async (c) => {
+          // Written, not yet recorded: the disk shows it and the upload still owes it.
+          seen.push({ unrecorded: unrecorded.bytes, size: c.size });
+        },
+      }),
+    ).rejects.toThrow('store is full');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => s.unrecorded >= s.size)).toBe(true);
+    // Recorded, and the failed third put's bytes: nothing is left counted.
+    expect(unrecorded.bytes).toBe(0);
+  });
+
   test('a chunk that cannot be recorded is deleted from the store again', async () => {
     const { store, blobs } = memoryStore();
     let calls = 0;

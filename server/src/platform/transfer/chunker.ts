@@ -10,6 +10,14 @@ export type ChunkedResult = { size: number; chunks: number; discarded: number };
 export class TooLargeError extends Error {}
 
 /**
+ * Bytes this process is writing to the store, or has written, whose chunk rows are not recorded yet:
+ * between a chunk's `put` and its `onChunk`. A disk check that reads the free space and what uploads
+ * under way still owe adds these back, or a chunk just written by a concurrent request would count
+ * twice (once as used disk, once as owed): a false "disk full".
+ */
+export type UnrecordedBytes = { bytes: number };
+
+/**
  * Chunks of one upload dispatched but not yet stored. A new chunk starts filling only while fewer are
  * in flight, so with two the next chunk fills while the previous one is being written and hashed, and
  * an upload holds at most two buffers.
@@ -34,6 +42,8 @@ export type ChunkerOptions = {
   onChunk: (chunk: StoredChunk) => Promise<void>;
   /** How long to wait for a pooled buffer before failing with BufferWaitTimeout (none: wait). */
   bufferWaitMs?: number;
+  /** Counts each chunk from the start of its write until it is recorded (or deleted again). */
+  unrecorded?: UnrecordedBytes;
 };
 
 /**
@@ -82,6 +92,12 @@ export async function storeInChunks(
     const hashed = fileHash.chunk(buffer, length);
     const job = (async () => {
       let blobId: BlobId | null = null;
+      let unrecorded = length;
+      if (opts.unrecorded) opts.unrecorded.bytes += length;
+      const settle = () => {
+        if (opts.unrecorded) opts.unrecorded.bytes -= unrecorded;
+        unrecorded = 0;
+      };
       const put = store.put([new Uint8Array(buffer, 0, length)], length).then((id) => {
         blobId = id;
         return id;
@@ -89,12 +105,14 @@ export async function storeInChunks(
       try {
         const [id, { crc32c }] = await Promise.all([put, hashed]);
         await opts.onChunk({ idx: chunkIdx, blobId: id, size: length, crc32c });
+        settle();
       } catch (e) {
         // Whatever failed, a blob that was stored but not recorded is deleted again (after its write ends).
         await put.catch(() => {});
         if (blobId) await store.delete(blobId).catch(() => {});
         failure ??= e;
       } finally {
+        settle(); // recorded, or deleted again
         // The hash thread may still be reading the buffer if the write failed first.
         await hashed.catch(() => {});
         if (c.pooled) buffers.release(buffer);

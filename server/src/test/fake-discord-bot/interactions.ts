@@ -59,6 +59,13 @@ export class FakeInteractions {
   readonly commandPuts = new Map<string, Record<string, unknown>[][]>();
   /** Past this (ms after the dispatch) a callback is 10062 Unknown interaction; null: never. */
   ackDeadlineMs: number | null = null;
+  /** DM channels the bot opened (`POST /users/@me/channels`): channel id → recipient's user id. */
+  readonly dmChannels = new Map<string, string>();
+  /**
+   * Users whose privacy settings refuse DMs from the bot: opening the channel works, posting in it is
+   * 403 with code 50007 (Cannot send messages to this user), as Discord answers.
+   */
+  readonly dmsRefusedBy = new Set<string>();
   private readonly byToken = new Map<string, FakeInteraction>();
   private readonly registered = new Map<string, Record<string, unknown>[]>();
   private readonly appId: string;
@@ -242,8 +249,46 @@ export class FakeInteractions {
     return null;
   }
 
-  /** Routes that carry the bot token: command registration and channel messages. */
+  /** Messages the bot sent as direct messages, with their recipient, in order. */
+  dms(): { userId: string; content: string; body: Record<string, unknown> }[] {
+    return this.messages
+      .filter((m) => this.dmChannels.has(m.channelId) && !m.deleted)
+      .map((m) => ({
+        userId: this.dmChannels.get(m.channelId)!,
+        content: String(m.body.content ?? ''),
+        body: m.body,
+      }));
+  }
+
+  /** Routes that carry the bot token: command registration, DM channels and channel messages. */
   handle(method: string, path: string, body: unknown): Answer | null {
+    if (path === '/api/v10/users/@me/channels' && method === 'POST') {
+      const recipient = String((body as { recipient_id?: unknown } | null)?.recipient_id ?? '');
+      if (!/^\d{17,20}$/.test(recipient)) {
+        return { status: 400, body: { message: 'Invalid Form Body', code: 50035 } };
+      }
+      // Discord answers the same DM channel for the same recipient.
+      const existing = [...this.dmChannels].find(([, user]) => user === recipient)?.[0];
+      const id = existing ?? nextSnowflake();
+      this.dmChannels.set(id, recipient);
+      return {
+        status: 200,
+        body: {
+          id,
+          type: 1,
+          last_message_id: null,
+          recipients: [
+            {
+              id: recipient,
+              username: `user${recipient.slice(-4)}`,
+              discriminator: '0',
+              global_name: null,
+              avatar: null,
+            },
+          ],
+        },
+      };
+    }
     const cmds = /^\/api\/v10\/applications\/(\d+)\/guilds\/(\d+)\/commands$/.exec(path);
     if (cmds) {
       const guildId = cmds[2] ?? '';
@@ -264,6 +309,10 @@ export class FakeInteractions {
     }
     const posted = /^\/api\/v10\/channels\/(\d+)\/messages$/.exec(path);
     if (posted && method === 'POST') {
+      const dmTo = this.dmChannels.get(posted[1] ?? '');
+      if (dmTo && this.dmsRefusedBy.has(dmTo)) {
+        return { status: 403, body: { message: 'Cannot send messages to this user', code: 50007 } };
+      }
       const message: PostedMessage = {
         id: nextSnowflake(),
         channelId: posted[1] ?? '',

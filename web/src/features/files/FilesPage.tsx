@@ -9,7 +9,7 @@ import {
   TRASH_RETENTION_DAYS,
 } from '@guildhall/common';
 import { FolderOpen, HardDrive, RefreshCw, TriangleExclamationPoint, Upload } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useAuth } from '../../auth/useAuth.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
@@ -49,11 +49,17 @@ import { useFilesView } from './useFilesView.ts';
 import { useProgressCards } from './useProgressCards.ts';
 import { useUploads } from './useUploads.ts';
 
+// Upload links (issue 45) load when their dialog opens: most visits to the files page never open it.
+const RequestFilesModal = lazy(() =>
+  import('./RequestFilesModal.tsx').then((m) => ({ default: m.RequestFilesModal })),
+);
+
 type ModalState =
   | { kind: 'newFolder' }
   | { kind: 'rename'; item: FileItem }
   | { kind: 'categorize'; item: FileItem }
   | { kind: 'share'; file: FileItem }
+  | { kind: 'request'; folder: FileItem }
   | { kind: 'deleteFolder'; folder: FileItem; inside: number }
   | { kind: 'deleteFiles'; files: FileItem[] }
   | { kind: 'move'; items: FileItem[] };
@@ -217,6 +223,9 @@ export function FilesPage() {
     open: (folder) => view.openFolder(folder.id),
     download: (file) => void downloadOne(file),
     share: (file) => setModal({ kind: 'share', file }),
+    // Upload links go into the member's own folders only (issue 45).
+    requestFiles: (folder) => setModal({ kind: 'request', folder }),
+    ownsFolder: (folder) => !!user && folder.uploadedBy?.id === user.id,
     rename: (item) => setModal({ kind: 'rename', item }),
     categorize: (item) => setModal({ kind: 'categorize', item }),
     preview: (file) => openPreview(file),
@@ -450,6 +459,11 @@ export function FilesPage() {
         />
       )}
       {modal?.kind === 'share' && <ShareModal file={modal.file} onClose={() => setModal(null)} />}
+      {modal?.kind === 'request' && (
+        <Suspense fallback={null}>
+          <RequestFilesModal folder={modal.folder} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       {modal?.kind === 'deleteFolder' && (
         <ConfirmDialog
           danger

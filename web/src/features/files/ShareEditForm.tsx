@@ -1,6 +1,7 @@
 import {
   FILE_MANAGER_TEXTS,
   type FileShare,
+  NOTICE_TEXTS,
   SHARE_LINK_TEXTS,
   SHARE_MAX_DOWNLOADS_LIMIT,
   SHARE_NOTE_MAX_CHARS,
@@ -34,6 +35,8 @@ export function shareChanges(
     limit: string;
     passwordChoice: PasswordChoice;
     password: string;
+    /** Tell the sharer of each download (issue 45). */
+    notify?: boolean;
   },
 ): ShareUpdateBody {
   const changes: ShareUpdateBody = {};
@@ -47,6 +50,8 @@ export function shareChanges(
   if (limit !== share.maxDownloads) changes.maxDownloads = limit;
   if (form.passwordChoice === 'set') changes.password = form.password;
   if (form.passwordChoice === 'remove') changes.password = null;
+  if (form.notify !== undefined && form.notify !== share.notifyOnDownload)
+    changes.notifyOnDownload = form.notify;
   return changes;
 }
 
@@ -103,6 +108,7 @@ export function ShareEditForm({
   const [limit, setLimit] = useState(share.maxDownloads === null ? '' : String(share.maxDownloads));
   const [passwordChoice, setPasswordChoice] = useState<PasswordChoice>('keep');
   const [password, setPassword] = useState('');
+  const [notify, setNotify] = useState(share.notifyOnDownload);
   const [error, setError] = useState<string | null>(null);
   const save = useMutation({ mutationFn: (body: ShareUpdateBody) => updateShare(share.id, body) });
   // The form replaces the list (and the Edit button that had focus): keyboard focus starts at its heading.
@@ -128,7 +134,16 @@ export function ShareEditForm({
       return;
     }
     setError(null);
-    const body = shareChanges(share, { accessLevel, expiry, title, note, limit, passwordChoice, password });
+    const body = shareChanges(share, {
+      accessLevel,
+      expiry,
+      title,
+      note,
+      limit,
+      passwordChoice,
+      password,
+      notify,
+    });
     try {
       if (Object.keys(body).length > 0) await save.mutateAsync(body);
       toast.success(SHARE_LINK_TEXTS.shareUpdated, { duration: SHARE_TOAST_MS });
@@ -308,6 +323,16 @@ export function ShareEditForm({
           />
         )}
       </fieldset>
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          className="size-4 accent-brand"
+          checked={notify}
+          onChange={(e) => setNotify(e.target.checked)}
+          data-testid="edit-notify"
+        />
+        {NOTICE_TEXTS.shareNotify}
+      </label>
       {error && (
         <p id={errorId} role="alert" className="text-sm text-danger-text">
           {error}

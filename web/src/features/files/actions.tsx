@@ -5,6 +5,7 @@ import {
   FileArchive,
   FolderInput,
   FolderOpen,
+  Inbox,
   Pencil,
   Share2,
   Tag,
@@ -18,6 +19,10 @@ export type ItemHandlers = {
   open: (folder: FileItem) => void;
   download: (file: FileItem) => void;
   share: (file: FileItem) => void;
+  /** Opens the upload links of one of the member's own folders (issue 45). */
+  requestFiles?: (folder: FileItem) => void;
+  /** True for a folder the member created (only those take upload links). */
+  ownsFolder?: (folder: FileItem) => boolean;
   rename: (item: FileItem) => void;
   categorize: (file: FileItem) => void;
   remove: (item: FileItem) => void;
@@ -109,6 +114,13 @@ export function menuActions(item: FileItem, h: ItemHandlers): MenuAction[] {
       },
       // A folder share lists the folder's own files (issue 45).
       { label: 'Share', icon: <Share2 className={icon} />, onSelect: () => h.share(item), disabled: noWrite },
+      {
+        label: 'Request files',
+        icon: <Inbox className={icon} />,
+        onSelect: () => h.requestFiles?.(item),
+        disabled: noWrite || !h.requestFiles || !h.ownsFolder?.(item),
+        hint: 'A link anyone can upload into this folder with',
+      },
       {
         label: 'Move to…',
         icon: <FolderInput className={icon} />,

@@ -20,6 +20,7 @@ const share: FileShare = {
   maxDownloads: null,
   state: 'active',
   updatedAt: null,
+  notifyOnDownload: false,
 };
 const unchanged = {
   accessLevel: share.accessLevel,
@@ -42,6 +43,10 @@ describe('the edit share form (issue 45)', () => {
     expect(shareChanges(share, { ...unchanged, passwordChoice: 'set', password: 'new-pass' })).toEqual({
       password: 'new-pass',
     });
+  });
+  test('asking for download notices is sent only when it changes', () => {
+    expect(shareChanges(share, { ...unchanged, notify: false })).toEqual({});
+    expect(shareChanges(share, { ...unchanged, notify: true })).toEqual({ notifyOnDownload: true });
   });
 });
 

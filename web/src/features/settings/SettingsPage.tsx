@@ -11,6 +11,7 @@ import { LevelBadge } from '../../ui/LevelBadge.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { ApiTokensCard } from './ApiTokensCard.tsx';
 import { Field } from './Field.tsx';
+import { NoticesCard } from './NoticesCard.tsx';
 import { RoleSource } from './RoleSource.tsx';
 import { ThemeCard } from './ThemeCard.tsx';
 import { useMyRoleSync } from './useMyRoleSync.ts';
@@ -135,6 +136,7 @@ export function SettingsPage() {
         </Card>
       </div>
       <ThemeCard />
+      <NoticesCard />
       <ApiTokensCard />
     </Page>
   );

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { CHUNK_SIZE_BYTES, nameProblem } from '@guildhall/common';
+import { CHUNK_SIZE_BYTES, DEFAULT_CATEGORY, nameProblem } from '@guildhall/common';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
 import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
 import { isoIn, nowIso } from '../../../platform/time.ts';
@@ -15,6 +15,7 @@ import { findItem, insertChunk, insertItem, listChunks, updateItem } from '../re
 import { admitUpload } from '../storage-limits/service.ts';
 import type { FilesTable } from '../tables.ts';
 import { chunkRow, resolveTarget } from '../upload.ts';
+import { admitGuestUpload } from '../upload-requests/service.ts';
 import { ResumableHashes } from './resumable-hashes.ts';
 
 /**
@@ -27,6 +28,9 @@ const RESUMABLE_MARK = 'resumable';
 export const RESUMABLE_UPLOAD_TTL_MS = 24 * 60 * 60_000;
 
 export type ResumableCounters = { chunksStored: number; bytesReceived: number; bytesDiscarded: number };
+
+/** A guest's upload through an upload request: it goes to the request's folder and counts against it. */
+export type GuestUpload = { requestId: string; folderId: string };
 
 /**
  * The tus protocol's storage (`@tus/server` DataStore), writing straight into the portal's chunk store:
@@ -41,6 +45,13 @@ export class ChunkTusStore extends DataStore {
   readonly owners = new Map<string, string>();
   /** The connection carrying each upload's body now, cut by write() if the body stalls. */
   readonly connections = new Map<string, IncomingMessage>();
+  /** Which upload being created is a guest's, and for which request (set by the guest route). */
+  readonly guests = new Map<string, GuestUpload>();
+  /**
+   * Called once a guest's upload has stored its last byte, to list it in the request's folder (set by
+   * upload-requests/guest-routes.ts). A failure is logged: the guest page's receipt call lists it again.
+   */
+  onGuestStored: ((fileId: string, requestId: string) => Promise<void>) | null = null;
   readonly counters: ResumableCounters = { chunksStored: 0, bytesReceived: 0, bytesDiscarded: 0 };
 
   private readonly ctx: FilesContext;
@@ -56,13 +67,18 @@ export class ChunkTusStore extends DataStore {
   override async create(upload: Upload): Promise<Upload> {
     const owner = this.owners.get(upload.id);
     this.owners.delete(upload.id);
+    const guest = this.guests.get(upload.id);
+    this.guests.delete(upload.id);
     if (!owner) throw ERRORS.UNKNOWN_ERROR;
     if (upload.size === undefined) throw ERRORS.INVALID_LENGTH;
     const meta = upload.metadata ?? {};
-    const target = await resolveTarget(this.ctx.db, {
-      ...(meta.folderId ? { folderId: meta.folderId } : {}),
-      ...(meta.category ? { category: meta.category } : {}),
-    });
+    // A guest chooses nothing: the request names the folder.
+    const target = guest
+      ? { parentId: guest.folderId, category: DEFAULT_CATEGORY }
+      : await resolveTarget(this.ctx.db, {
+          ...(meta.folderId ? { folderId: meta.folderId } : {}),
+          ...(meta.category ? { category: meta.category } : {}),
+        });
     const name = (meta.filename ?? '').trim();
     const now = nowIso();
     const row: FilesTable = {
@@ -83,16 +99,28 @@ export class ChunkTusStore extends DataStore {
       created_at: now,
       updated_at: now,
       upload_hash_state: RESUMABLE_MARK,
+      ...(guest ? { upload_request_id: guest.requestId } : {}),
     };
     // The quota, the disk reserve and the cap on open resumable uploads are checked and the row (whose
-    // size, the declared length, counts until the upload finishes or expires) inserted in one step.
+    // size, the declared length, counts until the upload finishes or expires) inserted in one step; a
+    // guest's upload passes its request's limits in that same step.
+    const size = upload.size;
     await admitUpload(
       this.ctx.db,
       this.ctx.limits,
-      { userId: owner, declared: upload.size, resumable: true },
-      (trx) => insertItem(trx, row),
+      { userId: owner, declared: size, resumable: true },
+      async (trx) => {
+        if (guest) {
+          await admitGuestUpload(trx, guest.requestId, {
+            name: row.name,
+            type: meta.filetype ?? undefined,
+            size,
+          });
+        }
+        await insertItem(trx, row);
+      },
     );
-    if (upload.size === 0) await this.finish(upload.id, 0, this.ctx.hashes.openFileHash());
+    if (upload.size === 0) await this.finish(upload.id, 0, this.ctx.hashes.openFileHash(), guest?.requestId);
     return upload;
   }
 
@@ -172,6 +200,7 @@ export class ChunkTusStore extends DataStore {
         firstIdx: offset / CHUNK_SIZE_BYTES,
         completesAt: size - offset,
         bufferWaitMs: this.ctx.fairness.bufferWaitMs,
+        unrecorded: this.ctx.limits.unrecorded,
         onChunk: async (c) => {
           await insertChunk(db, chunkRow(id, c));
           stored += c.size;
@@ -196,8 +225,9 @@ export class ChunkTusStore extends DataStore {
       this.hashes.forget(id, hash); // the store failed: the hash may hold a chunk that was not recorded
       throw e;
     }
-    if (stored === size) await this.finish(id, Math.ceil(size / CHUNK_SIZE_BYTES), hash);
-    else if (fed === stored) this.hashes.keep(id, hash, stored);
+    if (stored === size) {
+      await this.finish(id, Math.ceil(size / CHUNK_SIZE_BYTES), hash, row.upload_request_id ?? undefined);
+    } else if (fed === stored) this.hashes.keep(id, hash, stored);
     else this.hashes.forget(id, hash);
     return stored;
   }
@@ -250,7 +280,7 @@ export class ChunkTusStore extends DataStore {
     this.ctx.garbage.kick();
   }
 
-  private async finish(id: string, chunks: number, hash: FileHash) {
+  private async finish(id: string, chunks: number, hash: FileHash, requestId?: string) {
     const sha256 = await hash.final();
     this.hashes.forget(id);
     await updateItem(this.ctx.db, id, {
@@ -261,5 +291,10 @@ export class ChunkTusStore extends DataStore {
       lease_expires_at: null,
       updated_at: nowIso(),
     });
+    if (requestId && this.onGuestStored) {
+      await this.onGuestStored(id, requestId).catch((err: unknown) =>
+        this.ctx.log.warn({ err, uploadId: id }, 'a guest upload could not be listed yet'),
+      );
+    }
   }
 }

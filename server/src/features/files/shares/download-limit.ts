@@ -8,6 +8,7 @@ import type { FilesContext } from '../context.ts';
 import { firstByteAsked, sendStoredFile } from '../http-download.ts';
 import { listChunks } from '../repo.ts';
 import type { FileSharesTable, FilesTable } from '../tables.ts';
+import { noticeDownload } from './download-notice.ts';
 import { hasClaimSince, incrementDownloadCount, recordClaim, takeLimitedDownload } from './repo.ts';
 import { isLimitReached, isLinkPreview, shareLimitReached } from './service.ts';
 
@@ -32,18 +33,19 @@ export async function admitLimitedDownload(
   file: FilesTable,
   ticket: string | undefined,
   now = new Date(),
-): Promise<void> {
+): Promise<boolean> {
   if (isLinkPreview(req.headers['user-agent'])) throw notPreviewed();
   const start = firstByteAsked(req, file);
   if (start === null) {
     if (isLimitReached(share)) throw shareLimitReached();
-    return;
+    return false;
   }
   const key = ticket ? `ticket:${sha256Hex(ticket)}` : `addr:${clientAddressKey(req.ip)}`;
   const windowStart = new Date(now.getTime() - SHARE_RESUME_WINDOW_MS).toISOString();
-  if (start > 0 && (await hasClaimSince(db, share.id, key, windowStart))) return;
+  if (start > 0 && (await hasClaimSince(db, share.id, key, windowStart))) return false;
   if (!(await takeLimitedDownload(db, share.id))) throw shareLimitReached();
   await recordClaim(db, share.id, key, now.toISOString(), windowStart);
+  return true;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function admitLimitedDownload(
  * once the last byte has been sent, so previews and aborted fetches do not count.
  */
 export async function sendSharedFile(
-  ctx: Pick<FilesContext, 'db' | 'store' | 'downloadBuffers' | 'downloads'>,
+  ctx: Pick<FilesContext, 'db' | 'store' | 'downloadBuffers' | 'downloads' | 'log'>,
   req: FastifyRequest,
   reply: FastifyReply,
   share: FileSharesTable,
@@ -61,11 +63,16 @@ export async function sendSharedFile(
 ): Promise<FastifyReply> {
   const chunks = await listChunks(ctx.db, file.id);
   if (share.max_downloads != null) {
-    await admitLimitedDownload(ctx.db, req, share, file, ticket);
+    if (await admitLimitedDownload(ctx.db, req, share, file, ticket)) {
+      await noticeDownload(ctx.db, ctx.log, share, file);
+    }
     return sendStoredFile(req, reply, ctx, file, chunks);
   }
   const count = isLinkPreview(req.headers['user-agent'])
     ? undefined
-    : () => incrementDownloadCount(ctx.db, share.id);
+    : async () => {
+        await incrementDownloadCount(ctx.db, share.id);
+        await noticeDownload(ctx.db, ctx.log, share, file);
+      };
   return sendStoredFile(req, reply, ctx, file, chunks, count);
 }

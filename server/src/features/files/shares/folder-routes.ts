@@ -15,6 +15,7 @@ import type { FileSharesTable, FilesTable } from '../tables.ts';
 import type { Thumbnails } from '../thumbnails/service.ts';
 import { issueTicket, isTicketValid } from '../tickets.ts';
 import { sendSharedFile } from './download-limit.ts';
+import { noticeDownload } from './download-notice.ts';
 import { listSharedFolderFiles, presentSharedFolderFile, requireSharedFolderFile } from './folder-shares.ts';
 import { incrementDownloadCount, takeLimitedDownload } from './repo.ts';
 import { findLiveShareOf, isLinkPreview, shareLimitReached } from './service.ts';
@@ -147,8 +148,9 @@ export function folderShareRoutes(app: FastifyInstance, deps: Deps): void {
       // Counted when admitted, before its first byte: a ZIP has no Range resume, and a limit must hold.
       const admit = async () => {
         if (req.method === 'HEAD' || isLinkPreview(req.headers['user-agent'])) return;
-        if (share.max_downloads == null) return incrementDownloadCount(db, share.id);
-        if (!(await takeLimitedDownload(db, share.id))) throw shareLimitReached();
+        if (share.max_downloads == null) await incrementDownloadCount(db, share.id);
+        else if (!(await takeLimitedDownload(db, share.id))) throw shareLimitReached();
+        await noticeDownload(db, ctx.log, share, folder);
       };
       const memberKey = req.auth?.user.discord_id ?? req.ip;
       return sendArchive(

@@ -38,12 +38,12 @@ export async function verifySharePassword(password: string, stored: string): Pro
 }
 
 /**
- * A share with a password answers only a request carrying it (header `X-Share-Password`; never in a
+ * A share (or an upload link) with a password answers only a request carrying it (header `X-Share-Password`; never in a
  * URL). Wrong guesses count per client address (10 per 15 minutes, then 429 with Retry-After), as the
  * access code's do; a right one is never slowed down.
  */
 export async function requireSharePassword(
-  share: FileSharesTable,
+  share: Pick<FileSharesTable, 'password_hash'>,
   given: string | string[] | undefined,
   failures: FailureLimiter,
   clientKey: string,

@@ -16,6 +16,7 @@ export function presentShare(row: FileSharesTable, baseUrl: string, now = Date.n
     note: row.note ?? null,
     maxDownloads: row.max_downloads == null ? null : Number(row.max_downloads),
     updatedAt: row.updated_at ?? null,
+    notifyOnDownload: Number(row.notify_downloads ?? 0) === 1,
   };
   return { ...share, state: shareStateOf(share, now) };
 }

@@ -50,7 +50,14 @@ export async function incrementDownloadCount(db: Db, id: string): Promise<void> 
 export type ShareChanges = Partial<
   Pick<
     FileSharesTable,
-    'access_level' | 'expires_at' | 'password_hash' | 'title' | 'note' | 'max_downloads' | 'updated_at'
+    | 'access_level'
+    | 'expires_at'
+    | 'password_hash'
+    | 'title'
+    | 'note'
+    | 'max_downloads'
+    | 'updated_at'
+    | 'notify_downloads'
   >
 >;
 

@@ -68,6 +68,7 @@ export async function createShare(
     note: textOrNull(body.note),
     max_downloads: body.maxDownloads ?? null,
     updated_at: null,
+    notify_downloads: body.notifyOnDownload ? 1 : 0,
   };
   await insertShare(db, row);
   return row;
@@ -101,6 +102,7 @@ export async function updateShare(
   if (body.title !== undefined) changes.title = textOrNull(body.title);
   if (body.note !== undefined) changes.note = textOrNull(body.note);
   if (body.maxDownloads !== undefined) changes.max_downloads = body.maxDownloads;
+  if (body.notifyOnDownload !== undefined) changes.notify_downloads = body.notifyOnDownload ? 1 : 0;
   if ((await updateShareRow(db, shareId, changes)) === 0) throw fail('NOT_FOUND', 'Share not found');
   const rulesChanged =
     body.password !== undefined ||

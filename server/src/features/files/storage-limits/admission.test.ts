@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { App } from '../../../platform/feature.ts';
 import { bearer, createTestApp, type TestContext } from '../../../test/app.ts';
 import { startUpload } from '../test-helpers.ts';
-import { freeBytes } from './service.ts';
+import { checkDiskStillHolds, freeBytes } from './service.ts';
 import { appOnTmpfs, tmpfsProblem } from './test-tmpfs.ts';
 
 /**
@@ -216,6 +216,61 @@ describe.skipIf(tmpfsProblem !== null)(
           );
           expect(answers.map((r) => r.statusCode)).toEqual([204, 204]);
           expect(await freeBytes(disk.blobDir)).toBeGreaterThanOrEqual(160 * MiB);
+        }
+      } finally {
+        await disk.close();
+      }
+    });
+
+    // The race seen once under load on PostgreSQL: a concurrent PATCH's chunk is on the disk (less free
+    // space) but not yet in file_chunks (still owed), so it was counted twice and PATCH answered 507.
+    test("a concurrent PATCH's chunk, written but not yet recorded, is not counted twice (no false 507)", async () => {
+      const disk = await appOnTmpfs(64, { STORAGE_RESERVE_BYTES: String(16 * MiB) });
+      try {
+        const { token } = await disk.ctx.signIn();
+        // 46 MiB admitted: just under what the disk holds above its reserve (48 MiB).
+        const ids = (
+          await Promise.all([
+            createTus(disk.ctx.app, token, 23 * MiB),
+            createTus(disk.ctx.app, token, 23 * MiB),
+          ])
+        ).map(idOf);
+        const limits = {
+          defaultQuotaBytes: null,
+          reserveBytes: 16 * MiB,
+          localBlobDir: disk.blobDir,
+          resumablePerUser: 20,
+          unrecorded: { bytes: 0 },
+        };
+        await expect(checkDiskStillHolds(disk.ctx.db, limits)).resolves.toBeUndefined();
+        // Upload B's first chunk reaches the disk; its row is not written yet.
+        fs.writeFileSync(path.join(disk.blobDir, 'chunk-in-flight'), Buffer.alloc(8 * MiB, 3));
+        limits.unrecorded.bytes = 8 * MiB;
+        await expect(checkDiskStillHolds(disk.ctx.db, limits)).resolves.toBeUndefined();
+        // Without that count the same moment reads as a full disk (the old answer).
+        await expect(
+          checkDiskStillHolds(disk.ctx.db, { ...limits, unrecorded: { bytes: 0 } }),
+        ).rejects.toMatchObject({
+          code: 'STORAGE_FULL',
+        });
+        // Recorded: no longer owed, no longer unrecorded; still fine.
+        await disk.ctx.db
+          .insertInto('file_chunks')
+          .values({
+            file_id: ids[1]!,
+            idx: 0,
+            blob_id: 'chunk-in-flight',
+            size: 8 * MiB,
+            crc32c: null,
+            sha256: null,
+          })
+          .execute();
+        limits.unrecorded.bytes = 0;
+        await expect(checkDiskStillHolds(disk.ctx.db, limits)).resolves.toBeUndefined();
+        // And the real PATCHes of both uploads go through to the end.
+        for (let offset = 0; offset < 23 * MiB; offset += 8 * MiB) {
+          const body = Buffer.alloc(Math.min(8 * MiB, 23 * MiB - offset), 9);
+          expect((await patchTus(disk.ctx.app, token, ids[0]!, offset, body)).statusCode).toBe(204);
         }
       } finally {
         await disk.close();

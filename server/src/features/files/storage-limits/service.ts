@@ -5,6 +5,7 @@ import type { Db } from '../../../db/index.ts';
 import type { Database } from '../../../db/schema.ts';
 import { fail } from '../../../platform/errors.ts';
 import { nowIso } from '../../../platform/time.ts';
+import type { UnrecordedBytes } from '../../../platform/transfer/chunker.ts';
 import { recordActivity } from '../../admin/index.ts';
 import {
   customQuota,
@@ -28,11 +29,28 @@ export type StorageLimits = {
   localBlobDir: string | null;
   /** Unfinished resumable uploads one member may have open (their declared sizes count meanwhile). */
   resumablePerUser: number;
+  /**
+   * Chunks this process is writing whose rows are not recorded yet (platform/transfer/chunker.ts):
+   * on the disk already, and still owed by their upload. Every upload's chunker counts into this one.
+   */
+  unrecorded: UnrecordedBytes;
 };
 
 export const quotaExceeded = (quota: number) =>
   fail('QUOTA_EXCEEDED', securityTexts.quotaExceeded(formatFileSize(quota)));
 export const diskFull = () => fail('STORAGE_FULL', securityTexts.diskFull);
+
+/**
+ * Free bytes on the local store's disk as the checks count them: what the file system reports plus the
+ * chunks written but not yet recorded, which `outstandingUploadBytes` still counts as owed. (Another
+ * instance writing to the same disk can still be counted twice for its chunks in flight: at most one
+ * chunk per upload it is receiving; docs/security.md.)
+ */
+async function roomOnDisk(limits: StorageLimits & { localBlobDir: string }): Promise<number> {
+  const free = await freeBytes(limits.localBlobDir);
+  // Read after the file system's answer: a chunk that answer shows as written has begun its put.
+  return free + Math.max(0, limits.unrecorded.bytes);
+}
 
 /** Free bytes on the local store's disk (what an unprivileged process may use). */
 export async function freeBytes(dir: string): Promise<number> {
@@ -60,7 +78,7 @@ async function checkRoom(trx: Trx, limits: StorageLimits, userId: string, bytes:
   const quota = (await customQuota(trx, userId)) ?? limits.defaultQuotaBytes;
   if (quota !== null && (await usedBytes(trx, userId)) + bytes > quota) throw quotaExceeded(quota);
   if (checksDisk(limits)) {
-    const free = await freeBytes(limits.localBlobDir);
+    const free = await roomOnDisk(limits);
     const left = free - limits.reserveBytes - (await outstandingUploadBytes(trx));
     if (bytes > left || left <= 0) throw diskFull();
   }
@@ -119,7 +137,11 @@ export async function growReservation(
  */
 export async function checkDiskStillHolds(db: Db, limits: StorageLimits): Promise<void> {
   if (!checksDisk(limits)) return;
-  const [free, outstanding] = await Promise.all([freeBytes(limits.localBlobDir), outstandingUploadBytes(db)]);
+  // In this order (free space, then the unrecorded count, then what is owed), a chunk being written
+  // meanwhile is counted at most once: seen on disk, it is either still unrecorded (added back) or
+  // recorded (no longer owed).
+  const free = await roomOnDisk(limits);
+  const outstanding = await outstandingUploadBytes(db);
   if (free - limits.reserveBytes < outstanding) throw diskFull();
 }
 
