@@ -81,6 +81,9 @@ export const SQL_SUITES = [
 
 /** Suites that reach the database but test something the database does not change. */
 export const NOT_SQL: Record<string, string> = {
+  'server/src/platform/transfer/range-loopback.test.ts':
+    'the loopback Range server and waitOn on a moved clock; no query',
+  'server/src/features/osint/rules.test.ts': 'the risk and verdict rules as pure functions; no query',
   'server/src/deployment/container.test.ts':
     'the container image on its own SQLite (opt-in, run by .ci/container-test); it only borrows ffmpeg arguments',
   'server/src/platform/feature.test.ts': "a feature's config slice (it loads the config, runs no query)",

@@ -88,7 +88,11 @@ describe('notices in the portal (issue 45)', () => {
 
   test('notices are kept 30 days, then purged on the clock', async () => {
     const member = await ctx.signIn({ access_level: 'user' });
-    await recordNotice(ctx.db, { userId: member.userId, kind: 'share_download', text: 'old', link: null });
+    await recordNotice(
+      ctx.db,
+      { userId: member.userId, kind: 'share_download', text: 'old', link: null },
+      new Date(),
+    );
     const count = async () =>
       (await ctx.app.inject({ url: '/api/notices', headers: bearer(member.token) })).json().data.length;
     expect(await count()).toBe(1);

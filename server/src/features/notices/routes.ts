@@ -28,7 +28,7 @@ const own = {
 } as const;
 
 /** Notices (issue 45): the member's list, unread count, marking read, and the Discord DM setting. */
-export function noticeRoutes({ db, config }: FeatureContext<NoticesConfig>): FastifyPluginAsyncZod {
+export function noticeRoutes({ db, config, clock }: FeatureContext<NoticesConfig>): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/notices',
@@ -49,7 +49,7 @@ export function noticeRoutes({ db, config }: FeatureContext<NoticesConfig>): Fas
       '/api/notices/read',
       { config: own, schema: { body: NoticesReadBody, response: { 200: OkResponse } } },
       async (req) => {
-        await markNoticesRead(db, req.auth!.user.discord_id, req.body.ids);
+        await markNoticesRead(db, req.auth!.user.discord_id, req.body.ids, new Date(clock.now()));
         return { success: true as const, message: 'Marked as read' };
       },
     );
@@ -70,7 +70,7 @@ export function noticeRoutes({ db, config }: FeatureContext<NoticesConfig>): Fas
       '/api/notices/settings',
       { config: own, schema: { body: NoticeSettingsBody, response: { 200: NoticeSettingsResponse } } },
       async (req) => {
-        await setDmAllowed(db, req.auth!.user.discord_id, req.body.discordDm);
+        await setDmAllowed(db, req.auth!.user.discord_id, req.body.discordDm, new Date(clock.now()));
         return {
           success: true as const,
           data: { discordDm: req.body.discordDm, botAvailable: config.botConfigured },

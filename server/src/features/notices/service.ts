@@ -30,11 +30,7 @@ export type NoticeInput = { userId: string; kind: NoticeKind; text: string; link
  * it stays in the portal only. The direct message is sent later by the bot's holder (dm.ts), never
  * here: the instance that served the download may not hold the bot. Returns the notice, or null if dropped.
  */
-export async function recordNotice(
-  db: Db,
-  input: NoticeInput,
-  now = new Date(),
-): Promise<NoticesTable | null> {
+export async function recordNotice(db: Db, input: NoticeInput, now: Date): Promise<NoticesTable | null> {
   const since = new Date(now.getTime() - HOUR_MS).toISOString();
   const recent = await countRecent(db, input.userId, since);
   if (recent.all >= NOTICES_PER_MEMBER_PER_HOUR) return null;
@@ -63,7 +59,7 @@ export async function noticesOf(db: Db, userId: string) {
 
 export const unreadCount = countUnread;
 
-export async function markNoticesRead(db: Db, userId: string, ids: string[] | undefined, now = new Date()) {
+export async function markNoticesRead(db: Db, userId: string, ids: string[] | undefined, now: Date) {
   await markRead(db, userId, ids, now.toISOString());
 }
 
@@ -74,6 +70,6 @@ export function purgeOldNotices(db: Db, nowMs: number): Promise<number> {
 
 export const isDmAllowed = dmAllowed;
 
-export async function setDmAllowed(db: Db, userId: string, allowed: boolean, now = new Date()) {
+export async function setDmAllowed(db: Db, userId: string, allowed: boolean, now: Date) {
   await saveDmAllowed(db, userId, allowed, now.toISOString());
 }

@@ -16,12 +16,14 @@ export async function noticeDownload(
 ): Promise<void> {
   if (Number(share.notify_downloads ?? 0) !== 1 || !share.created_by) return;
   const folder = item.type === 'folder' ? item.id : item.parent_id;
-  await recordNotice(db, {
-    userId: share.created_by,
-    kind: 'share_download',
-    text: NOTICE_TEXTS.shareDownloaded(item.name),
-    link: folder ? `/filesystem?folder=${encodeURIComponent(folder)}` : '/filesystem',
-  }).catch((err: unknown) =>
-    log.error({ err, shareId: share.id }, 'a download notice could not be recorded'),
-  );
+  await recordNotice(
+    db,
+    {
+      userId: share.created_by,
+      kind: 'share_download',
+      text: NOTICE_TEXTS.shareDownloaded(item.name),
+      link: folder ? `/filesystem?folder=${encodeURIComponent(folder)}` : '/filesystem',
+    },
+    new Date(),
+  ).catch((err: unknown) => log.error({ err, shareId: share.id }, 'a download notice could not be recorded'));
 }

@@ -201,12 +201,16 @@ export async function completeGuestUpload(
     );
     await countReceived(ctx.db, request.id, Number(listed.size));
     if (request.notify) {
-      await recordNotice(ctx.db, {
-        userId: request.owner_id,
-        kind: 'request_upload',
-        text: NOTICE_TEXTS.requestReceived(listed.name, request.title ?? 'Upload link'),
-        link: `/filesystem?folder=${encodeURIComponent(request.folder_id)}`,
-      });
+      await recordNotice(
+        ctx.db,
+        {
+          userId: request.owner_id,
+          kind: 'request_upload',
+          text: NOTICE_TEXTS.requestReceived(listed.name, request.title ?? 'Upload link'),
+          link: `/filesystem?folder=${encodeURIComponent(request.folder_id)}`,
+        },
+        new Date(),
+      );
     }
     return (await findItem(ctx.db, fileId)) ?? row;
   } catch (e) {
