@@ -141,6 +141,7 @@ export const ERROR_CODES = {
   BAD_CURSOR: { status: 400, description: 'the page cursor is not one the server gave' },
   BOT_OFFLINE: { status: 503, description: 'the music bot is offline' },
   BOT_RECONNECTING: { status: 503, description: 'the music bot is reconnecting' },
+  DUPLICATE_IN_QUEUE: { status: 409, description: 'the song is already queued and the server allows no duplicates' },
   DISCORD_ID_MISSING: { status: 400, description: 'the member has no Discord id to find in voice' },
   ENCODER_UNAVAILABLE: { status: 503, description: 'the audio encoder (ffmpeg) cannot run' },
   GUILD_NOT_FOUND: { status: 404, description: 'the bot is not in that Discord server' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { shownTextProblem } from './files.ts';
+import { MusicServerOptions } from './music-queue.ts';
 
 /**
  * Music control (portal-tools §2–§9): constants, verbatim texts, the realtime room and event, and the
@@ -301,6 +302,8 @@ export const PlaybackStatus = z.object({
   /** Loudness normalisation (EBU R128) of every track, on by default. */
   normalize: z.boolean(),
   loop: MusicLoopMode,
+  /** The server's queue options (issue 48): fair queue, no duplicates. */
+  options: MusicServerOptions,
   /** Votes to skip the current song: who voted, and how many votes skip it (more than half the listeners). */
   skipVotes: z.object({
     voters: z.array(z.object({ id: z.string(), displayName: z.string() })),

@@ -217,6 +217,8 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/music/volume/:guildId': { access: 'user', body: () => ({ volume: 'x' }) },
   'POST /api/music/loop/:guildId': { access: 'user', body: () => ({ mode: 'x' }) },
   'POST /api/music/normalize/:guildId': { access: 'user', body: () => ({ enabled: 'x' }) },
+  'POST /api/music/fair-queue/:guildId': { access: 'moderator', body: () => ({ enabled: 'x' }) },
+  'POST /api/music/no-duplicates/:guildId': { access: 'moderator', body: () => ({ enabled: 'x' }) },
 
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },

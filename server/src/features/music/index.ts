@@ -21,12 +21,11 @@ import { BotLease } from './lease.ts';
 import { LoudnessCache } from './loudness.ts';
 import { createLyricsService, type LyricsService } from './lyrics/service.ts';
 import { PlaybackStore } from './playback-store.ts';
-import type { PlayerSettings } from './player.ts';
 import { DEFAULT_SETTINGS } from './present.ts';
-import { findGuildSettings, saveGuildSettings } from './repo.ts';
 import { musicRoom as musicRoomType } from './room.ts';
 import { musicRoutes } from './routes.ts';
 import { type MusicEngine, MusicService } from './service.ts';
+import { createSettingsStore } from './settings-store.ts';
 import { librarySource } from './sources/library.ts';
 import { LibraryLoopback } from './sources/loopback.ts';
 import { soundcloudSource } from './sources/soundcloud.ts';
@@ -102,22 +101,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       const c = config;
       const instanceId = options.instanceId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
       const loopback = new LibraryLoopback(db, blobStore, log);
-      const settings = {
-        async load(guildId: string) {
-          const row = await findGuildSettings(db, guildId);
-          return row
-            ? { volume: Number(row.volume), normalize: Number(row.normalize) === 1, loop: row.loop }
-            : { ...DEFAULT_SETTINGS };
-        },
-        save: (guildId: string, s: PlayerSettings) =>
-          saveGuildSettings(db, {
-            guild_id: guildId,
-            volume: s.volume,
-            normalize: s.normalize ? 1 : 0,
-            loop: s.loop,
-            updated_at: new Date().toISOString(),
-          }),
-      };
+      const settings = createSettingsStore(db, clock);
       let state: MusicState;
       // One SQLite process writes as epoch 0; with a lease, only the holder writes, under its epoch.
       const store = new PlaybackStore(db, log, () => (state.lease ? state.lease.epoch : 0));

@@ -10,11 +10,13 @@ import {
   type VoiceConnection,
 } from '@discordjs/voice';
 import {
+  DEFAULT_MUSIC_OPTIONS,
   type EqSettings,
   FLAT_EQ,
   MUSIC_HISTORY_KEPT,
   type MusicEffect,
   type MusicLoopMode,
+  type MusicServerOptions,
   type Song,
   type VoiceChannelInfo,
 } from '@guildhall/common';
@@ -22,6 +24,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
 import { type Loudness, playbackRate, startTranscoder, type TrackInput, type Transcoder } from './ffmpeg.ts';
 import { type PacketSource, PacketSwitch } from './packet-switch.ts';
+import { insertionIndex, songKey } from './queue-order.ts';
 
 export type PlayerDeps = {
   ffmpegPath: string;
@@ -35,8 +38,13 @@ export type PlayerDeps = {
   changed: () => void;
 };
 
-/** The settings a guild keeps between sessions (volume, normalisation, loop). */
-export type PlayerSettings = { volume: number; normalize: boolean; loop: MusicLoopMode };
+/** The settings a guild keeps between sessions (volume, normalisation, loop, the queue options). */
+export type PlayerSettings = {
+  volume: number;
+  normalize: boolean;
+  loop: MusicLoopMode;
+  options: MusicServerOptions;
+};
 
 /**
  * A guild's playback as stored (issue 42): what a restarted instance, or a new holder of the bot, needs to
@@ -90,6 +98,8 @@ export class GuildPlayer {
   volume = 100;
   normalize = true;
   loop: MusicLoopMode = 'off';
+  /** Fair queue and no duplicates (issue 48), kept per server. */
+  options: MusicServerOptions = { ...DEFAULT_MUSIC_OPTIONS };
   channel: VoiceChannelInfo | null = null;
   /** Who voted to skip the current song (user id → name); cleared when the song changes. */
   readonly skipVotes = new Map<string, string>();
@@ -118,6 +128,7 @@ export class GuildPlayer {
       this.volume = settings.volume;
       this.normalize = settings.normalize;
       this.loop = settings.loop;
+      this.options = { ...settings.options };
     }
     // Pause without a ready connection (the voice link is down): the song waits instead of running on unheard.
     this.audio = createAudioPlayer({
@@ -138,7 +149,7 @@ export class GuildPlayer {
   }
 
   settings(): PlayerSettings {
-    return { volume: this.volume, normalize: this.normalize, loop: this.loop };
+    return { volume: this.volume, normalize: this.normalize, loop: this.loop, options: { ...this.options } };
   }
 
   /** Song seconds played, clamped to the song's length when that is known. */
@@ -201,7 +212,7 @@ export class GuildPlayer {
   /** Plays now when nothing is playing, else queues. Returns what happened. */
   async add(song: Song): Promise<'playing' | 'queued'> {
     if (this.current) {
-      this.queue.push(song);
+      this.enqueue(song);
       this.deps.changed();
       return 'queued';
     }
@@ -212,7 +223,23 @@ export class GuildPlayer {
   }
 
   addAll(songs: Song[]): void {
-    this.queue.push(...songs);
+    for (const song of songs) this.enqueue(song);
+  }
+
+  /** Whether the song (the same platform and id) is playing or queued: the no-duplicates rule. */
+  holds(song: Pick<Song, 'platform' | 'id'>): boolean {
+    const key = songKey(song);
+    return (this.current !== null && songKey(this.current) === key) || this.queue.some((s) => songKey(s) === key);
+  }
+
+  setOptions(options: MusicServerOptions): void {
+    this.options = { ...options };
+    this.deps.changed();
+  }
+
+  /** Queues a member's song where the queue rules put it (first come, or round-robin by requester). */
+  private enqueue(song: Song): void {
+    this.queue.splice(insertionIndex(this.queue, this.current, song, this.options.fairQueue), 0, song);
   }
 
   pause(): void {

@@ -12,6 +12,8 @@ import {
   MusicControlResponse,
   MusicGuildsResponse,
   MusicLyricsResponse,
+  MUSIC_OPTION_PATHS,
+  MusicOptionBody,
   MusicPlatformsResponse,
   MusicPlayBody,
   MusicPlayResponse,
@@ -198,6 +200,19 @@ export function musicRoutes(db: Db, music: MusicCommands, lyrics: LyricsService)
       },
       async (req) => ok(await music.setNormalize(caller(req), req.params.guildId, req.body.enabled)),
     );
+
+    // Issue 48: the server's queue options, for moderators and above (a rule over everyone's requests).
+    for (const [option, path] of Object.entries(MUSIC_OPTION_PATHS) as [keyof typeof MUSIC_OPTION_PATHS, string][]) {
+      app.post(
+        `${BASE}/${path}/:guildId`,
+        {
+          config: { ...CONTROL, access: 'moderator' },
+          schema: { params: GuildIdParams, body: MusicOptionBody, response: responds(MusicControlResponse) },
+        },
+        async (req) =>
+          ok(await music.setOption(caller(req), req.params.guildId, option, req.body.enabled)),
+      );
+    }
 
     app.put(
       `${BASE}/queue/:guildId/reorder`,

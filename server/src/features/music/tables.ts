@@ -35,6 +35,10 @@ export type MusicGuildSettingsTable = {
   /** 0 or 1. */
   normalize: number;
   loop: MusicLoopMode;
+  /** 0 or 1 (migration 072): songs taken round-robin by requester. */
+  fair_queue: number;
+  /** 0 or 1 (migration 072): a song already playing or queued is refused. */
+  no_duplicates: number;
   updated_at: string;
 };
 

@@ -14,6 +14,7 @@ import { NowPlaying } from './NowPlaying.tsx';
 import { PlatformsPanel } from './PlatformsPanel.tsx';
 import { PlaylistsTab } from './PlaylistsTab.tsx';
 import { QueueList } from './QueueList.tsx';
+import { QueueOptions } from './QueueOptions.tsx';
 import { SearchTab } from './SearchTab.tsx';
 import { ServerSelect } from './ServerSelect.tsx';
 import { SessionPanel } from './SessionPanel.tsx';
@@ -41,6 +42,8 @@ export function MusicPage() {
   // Viewers may watch; users and above search and control (portal-core §6).
   const isViewer = !hasLevel(user?.accessLevel, 'user');
   const canUse = !isViewer && !!status?.connected && !!guild.guildId;
+  // The queue options are a rule over everyone's requests: moderators and above (issue 48).
+  const canSetOptions = canUse && hasLevel(user?.accessLevel, 'moderator');
   const isSomethingPlaying = !!status?.currentSong;
   const canControl = canUse && isSomethingPlaying;
   const queue = status?.queue ?? [];
@@ -101,13 +104,20 @@ export function MusicPage() {
                 ]}
                 panels={{
                   queue: (
-                    <QueueList
-                      queue={queue}
-                      canReorder={canUse}
-                      onReorder={actions.reorder}
-                      onRemove={actions.remove}
-                      onPlayNext={actions.playNext}
-                    />
+                    <>
+                      <QueueOptions
+                        options={status?.options ?? null}
+                        canChange={canSetOptions}
+                        onChange={actions.setOption}
+                      />
+                      <QueueList
+                        queue={queue}
+                        canReorder={canUse}
+                        onReorder={actions.reorder}
+                        onRemove={actions.remove}
+                        onPlayNext={actions.playNext}
+                      />
+                    </>
                   ),
                   search: (
                     <SearchTab

@@ -9,6 +9,8 @@ import {
   MusicGuildsResponse,
   type MusicLoopMode,
   MusicLyricsResponse,
+  MUSIC_OPTION_PATHS,
+  type MusicOptionKey,
   type MusicPlatform,
   MusicPlatformsResponse,
   MusicPlayResponse,
@@ -86,6 +88,10 @@ export const setLoop = async (guildId: string, mode: MusicLoopMode) =>
   MusicControlResponse.parse(await call('POST', `/loop/${id(guildId)}`, { mode })).data;
 export const setNormalize = async (guildId: string, enabled: boolean) =>
   MusicControlResponse.parse(await call('POST', `/normalize/${id(guildId)}`, { enabled })).data;
+/** Fair queue or no duplicates (issue 48): moderators and above. */
+export const setOption = async (guildId: string, option: MusicOptionKey, enabled: boolean) =>
+  MusicControlResponse.parse(await call('POST', `/${MUSIC_OPTION_PATHS[option]}/${id(guildId)}`, { enabled }))
+    .data;
 export const shuffleQueue = async (guildId: string) =>
   MusicControlResponse.parse(await call('POST', `/shuffle/${id(guildId)}`)).data;
 export const removeFromQueue = async (guildId: string, entryId: string) =>

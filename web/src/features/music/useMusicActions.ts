@@ -2,6 +2,7 @@ import {
   type EqSettings,
   type MusicEffect,
   type MusicLoopMode,
+  type MusicOptionKey,
   type PlaybackStatus,
   type SearchResult,
   MUSIC_TEXTS as T,
@@ -137,6 +138,7 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
         | { kind: 'volume'; volume: number }
         | { kind: 'loop'; mode: MusicLoopMode }
         | { kind: 'normalize'; enabled: boolean }
+        | { kind: 'option'; option: MusicOptionKey; enabled: boolean }
         | { kind: 'shuffle' }
         | { kind: 'remove'; entryId: string }
         | { kind: 'next'; entryId: string },
@@ -145,6 +147,7 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
       if (change.kind === 'volume') return api.setVolume(g, change.volume);
       if (change.kind === 'loop') return api.setLoop(g, change.mode);
       if (change.kind === 'normalize') return api.setNormalize(g, change.enabled);
+      if (change.kind === 'option') return api.setOption(g, change.option, change.enabled);
       if (change.kind === 'shuffle') return api.shuffleQueue(g);
       if (change.kind === 'remove') return api.removeFromQueue(g, change.entryId);
       return api.playNext(g, change.entryId);
@@ -153,12 +156,19 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
       if (change.kind === 'volume') optimistic(() => ({ volume: change.volume }));
       if (change.kind === 'loop') optimistic(() => ({ loop: change.mode }));
       if (change.kind === 'normalize') optimistic(() => ({ normalize: change.enabled }));
+      if (change.kind === 'option')
+        optimistic((s) => ({ options: { ...s.options, [change.option]: change.enabled } }));
       if (change.kind === 'remove')
         optimistic((s) => ({ queue: s.queue.filter((q) => q.entryId !== change.entryId) }));
     },
     onSuccess: (res, change) => {
       storeStatus(qc, res.status);
-      if (change.kind === 'shuffle' || change.kind === 'remove' || change.kind === 'next')
+      if (
+        change.kind === 'shuffle' ||
+        change.kind === 'remove' ||
+        change.kind === 'next' ||
+        change.kind === 'option'
+      )
         feedback.showSuccess(res.message);
     },
     onError: failAndReload(T.controlFailed),
@@ -179,6 +189,7 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
     setVolume: (volume: number) => setting.mutate({ kind: 'volume', volume }),
     setLoop: (mode: MusicLoopMode) => setting.mutate({ kind: 'loop', mode }),
     setNormalize: (enabled: boolean) => setting.mutate({ kind: 'normalize', enabled }),
+    setOption: (option: MusicOptionKey, enabled: boolean) => setting.mutate({ kind: 'option', option, enabled }),
     shuffle: () => setting.mutate({ kind: 'shuffle' }),
     remove: (entryId: string) => setting.mutate({ kind: 'remove', entryId }),
     playNext: (entryId: string) => setting.mutate({ kind: 'next', entryId }),
