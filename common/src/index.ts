@@ -12,6 +12,7 @@ export * from './music.ts';
 export * from './music-bot.ts';
 export * from './music-lyrics.ts';
 export * from './music-queue.ts';
+export * from './music-history.ts';
 export * from './ops.ts';
 export * from './osint.ts';
 export * from './realtime-events.ts';

@@ -187,6 +187,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/music/status/:guildId': { access: 'login' },
   'GET /api/music/platforms': { access: 'login' },
   'GET /api/music/lyrics/:guildId': { access: 'login' },
+  'GET /api/music/history/:guildId': { access: 'login' },
   'GET /api/music/bot': { access: 'admin' },
   'POST /api/music/search': { access: 'user', body: () => ({ query: 'probe', platform: 'library' }) },
   'POST /api/music/play': { access: 'user', body: () => ({ guildId: 'x', url: 'library:x' }) },

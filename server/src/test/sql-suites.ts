@@ -74,6 +74,7 @@ export const SQL_SUITES = [
   'server/src/features/music/playlist-input.test.ts',
   'server/src/features/music/playlist-caps.test.ts',
   'server/src/features/music/fair-queue.test.ts',
+  'server/src/features/music/history/history.test.ts',
 ];
 
 /** Suites that reach the database but test something the database does not change. */

@@ -15,6 +15,7 @@ import { defineFeature } from '../../platform/feature.ts';
 import type { MusicBot } from './bot.ts';
 import type { MusicFeatureConfig } from './config.ts';
 import { DiscordSide } from './discord/index.ts';
+import { createHistoryStore, type HistoryStore } from './history/store.ts';
 import { connectForwarder, type Forwarder } from './forward.ts';
 import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
 import { BotLease } from './lease.ts';
@@ -38,6 +39,8 @@ type MusicState = {
   engine: MusicEngine;
   /** Synced lyrics of the song playing (LRCLIB, issue 48): asked from any instance, cached per track. */
   lyrics: LyricsService;
+  /** What played on each server (issue 48): written by the holder, read by any instance. */
+  history: HistoryStore;
   /** Slash commands, buttons and the now-playing message (issue 44): live only where the bot is logged in. */
   discord: DiscordSide;
   loopback: LibraryLoopback;
@@ -102,6 +105,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       const instanceId = options.instanceId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
       const loopback = new LibraryLoopback(db, blobStore, log);
       const settings = createSettingsStore(db, clock);
+      const history = createHistoryStore(db, clock, log);
       let state: MusicState;
       // One SQLite process writes as epoch 0; with a lease, only the holder writes, under its epoch.
       const store = new PlaybackStore(db, log, () => (state.lease ? state.lease.epoch : 0));
@@ -124,6 +128,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
         settings,
         loudness: new LoudnessCache(c.ffmpegPath, processes),
         store,
+        history,
       };
       const music = new MusicService(engine);
       const lease =
@@ -153,6 +158,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       state = {
         music,
         front,
+        history,
         lyrics: createLyricsService({
           outbound,
           baseUrl: c.lyricsUrl,
@@ -206,7 +212,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       return state;
     },
     rooms: (_ctx, { front }) => ({ [MUSIC_ROOM_TYPE]: musicRoomType(front) }),
-    routes: ({ db }, { front, lyrics }) => musicRoutes(db, front, lyrics),
+    routes: ({ db }, { front, lyrics, history }) => musicRoutes(db, front, lyrics, history),
     start: async ({ config, log, processes }, state) => {
       const c = config;
       if (!c.botToken) {

@@ -36,6 +36,8 @@ export type PlayerDeps = {
   loudnessOf: (song: Song) => Loudness;
   /** Called after every change of this guild's playback. */
   changed: () => void;
+  /** A song started playing (not a restart of it for a change, seek or resume): the history records it. */
+  started?: (song: Song) => void;
 };
 
 /** The settings a guild keeps between sessions (volume, normalisation, loop, the queue options). */
@@ -119,6 +121,8 @@ export class GuildPlayer {
    * first ffmpeg is starting, or while the voice link is down (auto-paused), must hold once audio flows.
    */
   private wantPaused = false;
+  /** The queue entry last told to `started`: a restart of the same entry is not a new play. */
+  private recorded: string | null = null;
 
   private readonly deps: PlayerDeps;
 
@@ -190,6 +194,7 @@ export class GuildPlayer {
   /** Plays a stored song from its stored position (paused again if it was). */
   async resumeAt(song: Song, position: number, paused: boolean): Promise<void> {
     this.setCurrent(song);
+    this.recorded = song.entryId; // it was recorded when it first started
     this.wantPaused = paused;
     await this.startTrack(Math.max(0, position));
   }
@@ -472,6 +477,10 @@ export class GuildPlayer {
     this.track = track;
     this.pendingPosition = null;
     this.lastStartFailure = null;
+    if (this.recorded !== song.entryId) {
+      this.recorded = song.entryId;
+      this.deps.started?.(song);
+    }
     const retire = () => transcoder.kill();
     if (this.out && !this.out.isFinishing) {
       // The old ffmpeg is ended by the switch, once the new one is playing.

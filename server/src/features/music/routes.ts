@@ -11,6 +11,8 @@ import {
   MusicBotHolderResponse,
   MusicControlResponse,
   MusicGuildsResponse,
+  MusicHistoryQuery,
+  MusicHistoryResponse,
   MusicLyricsResponse,
   MUSIC_OPTION_PATHS,
   MusicOptionBody,
@@ -46,6 +48,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/index.ts';
 import { perMemberKey } from '../../platform/rate-limit/keys.ts';
 import type { MusicCommands } from './front.ts';
+import type { HistoryStore } from './history/store.ts';
 import type { LyricsService } from './lyrics/service.ts';
 import * as playlists from './playlists.ts';
 import type { Caller } from './service.ts';
@@ -84,7 +87,12 @@ const errors = {
 };
 const responds = <T extends z.ZodType>(ok: T) => ({ 200: ok, ...errors });
 
-export function musicRoutes(db: Db, music: MusicCommands, lyrics: LyricsService): FastifyPluginAsyncZod {
+export function musicRoutes(
+  db: Db,
+  music: MusicCommands,
+  lyrics: LyricsService,
+  history: HistoryStore,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const me = (req: FastifyRequest) => req.auth!.user;
     const caller = (req: FastifyRequest): Caller => ({ user: req.auth!.user, level: req.auth!.level });
@@ -111,6 +119,16 @@ export function musicRoutes(db: Db, music: MusicCommands, lyrics: LyricsService)
         const { currentSong } = await music.status(req.params.guildId);
         return ok(await lyrics.forSong(req.params.guildId, currentSong, me(req).discord_id));
       },
+    );
+
+    // Issue 48: the last 200 songs played on the server, searchable (read from the database: any instance).
+    app.get(
+      `${BASE}/history/:guildId`,
+      {
+        config: READ,
+        schema: { params: GuildIdParams, querystring: MusicHistoryQuery, response: responds(MusicHistoryResponse) },
+      },
+      async (req) => ok({ entries: await history.list(req.params.guildId, req.query.q) }),
     );
 
     // Issue 42: which instance holds the bot (the admin panel; /readyz says it too).

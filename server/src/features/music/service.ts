@@ -31,6 +31,7 @@ import type { UsersTable } from '../../db/schema.ts';
 import { fail } from '../../platform/errors.ts';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
 import type { MusicBot } from './bot.ts';
+import type { HistoryStore } from './history/store.ts';
 import type { Loudness } from './ffmpeg.ts';
 import type { LoudnessCache } from './loudness.ts';
 import { runMediaJob } from './media-jobs.ts';
@@ -61,6 +62,8 @@ export type MusicEngine = {
   loudness: LoudnessCache;
   /** Where each guild's playback is kept (issue 42): written on every change, read back on start. */
   store: PlaybackStore | null;
+  /** What played on each server (issue 48): every song that starts is recorded there. */
+  history?: HistoryStore | null;
 };
 
 /** Who is asking: the member and the level they act with (moderators and above skip the channel rule). */
@@ -680,6 +683,7 @@ export class MusicService {
         inputFor: (song) => this.source(song.platform).input(song),
         loudnessOf: (song) => this.loudnessOf(song),
         changed: () => this.changed(guildId),
+        started: (song) => void this.e.history?.record(guildId, song),
       },
       settings,
     );

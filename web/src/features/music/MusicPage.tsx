@@ -1,5 +1,5 @@
-import { hasLevel, MUSIC_LYRICS_TEXTS } from '@guildhall/common';
-import { Library, ListMusic, MicVocal, Search } from 'lucide-react';
+import { hasLevel, MUSIC_HISTORY_TEXTS, MUSIC_LYRICS_TEXTS } from '@guildhall/common';
+import { History, Library, ListMusic, MicVocal, Search } from 'lucide-react';
 import { useState } from 'react';
 import { useAuth } from '../../auth/useAuth.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
@@ -9,6 +9,7 @@ import { PageSpinner } from '../../ui/Spinner.tsx';
 import { Banner } from './Banner.tsx';
 import { BotBadge } from './BotBadge.tsx';
 import { EffectsPanel } from './EffectsPanel.tsx';
+import { HistoryTab } from './HistoryTab.tsx';
 import { LyricsTab } from './LyricsTab.tsx';
 import { NowPlaying } from './NowPlaying.tsx';
 import { PlatformsPanel } from './PlatformsPanel.tsx';
@@ -26,7 +27,7 @@ import { useMusicStatus } from './useMusicStatus.ts';
 import { usePlaylists } from './usePlaylists.ts';
 import { VoiceChannelCard } from './VoiceChannelCard.tsx';
 
-type TabKey = 'queue' | 'search' | 'playlists' | 'lyrics';
+type TabKey = 'queue' | 'search' | 'playlists' | 'lyrics' | 'history';
 
 /** /music (portal-tools §2): the music bot's control panel. */
 export function MusicPage() {
@@ -101,6 +102,7 @@ export function MusicPage() {
                   { key: 'search', label: 'Search', icon: <Search className="size-4" /> },
                   { key: 'playlists', label: 'Playlists', icon: <Library className="size-4" /> },
                   { key: 'lyrics', label: MUSIC_LYRICS_TEXTS.tab, icon: <MicVocal className="size-4" /> },
+                  { key: 'history', label: MUSIC_HISTORY_TEXTS.tab, icon: <History className="size-4" /> },
                 ]}
                 panels={{
                   queue: (
@@ -133,6 +135,16 @@ export function MusicPage() {
                     <PlaylistsTab playlists={playlists} canPlay={canUse} showError={feedback.showError} />
                   ),
                   lyrics: <LyricsTab guildId={guild.guildId} entry={entry} isActive={tab === 'lyrics'} />,
+                  history: (
+                    <HistoryTab
+                      guildId={guild.guildId}
+                      currentEntryId={status?.currentSong?.entryId ?? null}
+                      isActive={tab === 'history'}
+                      canPlay={canUse}
+                      onPlay={actions.play}
+                      playlists={playlists}
+                    />
+                  ),
                 }}
               />
             </Card>

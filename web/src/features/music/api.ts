@@ -7,6 +7,7 @@ import {
   MUSIC_TEXTS,
   MusicControlResponse,
   MusicGuildsResponse,
+  MusicHistoryResponse,
   type MusicLoopMode,
   MusicLyricsResponse,
   MUSIC_OPTION_PATHS,
@@ -55,6 +56,10 @@ export const fetchStatus = async (guildId: string) =>
   MusicStatusResponse.parse(await call('GET', `/status/${id(guildId)}`)).data;
 export const fetchLyrics = async (guildId: string) =>
   MusicLyricsResponse.parse(await call('GET', `/lyrics/${id(guildId)}`)).data;
+/** The server's history (issue 48), newest first; `q` searches title and artist. */
+export const fetchHistory = async (guildId: string, q: string) =>
+  MusicHistoryResponse.parse(await call('GET', `/history/${id(guildId)}${q ? `?q=${encodeURIComponent(q)}` : ''}`))
+    .data.entries;
 export const fetchPlatforms = async () =>
   MusicPlatformsResponse.parse(await call('GET', '/platforms')).data.platforms;
 
