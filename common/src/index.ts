@@ -13,6 +13,7 @@ export * from './music-bot.ts';
 export * from './music-lyrics.ts';
 export * from './music-queue.ts';
 export * from './music-history.ts';
+export * from './music-spotify.ts';
 export * from './ops.ts';
 export * from './osint.ts';
 export * from './realtime-events.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { shownTextProblem } from './files.ts';
 import { MusicServerOptions } from './music-queue.ts';
+import { SpotifySkipped } from './music-spotify.ts';
 
 /**
  * Music control (portal-tools §2–§9): constants, verbatim texts, the realtime room and event, and the
@@ -148,7 +149,7 @@ export const MUSIC_TEXTS = {
   notPlaylistCreator: 'Only the creator of this playlist can change it',
   songNotFound: 'Song not found',
   listNotFound: 'That playlist does not exist or is private',
-  unsupportedUrl: 'That link is not a YouTube, SoundCloud or Library song',
+  unsupportedUrl: 'That link is not a YouTube, SoundCloud, Spotify or Library song',
   platformUnavailable: 'That platform is unavailable right now',
   indexOutOfRange: 'fromIndex and toIndex must be positions in the queue',
   reconnecting: 'Reconnecting',
@@ -569,6 +570,8 @@ export const MusicPlayResponse = ok({
   /** A list link (a SoundCloud set): how many tracks were queued, and what to tell (cut at the cap). */
   added: z.number().int().nonnegative().optional(),
   message: z.string().optional(),
+  /** A Spotify link (issue 48): its tracks that were not queued, each with the reason. */
+  skipped: z.array(SpotifySkipped).optional(),
 });
 export type MusicPlayResponse = z.infer<typeof MusicPlayResponse>;
 /** pause, resume, skip, stop, restart, clear queue, reorder, seek, effects, equalizer. */

@@ -97,6 +97,9 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/features/music/lyrics/lyrics-route.test.ts':
     'the lyrics route against the LRCLIB fake; the database only holds the library song',
   'server/src/features/music/youtube.test.ts': 'the YouTube source against its fake',
+  'server/src/features/music/spotify/spotify.test.ts': "the Spotify links, matching and Web API client against its fake",
+  'server/src/features/music/spotify/spotify-play.test.ts':
+    'Spotify links through the fake Discord and the fakes; the database only holds sessions',
   'server/src/features/osint/ssrf.test.ts': 'the outbound fetcher refusing private addresses',
   'server/src/platform/outbound/fetcher.test.ts': 'the outbound fetcher',
   'server/src/platform/rate-limit/outage.test.ts': 'request limits while Redis is down',

@@ -21,6 +21,8 @@ import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
 import { BotLease } from './lease.ts';
 import { LoudnessCache } from './loudness.ts';
 import { createLyricsService, type LyricsService } from './lyrics/service.ts';
+import { createSpotifyClient } from './spotify/client.ts';
+import { withSpotify } from './spotify/play.ts';
 import { PlaybackStore } from './playback-store.ts';
 import { DEFAULT_SETTINGS } from './present.ts';
 import { musicRoom as musicRoomType } from './room.ts';
@@ -78,6 +80,8 @@ export type MusicOptions = {
   discord?: { deferAfterMs?: number };
   /** Each LRCLIB request's time limit (default MUSIC_LYRICS_TIMEOUT_MS): tests of a hanging LRCLIB. */
   lyrics?: { timeoutMs?: number };
+  /** Each Spotify request's limit and matching's whole limit (defaults in common's music-spotify.ts). */
+  spotify?: { timeoutMs?: number; budgetMs?: number };
 };
 
 /**
@@ -143,7 +147,22 @@ export const musicFeature = (options: MusicOptions = {}) =>
               onLost: () => void letGo(state, log),
             })
           : null;
-      const front = musicFront({
+      const sp = c.spotify;
+      const spotify =
+        sp.clientId && sp.clientSecret
+          ? createSpotifyClient({
+              outbound,
+              apiUrl: sp.apiUrl,
+              accountsUrl: sp.accountsUrl,
+              clientId: sp.clientId,
+              clientSecret: sp.clientSecret,
+              clock,
+              timeoutMs: options.spotify?.timeoutMs,
+            })
+          : null;
+      // Spotify links are read here (any instance), their matched songs queued through the holder.
+      const front = withSpotify(
+        musicFront({
         local: music,
         log,
         instanceId,
@@ -154,7 +173,9 @@ export const musicFeature = (options: MusicOptions = {}) =>
         isReady: () => state.ready,
         hasToken: Boolean(c.botToken),
         settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
-      });
+        }),
+        { client: spotify, clock, log, budgetMs: options.spotify?.budgetMs },
+      );
       state = {
         music,
         front,

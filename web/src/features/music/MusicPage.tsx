@@ -19,6 +19,7 @@ import { QueueOptions } from './QueueOptions.tsx';
 import { SearchTab } from './SearchTab.tsx';
 import { ServerSelect } from './ServerSelect.tsx';
 import { SessionPanel } from './SessionPanel.tsx';
+import { SkippedTracks } from './SkippedTracks.tsx';
 import { Tabs } from './Tabs.tsx';
 import { useFeedback } from './useFeedback.ts';
 import { useGuildChoice } from './useGuildChoice.ts';
@@ -84,6 +85,7 @@ export function MusicPage() {
           <div className="min-w-0 space-y-6">
             <VoiceChannelCard status={status} />
             <NowPlaying entry={entry} canControl={canControl} actions={actions} playlists={playlists} />
+            <SkippedTracks skipped={actions.skipped} onDismiss={actions.dismissSkipped} />
             <Card className="p-4 sm:p-5">
               <Tabs<TabKey>
                 selected={tab}

@@ -5,9 +5,11 @@ import {
   type MusicOptionKey,
   type PlaybackStatus,
   type SearchResult,
+  type SpotifySkipped,
   MUSIC_TEXTS as T,
 } from '@guildhall/common';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import * as api from './api.ts';
@@ -26,6 +28,8 @@ const isSnowflake = (id: string | undefined) => !!id && /^\d{5,20}$/.test(id);
 export function useMusicActions(guildId: string | null, feedback: Feedback) {
   const qc = useQueryClient();
   const { user } = useAuth();
+  /** The tracks of the last Spotify link that were not queued, with their reasons (shown until dismissed). */
+  const [skipped, setSkipped] = useState<SpotifySkipped[]>([]);
   const fail = (label: string) => (e: unknown) => feedback.showError(label, api.errorText(e, label));
   const need = () => {
     if (!guildId) throw new Error(T.botOffline);
@@ -40,6 +44,7 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
     },
     onSuccess: (res) => {
       storeStatus(qc, res.status);
+      setSkipped(res.skipped ?? []);
       // A list link (a SoundCloud set) says how many tracks it queued, and when it was cut.
       feedback.showSuccess(
         res.message ??
@@ -194,6 +199,8 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
     remove: (entryId: string) => setting.mutate({ kind: 'remove', entryId }),
     playNext: (entryId: string) => setting.mutate({ kind: 'next', entryId }),
     play: (song: Pick<SearchResult, 'url' | 'title'>) => play.mutate(song),
+    skipped,
+    dismissSkipped: () => setSkipped([]),
     isPlayingSong: play.isPending,
     control: (action: api.ControlAction) => control.mutate(action),
     isControlling: control.isPending || clearAll.isPending || clearQueue.isPending,
