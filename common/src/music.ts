@@ -237,6 +237,8 @@ export const Song = SearchResult.extend({
   /** Unique per queue entry (the same song may be queued twice). */
   entryId: z.string(),
   requestedBy: RequestedBy,
+  /** Added by autoplay when the queue ended (issue 48), not by a member. */
+  autoplay: z.boolean().optional(),
 });
 export type Song = z.infer<typeof Song>;
 

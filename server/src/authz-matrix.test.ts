@@ -220,6 +220,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/music/normalize/:guildId': { access: 'user', body: () => ({ enabled: 'x' }) },
   'POST /api/music/fair-queue/:guildId': { access: 'moderator', body: () => ({ enabled: 'x' }) },
   'POST /api/music/no-duplicates/:guildId': { access: 'moderator', body: () => ({ enabled: 'x' }) },
+  'POST /api/music/autoplay/:guildId': { access: 'user', body: () => ({ enabled: 'x' }) },
 
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },

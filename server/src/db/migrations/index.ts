@@ -27,13 +27,14 @@ import * as m070 from './070_role_sync.ts';
 import * as m071 from './071_music_bot.ts';
 import * as m072 from './072_music_queue_options.ts';
 import * as m073 from './073_music_history.ts';
+import * as m074 from './074_music_autoplay.ts';
 import * as m080 from './080_share_edits.ts';
 import * as m081 from './081_api_tokens.ts';
 
 /** Every migration, in order. Numbers are reserved per feature: 002 audit, 003 files, 004 tic-tac-toe, 005 Pictionary, 006 music,
  * 007 OSINT, 008 file stores, 009 instance settings, 010 download tickets bound to sessions, 011 storage quotas,
  * 012 chunk CRC32C, 070 Discord role sync, 071 the music bot lease and stored playback,
- * 072 the music queue options, 073 the music history,
+ * 072 the music queue options, 073 the music history, 074 music autoplay,
  * 080 editable shares and download limits, 081 personal API tokens. */
 export const migrations: Record<string, Migration> = {
   '001_core': m001,
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '071_music_bot': m071,
   '072_music_queue_options': m072,
   '073_music_history': m073,
+  '074_music_autoplay': m074,
   '080_share_edits': m080,
   '081_api_tokens': m081,
 };

@@ -53,7 +53,7 @@ describe('fair queue and no duplicates (issue 48)', () => {
     });
 
   it('is off by default and only moderators switch it', async () => {
-    expect((await status(t, t.alice.token)).options).toEqual({ fairQueue: false, noDuplicates: false });
+    expect((await status(t, t.alice.token)).options).toEqual({ fairQueue: false, noDuplicates: false, autoplay: false });
     const refused = await api(t, t.alice.token, 'POST', `/api/music/fair-queue/${GUILD_ID}`, { enabled: true });
     expect(refused.status).toBe(403);
     const on = await api<MusicControlResponse>(t, moderator.token, 'POST', `/api/music/fair-queue/${GUILD_ID}`, {
@@ -61,7 +61,7 @@ describe('fair queue and no duplicates (issue 48)', () => {
     });
     expect(on.status).toBe(200);
     expect(on.body.data.message).toBe('Fair queue on: songs take turns by requester');
-    expect(on.body.data.status.options).toEqual({ fairQueue: true, noDuplicates: false });
+    expect(on.body.data.status.options).toEqual({ fairQueue: true, noDuplicates: false, autoplay: false });
   });
 
   it("A queues 3, B queues 1: B's song plays second, heard at its pitch", async () => {
@@ -93,7 +93,7 @@ describe('fair queue and no duplicates (issue 48)', () => {
     expect(refused.body).toMatchObject({ code: 'DUPLICATE_IN_QUEUE', error: MUSIC_QUEUE_TEXTS.duplicate });
     const playing = await play(t.bob.token, urls['B one']!); // the song playing counts too
     expect(playing.body).toMatchObject({ code: 'DUPLICATE_IN_QUEUE' });
-    expect((await status(t, t.alice.token)).options).toEqual({ fairQueue: true, noDuplicates: true });
+    expect((await status(t, t.alice.token)).options).toEqual({ fairQueue: true, noDuplicates: true, autoplay: false });
   });
 
   it('the options and the fair order survive a restart', async () => {
@@ -117,7 +117,7 @@ describe('fair queue and no duplicates (issue 48)', () => {
       },
       { interval: 250 },
     );
-    expect(after.options).toEqual({ fairQueue: true, noDuplicates: true });
+    expect(after.options).toEqual({ fairQueue: true, noDuplicates: true, autoplay: false });
     expect(after.queue.map((q) => q.title)).toEqual(before.queue.map((q) => q.title));
     // B's next song takes its turn (B, A, B, A…), not the end of the queue.
     const bTwo = await addToLibrary(restarted, t.bob.token, 'B two.wav', await tone(990, 60));

@@ -15,6 +15,7 @@ import { defineFeature } from '../../platform/feature.ts';
 import type { MusicBot } from './bot.ts';
 import type { MusicFeatureConfig } from './config.ts';
 import { DiscordSide } from './discord/index.ts';
+import { createAutoplay } from './autoplay.ts';
 import { createHistoryStore, type HistoryStore } from './history/store.ts';
 import { connectForwarder, type Forwarder } from './forward.ts';
 import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
@@ -113,16 +114,17 @@ export const musicFeature = (options: MusicOptions = {}) =>
       let state: MusicState;
       // One SQLite process writes as epoch 0; with a lease, only the holder writes, under its epoch.
       const store = new PlaybackStore(db, log, () => (state.lease ? state.lease.epoch : 0));
+      const sources = [
+        youtubeSource(c.youtubeBaseUrl),
+        soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
+        librarySource(db, loopback, c.ffprobePath, processes),
+      ];
       const engine: MusicEngine = {
         log,
         ffmpegPath: c.ffmpegPath,
         processes,
         bot: null,
-        sources: [
-          youtubeSource(c.youtubeBaseUrl),
-          soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
-          librarySource(db, loopback, c.ffprobePath, processes),
-        ],
+        sources,
         publish: (status) => {
           publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status });
           state.discord.statusChanged(status);
@@ -133,6 +135,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
         loudness: new LoudnessCache(c.ffmpegPath, processes),
         store,
         history,
+        autoplay: createAutoplay({ sources, history, log, clock }),
       };
       const music = new MusicService(engine);
       const lease =

@@ -38,6 +38,11 @@ export type PlayerDeps = {
   changed: () => void;
   /** A song started playing (not a restart of it for a change, seek or resume): the history records it. */
   started?: (song: Song) => void;
+  /**
+   * The queue ended after `finished` with autoplay on (issue 48): a related song to play next, or null. It
+   * must answer within its own short limit: the voice connection waits for it.
+   */
+  autoplay?: (finished: Song, queued: Song[]) => Promise<Song | null>;
 };
 
 /** The settings a guild keeps between sessions (volume, normalisation, loop, the queue options). */
@@ -382,7 +387,14 @@ export class GuildPlayer {
     if (!o.failed) this.toHistory();
     if (finished && this.loop === 'queue' && !o.failed) this.queue.push(finished);
     this.pendingPosition = null;
-    const next = this.queue.shift() ?? null;
+    let next = this.queue.shift() ?? null;
+    if (!next && finished && !o.failed && this.options.autoplay && this.deps.autoplay) {
+      const generation = this.generation;
+      const picked = await this.deps.autoplay(finished, this.queue).catch(() => null);
+      // A stop, play or skip while it looked decides instead; a member's request queued meanwhile goes first.
+      if (generation !== this.generation) return;
+      next = this.queue.shift() ?? picked;
+    }
     this.setCurrent(next);
     this.wantPaused = false; // the next song plays
     if (next) {

@@ -56,3 +56,16 @@ describe('where a new song goes in the queue (issue 48)', () => {
     expect(insertionIndex(queue, current, song('A', 3), true)).toBe(3);
   });
 });
+
+describe('autoplay songs in the queue (issue 48)', () => {
+  it("a member's request always goes before them, with or without fair queue", () => {
+    const auto = { ...song('X', 1), autoplay: true, requestedBy: { avatar: null, displayName: 'Autoplay' } };
+    const queue = [song('A', 2), auto];
+    for (const fair of [false, true]) {
+      expect(insertionIndex(queue, song('A', 1), song('B', 1), fair)).toBe(fair ? 0 : 1);
+      expect(insertionIndex(queue, song('A', 1), song('A', 3), fair)).toBe(1);
+    }
+    // The autoplay song playing is nobody's turn.
+    expect(insertionIndex([], auto, song('B', 1), true)).toBe(0);
+  });
+});

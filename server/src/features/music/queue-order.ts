@@ -13,7 +13,8 @@ export function songKey(song: Pick<SearchResult, 'platform' | 'id'>): string {
 /**
  * Where a member's new song goes in the queue.
  *
- * First come, first served: at the end. Fair queue (issue 48): round-robin by requester. A requester's
+ * First come, first served: at the end, but always before the songs autoplay added (a member's request
+ * goes first). Fair queue (issue 48): round-robin by requester. A requester's
  * n-th waiting song (counting the one playing as their first) belongs to round n, and within a round the
  * members take turns in the order they first appear (the one playing first, newcomers last). The new song
  * goes after the last entry that comes before it in that order, so each member gets one song per round and
@@ -22,7 +23,8 @@ export function songKey(song: Pick<SearchResult, 'platform' | 'id'>): string {
  * or a handover.
  */
 export function insertionIndex(queue: readonly Song[], current: Song | null, song: Song, fair: boolean): number {
-  const end = queue.length;
+  const firstAutoplay = queue.findIndex((s) => s.autoplay === true);
+  const end = firstAutoplay < 0 ? queue.length : firstAutoplay;
   if (!fair) return end;
   const rank = new Map<string, number>();
   const count = new Map<string, number>();
@@ -33,7 +35,7 @@ export function insertionIndex(queue: readonly Song[], current: Song | null, son
     count.set(who, round + 1);
     return [round, rank.get(who) as number];
   };
-  if (current) keyOf(current);
+  if (current && current.autoplay !== true) keyOf(current);
   const keys = queue.slice(0, end).map(keyOf);
   const mine = keyOf(song);
   const before = ([round, turn]: [number, number]) => round < mine[0] || (round === mine[0] && turn <= mine[1]);

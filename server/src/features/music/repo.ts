@@ -141,6 +141,7 @@ export async function saveGuildSettings(db: Db, row: MusicGuildSettingsTable): P
         loop: row.loop,
         fair_queue: row.fair_queue,
         no_duplicates: row.no_duplicates,
+        autoplay: row.autoplay,
         updated_at: row.updated_at,
       }),
     )

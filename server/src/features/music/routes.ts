@@ -14,6 +14,7 @@ import {
   MusicHistoryQuery,
   MusicHistoryResponse,
   MusicLyricsResponse,
+  MUSIC_MEMBER_OPTIONS,
   MUSIC_OPTION_PATHS,
   MusicOptionBody,
   MusicPlatformsResponse,
@@ -219,12 +220,13 @@ export function musicRoutes(
       async (req) => ok(await music.setNormalize(caller(req), req.params.guildId, req.body.enabled)),
     );
 
-    // Issue 48: the server's queue options, for moderators and above (a rule over everyone's requests).
+    // Issue 48: the server's options. The queue rules are for moderators and above (a rule over everyone's
+    // requests); autoplay for members in the bot's channel, like loop.
     for (const [option, path] of Object.entries(MUSIC_OPTION_PATHS) as [keyof typeof MUSIC_OPTION_PATHS, string][]) {
       app.post(
         `${BASE}/${path}/:guildId`,
         {
-          config: { ...CONTROL, access: 'moderator' },
+          config: { ...CONTROL, access: MUSIC_MEMBER_OPTIONS.includes(option) ? 'user' : 'moderator' },
           schema: { params: GuildIdParams, body: MusicOptionBody, response: responds(MusicControlResponse) },
         },
         async (req) =>

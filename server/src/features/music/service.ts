@@ -30,6 +30,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { UsersTable } from '../../db/schema.ts';
 import { fail } from '../../platform/errors.ts';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
+import type { Autoplay } from './autoplay.ts';
 import type { MusicBot } from './bot.ts';
 import type { HistoryStore } from './history/store.ts';
 import type { Loudness } from './ffmpeg.ts';
@@ -64,6 +65,8 @@ export type MusicEngine = {
   store: PlaybackStore | null;
   /** What played on each server (issue 48): every song that starts is recorded there. */
   history?: HistoryStore | null;
+  /** Autoplay's pick of a related song when a server's queue ends (issue 48). */
+  autoplay?: Autoplay | null;
 };
 
 /** Who is asking: the member and the level they act with (moderators and above skip the channel rule). */
@@ -684,6 +687,7 @@ export class MusicService {
         loudnessOf: (song) => this.loudnessOf(song),
         changed: () => this.changed(guildId),
         started: (song) => void this.e.history?.record(guildId, song),
+        autoplay: async (finished, queued) => (await this.e.autoplay?.(guildId, finished, queued)) ?? null,
       },
       settings,
     );

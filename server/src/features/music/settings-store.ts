@@ -19,7 +19,11 @@ export function createSettingsStore(db: Db, clock: Clock): SettingsStore {
         volume: Number(row.volume),
         normalize: Number(row.normalize) === 1,
         loop: row.loop,
-        options: { fairQueue: Number(row.fair_queue) === 1, noDuplicates: Number(row.no_duplicates) === 1 },
+        options: {
+          fairQueue: Number(row.fair_queue) === 1,
+          noDuplicates: Number(row.no_duplicates) === 1,
+          autoplay: Number(row.autoplay) === 1,
+        },
       };
     },
     save: (guildId, s) =>
@@ -30,6 +34,7 @@ export function createSettingsStore(db: Db, clock: Clock): SettingsStore {
         loop: s.loop,
         fair_queue: s.options.fairQueue ? 1 : 0,
         no_duplicates: s.options.noDuplicates ? 1 : 0,
+        autoplay: s.options.autoplay ? 1 : 0,
         updated_at: new Date(clock.now()).toISOString(),
       }),
   };

@@ -39,6 +39,8 @@ export type MusicGuildSettingsTable = {
   fair_queue: number;
   /** 0 or 1 (migration 072): a song already playing or queued is refused. */
   no_duplicates: number;
+  /** 0 or 1 (migration 074): a related song plays when the queue ends. */
+  autoplay: number;
   updated_at: string;
 };
 

@@ -112,6 +112,7 @@ export function MusicPage() {
                       <QueueOptions
                         options={status?.options ?? null}
                         canChange={canSetOptions}
+                        canChangeMemberOptions={canUse}
                         onChange={actions.setOption}
                       />
                       <QueueList

@@ -10,7 +10,12 @@ describe('queue options (issue 48)', () => {
   it('a moderator switches fair queue and no duplicates', () => {
     const onChange = vi.fn();
     render(
-      <QueueOptions options={{ fairQueue: false, noDuplicates: true }} canChange onChange={onChange} />,
+      <QueueOptions
+        options={{ fairQueue: false, noDuplicates: true, autoplay: false }}
+        canChange
+        canChangeMemberOptions
+        onChange={onChange}
+      />,
     );
     const fair = screen.getByTestId('option-fairQueue') as HTMLInputElement;
     const dupes = screen.getByTestId('option-noDuplicates') as HTMLInputElement;
@@ -22,11 +27,21 @@ describe('queue options (issue 48)', () => {
     expect(screen.queryByText(MUSIC_QUEUE_TEXTS.optionsNeedModerator)).toBeNull();
   });
 
-  it('others see which options are on, cannot change them, and are told who can', () => {
-    render(<QueueOptions options={{ fairQueue: true, noDuplicates: false }} canChange={false} onChange={vi.fn()} />);
+  it('members switch autoplay; they see the queue rules, cannot change them, and are told who can', () => {
+    const onChange = vi.fn();
+    render(
+      <QueueOptions
+        options={{ fairQueue: true, noDuplicates: false, autoplay: false }}
+        canChange={false}
+        canChangeMemberOptions
+        onChange={onChange}
+      />,
+    );
     const fair = screen.getByTestId('option-fairQueue') as HTMLInputElement;
     expect(fair.checked).toBe(true);
     expect(fair.disabled).toBe(true);
     expect(screen.getByText(MUSIC_QUEUE_TEXTS.optionsNeedModerator)).toBeTruthy();
+    fireEvent.click(screen.getByTestId('option-autoplay'));
+    expect(onChange).toHaveBeenCalledWith('autoplay', true);
   });
 });

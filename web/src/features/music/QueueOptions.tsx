@@ -1,22 +1,34 @@
-import { MUSIC_QUEUE_TEXTS as T, type MusicOptionKey, type MusicServerOptions } from '@guildhall/common';
+import {
+  MUSIC_MEMBER_OPTIONS,
+  MUSIC_QUEUE_TEXTS as T,
+  type MusicOptionKey,
+  type MusicServerOptions,
+} from '@guildhall/common';
 
 /**
- * The server's queue options (issue 48): fair queue (songs take turns by requester) and no duplicates.
- * Everyone sees which are on; moderators and above switch them.
+ * The server's options (issue 48): fair queue (songs take turns by requester), no duplicates and autoplay.
+ * Everyone sees which are on; moderators and above switch the queue rules, members who may control the
+ * music switch autoplay.
  */
 export function QueueOptions({
   options,
   canChange,
+  canChangeMemberOptions,
   onChange,
 }: {
   options: MusicServerOptions | null;
+  /** The queue rules (moderators and above). */
   canChange: boolean;
+  /** Autoplay (any member who may control the music). */
+  canChangeMemberOptions: boolean;
   onChange: (option: MusicOptionKey, enabled: boolean) => void;
 }) {
   const rows: { key: MusicOptionKey; label: string; hint: string }[] = [
+    { key: 'autoplay', label: T.autoplay, hint: T.autoplayHint },
     { key: 'fairQueue', label: T.fairQueue, hint: T.fairQueueHint },
     { key: 'noDuplicates', label: T.noDuplicates, hint: T.noDuplicatesHint },
   ];
+  const may = (key: MusicOptionKey) => (MUSIC_MEMBER_OPTIONS.includes(key) ? canChangeMemberOptions : canChange);
   return (
     <fieldset
       data-testid="queue-options"
@@ -24,19 +36,21 @@ export function QueueOptions({
     >
       <legend className="sr-only">Queue options</legend>
       {rows.map((r) => (
-        <label key={r.key} className="flex items-center gap-2" title={canChange ? r.hint : T.optionsNeedModerator}>
+        <label key={r.key} className="flex items-center gap-2" title={may(r.key) ? r.hint : T.optionsNeedModerator}>
           <input
             type="checkbox"
             data-testid={`option-${r.key}`}
             className="accent-brand"
             checked={options?.[r.key] ?? false}
-            disabled={!canChange || !options}
+            disabled={!may(r.key) || !options}
             onChange={(e) => onChange(r.key, e.target.checked)}
           />
           {r.label}
         </label>
       ))}
-      {!canChange && <span className="text-xs text-muted">{T.optionsNeedModerator}</span>}
+      {!canChange && canChangeMemberOptions && (
+        <span className="text-xs text-muted">{T.optionsNeedModerator}</span>
+      )}
     </fieldset>
   );
 }
