@@ -75,6 +75,7 @@ export const SQL_SUITES = [
   'server/src/features/music/playlist-caps.test.ts',
   'server/src/features/music/fair-queue.test.ts',
   'server/src/features/music/history/history.test.ts',
+  'server/src/features/music/fair-queue-two.test.ts',
 ];
 
 /** Suites that reach the database but test something the database does not change. */
