@@ -418,7 +418,9 @@ test('[member] the History tab lists what played and plays it again; the Queue t
   await a.page.route('**/api/music/play', async (route) => {
     const response = await route.fetch();
     const json = await response.json();
-    json.data.skipped = [{ title: 'Third Wish', artist: 'Fixture Band', reason: MUSIC_SPOTIFY_SKIP_REASONS.noMatch }];
+    json.data.skipped = [
+      { title: 'Third Wish', artist: 'Fixture Band', reason: MUSIC_SPOTIFY_SKIP_REASONS.noMatch },
+    ];
     json.data.message = 'Queued 1 track; 1 skipped (no matching song)';
     await route.fulfill({ response, json });
   });

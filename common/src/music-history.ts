@@ -41,7 +41,9 @@ export const MusicHistoryQuery = z.object({
   q: z
     .string({ error: 'q must be text' })
     .trim()
-    .max(MUSIC_HISTORY_QUERY_MAX_CHARS, { error: `q must be at most ${MUSIC_HISTORY_QUERY_MAX_CHARS} characters` })
+    .max(MUSIC_HISTORY_QUERY_MAX_CHARS, {
+      error: `q must be at most ${MUSIC_HISTORY_QUERY_MAX_CHARS} characters`,
+    })
     .optional(),
 });
 export type MusicHistoryQuery = z.infer<typeof MusicHistoryQuery>;

@@ -13,7 +13,11 @@ export const MusicServerOptions = z.object({
 });
 export type MusicServerOptions = z.infer<typeof MusicServerOptions>;
 
-export const DEFAULT_MUSIC_OPTIONS: MusicServerOptions = { fairQueue: false, noDuplicates: false, autoplay: false };
+export const DEFAULT_MUSIC_OPTIONS: MusicServerOptions = {
+  fairQueue: false,
+  noDuplicates: false,
+  autoplay: false,
+};
 
 /** The options a route may switch, each at its own path (`/api/music/<path>/:guildId`). */
 export const MUSIC_OPTION_PATHS = {

@@ -162,7 +162,13 @@ export async function startFakeSoundCloud(
       const t = tones.find((x) => x.id === Number(related[1]));
       if (!t) return json(404, { error: 'not found' });
       const limit = Number(url.searchParams.get('limit') ?? 10);
-      return json(200, { collection: tones.filter((x) => x !== t).slice(0, limit).map(track), next_href: null });
+      return json(200, {
+        collection: tones
+          .filter((x) => x !== t)
+          .slice(0, limit)
+          .map(track),
+        next_href: null,
+      });
     }
     const byId = /^\/tracks\/(\d+)$/.exec(url.pathname);
     if (byId) {

@@ -63,17 +63,23 @@ export async function startFakeSpotify(data: {
     is_local: t.isLocal === true,
     duration_ms: t.durationMs,
     artists: t.artists.map((name) => ({ name, type: 'artist' })),
-    uri: t.isLocal ? `spotify:local:::${encodeURIComponent(t.name)}:${t.durationMs / 1000}` : `spotify:track:${t.id}`,
+    uri: t.isLocal
+      ? `spotify:local:::${encodeURIComponent(t.name)}:${t.durationMs / 1000}`
+      : `spotify:track:${t.id}`,
   });
   const full = (t: FakeSpotifyTrack) => {
     const album = albumOf(t);
-    return { ...simplified(t), album: { id: album.id, name: album.name, images: t.isLocal ? [] : images(album.id) } };
+    return {
+      ...simplified(t),
+      album: { id: album.id, name: album.name, images: t.isLocal ? [] : images(album.id) },
+    };
   };
   const track = (id: string) => data.tracks.find((t) => t.id === id);
   const paging = <T>(all: T[], url: URL, max: number) => {
     const limit = Number(url.searchParams.get('limit') ?? 20);
     const offset = Number(url.searchParams.get('offset') ?? 0);
-    if (!Number.isInteger(limit) || limit < 1 || limit > max || !Number.isInteger(offset) || offset < 0) return null;
+    if (!Number.isInteger(limit) || limit < 1 || limit > max || !Number.isInteger(offset) || offset < 0)
+      return null;
     const at = (o: number) => {
       const u = new URL(`${base}${url.pathname}`);
       u.searchParams.set('offset', String(o));
@@ -117,7 +123,10 @@ export async function startFakeSpotify(data: {
           return send(400, { error: 'invalid_client', error_description: 'Invalid client' });
         }
         if (new URLSearchParams(raw).get('grant_type') !== 'client_credentials') {
-          return send(400, { error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials' });
+          return send(400, {
+            error: 'unsupported_grant_type',
+            error_description: 'grant_type must be client_credentials',
+          });
         }
         const token = `fake-token-${tokens.size + 1}`;
         tokens.add(token);
@@ -129,7 +138,9 @@ export async function startFakeSpotify(data: {
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer) return apiError(401, 'No token provided');
     if (!tokens.has(bearer)) return apiError(401, 'Invalid access token');
-    const m = /^\/v1\/(tracks|albums|playlists|artists)\/([^/]+)(?:\/(tracks|top-tracks))?$/.exec(url.pathname);
+    const m = /^\/v1\/(tracks|albums|playlists|artists)\/([^/]+)(?:\/(tracks|top-tracks))?$/.exec(
+      url.pathname,
+    );
     if (!m) return apiError(404, 'Service not found');
     const [, kind, id, sub] = m;
     if (!/^[0-9A-Za-z]{22}$/.test(id ?? '')) return apiError(400, 'Invalid base62 id');
@@ -140,7 +151,10 @@ export async function startFakeSpotify(data: {
     if (kind === 'albums') {
       const album = data.albums?.find((a) => a.id === id);
       if (!album) return apiError(404, 'Non existing id');
-      const items = album.trackIds.map(track).filter((t): t is FakeSpotifyTrack => !!t).map(simplified);
+      const items = album.trackIds
+        .map(track)
+        .filter((t): t is FakeSpotifyTrack => !!t)
+        .map(simplified);
       if (!sub) {
         const first = paging(items, new URL(`${base}/v1/albums/${album.id}/tracks?limit=50&offset=0`), 50);
         return send(200, { id: album.id, name: album.name, images: images(album.id), tracks: first });
@@ -162,7 +176,10 @@ export async function startFakeSpotify(data: {
       const artist = data.artists?.find((a) => a.id === id);
       if (!artist) return apiError(404, 'Non existing id');
       if (!url.searchParams.get('market')) return apiError(400, 'Missing market');
-      const list = artist.topTrackIds.map(track).filter((t): t is FakeSpotifyTrack => !!t).slice(0, 10);
+      const list = artist.topTrackIds
+        .map(track)
+        .filter((t): t is FakeSpotifyTrack => !!t)
+        .slice(0, 10);
       return send(200, { tracks: list.map(full) });
     }
     return apiError(404, 'Service not found');

@@ -100,7 +100,8 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/features/music/youtube.test.ts': 'the YouTube source against its fake',
   'server/src/features/music/autoplay.test.ts':
     'autoplay through the fake Discord with real audio; the history SQL runs on PostgreSQL in history.test.ts, the folder listing is one equality query',
-  'server/src/features/music/spotify/spotify.test.ts': "the Spotify links, matching and Web API client against its fake",
+  'server/src/features/music/spotify/spotify.test.ts':
+    'the Spotify links, matching and Web API client against its fake',
   'server/src/features/music/spotify/spotify-play.test.ts':
     'Spotify links through the fake Discord and the fakes; the database only holds sessions',
   'server/src/features/osint/ssrf.test.ts': 'the outbound fetcher refusing private addresses',

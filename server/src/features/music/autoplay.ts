@@ -57,7 +57,10 @@ export function createAutoplay(o: {
       ]);
       return picked ? asAutoplay(picked) : null;
     } catch (err) {
-      o.log.warn({ err: (err as Error).message, platform: finished.platform }, 'music: autoplay found no song');
+      o.log.warn(
+        { err: (err as Error).message, platform: finished.platform },
+        'music: autoplay found no song',
+      );
       return null;
     } finally {
       o.clock.clearTimeout(timer);

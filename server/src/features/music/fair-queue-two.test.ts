@@ -6,7 +6,17 @@ import { createTestApp, type TestContext } from '../../test/app.ts';
 import { eventually } from '../../test/eventually.ts';
 import { type FakeDiscordBot, startFakeDiscordBot } from '../../test/fake-discord-bot/index.ts';
 import { manualClock } from '../../test/manual-clock.ts';
-import { ALICE, addToLibrary, api, BOB, GUILD_ID, status, TEST_GUILDS, tone, VOICE_CHANNEL_ID } from './test-helpers.ts';
+import {
+  ALICE,
+  addToLibrary,
+  api,
+  BOB,
+  GUILD_ID,
+  status,
+  TEST_GUILDS,
+  tone,
+  VOICE_CHANNEL_ID,
+} from './test-helpers.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -78,7 +88,10 @@ describe.skipIf(!redisUrl || process.env.TEST_DB !== 'postgres')('fair queue on 
     const on = await api(b, moderator.token, 'POST', `/api/music/fair-queue/${GUILD_ID}`, { enabled: true });
     expect(on.status).toBe(200);
     for (const name of ['A one', 'A two', 'A three']) {
-      const res = await api(a, alice.token, 'POST', '/api/music/play', { guildId: GUILD_ID, url: urls[name] });
+      const res = await api(a, alice.token, 'POST', '/api/music/play', {
+        guildId: GUILD_ID,
+        url: urls[name],
+      });
       expect(res.status).toBe(200);
     }
     const viaB = await api<MusicPlayResponse>(b, bob.token, 'POST', '/api/music/play', {
@@ -90,7 +103,12 @@ describe.skipIf(!redisUrl || process.env.TEST_DB !== 'postgres')('fair queue on 
     for (const ctx of [a, b]) {
       const s = await status(ctx, alice.token);
       expect(s.options.fairQueue).toBe(true);
-      expect([s.currentSong?.title, ...s.queue.map((q) => q.title)]).toEqual(['A one', 'B one', 'A two', 'A three']);
+      expect([s.currentSong?.title, ...s.queue.map((q) => q.title)]).toEqual([
+        'A one',
+        'B one',
+        'A two',
+        'A three',
+      ]);
     }
     expect(discord.liveSessions()).toBe(1);
   });

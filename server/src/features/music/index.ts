@@ -12,18 +12,16 @@ import type { Client } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BotHolder } from '../../platform/bot-holder.ts';
 import { defineFeature } from '../../platform/feature.ts';
+import { createAutoplay } from './autoplay.ts';
 import type { MusicBot } from './bot.ts';
 import type { MusicFeatureConfig } from './config.ts';
 import { DiscordSide } from './discord/index.ts';
-import { createAutoplay } from './autoplay.ts';
-import { createHistoryStore, type HistoryStore } from './history/store.ts';
 import { connectForwarder, type Forwarder } from './forward.ts';
 import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
+import { createHistoryStore, type HistoryStore } from './history/store.ts';
 import { BotLease } from './lease.ts';
 import { LoudnessCache } from './loudness.ts';
 import { createLyricsService, type LyricsService } from './lyrics/service.ts';
-import { createSpotifyClient } from './spotify/client.ts';
-import { withSpotify } from './spotify/play.ts';
 import { PlaybackStore } from './playback-store.ts';
 import { DEFAULT_SETTINGS } from './present.ts';
 import { musicRoom as musicRoomType } from './room.ts';
@@ -34,6 +32,8 @@ import { librarySource } from './sources/library.ts';
 import { LibraryLoopback } from './sources/loopback.ts';
 import { soundcloudSource } from './sources/soundcloud.ts';
 import { youtubeSource } from './sources/youtube.ts';
+import { createSpotifyClient } from './spotify/client.ts';
+import { withSpotify } from './spotify/play.ts';
 
 type MusicState = {
   music: MusicService;
@@ -166,16 +166,16 @@ export const musicFeature = (options: MusicOptions = {}) =>
       // Spotify links are read here (any instance), their matched songs queued through the holder.
       const front = withSpotify(
         musicFront({
-        local: music,
-        log,
-        instanceId,
-        defaultGuildId: c.defaultGuildId ?? null,
-        lease,
-        forwarder: () => state.forwarder,
-        store,
-        isReady: () => state.ready,
-        hasToken: Boolean(c.botToken),
-        settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
+          local: music,
+          log,
+          instanceId,
+          defaultGuildId: c.defaultGuildId ?? null,
+          lease,
+          forwarder: () => state.forwarder,
+          store,
+          isReady: () => state.ready,
+          hasToken: Boolean(c.botToken),
+          settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
         }),
         { client: spotify, clock, log, budgetMs: options.spotify?.budgetMs },
       );

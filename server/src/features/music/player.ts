@@ -239,7 +239,9 @@ export class GuildPlayer {
   /** Whether the song (the same platform and id) is playing or queued: the no-duplicates rule. */
   holds(song: Pick<Song, 'platform' | 'id'>): boolean {
     const key = songKey(song);
-    return (this.current !== null && songKey(this.current) === key) || this.queue.some((s) => songKey(s) === key);
+    return (
+      (this.current !== null && songKey(this.current) === key) || this.queue.some((s) => songKey(s) === key)
+    );
   }
 
   setOptions(options: MusicServerOptions): void {

@@ -22,7 +22,12 @@ export function songKey(song: Pick<SearchResult, 'platform' | 'id'>): string {
  * songs moved by hand stay where they were put, and the stored queue carries the order through a restart
  * or a handover.
  */
-export function insertionIndex(queue: readonly Song[], current: Song | null, song: Song, fair: boolean): number {
+export function insertionIndex(
+  queue: readonly Song[],
+  current: Song | null,
+  song: Song,
+  fair: boolean,
+): number {
   const firstAutoplay = queue.findIndex((s) => s.autoplay === true);
   const end = firstAutoplay < 0 ? queue.length : firstAutoplay;
   if (!fair) return end;
@@ -38,7 +43,8 @@ export function insertionIndex(queue: readonly Song[], current: Song | null, son
   if (current && current.autoplay !== true) keyOf(current);
   const keys = queue.slice(0, end).map(keyOf);
   const mine = keyOf(song);
-  const before = ([round, turn]: [number, number]) => round < mine[0] || (round === mine[0] && turn <= mine[1]);
+  const before = ([round, turn]: [number, number]) =>
+    round < mine[0] || (round === mine[0] && turn <= mine[1]);
   let at = 0;
   keys.forEach((k, i) => {
     if (before(k)) at = i + 1;

@@ -6,6 +6,8 @@ import {
   LoopBody,
   MUSIC_CONTROLS_PER_MINUTE,
   MUSIC_LYRICS_PER_MINUTE,
+  MUSIC_MEMBER_OPTIONS,
+  MUSIC_OPTION_PATHS,
   MUSIC_READS_PER_MINUTE,
   MUSIC_SEARCHES_PER_MINUTE,
   MusicBotHolderResponse,
@@ -14,8 +16,6 @@ import {
   MusicHistoryQuery,
   MusicHistoryResponse,
   MusicLyricsResponse,
-  MUSIC_MEMBER_OPTIONS,
-  MUSIC_OPTION_PATHS,
   MusicOptionBody,
   MusicPlatformsResponse,
   MusicPlayBody,
@@ -127,7 +127,11 @@ export function musicRoutes(
       `${BASE}/history/:guildId`,
       {
         config: READ,
-        schema: { params: GuildIdParams, querystring: MusicHistoryQuery, response: responds(MusicHistoryResponse) },
+        schema: {
+          params: GuildIdParams,
+          querystring: MusicHistoryQuery,
+          response: responds(MusicHistoryResponse),
+        },
       },
       async (req) => ok({ entries: await history.list(req.params.guildId, req.query.q) }),
     );
@@ -222,15 +226,17 @@ export function musicRoutes(
 
     // Issue 48: the server's options. The queue rules are for moderators and above (a rule over everyone's
     // requests); autoplay for members in the bot's channel, like loop.
-    for (const [option, path] of Object.entries(MUSIC_OPTION_PATHS) as [keyof typeof MUSIC_OPTION_PATHS, string][]) {
+    for (const [option, path] of Object.entries(MUSIC_OPTION_PATHS) as [
+      keyof typeof MUSIC_OPTION_PATHS,
+      string,
+    ][]) {
       app.post(
         `${BASE}/${path}/:guildId`,
         {
           config: { ...CONTROL, access: MUSIC_MEMBER_OPTIONS.includes(option) ? 'user' : 'moderator' },
           schema: { params: GuildIdParams, body: MusicOptionBody, response: responds(MusicControlResponse) },
         },
-        async (req) =>
-          ok(await music.setOption(caller(req), req.params.guildId, option, req.body.enabled)),
+        async (req) => ok(await music.setOption(caller(req), req.params.guildId, option, req.body.enabled)),
       );
     }
 

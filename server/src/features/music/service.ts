@@ -9,11 +9,11 @@ import {
   MUSIC_LINK_TRACKS_MAX,
   MUSIC_LOOP_LABELS,
   MUSIC_OPTION_MESSAGES,
-  MUSIC_QUEUE_TEXTS,
   MUSIC_PAUSED_LEAVE_MS,
   MUSIC_PLATFORM_LABELS,
   MUSIC_POSITION_SAVE_MS,
   MUSIC_QUEUE_MAX,
+  MUSIC_QUEUE_TEXTS,
   MUSIC_TEXTS,
   type MusicEffect,
   type MusicLoopMode,
@@ -32,14 +32,14 @@ import { fail } from '../../platform/errors.ts';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
 import type { Autoplay } from './autoplay.ts';
 import type { MusicBot } from './bot.ts';
-import type { HistoryStore } from './history/store.ts';
 import type { Loudness } from './ffmpeg.ts';
+import type { HistoryStore } from './history/store.ts';
 import type { LoudnessCache } from './loudness.ts';
 import { runMediaJob } from './media-jobs.ts';
 import type { PlaybackStore } from './playback-store.ts';
 import type { GuildPlayer, PlayerSettings, StoredPlayback } from './player.ts';
-import { songKey } from './queue-order.ts';
 import { type BotLink, emptyStatus, presentStatus, requesterOf, storedStatus } from './present.ts';
+import { songKey } from './queue-order.ts';
 import type { MusicSource } from './sources/types.ts';
 
 export type MusicEngine = {
@@ -305,9 +305,7 @@ export class MusicService {
       list.total > result.added + result.duplicates
         ? linkCutText(result.added, list.total)
         : `Queued ${result.added} tracks`;
-    const message = result.duplicates
-      ? `${counted}; ${duplicatesLeftOutText(result.duplicates)}`
-      : counted;
+    const message = result.duplicates ? `${counted}; ${duplicatesLeftOutText(result.duplicates)}` : counted;
     return {
       song: first,
       action: result.action,

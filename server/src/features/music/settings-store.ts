@@ -1,5 +1,5 @@
-import type { Clock } from '../../platform/feature.ts';
 import type { Db } from '../../db/index.ts';
+import type { Clock } from '../../platform/feature.ts';
 import type { PlayerSettings } from './player.ts';
 import { DEFAULT_SETTINGS } from './present.ts';
 import { findGuildSettings, saveGuildSettings } from './repo.ts';

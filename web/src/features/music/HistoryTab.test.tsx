@@ -41,7 +41,11 @@ describe('History tab (issue 48)', () => {
   it('lists what played with who asked; Play again and Save act on the song', async () => {
     api.fetchHistory.mockResolvedValue([entry(2, 'Second Song'), entry(1, 'First Song')]);
     const onPlay = vi.fn();
-    render(wrap(<HistoryTab guildId="1" currentEntryId="e1" isActive canPlay onPlay={onPlay} playlists={playlists} />));
+    render(
+      wrap(
+        <HistoryTab guildId="1" currentEntryId="e1" isActive canPlay onPlay={onPlay} playlists={playlists} />,
+      ),
+    );
     const rows = await screen.findAllByTestId('history-item');
     expect(rows.map((r) => r.getAttribute('data-title'))).toEqual(['Second Song', 'First Song']);
     expect(rows[0]?.textContent).toContain('Fixture Band · ann');
@@ -53,11 +57,33 @@ describe('History tab (issue 48)', () => {
   });
 
   it('searches on the server; says when nothing matches; asks nothing while the tab is closed', async () => {
-    render(wrap(<HistoryTab guildId="1" currentEntryId={null} isActive={false} canPlay onPlay={vi.fn()} playlists={playlists} />));
+    render(
+      wrap(
+        <HistoryTab
+          guildId="1"
+          currentEntryId={null}
+          isActive={false}
+          canPlay
+          onPlay={vi.fn()}
+          playlists={playlists}
+        />,
+      ),
+    );
     expect(api.fetchHistory).not.toHaveBeenCalled();
     cleanup();
     api.fetchHistory.mockResolvedValue([]);
-    render(wrap(<HistoryTab guildId="1" currentEntryId={null} isActive canPlay onPlay={vi.fn()} playlists={playlists} />));
+    render(
+      wrap(
+        <HistoryTab
+          guildId="1"
+          currentEntryId={null}
+          isActive
+          canPlay
+          onPlay={vi.fn()}
+          playlists={playlists}
+        />,
+      ),
+    );
     expect(await screen.findByText(H.empty)).toBeTruthy();
     fireEvent.change(screen.getByTestId('history-search'), { target: { value: 'zzz' } });
     expect(await screen.findByText(H.noMatch)).toBeTruthy();

@@ -1,5 +1,11 @@
 // @vitest-environment jsdom
-import { DEFAULT_MUSIC_OPTIONS, FLAT_EQ, type MusicLyrics, type PlaybackStatus, MUSIC_LYRICS_TEXTS as T } from '@guildhall/common';
+import {
+  DEFAULT_MUSIC_OPTIONS,
+  FLAT_EQ,
+  type MusicLyrics,
+  type PlaybackStatus,
+  MUSIC_LYRICS_TEXTS as T,
+} from '@guildhall/common';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';

@@ -1,8 +1,8 @@
 import {
   MUSIC_MEMBER_OPTIONS,
-  MUSIC_QUEUE_TEXTS as T,
   type MusicOptionKey,
   type MusicServerOptions,
+  MUSIC_QUEUE_TEXTS as T,
 } from '@guildhall/common';
 
 /**
@@ -28,7 +28,8 @@ export function QueueOptions({
     { key: 'fairQueue', label: T.fairQueue, hint: T.fairQueueHint },
     { key: 'noDuplicates', label: T.noDuplicates, hint: T.noDuplicatesHint },
   ];
-  const may = (key: MusicOptionKey) => (MUSIC_MEMBER_OPTIONS.includes(key) ? canChangeMemberOptions : canChange);
+  const may = (key: MusicOptionKey) =>
+    MUSIC_MEMBER_OPTIONS.includes(key) ? canChangeMemberOptions : canChange;
   return (
     <fieldset
       data-testid="queue-options"
@@ -36,7 +37,11 @@ export function QueueOptions({
     >
       <legend className="sr-only">Queue options</legend>
       {rows.map((r) => (
-        <label key={r.key} className="flex items-center gap-2" title={may(r.key) ? r.hint : T.optionsNeedModerator}>
+        <label
+          key={r.key}
+          className="flex items-center gap-2"
+          title={may(r.key) ? r.hint : T.optionsNeedModerator}
+        >
           <input
             type="checkbox"
             data-testid={`option-${r.key}`}

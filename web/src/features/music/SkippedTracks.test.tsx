@@ -12,7 +12,9 @@ describe('skipped Spotify tracks (issue 48)', () => {
     const onDismiss = vi.fn();
     render(
       <SkippedTracks
-        skipped={[{ title: 'Third Wish', artist: 'Fixture Band', reason: MUSIC_SPOTIFY_SKIP_REASONS.noMatch }]}
+        skipped={[
+          { title: 'Third Wish', artist: 'Fixture Band', reason: MUSIC_SPOTIFY_SKIP_REASONS.noMatch },
+        ]}
         onDismiss={onDismiss}
       />,
     );

@@ -3,6 +3,7 @@ import {
   type EffectsBody,
   type EqSettings,
   httpStatusText,
+  MUSIC_OPTION_PATHS,
   MUSIC_SEARCH_MAX_RESULTS,
   MUSIC_TEXTS,
   MusicControlResponse,
@@ -10,7 +11,6 @@ import {
   MusicHistoryResponse,
   type MusicLoopMode,
   MusicLyricsResponse,
-  MUSIC_OPTION_PATHS,
   type MusicOptionKey,
   type MusicPlatform,
   MusicPlatformsResponse,
@@ -58,8 +58,9 @@ export const fetchLyrics = async (guildId: string) =>
   MusicLyricsResponse.parse(await call('GET', `/lyrics/${id(guildId)}`)).data;
 /** The server's history (issue 48), newest first; `q` searches title and artist. */
 export const fetchHistory = async (guildId: string, q: string) =>
-  MusicHistoryResponse.parse(await call('GET', `/history/${id(guildId)}${q ? `?q=${encodeURIComponent(q)}` : ''}`))
-    .data.entries;
+  MusicHistoryResponse.parse(
+    await call('GET', `/history/${id(guildId)}${q ? `?q=${encodeURIComponent(q)}` : ''}`),
+  ).data.entries;
 export const fetchPlatforms = async () =>
   MusicPlatformsResponse.parse(await call('GET', '/platforms')).data.platforms;
 

@@ -1,5 +1,11 @@
 // @vitest-environment jsdom
-import { DEFAULT_MUSIC_OPTIONS, EQ_BANDS, FLAT_EQ, MUSIC_EQ_DEBOUNCE_MS, type PlaybackStatus } from '@guildhall/common';
+import {
+  DEFAULT_MUSIC_OPTIONS,
+  EQ_BANDS,
+  FLAT_EQ,
+  MUSIC_EQ_DEBOUNCE_MS,
+  type PlaybackStatus,
+} from '@guildhall/common';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BotBadge } from './BotBadge.tsx';

@@ -194,7 +194,8 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
     setVolume: (volume: number) => setting.mutate({ kind: 'volume', volume }),
     setLoop: (mode: MusicLoopMode) => setting.mutate({ kind: 'loop', mode }),
     setNormalize: (enabled: boolean) => setting.mutate({ kind: 'normalize', enabled }),
-    setOption: (option: MusicOptionKey, enabled: boolean) => setting.mutate({ kind: 'option', option, enabled }),
+    setOption: (option: MusicOptionKey, enabled: boolean) =>
+      setting.mutate({ kind: 'option', option, enabled }),
     shuffle: () => setting.mutate({ kind: 'shuffle' }),
     remove: (entryId: string) => setting.mutate({ kind: 'remove', entryId }),
     playNext: (entryId: string) => setting.mutate({ kind: 'next', entryId }),

@@ -72,7 +72,12 @@ describe('music history (issue 48)', () => {
 
   it('GET /api/music/history/:guildId answers any member; a bad query is a 400', async () => {
     const { token } = await t.signIn({ access_level: 'viewer' });
-    const res = await api<MusicHistoryResponse>(t, token, 'GET', `/api/music/history/${GUILD}?q=morning%20205`);
+    const res = await api<MusicHistoryResponse>(
+      t,
+      token,
+      'GET',
+      `/api/music/history/${GUILD}?q=morning%20205`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.entries.map((e) => e.title)).toEqual(['Morning Tune 205']);
     const long = await api(t, token, 'GET', `/api/music/history/${GUILD}?q=${'x'.repeat(101)}`);

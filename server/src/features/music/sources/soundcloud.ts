@@ -99,7 +99,10 @@ export function soundcloudSource(apiUrl: string, clientId: string | undefined): 
       const page = await get<{ collection?: Track[] }>(`/tracks/${encodeURIComponent(song.id)}/related`, {
         limit: String(max),
       }).catch(notFound);
-      return (page?.collection ?? []).filter((t) => t.title && hlsOf(t)).slice(0, max).map(toResult);
+      return (page?.collection ?? [])
+        .filter((t) => t.title && hlsOf(t))
+        .slice(0, max)
+        .map(toResult);
     },
     async input(song) {
       const track = await get<Track>(`/tracks/${encodeURIComponent(song.id)}`, {});

@@ -51,12 +51,18 @@ export function createSpotifyClient(o: SpotifyClientOptions) {
   let token: { value: string; until: number } | null = null;
   const apiOrigin = new URL(o.apiUrl).origin;
 
-  const send = async (url: string, init: { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string }, owner: string) => {
+  const send = async (
+    url: string,
+    init: { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+    owner: string,
+  ) => {
     const outbound = await o.outbound();
     const res = await outbound
       .fetch(url, { ...init, timeoutMs, owner, followRedirects: false })
       .catch((err: unknown) => {
-        throw new SpotifyUnavailable(`Spotify did not answer: ${err instanceof Error ? err.message : String(err)}`);
+        throw new SpotifyUnavailable(
+          `Spotify did not answer: ${err instanceof Error ? err.message : String(err)}`,
+        );
       });
     if (res.truncated) throw new SpotifyUnavailable('Spotify answered more than the body limit');
     return res;
@@ -81,7 +87,8 @@ export function createSpotifyClient(o: SpotifyClientOptions) {
       },
       owner,
     );
-    if (res.status !== 200) throw new SpotifyUnavailable(`Spotify refused the client credentials (HTTP ${res.status})`);
+    if (res.status !== 200)
+      throw new SpotifyUnavailable(`Spotify refused the client credentials (HTTP ${res.status})`);
     const t = json(res.body) as { access_token?: unknown; expires_in?: unknown };
     if (typeof t.access_token !== 'string') throw new SpotifyUnavailable('Spotify answered no access token');
     const seconds = typeof t.expires_in === 'number' ? t.expires_in : 3600;
@@ -96,7 +103,11 @@ export function createSpotifyClient(o: SpotifyClientOptions) {
     if (new URL(url).origin !== apiOrigin) throw new SpotifyUnavailable('Spotify linked a page elsewhere');
     for (let attempt = 0; ; attempt++) {
       const bearer = await accessToken(owner);
-      const res = await send(url, { headers: { Authorization: `Bearer ${bearer}`, Accept: 'application/json' } }, owner);
+      const res = await send(
+        url,
+        { headers: { Authorization: `Bearer ${bearer}`, Accept: 'application/json' } },
+        owner,
+      );
       if (res.status === 401 && attempt === 0) {
         token = null; // expired early or revoked: one new token
         continue;
@@ -115,7 +126,8 @@ export function createSpotifyClient(o: SpotifyClientOptions) {
     for (let n = 0; next && items.length < max && n < 10; n++) {
       const page = (await get(next, owner)) as Page<T> | null;
       if (!page) return n === 0 ? null : { items, total };
-      if (!Array.isArray(page.items)) throw new SpotifyUnavailable('Spotify answered a page of another shape');
+      if (!Array.isArray(page.items))
+        throw new SpotifyUnavailable('Spotify answered a page of another shape');
       total = typeof page.total === 'number' ? page.total : items.length + page.items.length;
       items.push(...page.items.slice(0, max - items.length));
       next = typeof page.next === 'string' ? page.next : null;
@@ -125,7 +137,11 @@ export function createSpotifyClient(o: SpotifyClientOptions) {
 
   return {
     /** The tracks of a link (at most `max`) and how many it holds in all; null when it leads to nothing. */
-    async tracks(link: SpotifyLink, max: number, owner: string): Promise<{ tracks: SpotifyTrack[]; total: number } | null> {
+    async tracks(
+      link: SpotifyLink,
+      max: number,
+      owner: string,
+    ): Promise<{ tracks: SpotifyTrack[]; total: number } | null> {
       const id = encodeURIComponent(link.id);
       if (link.kind === 'track') {
         const t = (await get(`/v1/tracks/${id}`, owner)) as RawTrack | null;
@@ -133,7 +149,9 @@ export function createSpotifyClient(o: SpotifyClientOptions) {
       }
       if (link.kind === 'artist') {
         // Client credentials have no member's country: the market is required.
-        const top = (await get(`/v1/artists/${id}/top-tracks?market=US`, owner)) as { tracks?: RawTrack[] } | null;
+        const top = (await get(`/v1/artists/${id}/top-tracks?market=US`, owner)) as {
+          tracks?: RawTrack[];
+        } | null;
         if (!top) return null;
         const list = Array.isArray(top.tracks) ? top.tracks : [];
         return { tracks: list.slice(0, max).map((t) => toTrack(t, t.album?.images)), total: list.length };
@@ -153,7 +171,9 @@ export function createSpotifyClient(o: SpotifyClientOptions) {
       );
       if (!read) return null;
       const tracks = read.items.map((i) =>
-        i.track ? toTrack(i.track, i.track.album?.images) : { id: null, name: '', artists: [], durationMs: 0, artwork: null, isLocal: false },
+        i.track
+          ? toTrack(i.track, i.track.album?.images)
+          : { id: null, name: '', artists: [], durationMs: 0, artwork: null, isLocal: false },
       );
       return { tracks, total: read.total };
     },
@@ -175,7 +195,9 @@ function toTrack(t: RawTrack, images: Image[] | undefined): SpotifyTrack {
 
 /** The cover closest to 300 px (Spotify lists 640, 300 and 64), else the first. */
 function artworkOf(images: Image[] | undefined): string | null {
-  const usable = (images ?? []).filter((i): i is { url: string; width?: unknown } => typeof i.url === 'string');
+  const usable = (images ?? []).filter(
+    (i): i is { url: string; width?: unknown } => typeof i.url === 'string',
+  );
   const mid = usable.find((i) => typeof i.width === 'number' && i.width <= 320 && i.width >= 100);
   return (mid ?? usable[0])?.url ?? null;
 }

@@ -1,7 +1,7 @@
 import {
   MUSIC_SPOTIFY_DURATION_TOLERANCE_S,
-  MUSIC_SPOTIFY_SKIP_REASONS as WHY,
   type SearchResult,
+  MUSIC_SPOTIFY_SKIP_REASONS as WHY,
 } from '@guildhall/common';
 import type { SpotifyTrack } from './client.ts';
 
@@ -60,7 +60,8 @@ export async function matchTracks(
 
 async function matchOne(track: SpotifyTrack, search: Search): Promise<MatchResult> {
   if (track.isLocal) return { track, reason: WHY.local };
-  if (!track.name || track.artists.length === 0 || track.durationMs <= 0) return { track, reason: WHY.unavailable };
+  if (!track.name || track.artists.length === 0 || track.durationMs <= 0)
+    return { track, reason: WHY.unavailable };
   const query = `${track.artists[0]} ${bareTitle(track.name)}`;
   let failures = 0;
   for (const platform of ['youtube', 'soundcloud'] as const) {
@@ -85,10 +86,12 @@ export function isMatch(track: SpotifyTrack, c: SearchResult): boolean {
 
 /** A title without what versions add: "(feat. …)", "[Remastered]", " - 2011 Remaster". */
 export function bareTitle(name: string): string {
-  return name
-    .replace(/\s*[([][^)\]]*[)\]]/g, '')
-    .replace(/\s+-\s+.*$/, '')
-    .trim() || name;
+  return (
+    name
+      .replace(/\s*[([][^)\]]*[)\]]/g, '')
+      .replace(/\s+-\s+.*$/, '')
+      .trim() || name
+  );
 }
 
 /** Lower-case words without accents or punctuation. */

@@ -4,18 +4,18 @@ import {
   MUSIC_SPOTIFY_MATCH_BUDGET_MS,
   MUSIC_SPOTIFY_MATCH_CONCURRENCY,
   MUSIC_SPOTIFY_SKIP_REASONS,
-  MUSIC_SPOTIFY_TEXTS as T,
   MUSIC_TEXTS,
   type SearchResult,
   type SpotifySkipped,
   spotifyQueuedText,
+  MUSIC_SPOTIFY_TEXTS as T,
 } from '@guildhall/common';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UsersTable } from '../../../db/schema.ts';
 import { fail } from '../../../platform/errors.ts';
 import type { Clock } from '../../../platform/feature.ts';
 import type { MusicCommands } from '../front.ts';
-import { type SpotifyClient, SpotifyUnavailable, type SpotifyTrack } from './client.ts';
+import { type SpotifyClient, type SpotifyTrack, SpotifyUnavailable } from './client.ts';
 import { isSpotifyUrl, parseSpotifyLink } from './links.ts';
 import { matchTracks } from './match.ts';
 
@@ -49,7 +49,8 @@ export function withSpotify(commands: MusicCommands, o: SpotifyPlayOptions): Mus
 
   const playSpotify = async (caller: UsersTable, guildId: string, url: string, userId?: string) => {
     if (!o.client) throw fail('SPOTIFY_NOT_CONFIGURED', T.notConfigured);
-    if (userId !== undefined && userId !== caller.discord_id) throw fail('USER_ID_MISMATCH', MUSIC_TEXTS.userIdMismatch);
+    if (userId !== undefined && userId !== caller.discord_id)
+      throw fail('USER_ID_MISMATCH', MUSIC_TEXTS.userIdMismatch);
     const link = parseSpotifyLink(url);
     if (!link) throw fail('UNSUPPORTED_URL', T.unsupported);
     admit(caller.discord_id);
@@ -61,16 +62,20 @@ export function withSpotify(commands: MusicCommands, o: SpotifyPlayOptions): Mus
     });
     if (!list) throw fail('LIST_NOT_FOUND', T.notFound);
     if (list.tracks.length === 0) throw fail('PLAYLIST_EMPTY', T.empty);
-    const matched = await matchTracks(
-      list.tracks,
-      (query, platform) => commands.search(query, 5, platform),
-      { concurrency: MUSIC_SPOTIFY_MATCH_CONCURRENCY, budgetMs: o.budgetMs ?? MUSIC_SPOTIFY_MATCH_BUDGET_MS },
-    );
+    const matched = await matchTracks(list.tracks, (query, platform) => commands.search(query, 5, platform), {
+      concurrency: MUSIC_SPOTIFY_MATCH_CONCURRENCY,
+      budgetMs: o.budgetMs ?? MUSIC_SPOTIFY_MATCH_BUDGET_MS,
+    });
     const songs: SearchResult[] = [];
     const skipped: SpotifySkipped[] = [];
     for (const m of matched) {
       if ('song' in m) songs.push(shownAsSpotify(m.song, m.track));
-      else skipped.push({ title: m.track.name || 'Unknown track', artist: m.track.artists.join(', '), reason: m.reason });
+      else
+        skipped.push({
+          title: m.track.name || 'Unknown track',
+          artist: m.track.artists.join(', '),
+          reason: m.reason,
+        });
     }
     if (songs.length === 0) {
       const why = skipped[0]?.reason ?? MUSIC_SPOTIFY_SKIP_REASONS.noMatch;
@@ -103,7 +108,9 @@ export function withSpotify(commands: MusicCommands, o: SpotifyPlayOptions): Mus
   return {
     ...commands,
     play: (caller, guildId, url, userId) =>
-      isSpotifyUrl(url) ? playSpotify(caller, guildId, url, userId) : commands.play(caller, guildId, url, userId),
+      isSpotifyUrl(url)
+        ? playSpotify(caller, guildId, url, userId)
+        : commands.play(caller, guildId, url, userId),
   };
 }
 

@@ -1,4 +1,4 @@
-import { MUSIC_SPOTIFY_SKIP_REASONS as WHY, type SearchResult, spotifyQueuedText } from '@guildhall/common';
+import { type SearchResult, spotifyQueuedText, MUSIC_SPOTIFY_SKIP_REASONS as WHY } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createOutbound } from '../../../platform/outbound/fetcher.ts';
 import { createResolver } from '../../../platform/outbound/resolver.ts';
@@ -42,13 +42,29 @@ describe('matching a Spotify track to a playable song', () => {
     artwork: null,
     isLocal: false,
   });
-  const song = (title: string, uploader: string, duration: number, platform: 'youtube' | 'soundcloud' = 'youtube') =>
-    ({ id: title, youtube_id: title, title, uploader, duration, url: `https://x/${title}`, thumbnail: null, platform }) satisfies SearchResult;
+  const song = (
+    title: string,
+    uploader: string,
+    duration: number,
+    platform: 'youtube' | 'soundcloud' = 'youtube',
+  ) =>
+    ({
+      id: title,
+      youtube_id: title,
+      title,
+      uploader,
+      duration,
+      url: `https://x/${title}`,
+      thumbnail: null,
+      platform,
+    }) satisfies SearchResult;
 
   test('by artist, title and length within ±3 s; a version suffix does not matter', () => {
     const t = track('First Light - 2011 Remaster', 'Fixture Band', 200);
     expect(bareTitle(t.name)).toBe('First Light');
-    expect(isMatch(t, song('Fixture Band - First Light (Official Audio)', 'Fixture Band VEVO', 203))).toBe(true);
+    expect(isMatch(t, song('Fixture Band - First Light (Official Audio)', 'Fixture Band VEVO', 203))).toBe(
+      true,
+    );
     expect(isMatch(t, song('Fixture Band - First Light', 'x', 204))).toBe(false); // 4 s off
     expect(isMatch(t, song('Fixture Band - Last Light', 'x', 200))).toBe(false); // another song
     expect(isMatch(t, song('First Light (cover)', 'Someone Else', 200))).toBe(false); // another artist
@@ -67,7 +83,10 @@ describe('matching a Spotify track to a playable song', () => {
       async (query, platform) => {
         asked.push(`${platform}: ${query}`);
         if (platform === 'youtube')
-          return [song('Fixture Band - First Light', 'Fixture Band', 31), song('Fixture Band - Third Wish', 'Fixture Band', 95)];
+          return [
+            song('Fixture Band - First Light', 'Fixture Band', 31),
+            song('Fixture Band - Third Wish', 'Fixture Band', 95),
+          ];
         if (query.includes('Third')) throw new Error('SoundCloud is down');
         return [song('Second Wave', 'Fixture Artist', 30, 'soundcloud')];
       },
@@ -97,7 +116,12 @@ describe('matching a Spotify track to a playable song', () => {
 describe("Spotify's Web API client (the loopback fake, through the outbound fetcher)", () => {
   let fake: FakeSpotify;
   const clock = manualClock();
-  const outbound = createOutbound({ resolver: createResolver([]), concurrency: 8, timeoutMs: 8000, allow: ['127.0.0.1'] });
+  const outbound = createOutbound({
+    resolver: createResolver([]),
+    concurrency: 8,
+    timeoutMs: 8000,
+    allow: ['127.0.0.1'],
+  });
   const tracks = Array.from({ length: 120 }, (_, i) => ({
     id: id('Track', i + 1),
     name: `Song ${i + 1}`,
@@ -119,7 +143,9 @@ describe("Spotify's Web API client (the loopback fake, through the outbound fetc
       tracks,
       albums: [{ id: id('Album', 1), name: 'Long Album', trackIds: tracks.slice(0, 60).map((t) => t.id) }],
       playlists: [{ id: id('Playlist', 1), name: 'Big', trackIds: tracks.map((t) => t.id) }],
-      artists: [{ id: id('Artist', 1), name: 'Fixture Band', topTrackIds: tracks.slice(0, 12).map((t) => t.id) }],
+      artists: [
+        { id: id('Artist', 1), name: 'Fixture Band', topTrackIds: tracks.slice(0, 12).map((t) => t.id) },
+      ],
     });
   });
   afterAll(async () => {
@@ -155,11 +181,13 @@ describe("Spotify's Web API client (the loopback fake, through the outbound fetc
 
   test('a link to nothing is null; Spotify down, slow or refusing the credentials is "unavailable"', async () => {
     expect(await client().tracks({ kind: 'track', id: id('Missing', 1) }, 100, 'm')).toBeNull();
-    await expect(client({ secret: 'wrong' }).tracks({ kind: 'track', id: id('Track', 1) }, 100, 'm')).rejects.toThrow(
+    await expect(
+      client({ secret: 'wrong' }).tracks({ kind: 'track', id: id('Track', 1) }, 100, 'm'),
+    ).rejects.toThrow(SpotifyUnavailable);
+    fake.setMode('error500');
+    await expect(client().tracks({ kind: 'track', id: id('Track', 1) }, 100, 'm')).rejects.toThrow(
       SpotifyUnavailable,
     );
-    fake.setMode('error500');
-    await expect(client().tracks({ kind: 'track', id: id('Track', 1) }, 100, 'm')).rejects.toThrow(SpotifyUnavailable);
     // The time limit is the input under test: a hanging Spotify ends as "unavailable".
     fake.setMode('hang');
     await expect(
