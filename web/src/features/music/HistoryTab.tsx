@@ -1,4 +1,9 @@
-import { MUSIC_HISTORY_TEXTS as H, type MusicHistoryEntry, type SearchResult } from '@guildhall/common';
+import {
+  MUSIC_HISTORY_TEXTS as H,
+  MUSIC_STATUS_POLL_MS,
+  type MusicHistoryEntry,
+  type SearchResult,
+} from '@guildhall/common';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { History, RotateCcw } from 'lucide-react';
 import { useDeferredValue, useState } from 'react';
@@ -16,7 +21,7 @@ const inputClass =
 /**
  * The last 200 songs played on the server (issue 48), newest first, with who asked for them and when;
  * searchable by title or artist; "Play again" queues one, "Save" adds it to a playlist. Asked once the tab
- * is open, and again whenever another song starts.
+ * is open, again whenever another song starts, and every 10 s while open.
  */
 export function HistoryTab({
   guildId,
@@ -40,6 +45,8 @@ export function HistoryTab({
     queryFn: () => api.fetchHistory(guildId ?? '', q),
     enabled: isActive && !!guildId,
     placeholderData: keepPreviousData,
+    // A song is recorded once its audio starts, a moment after the status names it: asked again while open.
+    refetchInterval: isActive ? MUSIC_STATUS_POLL_MS : false,
   });
   const entries = history.data ?? [];
   return (
