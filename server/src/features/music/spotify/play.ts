@@ -41,7 +41,10 @@ export function withSpotify(commands: MusicCommands, o: SpotifyPlayOptions): Mus
   const admit = (memberId: string) => {
     const now = o.clock.now();
     const kept = (recent.get(memberId) ?? []).filter((at) => now - at < 60_000);
-    if (kept.length >= MUSIC_SPOTIFY_LINKS_PER_MINUTE) throw fail('RATE_LIMITED', T.tooMany);
+    if (kept.length >= MUSIC_SPOTIFY_LINKS_PER_MINUTE) {
+      const wait = Math.max(1, Math.ceil((60_000 - (now - (kept[0] ?? now))) / 1000));
+      throw fail('RATE_LIMITED', T.tooMany, { 'Retry-After': String(wait) });
+    }
     kept.push(now);
     recent.set(memberId, kept);
     if (recent.size > 10_000) recent.clear(); // a bound on the map, not a rule

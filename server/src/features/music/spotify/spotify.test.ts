@@ -1,12 +1,16 @@
 import { type SearchResult, spotifyQueuedText, MUSIC_SPOTIFY_SKIP_REASONS as WHY } from '@guildhall/common';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { UsersTable } from '../../../db/schema.ts';
 import { createOutbound } from '../../../platform/outbound/fetcher.ts';
 import { createResolver } from '../../../platform/outbound/resolver.ts';
 import { type FakeSpotify, startFakeSpotify } from '../../../test/fake-spotify.ts';
 import { manualClock } from '../../../test/manual-clock.ts';
+import type { MusicCommands } from '../front.ts';
 import { createSpotifyClient, type SpotifyTrack, SpotifyUnavailable } from './client.ts';
 import { isSpotifyUrl, parseSpotifyLink } from './links.ts';
 import { bareTitle, isMatch, matchTracks } from './match.ts';
+import { withSpotify } from './play.ts';
 
 const id = (stem: string, n: number) => `${stem}${String(n).padStart(22 - stem.length, '0')}`;
 
@@ -194,5 +198,48 @@ describe("Spotify's Web API client (the loopback fake, through the outbound fetc
       client({ timeoutMs: 300 }).tracks({ kind: 'track', id: id('Track', 1) }, 100, 'm'),
     ).rejects.toThrow(SpotifyUnavailable);
     fake.setMode('ok');
+  });
+});
+
+describe('Spotify links per member (issue 48)', () => {
+  test('the sixth link of a member within a minute is a 429; a minute later, or another member, is served', async () => {
+    const clock = manualClock();
+    let looked = 0;
+    const commands = {
+      play: async () => {
+        throw new Error('not a Spotify link');
+      },
+    } as unknown as MusicCommands;
+    const client = {
+      tracks: async () => {
+        looked++;
+        return null; // a link to nothing: 404, after Spotify was asked
+      },
+    } as unknown as ReturnType<typeof createSpotifyClient>;
+    const music = withSpotify(commands, { client, clock, log: pino({ level: 'silent' }) });
+    const member = (id: string) => ({ discord_id: id }) as UsersTable;
+    const link = `https://open.spotify.com/track/${id('Track', 1)}`;
+    const code = (who: string) =>
+      music.play(member(who), '1', link).then(
+        () => 'ok',
+        (e: { code?: string }) => e.code,
+      );
+    for (let i = 0; i < 5; i++) expect(await code('1')).toBe('LIST_NOT_FOUND');
+    expect(await code('1')).toBe('RATE_LIMITED');
+    expect(looked).toBe(5); // the refused link never reached Spotify
+    expect(await code('2')).toBe('LIST_NOT_FOUND');
+    await clock.advance(60_000);
+    expect(await code('1')).toBe('LIST_NOT_FOUND');
+  });
+
+  test('without credentials a link says what to configure, before anything is asked', async () => {
+    const music = withSpotify({} as MusicCommands, {
+      client: null,
+      clock: manualClock(),
+      log: pino({ level: 'silent' }),
+    });
+    await expect(
+      music.play({ discord_id: '1' } as UsersTable, '1', `spotify:album:${id('Album', 1)}`),
+    ).rejects.toMatchObject({ code: 'SPOTIFY_NOT_CONFIGURED' });
   });
 });
