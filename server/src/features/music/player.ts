@@ -128,6 +128,11 @@ export class GuildPlayer {
   private wantPaused = false;
   /** The queue entry last told to `started`: a restart of the same entry is not a new play. */
   private recorded: string | null = null;
+  /**
+   * Autoplay's pick after the song playing, asked as it started with nothing queued after it (issue 48): at
+   * its end only the next ffmpeg's start stands between the two songs, not the search for a related one.
+   */
+  private upcoming: { entryId: string; pick: Promise<Song | null> } | null = null;
 
   private readonly deps: PlayerDeps;
 
@@ -392,7 +397,9 @@ export class GuildPlayer {
     let next = this.queue.shift() ?? null;
     if (!next && finished && !o.failed && this.options.autoplay && this.deps.autoplay) {
       const generation = this.generation;
-      const picked = await this.deps.autoplay(finished, this.queue).catch(() => null);
+      const early = this.upcoming?.entryId === finished.entryId ? await this.upcoming.pick : null;
+      this.upcoming = null;
+      const picked = early ?? (await this.deps.autoplay(finished, this.queue).catch(() => null));
       // A stop, play or skip while it looked decides instead; a member's request queued meanwhile goes first.
       if (generation !== this.generation) return;
       next = this.queue.shift() ?? picked;
@@ -494,6 +501,10 @@ export class GuildPlayer {
     if (this.recorded !== song.entryId) {
       this.recorded = song.entryId;
       this.deps.started?.(song);
+      this.upcoming =
+        this.queue.length === 0 && this.options.autoplay && this.deps.autoplay
+          ? { entryId: song.entryId, pick: this.deps.autoplay(song, []).catch(() => null) }
+          : null;
     }
     const retire = () => transcoder.kill();
     if (this.out && !this.out.isFinishing) {

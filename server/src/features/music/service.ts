@@ -685,7 +685,12 @@ export class MusicService {
         loudnessOf: (song) => this.loudnessOf(song),
         changed: () => this.changed(guildId),
         started: (song) => void this.e.history?.record(guildId, song),
-        autoplay: async (finished, queued) => (await this.e.autoplay?.(guildId, finished, queued)) ?? null,
+        autoplay: async (finished, queued) => {
+          const song = (await this.e.autoplay?.(guildId, finished, queued)) ?? null;
+          // Measured now, as a queued song is: unmeasured, loudnorm's look-ahead delays its first packet.
+          if (song) this.measure(song);
+          return song;
+        },
       },
       settings,
     );
