@@ -1,7 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MUSIC_EQ_DEBOUNCE_MS, MUSIC_ERROR_TOAST_MS, MUSIC_TEXTS as T } from '@guildhall/common';
+import {
+  MUSIC_EQ_DEBOUNCE_MS,
+  MUSIC_ERROR_TOAST_MS,
+  MUSIC_HISTORY_TEXTS,
+  MUSIC_QUEUE_TEXTS,
+  MUSIC_SPOTIFY_SKIP_REASONS,
+  MUSIC_TEXTS as T,
+} from '@guildhall/common';
 import type { BrowserContext, Page, Request } from '@playwright/test';
 import { deadline } from '../server/src/test/time-scale.ts';
 import { expectNoSeriousA11y } from './support/a11y.ts';
@@ -369,6 +376,67 @@ test('[member] a pasted link is played, not searched: the server says what it is
   await expect(a.errorBanner).toContainText(T.unsupportedUrl);
   await expect(a.page.getByTestId('search-results')).toHaveCount(0);
   await shot(a.page, 'music-paste-link');
+});
+
+test('[member] the History tab lists what played and plays it again; the Queue tab shows the server options; skipped Spotify tracks are listed (issue 48)', async ({
+  browser,
+}) => {
+  const [tone, chord] = songs as [LibrarySong, LibrarySong];
+  const a = await open(browser, alice);
+  await a.search(TAG, 'library');
+  await a
+    .result(tone.title)
+    .getByRole('button', { name: `Play: ${tone.title}` })
+    .click();
+  await expect(a.nowTitle).toHaveText(tone.title);
+
+  // History: newest first, with who asked; searchable; Play again queues it.
+  await a.page.getByRole('tab', { name: /^History/ }).click();
+  const rows = a.page.getByTestId('history-item');
+  await expect(rows.first()).toHaveAttribute('data-title', tone.title);
+  await expect(rows.first()).toContainText(MUSIC_MEMBERS.alice.username);
+  await a.page.getByTestId('history-search').fill('no such song anywhere');
+  await expect(a.page.getByText(MUSIC_HISTORY_TEXTS.noMatch)).toBeVisible();
+  await a.page.getByTestId('history-search').fill(tone.title);
+  await expect(rows.first()).toHaveAttribute('data-title', tone.title);
+  await shot(a.page, 'music-history');
+  await rows
+    .first()
+    .getByRole('button', { name: `${MUSIC_HISTORY_TEXTS.playAgain}: ${tone.title}` })
+    .click();
+  await expect(a.successBanner).toHaveText(`Added to queue: ${tone.title}`);
+
+  // The server's options: a member switches autoplay; the queue rules are for moderators.
+  await a.tab('Queue').click();
+  await expect(a.page.getByTestId('option-autoplay')).toBeEnabled();
+  await expect(a.page.getByTestId('option-fairQueue')).toBeDisabled();
+  await expect(a.page.getByText(MUSIC_QUEUE_TEXTS.optionsNeedModerator)).toBeVisible();
+  await shot(a.page, 'music-queue-options');
+
+  // No Spotify fake runs under e2e (server/src/features/music/spotify/spotify-play.test.ts plays a Spotify
+  // playlist through the fakes): here a play answer carries a skipped track, to see the card.
+  await a.page.route('**/api/music/play', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    json.data.skipped = [
+      { title: 'Third Wish', artist: 'Fixture Band', reason: MUSIC_SPOTIFY_SKIP_REASONS.noMatch },
+    ];
+    json.data.message = 'Queued 1 track; 1 skipped (no matching song)';
+    await route.fulfill({ response, json });
+  });
+  await a.search(TAG, 'library');
+  await a
+    .result(chord.title)
+    .getByRole('button', { name: `Add to queue: ${chord.title}` })
+    .click();
+  await expect(a.page.getByTestId('spotify-skipped-item')).toHaveText(
+    `Third Wish · Fixture Band: ${MUSIC_SPOTIFY_SKIP_REASONS.noMatch}`,
+  );
+  await shot(a.page, 'music-spotify-skipped');
+  await expectNoSeriousA11y(a.page);
+  await a.page.getByRole('button', { name: 'Dismiss the skipped tracks' }).click();
+  await expect(a.page.getByTestId('spotify-skipped')).toHaveCount(0);
+  await resetPlayback(alice);
 });
 
 test.describe('bot offline', () => {

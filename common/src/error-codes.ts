@@ -165,6 +165,10 @@ export const ERROR_CODES = {
   BAD_CURSOR: { status: 400, description: 'the page cursor is not one the server gave' },
   BOT_OFFLINE: { status: 503, description: 'the music bot is offline' },
   BOT_RECONNECTING: { status: 503, description: 'the music bot is reconnecting' },
+  DUPLICATE_IN_QUEUE: {
+    status: 409,
+    description: 'the song is already queued and the server allows no duplicates',
+  },
   DISCORD_ID_MISSING: { status: 400, description: 'the member has no Discord id to find in voice' },
   ENCODER_UNAVAILABLE: { status: 503, description: 'the audio encoder (ffmpeg) cannot run' },
   GUILD_NOT_FOUND: { status: 404, description: 'the bot is not in that Discord server' },
@@ -188,6 +192,11 @@ export const ERROR_CODES = {
   QUEUE_FULL: { status: 409, description: 'the queue holds as many songs as it may' },
   SONG_ALREADY_ADDED: { status: 409, description: 'the song is already in the playlist' },
   SONG_NOT_FOUND: { status: 404, description: 'no song at that link' },
+  SPOTIFY_NOT_CONFIGURED: {
+    status: 503,
+    description: 'Spotify links need SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET',
+  },
+  SPOTIFY_NO_MATCH: { status: 404, description: 'no track of the Spotify link matched a playable song' },
   TOO_MANY_PLAYLISTS: { status: 409, description: 'the member has as many playlists as allowed' },
   UNSUPPORTED_URL: { status: 400, description: 'not a link to a supported platform' },
   USER_ID_MISMATCH: { status: 403, description: 'the request names another member' },

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { shownTextProblem } from './files.ts';
+import { MusicServerOptions } from './music-queue.ts';
+import { SpotifySkipped } from './music-spotify.ts';
 
 /**
  * Music control (portal-tools §2–§9): constants, verbatim texts, the realtime room and event, and the
@@ -147,7 +149,7 @@ export const MUSIC_TEXTS = {
   notPlaylistCreator: 'Only the creator of this playlist can change it',
   songNotFound: 'Song not found',
   listNotFound: 'That playlist does not exist or is private',
-  unsupportedUrl: 'That link is not a YouTube, SoundCloud or Library song',
+  unsupportedUrl: 'That link is not a YouTube, SoundCloud, Spotify or Library song',
   platformUnavailable: 'That platform is unavailable right now',
   indexOutOfRange: 'fromIndex and toIndex must be positions in the queue',
   reconnecting: 'Reconnecting',
@@ -235,6 +237,8 @@ export const Song = SearchResult.extend({
   /** Unique per queue entry (the same song may be queued twice). */
   entryId: z.string(),
   requestedBy: RequestedBy,
+  /** Added by autoplay when the queue ended (issue 48), not by a member. */
+  autoplay: z.boolean().optional(),
 });
 export type Song = z.infer<typeof Song>;
 
@@ -301,6 +305,8 @@ export const PlaybackStatus = z.object({
   /** Loudness normalisation (EBU R128) of every track, on by default. */
   normalize: z.boolean(),
   loop: MusicLoopMode,
+  /** The server's queue options (issue 48): fair queue, no duplicates. */
+  options: MusicServerOptions,
   /** Votes to skip the current song: who voted, and how many votes skip it (more than half the listeners). */
   skipVotes: z.object({
     voters: z.array(z.object({ id: z.string(), displayName: z.string() })),
@@ -566,6 +572,8 @@ export const MusicPlayResponse = ok({
   /** A list link (a SoundCloud set): how many tracks were queued, and what to tell (cut at the cap). */
   added: z.number().int().nonnegative().optional(),
   message: z.string().optional(),
+  /** A Spotify link (issue 48): its tracks that were not queued, each with the reason. */
+  skipped: z.array(SpotifySkipped).optional(),
 });
 export type MusicPlayResponse = z.infer<typeof MusicPlayResponse>;
 /** pause, resume, skip, stop, restart, clear queue, reorder, seek, effects, equalizer. */

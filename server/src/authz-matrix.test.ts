@@ -195,6 +195,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/music/status/:guildId': { access: 'login' },
   'GET /api/music/platforms': { access: 'login' },
   'GET /api/music/lyrics/:guildId': { access: 'login' },
+  'GET /api/music/history/:guildId': { access: 'login' },
   'GET /api/music/bot': { access: 'admin' },
   'POST /api/music/search': { access: 'user', body: () => ({ query: 'probe', platform: 'library' }) },
   'POST /api/music/play': { access: 'user', body: () => ({ guildId: 'x', url: 'library:x' }) },
@@ -225,6 +226,9 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/music/volume/:guildId': { access: 'user', body: () => ({ volume: 'x' }) },
   'POST /api/music/loop/:guildId': { access: 'user', body: () => ({ mode: 'x' }) },
   'POST /api/music/normalize/:guildId': { access: 'user', body: () => ({ enabled: 'x' }) },
+  'POST /api/music/fair-queue/:guildId': { access: 'moderator', body: () => ({ enabled: 'x' }) },
+  'POST /api/music/no-duplicates/:guildId': { access: 'moderator', body: () => ({ enabled: 'x' }) },
+  'POST /api/music/autoplay/:guildId': { access: 'user', body: () => ({ enabled: 'x' }) },
 
   // The built web app and its SPA fallback
   'GET /*': { access: 'public', url: () => '/dashboard' },

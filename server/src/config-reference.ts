@@ -119,6 +119,12 @@ export const CONFIG_SECTIONS: Section[] = [
       SOUNDCLOUD_API_URL: { note: 'SoundCloud API base' },
       SOUNDCLOUD_CLIENT_ID: { note: 'SoundCloud client id; without it SoundCloud is unavailable' },
       MUSIC_LYRICS_URL: { note: 'LRCLIB API base for the lyrics panel (a self-hosted LRCLIB works too)' },
+      SPOTIFY_CLIENT_ID: { note: "Spotify app's client id; with the secret, Spotify links are queued" },
+      SPOTIFY_CLIENT_SECRET: {
+        note: "Spotify app's client secret (client-credentials flow, no member account)",
+      },
+      SPOTIFY_API_URL: { note: 'Spotify Web API base' },
+      SPOTIFY_ACCOUNTS_URL: { note: "Spotify's token service base (POST /api/token)" },
       FFMPEG_PATH: { note: 'the ffmpeg binary' },
       FFPROBE_PATH: { note: 'the ffprobe binary' },
       MUSIC_IDLE_LEAVE_SECONDS: { note: 'leave a voice channel after this long alone or idle' },

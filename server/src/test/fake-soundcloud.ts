@@ -18,7 +18,8 @@ export type FakeSoundCloud = {
 
 /**
  * SoundCloud's v2 API on loopback, in its response shapes: `/search/tracks` (a `collection` of tracks
- * with `media.transcodings`), `/resolve?url=` and `/tracks/{id}`, a transcoding URL that answers
+ * with `media.transcodings`; every word of `q` in the title or artist), `/resolve?url=`, `/tracks/{id}` and
+ * `/tracks/{id}/related` (every other track, as its station lists them), a transcoding URL that answers
  * `{url}` of an HLS playlist, and that playlist: AAC segments made by ffmpeg from a sine tone (the
  * service has served AAC over HLS only since late 2025). Every API call needs `client_id`.
  */
@@ -117,7 +118,11 @@ export async function startFakeSoundCloud(
     if (url.pathname === '/search/tracks') {
       const q = (url.searchParams.get('q') ?? '').toLowerCase();
       const limit = Number(url.searchParams.get('limit') ?? 10);
-      const found = tones.filter((t) => t.title.toLowerCase().includes(q) || q === 'music');
+      // Every word of the query in the title or the artist's name, as SoundCloud's search finds them.
+      const words = q.split(/\s+/).filter(Boolean);
+      const found = tones.filter(
+        (t) => words.every((w) => `${t.title} Fixture Artist`.toLowerCase().includes(w)) || q === 'music',
+      );
       return json(200, {
         collection: found.slice(0, limit).map(track),
         total_results: found.length,
@@ -150,6 +155,20 @@ export async function startFakeSoundCloud(
       const ids = (url.searchParams.get('ids') ?? '').split(',').map(Number);
       if (ids.length > 50) return json(400, { error: 'at most 50 ids' });
       return json(200, tones.filter((x) => ids.includes(x.id)).map(track));
+    }
+    const related = /^\/tracks\/(\d+)\/related$/.exec(url.pathname);
+    if (related) {
+      // SoundCloud's "related tracks" (its station): here every other track, in the fixture's order.
+      const t = tones.find((x) => x.id === Number(related[1]));
+      if (!t) return json(404, { error: 'not found' });
+      const limit = Number(url.searchParams.get('limit') ?? 10);
+      return json(200, {
+        collection: tones
+          .filter((x) => x !== t)
+          .slice(0, limit)
+          .map(track),
+        next_href: null,
+      });
     }
     const byId = /^\/tracks\/(\d+)$/.exec(url.pathname);
     if (byId) {

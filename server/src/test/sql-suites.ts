@@ -77,6 +77,9 @@ export const SQL_SUITES = [
   'server/src/features/music/playlist-input.test.ts',
   'server/src/features/music/playlist-caps.test.ts',
   'server/src/features/discord-notes/queue.test.ts',
+  'server/src/features/music/fair-queue.test.ts',
+  'server/src/features/music/history/history.test.ts',
+  'server/src/features/music/fair-queue-two.test.ts',
 ];
 
 /** Suites that reach the database but test something the database does not change. */
@@ -110,6 +113,12 @@ export const NOT_SQL: Record<string, string> = {
   'server/src/features/music/lyrics/lyrics-route.test.ts':
     'the lyrics route against the LRCLIB fake; the database only holds the library song',
   'server/src/features/music/youtube.test.ts': 'the YouTube source against its fake',
+  'server/src/features/music/autoplay.test.ts':
+    'autoplay through the fake Discord with real audio; the history SQL runs on PostgreSQL in history.test.ts, the folder listing is one equality query',
+  'server/src/features/music/spotify/spotify.test.ts':
+    'the Spotify links, matching and Web API client against its fake',
+  'server/src/features/music/spotify/spotify-play.test.ts':
+    'Spotify links through the fake Discord and the fakes; the database only holds sessions',
   'server/src/features/osint/ssrf.test.ts': 'the outbound fetcher refusing private addresses',
   'server/src/platform/outbound/fetcher.test.ts': 'the outbound fetcher',
   'server/src/platform/rate-limit/outage.test.ts': 'request limits while Redis is down',

@@ -30,12 +30,16 @@ import * as m081 from './081_api_tokens.ts';
 import * as m082 from './082_role_sync_server_profile.ts';
 import * as m083 from './083_discord_notes.ts';
 import * as m084 from './084_upload_requests_notices.ts';
+import * as m085 from './085_music_queue_options.ts';
+import * as m086 from './086_music_history.ts';
+import * as m087 from './087_music_autoplay.ts';
 
 /** Every migration, in order. Numbers are reserved per feature: 002 audit, 003 files, 004 tic-tac-toe, 005 Pictionary, 006 music,
  * 007 OSINT, 008 file stores, 009 instance settings, 010 download tickets bound to sessions, 011 storage quotas,
  * 012 chunk CRC32C, 070 Discord role sync, 071 the music bot lease and stored playback,
  * 080 editable shares and download limits, 081 personal API tokens, 082 role sync's server nicknames and avatars,
- * 083 Discord channel notes' outbox, 084 upload requests and notices. */
+ * 083 Discord channel notes' outbox, 084 upload requests and notices, 085 the music queue options, 086 the music
+ * history, 087 music autoplay. */
 export const migrations: Record<string, Migration> = {
   '001_core': m001,
   '002_admin_audit': m002,
@@ -68,4 +72,7 @@ export const migrations: Record<string, Migration> = {
   '082_role_sync_server_profile': m082,
   '083_discord_notes': m083,
   '084_upload_requests_notices': m084,
+  '085_music_queue_options': m085,
+  '086_music_history': m086,
+  '087_music_autoplay': m087,
 };

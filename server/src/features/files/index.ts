@@ -14,7 +14,13 @@ import { filesRoutes } from './routes.ts';
 import { createThumbnails, type Thumbnails } from './thumbnails/service.ts';
 import { startTrashPurge } from './trash/purge.ts';
 
-export { findLibraryFile, type LibraryFile, openLibraryFile, searchLibraryFiles } from './library.ts';
+export {
+  findLibraryFile,
+  type LibraryFile,
+  listLibraryFolderFiles,
+  openLibraryFile,
+  searchLibraryFiles,
+} from './library.ts';
 export { collectGarbage } from './maintenance.ts';
 export { findOwnFilesByName, type ShareMember, shareOwnFile } from './shares/member-shares.ts';
 export { migrateStorage, verifyStorage } from './storage-migration.ts';

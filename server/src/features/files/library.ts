@@ -70,6 +70,38 @@ export async function searchLibraryFiles(
 }
 
 /**
+ * The complete files of the folder a file is in (itself included) whose name ends with one of
+ * `extensions`, by name; empty when the file is not there (music autoplay, issue 48).
+ */
+export async function listLibraryFolderFiles(
+  db: Db,
+  fileId: string,
+  extensions: readonly string[],
+  limit: number,
+): Promise<LibraryFile[]> {
+  const file = await db
+    .selectFrom('files')
+    .select(['parent_key'])
+    .where('id', '=', fileId)
+    .where('type', '=', 'file')
+    .where('status', '=', 'complete')
+    .executeTakeFirst();
+  if (!file) return [];
+  const rows = await db
+    .selectFrom('files')
+    .select(['id', 'name', 'size', 'sha256', 'created_at'])
+    .where('parent_key', '=', file.parent_key)
+    .where('type', '=', 'file')
+    .where('status', '=', 'complete')
+    .where((eb) => eb.or(extensions.map((ext) => eb('name_key', 'like', `%${ext}`))))
+    .orderBy('name_key')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(toLibraryFile);
+}
+
+/**
  * Streams a complete file's bytes from the blob store, or the inclusive byte range of them (rejects when
  * the file is gone).
  */

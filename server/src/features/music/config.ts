@@ -14,6 +14,11 @@ export const musicEnv = {
   SOUNDCLOUD_CLIENT_ID: optionalString,
   /** LRCLIB's API (synced lyrics, issue 48); a self-hosted LRCLIB, or a test fake on loopback. */
   MUSIC_LYRICS_URL: httpUrl('MUSIC_LYRICS_URL').default('https://lrclib.net'),
+  /** Spotify's Web API (issue 48): the admin's app, client-credentials flow; without both, links say so. */
+  SPOTIFY_CLIENT_ID: optionalString,
+  SPOTIFY_CLIENT_SECRET: optionalString,
+  SPOTIFY_API_URL: httpUrl('SPOTIFY_API_URL').default('https://api.spotify.com'),
+  SPOTIFY_ACCOUNTS_URL: httpUrl('SPOTIFY_ACCOUNTS_URL').default('https://accounts.spotify.com'),
   FFMPEG_PATH: z.string().trim().min(1, { error: 'FFMPEG_PATH must not be empty' }).default('ffmpeg'),
   FFPROBE_PATH: z.string().trim().min(1, { error: 'FFPROBE_PATH must not be empty' }).default('ffprobe'),
   MUSIC_IDLE_LEAVE_SECONDS: z.coerce
@@ -38,6 +43,8 @@ export type MusicConfig = {
   soundcloudClientId?: string;
   /** LRCLIB's base URL (no trailing slash needed): the lyrics panel asks `/api/get` and `/api/search`. */
   lyricsUrl: string;
+  /** Spotify's app credentials (both or neither), and where its Web API and token service answer. */
+  spotify: { clientId?: string; clientSecret?: string; apiUrl: string; accountsUrl: string };
   ffmpegPath: string;
   ffprobePath: string;
   /** How long the bot stays in a voice channel alone or with nothing playing. */
@@ -71,6 +78,12 @@ export function musicConfig(e: EnvOf<typeof musicEnv>): MusicConfig {
     soundcloudApiUrl: e.SOUNDCLOUD_API_URL,
     soundcloudClientId: e.SOUNDCLOUD_CLIENT_ID,
     lyricsUrl: e.MUSIC_LYRICS_URL,
+    spotify: {
+      clientId: e.SPOTIFY_CLIENT_ID,
+      clientSecret: e.SPOTIFY_CLIENT_SECRET,
+      apiUrl: e.SPOTIFY_API_URL.replace(/\/+$/, ''),
+      accountsUrl: e.SPOTIFY_ACCOUNTS_URL.replace(/\/+$/, ''),
+    },
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,
     idleLeaveMs: e.MUSIC_IDLE_LEAVE_SECONDS * 1000,

@@ -25,6 +25,7 @@ export const FORWARDED = [
   'setVolume',
   'setNormalize',
   'setLoop',
+  'setOption',
 ] as const;
 export type ForwardedCommand = (typeof FORWARDED)[number];
 

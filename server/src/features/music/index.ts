@@ -12,26 +12,29 @@ import type { Client } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BotHolder } from '../../platform/bot-holder.ts';
 import { defineFeature } from '../../platform/feature.ts';
+import { createAutoplay } from './autoplay.ts';
 import type { MusicBot } from './bot.ts';
 import type { MusicFeatureConfig } from './config.ts';
 import { DiscordSide } from './discord/index.ts';
 import { withSongNotes } from './discord/song-notes.ts';
 import { connectForwarder, type Forwarder } from './forward.ts';
 import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
+import { createHistoryStore, type HistoryStore } from './history/store.ts';
 import { BotLease } from './lease.ts';
 import { LoudnessCache } from './loudness.ts';
 import { createLyricsService, type LyricsService } from './lyrics/service.ts';
 import { PlaybackStore } from './playback-store.ts';
-import type { PlayerSettings } from './player.ts';
 import { DEFAULT_SETTINGS } from './present.ts';
-import { findGuildSettings, saveGuildSettings } from './repo.ts';
 import { musicRoom as musicRoomType } from './room.ts';
 import { musicRoutes } from './routes.ts';
 import { type MusicEngine, MusicService } from './service.ts';
+import { createSettingsStore } from './settings-store.ts';
 import { librarySource } from './sources/library.ts';
 import { LibraryLoopback } from './sources/loopback.ts';
 import { soundcloudSource } from './sources/soundcloud.ts';
 import { youtubeSource } from './sources/youtube.ts';
+import { createSpotifyClient } from './spotify/client.ts';
+import { withSpotify } from './spotify/play.ts';
 
 type MusicState = {
   music: MusicService;
@@ -40,6 +43,8 @@ type MusicState = {
   engine: MusicEngine;
   /** Synced lyrics of the song playing (LRCLIB, issue 48): asked from any instance, cached per track. */
   lyrics: LyricsService;
+  /** What played on each server (issue 48): written by the holder, read by any instance. */
+  history: HistoryStore;
   /** Slash commands, buttons and the now-playing message (issue 44): live only where the bot is logged in. */
   discord: DiscordSide;
   loopback: LibraryLoopback;
@@ -77,6 +82,8 @@ export type MusicOptions = {
   discord?: { deferAfterMs?: number };
   /** Each LRCLIB request's time limit (default MUSIC_LYRICS_TIMEOUT_MS): tests of a hanging LRCLIB. */
   lyrics?: { timeoutMs?: number };
+  /** Each Spotify request's limit and matching's whole limit (defaults in common's music-spotify.ts). */
+  spotify?: { timeoutMs?: number; budgetMs?: number };
 };
 
 /**
@@ -103,35 +110,22 @@ export const musicFeature = (options: MusicOptions = {}) =>
       const c = config;
       const instanceId = options.instanceId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
       const loopback = new LibraryLoopback(db, blobStore, log, clock);
-      const settings = {
-        async load(guildId: string) {
-          const row = await findGuildSettings(db, guildId);
-          return row
-            ? { volume: Number(row.volume), normalize: Number(row.normalize) === 1, loop: row.loop }
-            : { ...DEFAULT_SETTINGS };
-        },
-        save: (guildId: string, s: PlayerSettings) =>
-          saveGuildSettings(db, {
-            guild_id: guildId,
-            volume: s.volume,
-            normalize: s.normalize ? 1 : 0,
-            loop: s.loop,
-            updated_at: new Date().toISOString(),
-          }),
-      };
+      const settings = createSettingsStore(db, clock);
+      const history = createHistoryStore(db, clock, log);
       let state: MusicState;
       // One SQLite process writes as epoch 0; with a lease, only the holder writes, under its epoch.
       const store = new PlaybackStore(db, log, () => (state.lease ? state.lease.epoch : 0));
+      const sources = [
+        youtubeSource(c.youtubeBaseUrl),
+        soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
+        librarySource(db, loopback, c.ffprobePath, processes),
+      ];
       const engine: MusicEngine = {
         log,
         ffmpegPath: c.ffmpegPath,
         processes,
         bot: null,
-        sources: [
-          youtubeSource(c.youtubeBaseUrl),
-          soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
-          librarySource(db, loopback, c.ffprobePath, processes),
-        ],
+        sources,
         publish: (status) => {
           publish(musicRoom(status.guildId), MUSIC_STATUS_EVENT, { status });
           state.discord.statusChanged(status);
@@ -141,6 +135,8 @@ export const musicFeature = (options: MusicOptions = {}) =>
         settings,
         loudness: new LoudnessCache(c.ffmpegPath, processes),
         store,
+        history,
+        autoplay: createAutoplay({ sources, history, log, clock }),
       };
       const music = new MusicService(engine);
       const lease =
@@ -155,25 +151,43 @@ export const musicFeature = (options: MusicOptions = {}) =>
               onLost: () => void letGo(state, log),
             })
           : null;
-      // Every play asked here (panel or command) may be a channel note (issue 44).
+      const sp = c.spotify;
+      const spotify =
+        sp.clientId && sp.clientSecret
+          ? createSpotifyClient({
+              outbound,
+              apiUrl: sp.apiUrl,
+              accountsUrl: sp.accountsUrl,
+              clientId: sp.clientId,
+              clientSecret: sp.clientSecret,
+              clock,
+              timeoutMs: options.spotify?.timeoutMs,
+            })
+          : null;
+      // Spotify links are read here (any instance), their matched songs queued through the holder; every
+      // play asked here (panel or command) may be a channel note (issue 44).
       const front = withSongNotes(
-        musicFront({
-          local: music,
-          log,
-          instanceId,
-          defaultGuildId: c.defaultGuildId ?? null,
-          lease,
-          forwarder: () => state.forwarder,
-          store,
-          isReady: () => state.ready,
-          hasToken: Boolean(c.botToken),
-          settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
-        }),
+        withSpotify(
+          musicFront({
+            local: music,
+            log,
+            instanceId,
+            defaultGuildId: c.defaultGuildId ?? null,
+            lease,
+            forwarder: () => state.forwarder,
+            store,
+            isReady: () => state.ready,
+            hasToken: Boolean(c.botToken),
+            settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
+          }),
+          { client: spotify, clock, log, budgetMs: options.spotify?.budgetMs },
+        ),
         { db, log, clock },
       );
       state = {
         music,
         front,
+        history,
         lyrics: createLyricsService({
           outbound,
           baseUrl: c.lyricsUrl,
@@ -229,7 +243,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       return state;
     },
     rooms: (_ctx, { front }) => ({ [MUSIC_ROOM_TYPE]: musicRoomType(front) }),
-    routes: ({ db }, { front, lyrics }) => musicRoutes(db, front, lyrics),
+    routes: ({ db }, { front, lyrics, history }) => musicRoutes(db, front, lyrics, history),
     start: async ({ config, log, processes }, state) => {
       const c = config;
       if (!c.botToken) {

@@ -10,11 +10,13 @@ import {
   type VoiceConnection,
 } from '@discordjs/voice';
 import {
+  DEFAULT_MUSIC_OPTIONS,
   type EqSettings,
   FLAT_EQ,
   MUSIC_HISTORY_KEPT,
   type MusicEffect,
   type MusicLoopMode,
+  type MusicServerOptions,
   type Song,
   type VoiceChannelInfo,
 } from '@guildhall/common';
@@ -22,6 +24,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
 import { type Loudness, playbackRate, startTranscoder, type TrackInput, type Transcoder } from './ffmpeg.ts';
 import { type PacketSource, PacketSwitch } from './packet-switch.ts';
+import { insertionIndex, songKey } from './queue-order.ts';
 
 export type PlayerDeps = {
   ffmpegPath: string;
@@ -33,10 +36,22 @@ export type PlayerDeps = {
   loudnessOf: (song: Song) => Loudness;
   /** Called after every change of this guild's playback. */
   changed: () => void;
+  /** A song started playing (not a restart of it for a change, seek or resume): the history records it. */
+  started?: (song: Song) => void;
+  /**
+   * The queue ended after `finished` with autoplay on (issue 48): a related song to play next, or null. It
+   * must answer within its own short limit: the voice connection waits for it.
+   */
+  autoplay?: (finished: Song, queued: Song[]) => Promise<Song | null>;
 };
 
-/** The settings a guild keeps between sessions (volume, normalisation, loop). */
-export type PlayerSettings = { volume: number; normalize: boolean; loop: MusicLoopMode };
+/** The settings a guild keeps between sessions (volume, normalisation, loop, the queue options). */
+export type PlayerSettings = {
+  volume: number;
+  normalize: boolean;
+  loop: MusicLoopMode;
+  options: MusicServerOptions;
+};
 
 /**
  * A guild's playback as stored (issue 42): what a restarted instance, or a new holder of the bot, needs to
@@ -90,6 +105,8 @@ export class GuildPlayer {
   volume = 100;
   normalize = true;
   loop: MusicLoopMode = 'off';
+  /** Fair queue and no duplicates (issue 48), kept per server. */
+  options: MusicServerOptions = { ...DEFAULT_MUSIC_OPTIONS };
   channel: VoiceChannelInfo | null = null;
   /** Who voted to skip the current song (user id → name); cleared when the song changes. */
   readonly skipVotes = new Map<string, string>();
@@ -109,6 +126,13 @@ export class GuildPlayer {
    * first ffmpeg is starting, or while the voice link is down (auto-paused), must hold once audio flows.
    */
   private wantPaused = false;
+  /** The queue entry last told to `started`: a restart of the same entry is not a new play. */
+  private recorded: string | null = null;
+  /**
+   * Autoplay's pick after the song playing, asked as it started with nothing queued after it (issue 48): at
+   * its end only the next ffmpeg's start stands between the two songs, not the search for a related one.
+   */
+  private upcoming: { entryId: string; pick: Promise<Song | null> } | null = null;
 
   private readonly deps: PlayerDeps;
 
@@ -118,6 +142,7 @@ export class GuildPlayer {
       this.volume = settings.volume;
       this.normalize = settings.normalize;
       this.loop = settings.loop;
+      this.options = { ...settings.options };
     }
     // Pause without a ready connection (the voice link is down): the song waits instead of running on unheard.
     this.audio = createAudioPlayer({
@@ -138,7 +163,7 @@ export class GuildPlayer {
   }
 
   settings(): PlayerSettings {
-    return { volume: this.volume, normalize: this.normalize, loop: this.loop };
+    return { volume: this.volume, normalize: this.normalize, loop: this.loop, options: { ...this.options } };
   }
 
   /** Song seconds played, clamped to the song's length when that is known. */
@@ -179,6 +204,7 @@ export class GuildPlayer {
   /** Plays a stored song from its stored position (paused again if it was). */
   async resumeAt(song: Song, position: number, paused: boolean): Promise<void> {
     this.setCurrent(song);
+    this.recorded = song.entryId; // it was recorded when it first started
     this.wantPaused = paused;
     await this.startTrack(Math.max(0, position));
   }
@@ -201,7 +227,7 @@ export class GuildPlayer {
   /** Plays now when nothing is playing, else queues. Returns what happened. */
   async add(song: Song): Promise<'playing' | 'queued'> {
     if (this.current) {
-      this.queue.push(song);
+      this.enqueue(song);
       this.deps.changed();
       return 'queued';
     }
@@ -212,7 +238,25 @@ export class GuildPlayer {
   }
 
   addAll(songs: Song[]): void {
-    this.queue.push(...songs);
+    for (const song of songs) this.enqueue(song);
+  }
+
+  /** Whether the song (the same platform and id) is playing or queued: the no-duplicates rule. */
+  holds(song: Pick<Song, 'platform' | 'id'>): boolean {
+    const key = songKey(song);
+    return (
+      (this.current !== null && songKey(this.current) === key) || this.queue.some((s) => songKey(s) === key)
+    );
+  }
+
+  setOptions(options: MusicServerOptions): void {
+    this.options = { ...options };
+    this.deps.changed();
+  }
+
+  /** Queues a member's song where the queue rules put it (first come, or round-robin by requester). */
+  private enqueue(song: Song): void {
+    this.queue.splice(insertionIndex(this.queue, this.current, song, this.options.fairQueue), 0, song);
   }
 
   pause(): void {
@@ -350,7 +394,16 @@ export class GuildPlayer {
     if (!o.failed) this.toHistory();
     if (finished && this.loop === 'queue' && !o.failed) this.queue.push(finished);
     this.pendingPosition = null;
-    const next = this.queue.shift() ?? null;
+    let next = this.queue.shift() ?? null;
+    if (!next && finished && !o.failed && this.options.autoplay && this.deps.autoplay) {
+      const generation = this.generation;
+      const early = this.upcoming?.entryId === finished.entryId ? await this.upcoming.pick : null;
+      this.upcoming = null;
+      const picked = early ?? (await this.deps.autoplay(finished, this.queue).catch(() => null));
+      // A stop, play or skip while it looked decides instead; a member's request queued meanwhile goes first.
+      if (generation !== this.generation) return;
+      next = this.queue.shift() ?? picked;
+    }
     this.setCurrent(next);
     this.wantPaused = false; // the next song plays
     if (next) {
@@ -445,6 +498,14 @@ export class GuildPlayer {
     this.track = track;
     this.pendingPosition = null;
     this.lastStartFailure = null;
+    if (this.recorded !== song.entryId) {
+      this.recorded = song.entryId;
+      this.deps.started?.(song);
+      this.upcoming =
+        this.queue.length === 0 && this.options.autoplay && this.deps.autoplay
+          ? { entryId: song.entryId, pick: this.deps.autoplay(song, []).catch(() => null) }
+          : null;
+    }
     const retire = () => transcoder.kill();
     if (this.out && !this.out.isFinishing) {
       // The old ffmpeg is ended by the switch, once the new one is playing.

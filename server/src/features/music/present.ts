@@ -1,5 +1,6 @@
 import {
   avatarUrl,
+  DEFAULT_MUSIC_OPTIONS,
   MUSIC_VOLUME_DEFAULT,
   type MusicBotState,
   type PlaybackStatus,
@@ -16,6 +17,7 @@ export const DEFAULT_SETTINGS: PlayerSettings = {
   volume: MUSIC_VOLUME_DEFAULT,
   normalize: true,
   loop: 'off',
+  options: DEFAULT_MUSIC_OPTIONS,
 };
 
 /** The bot's link as the badge shows it. */
@@ -50,6 +52,7 @@ export function emptyStatus(
     volume: settings.volume,
     normalize: settings.normalize,
     loop: settings.loop,
+    options: { ...settings.options },
     skipVotes: { voters: [], needed: 1 },
   };
 }
@@ -86,6 +89,7 @@ export function presentStatus(
     volume: player.volume,
     normalize: player.normalize,
     loop: player.loop,
+    options: { ...player.options },
     skipVotes: {
       voters: [...player.skipVotes]
         .filter(([id]) => humans.includes(id))

@@ -139,6 +139,9 @@ export async function saveGuildSettings(db: Db, row: MusicGuildSettingsTable): P
         volume: row.volume,
         normalize: row.normalize,
         loop: row.loop,
+        fair_queue: row.fair_queue,
+        no_duplicates: row.no_duplicates,
+        autoplay: row.autoplay,
         updated_at: row.updated_at,
       }),
     )

@@ -6,12 +6,17 @@ import {
   LoopBody,
   MUSIC_CONTROLS_PER_MINUTE,
   MUSIC_LYRICS_PER_MINUTE,
+  MUSIC_MEMBER_OPTIONS,
+  MUSIC_OPTION_PATHS,
   MUSIC_READS_PER_MINUTE,
   MUSIC_SEARCHES_PER_MINUTE,
   MusicBotHolderResponse,
   MusicControlResponse,
   MusicGuildsResponse,
+  MusicHistoryQuery,
+  MusicHistoryResponse,
   MusicLyricsResponse,
+  MusicOptionBody,
   MusicPlatformsResponse,
   MusicPlayBody,
   MusicPlayResponse,
@@ -44,6 +49,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/index.ts';
 import { perMemberKey } from '../../platform/rate-limit/keys.ts';
 import type { MusicCommands } from './front.ts';
+import type { HistoryStore } from './history/store.ts';
 import type { LyricsService } from './lyrics/service.ts';
 import * as playlists from './playlists.ts';
 import type { Caller } from './service.ts';
@@ -82,7 +88,12 @@ const errors = {
 };
 const responds = <T extends z.ZodType>(ok: T) => ({ 200: ok, ...errors });
 
-export function musicRoutes(db: Db, music: MusicCommands, lyrics: LyricsService): FastifyPluginAsyncZod {
+export function musicRoutes(
+  db: Db,
+  music: MusicCommands,
+  lyrics: LyricsService,
+  history: HistoryStore,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const me = (req: FastifyRequest) => req.auth!.user;
     const caller = (req: FastifyRequest): Caller => ({ user: req.auth!.user, level: req.auth!.level });
@@ -109,6 +120,20 @@ export function musicRoutes(db: Db, music: MusicCommands, lyrics: LyricsService)
         const { currentSong } = await music.status(req.params.guildId);
         return ok(await lyrics.forSong(req.params.guildId, currentSong, me(req).discord_id));
       },
+    );
+
+    // Issue 48: the last 200 songs played on the server, searchable (read from the database: any instance).
+    app.get(
+      `${BASE}/history/:guildId`,
+      {
+        config: READ,
+        schema: {
+          params: GuildIdParams,
+          querystring: MusicHistoryQuery,
+          response: responds(MusicHistoryResponse),
+        },
+      },
+      async (req) => ok({ entries: await history.list(req.params.guildId, req.query.q) }),
     );
 
     // Issue 42: which instance holds the bot (the admin panel; /readyz says it too).
@@ -198,6 +223,22 @@ export function musicRoutes(db: Db, music: MusicCommands, lyrics: LyricsService)
       },
       async (req) => ok(await music.setNormalize(caller(req), req.params.guildId, req.body.enabled)),
     );
+
+    // Issue 48: the server's options. The queue rules are for moderators and above (a rule over everyone's
+    // requests); autoplay for members in the bot's channel, like loop.
+    for (const [option, path] of Object.entries(MUSIC_OPTION_PATHS) as [
+      keyof typeof MUSIC_OPTION_PATHS,
+      string,
+    ][]) {
+      app.post(
+        `${BASE}/${path}/:guildId`,
+        {
+          config: { ...CONTROL, access: MUSIC_MEMBER_OPTIONS.includes(option) ? 'user' : 'moderator' },
+          schema: { params: GuildIdParams, body: MusicOptionBody, response: responds(MusicControlResponse) },
+        },
+        async (req) => ok(await music.setOption(caller(req), req.params.guildId, option, req.body.enabled)),
+      );
+    }
 
     app.put(
       `${BASE}/queue/:guildId/reorder`,

@@ -2,18 +2,22 @@ import { randomUUID } from 'node:crypto';
 import {
   type AccessLevel,
   botReconnectingText,
+  duplicatesLeftOutText,
   type EqSettings,
   hasLevel,
   linkCutText,
   MUSIC_LINK_TRACKS_MAX,
   MUSIC_LOOP_LABELS,
+  MUSIC_OPTION_MESSAGES,
   MUSIC_PAUSED_LEAVE_MS,
   MUSIC_PLATFORM_LABELS,
   MUSIC_POSITION_SAVE_MS,
   MUSIC_QUEUE_MAX,
+  MUSIC_QUEUE_TEXTS,
   MUSIC_TEXTS,
   type MusicEffect,
   type MusicLoopMode,
+  type MusicOptionKey,
   type MusicPlatform,
   type PlatformHealth,
   type PlaybackStatus,
@@ -26,13 +30,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { UsersTable } from '../../db/schema.ts';
 import { fail } from '../../platform/errors.ts';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
+import type { Autoplay } from './autoplay.ts';
 import type { MusicBot } from './bot.ts';
 import type { Loudness } from './ffmpeg.ts';
+import type { HistoryStore } from './history/store.ts';
 import type { LoudnessCache } from './loudness.ts';
 import { runMediaJob } from './media-jobs.ts';
 import type { PlaybackStore } from './playback-store.ts';
 import type { GuildPlayer, PlayerSettings, StoredPlayback } from './player.ts';
 import { type BotLink, emptyStatus, presentStatus, requesterOf, storedStatus } from './present.ts';
+import { songKey } from './queue-order.ts';
 import type { MusicSource } from './sources/types.ts';
 
 export type MusicEngine = {
@@ -56,6 +63,10 @@ export type MusicEngine = {
   loudness: LoudnessCache;
   /** Where each guild's playback is kept (issue 42): written on every change, read back on start. */
   store: PlaybackStore | null;
+  /** What played on each server (issue 48): every song that starts is recorded there. */
+  history?: HistoryStore | null;
+  /** Autoplay's pick of a related song when a server's queue ends (issue 48). */
+  autoplay?: Autoplay | null;
 };
 
 /** Who is asking: the member and the level they act with (moderators and above skip the channel rule). */
@@ -259,6 +270,9 @@ export class MusicService {
     if (!found) throw fail('SONG_NOT_FOUND', MUSIC_TEXTS.songNotFound);
     const player = await this.playerIn(bot, guildId, channel);
     if (player.queue.length >= MUSIC_QUEUE_MAX) throw fail('QUEUE_FULL', MUSIC_TEXTS.queueFull);
+    if (player.options.noDuplicates && player.holds(found)) {
+      throw fail('DUPLICATE_IN_QUEUE', MUSIC_QUEUE_TEXTS.duplicate);
+    }
     const song: Song = { ...found, entryId: randomUUID(), requestedBy: requesterOf(caller) };
     this.measure(song);
     const action = await player.add(song);
@@ -272,7 +286,7 @@ export class MusicService {
     return {
       song,
       action,
-      position: action === 'queued' ? player.queue.length - 1 : null,
+      position: action === 'queued' ? player.indexOf(song.entryId) : null,
       status: this.status(guildId),
     };
   }
@@ -288,17 +302,20 @@ export class MusicService {
     });
     if (!list) throw fail('LIST_NOT_FOUND', MUSIC_TEXTS.listNotFound);
     if (list.songs.length === 0) throw fail('PLAYLIST_EMPTY', MUSIC_TEXTS.playlistEmpty);
-    const before = this.players.get(guildId)?.queue.length ?? 0;
     const result = await this.playMany(caller, guildId, list.songs, false);
     const player = this.players.get(guildId);
-    const first = result.action === 'playing' ? player?.current : player?.queue[before];
+    const position = player?.indexOf(result.firstEntryId) ?? -1;
+    const first = result.action === 'playing' ? player?.current : player?.queue[position];
     if (!first) throw fail('PLAY_FAILED', MUSIC_TEXTS.audioUnavailable);
-    const message =
-      list.total > result.added ? linkCutText(result.added, list.total) : `Queued ${result.added} tracks`;
+    const counted =
+      list.total > result.added + result.duplicates
+        ? linkCutText(result.added, list.total)
+        : `Queued ${result.added} tracks`;
+    const message = result.duplicates ? `${counted}; ${duplicatesLeftOutText(result.duplicates)}` : counted;
     return {
       song: first,
       action: result.action,
-      position: result.action === 'queued' ? before : null,
+      position: result.action === 'queued' ? position : null,
       status: result.status,
       added: result.added,
       message,
@@ -311,13 +328,23 @@ export class MusicService {
     guildId: string,
     songs: SearchResult[],
     clearQueue: boolean,
-  ): Promise<{ added: number; action: 'playing' | 'queued'; status: PlaybackStatus }> {
+  ): Promise<{
+    added: number;
+    duplicates: number;
+    /** The queue entry of the list's first song (where it was queued, or playing). */
+    firstEntryId: string;
+    action: 'playing' | 'queued';
+    status: PlaybackStatus;
+  }> {
     const bot = this.requireGuild(guildId);
     const channel = this.requireVoice(caller, guildId);
     const player = await this.playerIn(bot, guildId, channel);
-    const entries = songs.map((s) => ({ ...s, entryId: randomUUID(), requestedBy: requesterOf(caller) }));
-    for (const e of entries.slice(0, 5)) this.measure(e); // the next few; the rest when they come up
     if (clearQueue) player.queue = [];
+    const allowed = player.options.noDuplicates ? withoutDuplicates(songs, player) : songs;
+    const duplicates = songs.length - allowed.length;
+    if (allowed.length === 0 && duplicates > 0) throw fail('DUPLICATE_IN_QUEUE', MUSIC_QUEUE_TEXTS.duplicate);
+    const entries = allowed.map((s) => ({ ...s, entryId: randomUUID(), requestedBy: requesterOf(caller) }));
+    for (const e of entries.slice(0, 5)) this.measure(e); // the next few; the rest when they come up
     const room = MUSIC_QUEUE_MAX - player.queue.length;
     const taken = entries.slice(0, Math.max(0, room));
     if (taken.length === 0) throw fail('QUEUE_FULL', MUSIC_TEXTS.queueFull);
@@ -331,7 +358,13 @@ export class MusicService {
       action = await player.add(first);
     }
     this.changed(guildId);
-    return { added: taken.length, action, status: this.status(guildId) };
+    return {
+      added: taken.length,
+      duplicates,
+      firstEntryId: first?.entryId ?? '',
+      action,
+      status: this.status(guildId),
+    };
   }
 
   async control(caller: Caller, guildId: string, action: ControlAction) {
@@ -464,6 +497,15 @@ export class MusicService {
     player.setLoop(mode);
     await this.saveSettings(guildId, player);
     return { message: MUSIC_LOOP_LABELS[mode], status: this.status(guildId) };
+  }
+
+  /** Fair queue or no duplicates on or off (issue 48): kept per server, applies to the next song queued. */
+  async setOption(caller: Caller, guildId: string, option: MusicOptionKey, enabled: boolean) {
+    const player = await this.settingsPlayer(caller, guildId);
+    player.setOptions({ ...player.options, [option]: enabled });
+    await this.saveSettings(guildId, player);
+    const texts = MUSIC_OPTION_MESSAGES[option];
+    return { message: enabled ? texts.on : texts.off, status: this.status(guildId) };
   }
 
   /** The source that owns a song url (for playlists), or null. */
@@ -653,6 +695,13 @@ export class MusicService {
         inputFor: (song) => this.source(song.platform).input(song),
         loudnessOf: (song) => this.loudnessOf(song),
         changed: () => this.changed(guildId),
+        started: (song) => void this.e.history?.record(guildId, song),
+        autoplay: async (finished, queued) => {
+          const song = (await this.e.autoplay?.(guildId, finished, queued)) ?? null;
+          // Measured now, as a queued song is: unmeasured, loudnorm's look-ahead delays its first packet.
+          if (song) this.measure(song);
+          return song;
+        },
       },
       settings,
     );
@@ -758,6 +807,17 @@ export class MusicService {
     timer.unref();
     this.idleTimers.set(guildId, { timer, kind });
   }
+}
+
+/** The songs of a list not playing or queued yet, each once (the no-duplicates rule). */
+function withoutDuplicates(songs: SearchResult[], player: GuildPlayer): SearchResult[] {
+  const seen = new Set<string>();
+  return songs.filter((s) => {
+    const key = songKey(s);
+    if (seen.has(key) || player.holds(s)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** More than half of the humans in the channel. */

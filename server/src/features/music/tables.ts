@@ -35,6 +35,12 @@ export type MusicGuildSettingsTable = {
   /** 0 or 1. */
   normalize: number;
   loop: MusicLoopMode;
+  /** 0 or 1 (migration 085): songs taken round-robin by requester. */
+  fair_queue: number;
+  /** 0 or 1 (migration 085): a song already playing or queued is refused. */
+  no_duplicates: number;
+  /** 0 or 1 (migration 087): a related song plays when the queue ends. */
+  autoplay: number;
   updated_at: string;
 };
 
@@ -69,7 +75,28 @@ export type MusicGuildStateTable = {
   updated_at: string;
 };
 
+/** One song that started playing on a server (migration 086): the last 200 per server are kept. */
+export type MusicHistoryTable = {
+  id: string;
+  guild_id: string;
+  platform: MusicPlatform;
+  /** The source's id of the song. */
+  song_key: string;
+  title: string;
+  uploader: string;
+  duration: number;
+  url: string;
+  thumbnail: string | null;
+  /** The requester's Discord id; null for autoplay's songs and entries made before ids were kept. */
+  requester_id: string | null;
+  requester_name: string;
+  requester_avatar: string | null;
+  /** ISO time it started playing. */
+  played_at: string;
+};
+
 export type MusicTables = {
+  music_history: MusicHistoryTable;
   music_bot_lease: MusicBotLeaseTable;
   music_guild_state: MusicGuildStateTable;
   music_guild_settings: MusicGuildSettingsTable;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type FileItem, libraryUrl, type PlaybackStatus } from '@guildhall/common';
+import { expect } from 'vitest';
 import { bearer, createTestApp, type TestAppOptions, type TestContext } from '../../test/app.ts';
 import { eventually } from '../../test/eventually.ts';
 import {
@@ -243,4 +244,15 @@ export async function holeAround(
     // 650–950 ms, so the holes of a skip or a seek were never judged.)
     machineMs: worstGap(Math.max(requestAt - 3000, steadySince), requestAt),
   };
+}
+
+/**
+ * Resolves once a second of the audio reaching the voice fake is at `hz` (±15 Hz): the song playing is the
+ * one asked for (each fixture song is a tone of its own), heard, not only listed in the status.
+ */
+export async function hears(discord: FakeDiscordBot, hz: number): Promise<void> {
+  await eventually(async () => {
+    const heard = dominantFrequency(decodeToMono(await audioAfter(discord, performance.now(), 0, 50)));
+    expect(Math.abs(heard - hz), `heard ${heard} Hz`).toBeLessThan(15);
+  });
 }

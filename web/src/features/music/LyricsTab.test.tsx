@@ -1,5 +1,11 @@
 // @vitest-environment jsdom
-import { FLAT_EQ, type MusicLyrics, type PlaybackStatus, MUSIC_LYRICS_TEXTS as T } from '@guildhall/common';
+import {
+  DEFAULT_MUSIC_OPTIONS,
+  FLAT_EQ,
+  type MusicLyrics,
+  type PlaybackStatus,
+  MUSIC_LYRICS_TEXTS as T,
+} from '@guildhall/common';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -45,6 +51,7 @@ const status = (over: Partial<PlaybackStatus> = {}): PlaybackStatus => ({
   volume: 100,
   normalize: true,
   loop: 'off',
+  options: DEFAULT_MUSIC_OPTIONS,
   skipVotes: { voters: [], needed: 1 },
   ...over,
 });

@@ -1,5 +1,5 @@
-import { hasLevel, MUSIC_LYRICS_TEXTS } from '@guildhall/common';
-import { Library, ListMusic, MicVocal, Search } from 'lucide-react';
+import { hasLevel, MUSIC_HISTORY_TEXTS, MUSIC_LYRICS_TEXTS } from '@guildhall/common';
+import { History, Library, ListMusic, MicVocal, Search } from 'lucide-react';
 import { useState } from 'react';
 import { useAuth } from '../../auth/useAuth.ts';
 import { BackLink } from '../../ui/BackLink.tsx';
@@ -9,14 +9,17 @@ import { PageSpinner } from '../../ui/Spinner.tsx';
 import { Banner } from './Banner.tsx';
 import { BotBadge } from './BotBadge.tsx';
 import { EffectsPanel } from './EffectsPanel.tsx';
+import { HistoryTab } from './HistoryTab.tsx';
 import { LyricsTab } from './LyricsTab.tsx';
 import { NowPlaying } from './NowPlaying.tsx';
 import { PlatformsPanel } from './PlatformsPanel.tsx';
 import { PlaylistsTab } from './PlaylistsTab.tsx';
 import { QueueList } from './QueueList.tsx';
+import { QueueOptions } from './QueueOptions.tsx';
 import { SearchTab } from './SearchTab.tsx';
 import { ServerSelect } from './ServerSelect.tsx';
 import { SessionPanel } from './SessionPanel.tsx';
+import { SkippedTracks } from './SkippedTracks.tsx';
 import { Tabs } from './Tabs.tsx';
 import { useFeedback } from './useFeedback.ts';
 import { useGuildChoice } from './useGuildChoice.ts';
@@ -25,7 +28,7 @@ import { useMusicStatus } from './useMusicStatus.ts';
 import { usePlaylists } from './usePlaylists.ts';
 import { VoiceChannelCard } from './VoiceChannelCard.tsx';
 
-type TabKey = 'queue' | 'search' | 'playlists' | 'lyrics';
+type TabKey = 'queue' | 'search' | 'playlists' | 'lyrics' | 'history';
 
 /** /music (portal-tools §2): the music bot's control panel. */
 export function MusicPage() {
@@ -41,6 +44,8 @@ export function MusicPage() {
   // Viewers may watch; users and above search and control (portal-core §6).
   const isViewer = !hasLevel(user?.accessLevel, 'user');
   const canUse = !isViewer && !!status?.connected && !!guild.guildId;
+  // The queue options are a rule over everyone's requests: moderators and above (issue 48).
+  const canSetOptions = canUse && hasLevel(user?.accessLevel, 'moderator');
   const isSomethingPlaying = !!status?.currentSong;
   const canControl = canUse && isSomethingPlaying;
   const queue = status?.queue ?? [];
@@ -80,6 +85,7 @@ export function MusicPage() {
           <div className="min-w-0 space-y-6">
             <VoiceChannelCard status={status} />
             <NowPlaying entry={entry} canControl={canControl} actions={actions} playlists={playlists} />
+            <SkippedTracks skipped={actions.skipped} onDismiss={actions.dismissSkipped} />
             <Card className="p-4 sm:p-5">
               <Tabs<TabKey>
                 selected={tab}
@@ -98,16 +104,25 @@ export function MusicPage() {
                   { key: 'search', label: 'Search', icon: <Search className="size-4" /> },
                   { key: 'playlists', label: 'Playlists', icon: <Library className="size-4" /> },
                   { key: 'lyrics', label: MUSIC_LYRICS_TEXTS.tab, icon: <MicVocal className="size-4" /> },
+                  { key: 'history', label: MUSIC_HISTORY_TEXTS.tab, icon: <History className="size-4" /> },
                 ]}
                 panels={{
                   queue: (
-                    <QueueList
-                      queue={queue}
-                      canReorder={canUse}
-                      onReorder={actions.reorder}
-                      onRemove={actions.remove}
-                      onPlayNext={actions.playNext}
-                    />
+                    <>
+                      <QueueOptions
+                        options={status?.options ?? null}
+                        canChange={canSetOptions}
+                        canChangeMemberOptions={canUse}
+                        onChange={actions.setOption}
+                      />
+                      <QueueList
+                        queue={queue}
+                        canReorder={canUse}
+                        onReorder={actions.reorder}
+                        onRemove={actions.remove}
+                        onPlayNext={actions.playNext}
+                      />
+                    </>
                   ),
                   search: (
                     <SearchTab
@@ -123,6 +138,16 @@ export function MusicPage() {
                     <PlaylistsTab playlists={playlists} canPlay={canUse} showError={feedback.showError} />
                   ),
                   lyrics: <LyricsTab guildId={guild.guildId} entry={entry} isActive={tab === 'lyrics'} />,
+                  history: (
+                    <HistoryTab
+                      guildId={guild.guildId}
+                      currentEntryId={status?.currentSong?.entryId ?? null}
+                      isActive={tab === 'history'}
+                      canPlay={canUse}
+                      onPlay={actions.play}
+                      playlists={playlists}
+                    />
+                  ),
                 }}
               />
             </Card>

@@ -7,7 +7,7 @@ import { Controls } from './Controls.tsx';
 import { PlaybackSettings } from './PlaybackSettings.tsx';
 import { SaveToPlaylist } from './SaveToPlaylist.tsx';
 import { Scrubber } from './Scrubber.tsx';
-import { PlatformBadge, SongThumb } from './SongBits.tsx';
+import { AutoplayBadge, PlatformBadge, SongThumb } from './SongBits.tsx';
 import type { useMusicActions } from './useMusicActions.ts';
 import type { StatusEntry } from './useMusicStatus.ts';
 import { usePlaybackPosition } from './usePlaybackPosition.ts';
@@ -72,6 +72,7 @@ export function NowPlaying({
                 </span>
               )}
               <PlatformBadge platform={song.platform} />
+              {song.autoplay && <AutoplayBadge />}
             </p>
             <div className="flex flex-wrap items-center justify-between gap-2">
               <p className="flex min-w-0 items-center gap-2 text-sm text-muted" data-testid="now-requester">

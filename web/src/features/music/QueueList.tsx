@@ -20,7 +20,7 @@ import { MUSIC_PLATFORM_LABELS, type Song } from '@guildhall/common';
 import { ArrowUpToLine, GripVertical, ListMusic, X } from 'lucide-react';
 import { cn } from '../../ui/cn.ts';
 import { formatDuration } from './playback-clock.ts';
-import { PlatformBadge, SongThumb } from './SongBits.tsx';
+import { AutoplayBadge, PlatformBadge, SongThumb } from './SongBits.tsx';
 
 /**
  * The queue, reordered by dragging its handle with the mouse, a finger (after a short press, so the
@@ -153,6 +153,7 @@ function QueueRow({
             : `Requested by ${song.requestedBy.displayName}`}
         </p>
       </div>
+      {song.autoplay && <AutoplayBadge />}
       <span className="hidden sm:inline-flex">
         <PlatformBadge platform={song.platform} />
       </span>

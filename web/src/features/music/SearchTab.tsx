@@ -20,10 +20,11 @@ const inputClass =
   'h-10 w-full min-w-0 rounded-lg border border-border bg-bg/60 px-3 text-sm text-text placeholder:text-muted/70 focus:border-brand focus:outline-none';
 
 /**
- * A pasted song or list link (a YouTube video or playlist, a SoundCloud track or set, `library:<id>`) is
- * played or queued as it is instead of searched for; the server says what it is (or that it is not one).
+ * A pasted song or list link (a YouTube video or playlist, a SoundCloud track or set, a Spotify track, album,
+ * playlist or artist, `library:<id>`) is played or queued as it is instead of searched for; the server says
+ * what it is (or that it is not one).
  */
-export const isSongLink = (text: string) => /^(https?:\/\/\S+|library:\S+)$/i.test(text);
+export const isSongLink = (text: string) => /^(https?:\/\/\S+|library:\S+|spotify:\S+)$/i.test(text);
 
 /** Search a platform (YouTube, SoundCloud or the file library) and play or queue a result, or a pasted link. */
 export function SearchTab({

@@ -1,5 +1,5 @@
-import { MUSIC_PLATFORM_LABELS, type MusicPlatform } from '@guildhall/common';
-import { Music } from 'lucide-react';
+import { MUSIC_AUTOPLAY_REQUESTER, MUSIC_PLATFORM_LABELS, type MusicPlatform } from '@guildhall/common';
+import { Music, Radio } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '../../ui/Badge.tsx';
 import { cn } from '../../ui/cn.ts';
@@ -10,6 +10,18 @@ export function PlatformBadge({ platform }: { platform: MusicPlatform }) {
   return (
     <Badge tone={TONE[platform]} className="shrink-0">
       <span data-testid="platform-badge">{MUSIC_PLATFORM_LABELS[platform]}</span>
+    </Badge>
+  );
+}
+
+/** Marks a song autoplay added when the queue ended (issue 48), not a member. */
+export function AutoplayBadge() {
+  return (
+    <Badge tone="success" className="shrink-0">
+      <span data-testid="autoplay-badge" className="inline-flex items-center gap-1">
+        <Radio className="size-3" aria-hidden />
+        {MUSIC_AUTOPLAY_REQUESTER}
+      </span>
     </Badge>
   );
 }

@@ -58,7 +58,9 @@ export function Tabs<K extends string>({
                 move(i, d);
               }}
               className={cn(
-                'flex min-w-0 flex-1 items-center justify-center gap-1.5 rounded-lg px-2 py-2 text-sm font-medium transition-colors sm:gap-2 sm:px-3 [&>svg]:hidden sm:[&>svg]:block',
+                // On a phone five tabs share ~300 px: each takes the width of its label (a badge included) in a
+                // smaller type, instead of an equal fifth its label and badge overflow.
+                'flex min-w-0 flex-auto items-center justify-center gap-1 rounded-lg px-1.5 py-2 text-xs font-medium transition-colors sm:flex-1 sm:gap-2 sm:px-3 sm:text-sm [&>svg]:hidden sm:[&>svg]:block',
                 isSelected ? 'bg-surface-2 text-text shadow-sm' : 'text-muted hover:text-text',
               )}
             >

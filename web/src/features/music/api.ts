@@ -3,12 +3,15 @@ import {
   type EffectsBody,
   type EqSettings,
   httpStatusText,
+  MUSIC_OPTION_PATHS,
   MUSIC_SEARCH_MAX_RESULTS,
   MUSIC_TEXTS,
   MusicControlResponse,
   MusicGuildsResponse,
+  MusicHistoryResponse,
   type MusicLoopMode,
   MusicLyricsResponse,
+  type MusicOptionKey,
   type MusicPlatform,
   MusicPlatformsResponse,
   MusicPlayResponse,
@@ -53,6 +56,11 @@ export const fetchStatus = async (guildId: string) =>
   MusicStatusResponse.parse(await call('GET', `/status/${id(guildId)}`)).data;
 export const fetchLyrics = async (guildId: string) =>
   MusicLyricsResponse.parse(await call('GET', `/lyrics/${id(guildId)}`)).data;
+/** The server's history (issue 48), newest first; `q` searches title and artist. */
+export const fetchHistory = async (guildId: string, q: string) =>
+  MusicHistoryResponse.parse(
+    await call('GET', `/history/${id(guildId)}${q ? `?q=${encodeURIComponent(q)}` : ''}`),
+  ).data.entries;
 export const fetchPlatforms = async () =>
   MusicPlatformsResponse.parse(await call('GET', '/platforms')).data.platforms;
 
@@ -86,6 +94,10 @@ export const setLoop = async (guildId: string, mode: MusicLoopMode) =>
   MusicControlResponse.parse(await call('POST', `/loop/${id(guildId)}`, { mode })).data;
 export const setNormalize = async (guildId: string, enabled: boolean) =>
   MusicControlResponse.parse(await call('POST', `/normalize/${id(guildId)}`, { enabled })).data;
+/** Fair queue or no duplicates (issue 48): moderators and above. */
+export const setOption = async (guildId: string, option: MusicOptionKey, enabled: boolean) =>
+  MusicControlResponse.parse(await call('POST', `/${MUSIC_OPTION_PATHS[option]}/${id(guildId)}`, { enabled }))
+    .data;
 export const shuffleQueue = async (guildId: string) =>
   MusicControlResponse.parse(await call('POST', `/shuffle/${id(guildId)}`)).data;
 export const removeFromQueue = async (guildId: string, entryId: string) =>

@@ -1,5 +1,11 @@
 // @vitest-environment jsdom
-import { EQ_BANDS, FLAT_EQ, MUSIC_EQ_DEBOUNCE_MS, type PlaybackStatus } from '@guildhall/common';
+import {
+  DEFAULT_MUSIC_OPTIONS,
+  EQ_BANDS,
+  FLAT_EQ,
+  MUSIC_EQ_DEBOUNCE_MS,
+  type PlaybackStatus,
+} from '@guildhall/common';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BotBadge } from './BotBadge.tsx';
@@ -40,6 +46,7 @@ const status = (over: Partial<PlaybackStatus> = {}): PlaybackStatus => ({
   volume: 100,
   normalize: true,
   loop: 'off',
+  options: DEFAULT_MUSIC_OPTIONS,
   skipVotes: { voters: [], needed: 1 },
   ...over,
 });

@@ -1,4 +1,4 @@
-import { FLAT_EQ, type PlaybackStatus } from '@guildhall/common';
+import { DEFAULT_MUSIC_OPTIONS, FLAT_EQ, type PlaybackStatus } from '@guildhall/common';
 import { describe, expect, it } from 'vitest';
 import {
   anchorFromStatus,
@@ -46,6 +46,7 @@ function status(over: Partial<PlaybackStatus> = {}): PlaybackStatus {
     volume: 100,
     normalize: true,
     loop: 'off',
+    options: DEFAULT_MUSIC_OPTIONS,
     skipVotes: { voters: [], needed: 1 },
     ...over,
   };

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { FLAT_EQ, MUSIC_TEXTS, type PlaybackStatus } from '@guildhall/common';
+import { DEFAULT_MUSIC_OPTIONS, FLAT_EQ, MUSIC_TEXTS, type PlaybackStatus } from '@guildhall/common';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -53,6 +53,7 @@ const server: PlaybackStatus = {
   volume: 100,
   normalize: true,
   loop: 'off',
+  options: DEFAULT_MUSIC_OPTIONS,
   skipVotes: { voters: [], needed: 1 },
 };
 

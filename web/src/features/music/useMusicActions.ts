@@ -2,11 +2,14 @@ import {
   type EqSettings,
   type MusicEffect,
   type MusicLoopMode,
+  type MusicOptionKey,
   type PlaybackStatus,
   type SearchResult,
+  type SpotifySkipped,
   MUSIC_TEXTS as T,
 } from '@guildhall/common';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { useAuth } from '../../auth/useAuth.ts';
 import * as api from './api.ts';
@@ -25,6 +28,8 @@ const isSnowflake = (id: string | undefined) => !!id && /^\d{5,20}$/.test(id);
 export function useMusicActions(guildId: string | null, feedback: Feedback) {
   const qc = useQueryClient();
   const { user } = useAuth();
+  /** The tracks of the last Spotify link that were not queued, with their reasons (shown until dismissed). */
+  const [skipped, setSkipped] = useState<SpotifySkipped[]>([]);
   const fail = (label: string) => (e: unknown) => feedback.showError(label, api.errorText(e, label));
   const need = () => {
     if (!guildId) throw new Error(T.botOffline);
@@ -39,6 +44,7 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
     },
     onSuccess: (res) => {
       storeStatus(qc, res.status);
+      setSkipped(res.skipped ?? []);
       // A list link (a SoundCloud set) says how many tracks it queued, and when it was cut.
       feedback.showSuccess(
         res.message ??
@@ -137,6 +143,7 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
         | { kind: 'volume'; volume: number }
         | { kind: 'loop'; mode: MusicLoopMode }
         | { kind: 'normalize'; enabled: boolean }
+        | { kind: 'option'; option: MusicOptionKey; enabled: boolean }
         | { kind: 'shuffle' }
         | { kind: 'remove'; entryId: string }
         | { kind: 'next'; entryId: string },
@@ -145,6 +152,7 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
       if (change.kind === 'volume') return api.setVolume(g, change.volume);
       if (change.kind === 'loop') return api.setLoop(g, change.mode);
       if (change.kind === 'normalize') return api.setNormalize(g, change.enabled);
+      if (change.kind === 'option') return api.setOption(g, change.option, change.enabled);
       if (change.kind === 'shuffle') return api.shuffleQueue(g);
       if (change.kind === 'remove') return api.removeFromQueue(g, change.entryId);
       return api.playNext(g, change.entryId);
@@ -153,12 +161,19 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
       if (change.kind === 'volume') optimistic(() => ({ volume: change.volume }));
       if (change.kind === 'loop') optimistic(() => ({ loop: change.mode }));
       if (change.kind === 'normalize') optimistic(() => ({ normalize: change.enabled }));
+      if (change.kind === 'option')
+        optimistic((s) => ({ options: { ...s.options, [change.option]: change.enabled } }));
       if (change.kind === 'remove')
         optimistic((s) => ({ queue: s.queue.filter((q) => q.entryId !== change.entryId) }));
     },
     onSuccess: (res, change) => {
       storeStatus(qc, res.status);
-      if (change.kind === 'shuffle' || change.kind === 'remove' || change.kind === 'next')
+      if (
+        change.kind === 'shuffle' ||
+        change.kind === 'remove' ||
+        change.kind === 'next' ||
+        change.kind === 'option'
+      )
         feedback.showSuccess(res.message);
     },
     onError: failAndReload(T.controlFailed),
@@ -179,10 +194,14 @@ export function useMusicActions(guildId: string | null, feedback: Feedback) {
     setVolume: (volume: number) => setting.mutate({ kind: 'volume', volume }),
     setLoop: (mode: MusicLoopMode) => setting.mutate({ kind: 'loop', mode }),
     setNormalize: (enabled: boolean) => setting.mutate({ kind: 'normalize', enabled }),
+    setOption: (option: MusicOptionKey, enabled: boolean) =>
+      setting.mutate({ kind: 'option', option, enabled }),
     shuffle: () => setting.mutate({ kind: 'shuffle' }),
     remove: (entryId: string) => setting.mutate({ kind: 'remove', entryId }),
     playNext: (entryId: string) => setting.mutate({ kind: 'next', entryId }),
     play: (song: Pick<SearchResult, 'url' | 'title'>) => play.mutate(song),
+    skipped,
+    dismissSkipped: () => setSkipped([]),
     isPlayingSong: play.isPending,
     control: (action: api.ControlAction) => control.mutate(action),
     isControlling: control.isPending || clearAll.isPending || clearQueue.isPending,

@@ -1,7 +1,12 @@
 import { LIBRARY_URL_PREFIX, libraryUrl, type SearchResult } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
 import type { ProcessSpawner } from '../../../platform/process/index.ts';
-import { findLibraryFile, type LibraryFile, searchLibraryFiles } from '../../files/index.ts';
+import {
+  findLibraryFile,
+  type LibraryFile,
+  listLibraryFolderFiles,
+  searchLibraryFiles,
+} from '../../files/index.ts';
 import type { LibraryLoopback } from './loopback.ts';
 import { probeDuration } from './probe.ts';
 import type { MusicSource } from './types.ts';
@@ -22,6 +27,7 @@ export const AUDIO_EXTENSIONS = [
 
 const SEARCH_PROBE_WAIT_MS = 1500;
 const PLAY_PROBE_WAIT_MS = 10_000;
+const RELATED_PROBE_WAIT_MS = 500;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -70,6 +76,14 @@ export function librarySource(
       if (!UUID.test(id)) return null;
       const file = await findLibraryFile(db, id);
       return file ? toResult(file, PLAY_PROBE_WAIT_MS) : null;
+    },
+    /** The other audio files of the song's folder, by name from the one after it (a folder is an album). */
+    async related(song, max) {
+      const files = await listLibraryFolderFiles(db, song.id, AUDIO_EXTENSIONS, 500);
+      const at = files.findIndex((f) => f.id === song.id);
+      const after = [...files.slice(at + 1), ...files.slice(0, Math.max(0, at))].slice(0, max);
+      // Autoplay picks within 1.5 s: a length not probed by then shows as unknown.
+      return Promise.all(after.map((f) => toResult(f, RELATED_PROBE_WAIT_MS)));
     },
     async input(song) {
       const file = await findLibraryFile(db, song.id);

@@ -94,6 +94,16 @@ export function soundcloudSource(apiUrl: string, clientId: string | undefined): 
       const t = await get<Track>('/resolve', { url }).catch(notFound);
       return t && (t.kind === undefined || t.kind === 'track') ? toResult(t) : null;
     },
+    /** SoundCloud's related tracks (its station for the track), playable ones only. */
+    async related(song, max) {
+      const page = await get<{ collection?: Track[] }>(`/tracks/${encodeURIComponent(song.id)}/related`, {
+        limit: String(max),
+      }).catch(notFound);
+      return (page?.collection ?? [])
+        .filter((t) => t.title && hlsOf(t))
+        .slice(0, max)
+        .map(toResult);
+    },
     async input(song) {
       const track = await get<Track>(`/tracks/${encodeURIComponent(song.id)}`, {});
       const hls = hlsOf(track);

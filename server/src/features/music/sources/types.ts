@@ -17,6 +17,11 @@ export type MusicSource = {
   isList?(url: string): boolean;
   /** The songs of a list link, at most `max`, and how many it holds in all; null when it is not a list. */
   resolveList?(url: string, max: number): Promise<{ songs: SearchResult[]; total: number } | null>;
+  /**
+   * Songs related to one (autoplay, issue 48), best first, at most `max`; absent where the source has no
+   * such list.
+   */
+  related?(song: SearchResult, max: number): Promise<SearchResult[]>;
   /** A real request to the service (or the store); never a fixed answer. */
   health(): Promise<SourceHealth>;
 };

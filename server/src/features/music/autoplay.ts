@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import {
+  MUSIC_AUTOPLAY_AVOID_RECENT,
+  MUSIC_AUTOPLAY_PICK_TIMEOUT_MS,
+  MUSIC_AUTOPLAY_REQUESTER,
+  type SearchResult,
+  type Song,
+} from '@guildhall/common';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../platform/feature.ts';
+import type { HistoryStore } from './history/store.ts';
+import { songKey } from './queue-order.ts';
+import type { MusicSource } from './sources/types.ts';
+
+/** Related songs asked of a source per pick. */
+const RELATED_ASKED = 25;
+
+/**
+ * Autoplay's choice when a server's queue ends (issue 48): a song related to the one that ended, from the
+ * source it came from (a song from the same library folder, SoundCloud's related tracks; YouTube's related
+ * items are not read yet), never one of the last 50 played nor one playing or queued; null when there is
+ * none, the source has no related songs, or it did not answer within MUSIC_AUTOPLAY_PICK_TIMEOUT_MS.
+ */
+export function createAutoplay(o: {
+  sources: MusicSource[];
+  history: HistoryStore;
+  log: FastifyBaseLogger;
+  /** The feature's clock: the pick's time limit runs on it. */
+  clock: Clock;
+}) {
+  const told = new Set<string>();
+  return async (guildId: string, finished: Song, queued: Song[]): Promise<Song | null> => {
+    const source = o.sources.find((s) => s.platform === finished.platform);
+    if (!source?.related) {
+      if (!told.has(finished.platform)) {
+        told.add(finished.platform);
+        o.log.info({ platform: finished.platform }, 'music: autoplay has no related songs for this platform');
+      }
+      return null;
+    }
+    const related = source.related.bind(source);
+    let timer: unknown;
+    const late = new Promise<null>((resolve) => {
+      timer = o.clock.setTimeout(() => resolve(null), MUSIC_AUTOPLAY_PICK_TIMEOUT_MS);
+    });
+    try {
+      const picked = await Promise.race([
+        (async () => {
+          const [candidates, recent] = await Promise.all([
+            related(finished, RELATED_ASKED),
+            o.history.recentKeys(guildId, MUSIC_AUTOPLAY_AVOID_RECENT),
+          ]);
+          const avoid = new Set([...recent, songKey(finished), ...queued.map(songKey)]);
+          return candidates.find((c) => !avoid.has(songKey(c))) ?? null;
+        })(),
+        late,
+      ]);
+      return picked ? asAutoplay(picked) : null;
+    } catch (err) {
+      o.log.warn(
+        { err: (err as Error).message, platform: finished.platform },
+        'music: autoplay found no song',
+      );
+      return null;
+    } finally {
+      o.clock.clearTimeout(timer);
+    }
+  };
+}
+
+export type Autoplay = ReturnType<typeof createAutoplay>;
+
+function asAutoplay(s: SearchResult): Song {
+  return {
+    ...s,
+    entryId: randomUUID(),
+    requestedBy: { avatar: null, displayName: MUSIC_AUTOPLAY_REQUESTER },
+    autoplay: true,
+  };
+}
