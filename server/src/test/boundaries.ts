@@ -107,7 +107,6 @@ export const SERVER_TEXT_RULES: TextRule[] = [
         'features/files/upload-requests/service.ts',
         'features/files/upload-requests/present.ts',
         'features/music/playlists.ts',
-        'features/music/index.ts',
         'features/music/bot.ts',
         'features/music/front.ts',
         'features/music/service.ts',
