@@ -9,11 +9,11 @@ import {
   PICTIONARY_TEXTS as T,
 } from '@guildhall/common';
 import { Crown, Link2, LogOut, Play, Save, Settings, Users, UserX } from 'lucide-react';
-import { useEffect, useState } from 'react';
 import { Button } from '../../../ui/Button.tsx';
 import { Card, CardTitle } from '../../../ui/Card.tsx';
 import { InviteLinkField } from '../InviteLinkField.tsx';
 import { parseCustomWords } from './game-view.ts';
+import { useFollowedValue } from './useFollowedValue.ts';
 import type { usePictionary } from './usePictionary.ts';
 
 type State = ReturnType<typeof usePictionary>;
@@ -92,24 +92,15 @@ export function Lobby({ game, myId, state }: { game: PictionaryGame; myId: strin
 }
 
 function HostSettings({ game, state }: { game: PictionaryGame; state: State }) {
-  const [rounds, setRounds] = useState(game.maxRounds);
-  const [maxPlayers, setMaxPlayers] = useState(game.maxPlayers);
-  const [banks, setBanks] = useState(game.wordBanks);
-  const [custom, setCustom] = useState(game.customWords.join('\n'));
-  const [isPrivate, setPrivate] = useState(game.isPrivate);
-  const [hints, setHints] = useState(game.hints);
-  const [drawSeconds, setDrawSeconds] = useState(game.drawSeconds);
-  // The game's settings are loaded into the editor when it is opened (portal-tools §4).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload only when another game opens
-  useEffect(() => {
-    setRounds(game.maxRounds);
-    setMaxPlayers(game.maxPlayers);
-    setBanks(game.wordBanks);
-    setCustom(game.customWords.join('\n'));
-    setPrivate(game.isPrivate);
-    setHints(game.hints);
-    setDrawSeconds(game.drawSeconds);
-  }, [game.id]);
+  // Each field follows the game's value (changed in another tab or by a /pictionary command) until the
+  // host edits it; another game opened loads its values (portal-tools §4, issue 44).
+  const [rounds, setRounds] = useFollowedValue(game.maxRounds, game.id);
+  const [maxPlayers, setMaxPlayers] = useFollowedValue(game.maxPlayers, game.id);
+  const [banks, setBanks] = useFollowedValue(game.wordBanks, game.id, (b) => b.join(','));
+  const [custom, setCustom] = useFollowedValue(game.customWords.join('\n'), game.id);
+  const [isPrivate, setPrivate] = useFollowedValue(game.isPrivate, game.id);
+  const [hints, setHints] = useFollowedValue(game.hints, game.id);
+  const [drawSeconds, setDrawSeconds] = useFollowedValue(game.drawSeconds, game.id);
   const edited = {
     maxRounds: rounds,
     maxPlayers,
