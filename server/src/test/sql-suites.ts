@@ -73,6 +73,7 @@ export const SQL_SUITES = [
   'server/src/features/osint/self-check.test.ts',
   'server/src/features/music/playlist-input.test.ts',
   'server/src/features/music/playlist-caps.test.ts',
+  'server/src/test/template-db.test.ts',
 ];
 
 /** Suites that reach the database but test something the database does not change. */
