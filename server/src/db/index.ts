@@ -34,11 +34,11 @@ function dialectFor(url: string, pgPool: (() => Promise<PgPool>) | undefined): D
 
 /**
  * A PostgreSQL pool as the portal uses it. `options` only for tests (how long an idle connection is kept,
- * whether it holds the process open).
+ * whether it holds the process open, how long a query waits for a connection).
  */
 export async function newPostgresPool(
   url: string,
-  options: { idleTimeoutMillis?: number; allowExitOnIdle?: boolean } = {},
+  options: { idleTimeoutMillis?: number; allowExitOnIdle?: boolean; connectionTimeoutMillis?: number } = {},
 ): Promise<PgPool> {
   const { default: pg } = await import('pg');
   // A database that does not answer fails a request after 5 s (503) instead of holding it indefinitely.

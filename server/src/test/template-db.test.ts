@@ -61,7 +61,7 @@ describe.runIf(process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_U
       }
     });
 
-    it('closing an app waits for the query it still has running before the copy can be emptied', async () => {
+    it('closing an app waits for the query its Db still has running before the copy can be emptied', async () => {
       const ctx = await createTestApp();
       const id = snowflake();
       await ctx.signIn({ discord_id: id, username: 'locked' });
@@ -82,20 +82,24 @@ describe.runIf(process.env.TEST_DB === 'postgres' && process.env.TEST_DATABASE_U
           );
           expect(waiting.rowCount).toBe(1);
         });
-        let closed = false;
-        const closing = ctx.close().then(() => {
-          closed = true;
+        // The app is closed, then its Db: ending the Db must wait for the update it still has out (the
+        // copy's pool stays open for the next test, which empties the copy first).
+        await ctx.app.close();
+        let ended = false;
+        const ending = ctx.db.destroy().then(() => {
+          ended = true;
         });
-        // The update is still blocked, so the app has not closed (a reset now would race it).
+        // A round trip to the server: time enough for an end that did not wait to have resolved.
         const stillWaiting = await holder.query(
           "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
         );
         expect(stillWaiting.rowCount).toBe(1);
-        expect(closed).toBe(false);
+        expect(ended).toBe(false);
         await holder.query('COMMIT');
         await update;
-        await closing;
-        expect(closed).toBe(true);
+        await ending;
+        expect(ended).toBe(true);
+        await ctx.close();
       } finally {
         await holder.end();
       }
