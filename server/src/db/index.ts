@@ -2,49 +2,99 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Dialect, Kysely, PostgresDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import type { Pool as PgPool } from 'pg';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { createSqliteDialect } from './sqlite-dialect.ts';
 
 export type Db = Kysely<Database>;
+export type { PgPool };
 
-/** Opens the database named by a `sqlite:<file>` or `postgres://` URL. */
-export function openDb(databaseUrl: string): Db {
-  return new Kysely<Database>({ dialect: dialectFor(databaseUrl) });
+/**
+ * Opens the database named by a `sqlite:<file>` or `postgres://` URL. On PostgreSQL the Db opens a pool of
+ * its own and ends it when destroyed, unless `pgPool` hands it one that outlives it (tests keep one pool per
+ * database copy, test/template-db.ts): destroying the Db then waits for the connections it took to come
+ * back and leaves the pool open.
+ */
+export function openDb(databaseUrl: string, pgPool?: () => Promise<PgPool>): Db {
+  return new Kysely<Database>({ dialect: dialectFor(databaseUrl, pgPool) });
 }
 
-function dialectFor(url: string): Dialect {
+function dialectFor(url: string, pgPool: (() => Promise<PgPool>) | undefined): Dialect {
   if (url.startsWith('postgres')) {
     // The driver is loaded when the first connection is asked for: a SQLite portal never loads it.
-    return new PostgresDialect({ pool: () => postgresPool(url) });
+    return new PostgresDialect({
+      pool: async () => (pgPool ? borrowed(await pgPool()) : owned(await newPostgresPool(url))),
+    });
   }
   const file = url.replace(/^sqlite:/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   return createSqliteDialect(file);
 }
 
-/** The PostgreSQL pool, made (and the driver loaded) when Kysely asks for the first connection. */
-async function postgresPool(url: string) {
+/**
+ * A PostgreSQL pool as the portal uses it. `options` only for tests (how long an idle connection is kept,
+ * whether it holds the process open, how long a query waits for a connection).
+ */
+export async function newPostgresPool(
+  url: string,
+  options: { idleTimeoutMillis?: number; allowExitOnIdle?: boolean; connectionTimeoutMillis?: number } = {},
+): Promise<PgPool> {
   const { default: pg } = await import('pg');
   // A database that does not answer fails a request after 5 s (503) instead of holding it indefinitely.
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, ...options });
   // A connection cut by a database restart emits 'error' (on the pool when idle, on the client while
   // checked out); unhandled, either would end the process. Queries on it fail, the pool opens a new
   // connection for the next one, and /readyz reports the outage meanwhile.
   const lost = (err: Error) => console.warn(`database: connection lost (${err.message})`);
   pool.on('error', lost);
   pool.on('connect', (client) => client.on('error', lost));
-  // A connection that cannot be opened (refused, timed out) is marked, so the API answers 503
-  // "cannot reach its database" rather than 500; other network errors stay what they are.
-  const marked = {
-    connect: () =>
-      pool.connect().catch((e: unknown) => {
-        throw Object.assign(e instanceof Error ? e : new Error(String(e)), { databaseUnavailable: true });
-      }),
-    end: () => pool.end(),
+  return pool;
+}
+
+/**
+ * A connection that cannot be opened (refused, timed out) is marked, so the API answers 503 "cannot reach
+ * its database" rather than 500; other network errors stay what they are.
+ */
+function connectMarked(pool: PgPool) {
+  return pool.connect().catch((e: unknown) => {
+    throw Object.assign(e instanceof Error ? e : new Error(String(e)), { databaseUnavailable: true });
+  });
+}
+
+/** The Db's own pool: ended with it. */
+function owned(pool: PgPool) {
+  return { connect: () => connectMarked(pool), end: () => pool.end(), options: pool.options };
+}
+
+/** A pool the Db shares: ending the Db waits for the connections it has out, and leaves the pool open. */
+function borrowed(pool: PgPool) {
+  let out = 0;
+  let idle: (() => void) | null = null;
+  return {
+    async connect() {
+      const client = await connectMarked(pool);
+      out += 1;
+      const release = client.release;
+      let back = false;
+      client.release = (err?: Error | boolean) => {
+        if (!back) {
+          back = true;
+          out -= 1;
+          if (out === 0) idle?.();
+        }
+        return release(err);
+      };
+      return client;
+    },
+    end: () =>
+      out === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            idle = resolve;
+          }),
     options: pool.options,
   };
-  return marked;
 }
 
 /** Names of the migrations this build knows that the database has not run yet (readiness reports them). */

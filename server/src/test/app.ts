@@ -93,7 +93,9 @@ export async function createTestApp(
     template &&
     config.databaseUrl.startsWith('sqlite:');
   if (copied) fs.copyFileSync(template, config.databaseUrl.slice('sqlite:'.length));
-  const db = openDb(config.databaseUrl);
+  // A copy's first app takes its connections from the copy's pool, warm from the tests before (a second
+  // instance on it opens its own, as another process would).
+  const db = openDb(config.databaseUrl, pgCopy?.pool);
   if (!sameDatabaseAs) {
     if (!copied && !pgCopy) await migrateToLatest(db, pgSchema?.schema ?? searchPathOf(config.databaseUrl));
     await bootstrapUsers(db, config.adminDiscordIds);

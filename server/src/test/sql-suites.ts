@@ -80,6 +80,7 @@ export const SQL_SUITES = [
   'server/src/features/music/fair-queue.test.ts',
   'server/src/features/music/history/history.test.ts',
   'server/src/features/music/fair-queue-two.test.ts',
+  'server/src/test/template-db.test.ts',
 ];
 
 /** Suites that reach the database but test something the database does not change. */

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { migrateToLatest, openDb } from '../db/index.ts';
+import { migrateToLatest, newPostgresPool, openDb, type PgPool } from '../db/index.ts';
+import { EVENT_DEADLINE_MS } from './time-scale.ts';
 
 /**
  * Databases migrated once per test run and copied per test (a migration run costs ≈150 ms on SQLite
@@ -67,23 +68,29 @@ async function adminQuery(base: string, text: string): Promise<pg.QueryResult> {
 /**
  * What makes a used copy as good as new (prepareTemplates writes it for the workers; a worker must not
  * connect to the template itself, or copying it fails while it has a visitor): the tables to empty, the
- * rows the migrations seed, the sequences' starting values, and a fingerprint of the schema.
+ * rows the migrations seed and the sequences' starting values, in one script that first refuses a copy
+ * whose schema a test changed.
  */
-type PgReset = { sql: string; fingerprint: string };
+type PgReset = { sql: string };
 const PG_RESET_ENV = 'GH_TEST_PG_RESET';
 
-/** One text that changes with any table, column, constraint, index, trigger, function or schema. */
-const FINGERPRINT_SQL = `SELECT md5(coalesce(string_agg(x, ',' ORDER BY x), '')) AS fingerprint FROM (
-  SELECT table_name || '.' || column_name || ':' || data_type || ':' || is_nullable || ':' || coalesce(column_default, '') AS x
-    FROM information_schema.columns WHERE table_schema = 'public'
-  UNION ALL SELECT conrelid::regclass::text || ':' || conname || ':' || pg_get_constraintdef(oid)
-    FROM pg_constraint WHERE connamespace = 'public'::regnamespace
-  UNION ALL SELECT indexdef FROM pg_indexes WHERE schemaname = 'public'
-  UNION ALL SELECT tgrelid::regclass::text || ':' || tgname FROM pg_trigger WHERE NOT tgisinternal
-  UNION ALL SELECT 'function:' || proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace
-  UNION ALL SELECT 'schema:' || nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema'
-  UNION ALL SELECT 'migrations:' || count(*) FROM kysely_migration
-) AS parts`;
+/**
+ * A schema change in a copy (any DDL: a table dropped or restored, a column, an index, a trigger…) leaves a
+ * row in gh_copy.schema_changes, written by an event trigger the template carries (in the DDL's own
+ * transaction, so a change rolled back leaves none). It replaced a fingerprint of the whole schema read
+ * through information_schema before each reuse: 45–100 ms of the server's planning and execution per test
+ * on the busy machine, against a read of an empty table. ENABLE ALWAYS: it fires in replica mode too.
+ */
+const SCHEMA_GUARD_SQL = `
+  CREATE SCHEMA gh_copy;
+  CREATE TABLE gh_copy.schema_changes (tag text NOT NULL);
+  CREATE FUNCTION gh_copy.note_schema_change() RETURNS event_trigger LANGUAGE plpgsql AS $$
+    BEGIN INSERT INTO gh_copy.schema_changes VALUES (tg_tag); END $$;
+  CREATE EVENT TRIGGER gh_copy_schema_changes ON ddl_command_end EXECUTE FUNCTION gh_copy.note_schema_change();
+  ALTER EVENT TRIGGER gh_copy_schema_changes ENABLE ALWAYS;`;
+const REFUSE_CHANGED_SCHEMA = `DO $$ BEGIN
+  IF EXISTS (SELECT FROM gh_copy.schema_changes) THEN RAISE EXCEPTION 'a test changed this copy''s schema'; END IF;
+END $$`;
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -100,6 +107,7 @@ async function readPgReset(url: string): Promise<PgReset> {
       )
     ).rows.map((r) => r.name);
     const statements = [
+      REFUSE_CHANGED_SCHEMA,
       'BEGIN',
       // Foreign keys are not checked while every table empties (superuser; CI's PostgreSQL trusts it).
       'SET LOCAL session_replication_role = replica',
@@ -123,9 +131,7 @@ async function readPgReset(url: string): Promise<PgReset> {
         `SELECT setval(${quoteLiteral(quoteIdent(q.name))}, ${q.last ?? 1}, ${q.last === null ? 'false' : 'true'})`,
       );
     statements.push('COMMIT');
-    const fingerprint =
-      (await client.query<{ fingerprint: string }>(FINGERPRINT_SQL)).rows[0]?.fingerprint ?? '';
-    return { sql: statements.join(';\n'), fingerprint };
+    return { sql: statements.join(';\n') };
   } finally {
     await client.end();
   }
@@ -154,22 +160,46 @@ export function leaveCopy(url: string): void {
 }
 
 /**
+ * Each copy's connections, kept from one test to the next (the copy's first app borrows them: openDb's
+ * `pgPool`): a new connection is a new server process, whose first query on each table also reads the
+ * catalog again; on the busy machine that was ≈25–40 ms per connection and several times a query's time
+ * for each first query, several connections per test. An idle connection closes after 2 s, so a copy no
+ * test is using holds none for long (the server is shared), and never holds the worker open.
+ */
+const pools = new Map<string, Promise<PgPool>>();
+
+function copyPool(url: string): Promise<PgPool> {
+  let pool = pools.get(url);
+  if (!pool) {
+    pool = newPostgresPool(url, {
+      idleTimeoutMillis: 2_000,
+      allowExitOnIdle: true,
+      // The portal's 5 s also bounds a query's wait for a free connection (pg-pool counts the queue): on
+      // the busy machine, 120 Find Game presses at once (tic-tac-toe's stampede, each holding a connection
+      // while it waits its turn on the matchmaking row) queued longer and got 503 DATABASE_UNAVAILABLE in
+      // both runs of a comparison. The suite's one event deadline instead; a database that does not
+      // answer is still proven to give 503 by the suites that cut it (their own DATABASE_URL, the portal's
+      // pool: observability, chaos/database-redis).
+      connectionTimeoutMillis: EVENT_DEADLINE_MS,
+    });
+    pools.set(url, pool);
+  }
+  return pool;
+}
+
+/**
  * Makes a used copy as good as new: false when it cannot be, because a test changed its schema (dropped a
  * table, added a trigger…), which no reset of rows undoes; such a copy is left for the run's teardown.
  */
 async function resetCopy(url: string, reset: PgReset): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => {});
+  const pool = await copyPool(url);
   try {
-    await client.connect();
-    const { rows } = await client.query<{ fingerprint: string }>(FINGERPRINT_SQL);
-    if (rows[0]?.fingerprint !== reset.fingerprint) return false;
-    await client.query(reset.sql);
+    await pool.query(reset.sql);
     return true;
   } catch {
+    pools.delete(url);
+    await pool.end().catch(() => {});
     return false;
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 
@@ -181,7 +211,10 @@ async function resetCopy(url: string, reset: PgReset): Promise<boolean> {
  * dropped with the rest of the run's databases when the run ends (a DROP DATABASE waits for a checkpoint,
  * so tests do not wait for it).
  */
-export async function databaseFromPgTemplate(): Promise<{ url: string } | null> {
+export async function databaseFromPgTemplate(): Promise<{
+  url: string;
+  pool: () => Promise<PgPool>;
+} | null> {
   const base = process.env.TEST_DATABASE_URL;
   const template = process.env[PG_TEMPLATE_ENV];
   const run = process.env[RUN_ENV];
@@ -189,7 +222,7 @@ export async function databaseFromPgTemplate(): Promise<{ url: string } | null> 
   const reset = process.env[PG_RESET_ENV] ? (JSON.parse(process.env[PG_RESET_ENV]) as PgReset) : null;
   const hand = (url: string) => {
     inUse.set(url, 1);
-    return { url };
+    return { url, pool: () => copyPool(url) };
   };
   while (reset && released.length > 0) {
     const url = released.pop() as string;
@@ -242,6 +275,7 @@ export async function prepareTemplates(): Promise<() => Promise<void>> {
     const db = openDb(withDatabase(base, template));
     await migrateToLatest(db);
     await db.destroy();
+    await adminQuery(withDatabase(base, template), SCHEMA_GUARD_SQL);
     process.env[PG_RESET_ENV] = JSON.stringify(await readPgReset(withDatabase(base, template)));
     process.env[PG_TEMPLATE_ENV] = template;
   }
