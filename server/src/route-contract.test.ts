@@ -71,6 +71,13 @@ describe('route contract', () => {
     // The success schema of a route reaches the document (here: the file listing's items).
     const list = (doc.paths['/api/files'] as Record<string, { responses: Record<string, unknown> }>).get;
     expect(JSON.stringify(list?.responses['200'])).toContain('"itemCount"');
+    // The error envelope is one component every route refers to, not a copy per status per route (the
+    // document stayed small enough for the API reference page to draw).
+    const raw = res.body;
+    expect(JSON.stringify(list?.responses['4XX'])).toContain('#/components/schemas/ApiError');
+    // (the component's output and input forms: at most two copies in all)
+    expect(raw.split('"INTERNAL"').length - 1).toBeLessThanOrEqual(2);
+    expect(raw.length).toBeLessThan(1_500_000);
   });
 
   it('refuses the document to members below admin', async () => {

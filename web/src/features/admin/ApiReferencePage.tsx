@@ -25,7 +25,9 @@ export function ApiReferencePage() {
         domNode: node,
         spec: doc.data,
         deepLinking: false,
-        docExpansion: 'list',
+        // One heading per part of the API (music, files…), opened on demand: the whole list at once
+        // was more than Swagger UI would draw (issue 46 merge).
+        docExpansion: 'none',
         defaultModelsExpandDepth: 0,
         requestInterceptor: (req) => {
           const token = getStoredToken();

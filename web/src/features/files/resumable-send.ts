@@ -1,5 +1,5 @@
 import { CHUNK_SIZE_BYTES, RESUMABLE_RETRY_DELAYS_MS, RESUMABLE_UPLOAD_PATH } from '@guildhall/common';
-import * as tus from 'tus-js-client';
+import type { DetailedError } from 'tus-js-client';
 import type { SendResult, UploadTarget } from './upload-task.ts';
 
 /**
@@ -9,13 +9,16 @@ import type { SendResult, UploadTarget } from './upload-task.ts';
  * "Reconnecting…" meanwhile. An upload cut off by a reload resumes too (tus-js-client keeps its URL in
  * localStorage). Answers like POST /upload, so the rest of the spec's flow (status, complete) is the same.
  */
-export function sendResumable(
+export async function sendResumable(
   file: File,
   target: UploadTarget,
   token: string | null,
   onSent: (loaded: number, total: number) => void,
   onReconnecting: (reconnecting: boolean) => void,
 ): Promise<SendResult> {
+  // tus-js-client (≈14 KB compressed) loads with the first upload, not with the files page: a cold
+  // /filesystem stays within its 250 KB (issue 31).
+  const tus = await import('tus-js-client');
   return new Promise((resolve) => {
     let reconnecting = false;
     const setReconnecting = (value: boolean) => {
@@ -46,7 +49,7 @@ export function sendResumable(
         return retry;
       },
       onError: (err) => {
-        const res = (err as tus.DetailedError).originalResponse;
+        const res = (err as DetailedError).originalResponse;
         // tus's message is a developer's line (method, URL, raw response text), not a status text: the
         // card reads the body's error or "HTTP {status}" instead (upload-task.ts, api/server-fault.ts).
         resolve({ status: res?.getStatus() ?? 0, statusText: '', body: res?.getBody() ?? '' });
