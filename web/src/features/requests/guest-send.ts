@@ -1,5 +1,5 @@
-import { CHUNK_SIZE_BYTES, RESUMABLE_RETRY_DELAYS_MS, uploadRequestTusPath } from '@guildhall/common';
-import * as tus from 'tus-js-client';
+import { uploadRequestTusPath } from '@guildhall/common';
+import { sendWithTus } from '../../api/tus-send.ts';
 import { passwordHeaders } from './api.ts';
 
 export type GuestSendResult = { ok: true; url: string } | { ok: false; message: string };
@@ -21,45 +21,19 @@ export function refusalMessage(status: number, body: string): string {
  * shown meanwhile; a refusal (4xx) is final and its message shown). Nothing signs it in: the link's
  * token is in the address, its password (if any) in a header.
  */
-export function sendToRequest(
+export async function sendToRequest(
   file: File,
   token: string,
   password: string | null,
   onProgress: (sent: number, total: number) => void,
   onReconnecting: (reconnecting: boolean) => void,
 ): Promise<GuestSendResult> {
-  return new Promise((resolve) => {
-    const upload = new tus.Upload(file, {
-      endpoint: `${window.location.origin}${uploadRequestTusPath(encodeURIComponent(token))}`,
-      chunkSize: CHUNK_SIZE_BYTES,
-      retryDelays: [...RESUMABLE_RETRY_DELAYS_MS],
-      metadata: { filename: file.name, filetype: file.type },
-      headers: passwordHeaders(password),
-      removeFingerprintOnSuccess: true,
-      onProgress: (sent, total) => {
-        if (sent > 0) onReconnecting(false);
-        onProgress(sent, total);
-      },
-      onChunkComplete: () => onReconnecting(false),
-      onShouldRetry: (err) => {
-        const status = err.originalResponse?.getStatus() ?? 0;
-        const retry = status === 0 || status >= 500 || status === 409 || status === 423;
-        if (retry) onReconnecting(true);
-        return retry;
-      },
-      onError: (err) => {
-        const res = (err as tus.DetailedError).originalResponse;
-        resolve({ ok: false, message: refusalMessage(res?.getStatus() ?? 0, res?.getBody() ?? '') });
-      },
-      onSuccess: () => resolve({ ok: true, url: upload.url ?? '' }),
-    });
-    upload
-      .findPreviousUploads()
-      .then((previous) => {
-        const last = previous.at(-1);
-        if (last) upload.resumeFromPreviousUpload(last);
-      })
-      .catch(() => {})
-      .finally(() => upload.start());
+  const sent = await sendWithTus(file, {
+    endpoint: `${window.location.origin}${uploadRequestTusPath(encodeURIComponent(token))}`,
+    metadata: { filename: file.name, filetype: file.type },
+    headers: passwordHeaders(password),
+    onProgress,
+    onReconnecting,
   });
+  return sent.ok ? sent : { ok: false, message: refusalMessage(sent.status, sent.body) };
 }
