@@ -142,17 +142,10 @@ export function createOsintService(deps: FeatureContext<OsintFeatureConfig>) {
     /** A stored search as a file: its name, type and text. */
     async exportSearch(user: Member, id: string, format: 'json' | 'csv') {
       const result = await ownSearch(user, id);
+      const name = exportFileName(result, format, clock.now());
       return format === 'csv'
-        ? {
-            name: exportFileName(result, format, clock.now()),
-            type: 'text/csv; charset=utf-8',
-            text: searchToCsv(result),
-          }
-        : {
-            name: exportFileName(result, format, clock.now()),
-            type: 'application/json; charset=utf-8',
-            text: JSON.stringify(result, null, 2),
-          };
+        ? { name, type: 'text/csv; charset=utf-8', text: searchToCsv(result) }
+        : { name, type: 'application/json; charset=utf-8', text: JSON.stringify(result, null, 2) };
     },
 
     async siteList(): Promise<OsintSiteListInfo> {
