@@ -222,6 +222,8 @@ export const FILE_MANAGER_TEXTS = {
   movedToTrash: (n: number) => `Moved ${n} item(s) to the trash`,
   restore: 'Restore',
   restored: 'Restored',
+  /** A restore that lost the race for a free name four times (409 NAME_TAKEN). */
+  restoreRaced: 'Other items took the names this one could have; try again',
   restoreFailed: 'Restore failed',
   emptyTrash: 'Empty trash',
   deleteForever: 'Delete forever',

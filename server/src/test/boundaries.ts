@@ -50,8 +50,8 @@ export type TextRule = {
 const isRepoFile = (rel: string) => /(^|\/)repo[\w-]*\.ts$/.test(rel);
 const inFeatures = (rel: string) => rel.startsWith('features/');
 
-/** Files not yet moved onto the feature's clock (issue 46 left them for later; each is a small change). */
-const CLOCK_LATER = 'not yet on the injected clock (issue 46: moved feature by feature)';
+/** Music's audio engine is being rewritten (its players, ffmpeg, packet switch): its clock moves with it. */
+const MUSIC_ENGINE = "the audio engine's real-time playback (issue 46 leaves it to the engine's rewrite)";
 
 export const SERVER_TEXT_RULES: TextRule[] = [
   {
@@ -60,21 +60,7 @@ export const SERVER_TEXT_RULES: TextRule[] = [
     pattern: /\.(?:selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|\bsql`|\bsql</g,
     instead:
       "query builders only in a feature's repo*.ts: put the query in the repository and call it from the service",
-    allow: {
-      'features/auth/access-code-store.ts':
-        'the access code row is the store itself (one table, two queries)',
-      'features/files/search/search.ts':
-        'files: the search query builder (issue 46 remainder: to files/search/repo.ts)',
-      'features/files/search/paths.ts': 'files: folder paths by recursive CTE (issue 46 remainder)',
-      'features/files/storage-limits/service.ts':
-        'files: quota sums inside the admission transaction (issue 46 remainder)',
-      'features/files/storage-migration.ts': 'files: the storage migration job (issue 46 remainder)',
-      'features/files/shares/member-shares.ts': "files: a member's shares listing (issue 46 remainder)",
-      'features/files/archive/routes.ts': 'files: ZIP entry selection (issue 46 remainder)',
-      'features/files/archive/tickets.ts': 'files: ZIP tickets (issue 46 remainder)',
-      'features/files/archive/entries.ts': 'files: ZIP entries by recursive CTE (issue 46 remainder)',
-      'features/files/library.ts': 'files: the music library view of files (issue 46 remainder)',
-    },
+    allow: {},
   },
   {
     name: 'no-construction-in-routes',
@@ -82,45 +68,40 @@ export const SERVER_TEXT_RULES: TextRule[] = [
     pattern:
       /(?:const|let)\s+\w+\s*=\s*(?:new\s+(?!(?:AbortController|Error|URL|URLSearchParams|Set|Map|Date|Headers)\b)[A-Z]\w*|create[A-Z]\w*)\(/g,
     instead: "build services once in the feature's setup (index.ts) and hand them to its routes",
-    allow: {
-      'features/files/resumable/routes.ts':
-        'the tus server and its store are per plugin (issue 46 remainder: to setup)',
-      'features/files/routes.ts': 'the archive sender (issue 46 remainder: to setup)',
-    },
+    allow: {},
   },
   {
     name: 'clock',
     applies: inFeatures,
     pattern: /\bDate\.now\(|\bnew Date\(\s*\)/g,
     instead: "read time from the feature's clock (ctx.clock, platform/feature.ts), so tests move time",
-    allow: Object.fromEntries(
-      [
-        'features/files/resumable/resumable-hashes.ts',
-        'features/files/trash/service.ts',
-        'features/files/fair-uploads.ts',
-        'features/files/shares/service.ts',
-        'features/files/shares/present.ts',
-        'features/files/shares/download-limit.ts',
-        'features/files/maintenance.ts',
-        'features/files/download-limits.ts',
-        'features/files/shares/download-notice.ts',
-        'features/files/upload-requests/service.ts',
-        'features/files/upload-requests/present.ts',
-        'features/music/playlists.ts',
-        'features/music/bot.ts',
-        'features/music/front.ts',
-        'features/music/service.ts',
-        'features/music/present.ts',
-        'features/music/player.ts',
-        'features/music/sources/youtube.ts',
-        'features/music/sources/library.ts',
-        'features/music/playback-store.ts',
-      ]
-        .map((f) => [f, CLOCK_LATER])
-        .concat([
-          ['features/admin/repo.ts', 'audit ids sort by wall time across processes (server and CLI)'],
-        ]),
-    ),
+    allow: {
+      'features/admin/repo.ts': 'audit ids sort by wall time across processes (server and CLI)',
+      'features/files/fair-uploads.ts':
+        "an upload body's stall watchdog: the socket's real progress on one Node timer per body (its tests run under vi.useFakeTimers)",
+      'features/files/download-limits.ts':
+        "a download's stalled-reader watchdog: the socket's real progress on one Node timer per response",
+      'features/music/player.ts': MUSIC_ENGINE,
+      'features/music/bot.ts':
+        "the Discord gateway and voice connection: down-since stamps and the rejoin pacing run on real time beside discord.js's own timers",
+      'features/music/service.ts':
+        "the engine's health caches and the reconnecting seconds read bot.ts's real-time stamps (moves with the engine's rewrite)",
+      'features/music/present.ts':
+        "serverTime pairs with player.ts's positions, which run on real audio time",
+      'features/music/sources/youtube.ts':
+        "a stream URL's reuse deadline, compared by player.ts on real time",
+      'features/music/sources/library.ts':
+        "a library URL's reuse deadline, compared by player.ts on real time",
+    },
+  },
+  {
+    name: 'retry-loop',
+    applies: (rel) => !rel.startsWith('platform/'),
+    pattern:
+      /\bfor\s*\(\s*let\s+(?:attempts?|tries|retry|retries)\b|\bwhile\s*\([^)\n]*\b(?:attempts?|tries|retries)\b/g,
+    instead:
+      "an optimistic retry goes through retryOptimistic / retryOptimisticOr (platform/optimistic.ts, with rollbackOn for a lost write); a wait between tries through the platform's clock (waitOn)",
+    allow: {},
   },
   {
     name: 'raw-io',

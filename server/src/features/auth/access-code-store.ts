@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../../db/index.ts';
 import { randomToken } from '../../platform/crypto.ts';
+import { insertSettingIfAbsent, readSetting } from './repo.ts';
 
 /**
  * Where the code in force came from (the start-up log says it): the ACCESS_CODE variable, the database
@@ -34,11 +35,7 @@ export async function resolveAccessCode(
     const fromFile = readFileCode(file);
     const candidate = fromFile ?? randomToken(18);
     // Several instances starting at once: the first insert wins and everyone reads it back.
-    await db
-      .insertInto('settings')
-      .values({ key: SETTING, value: candidate })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
+    await insertSettingIfAbsent(db, SETTING, candidate);
     code = (await storedCode(db)) ?? candidate;
     generated = code === candidate && readFileCode(file) !== candidate;
     // Another instance may have stored its code first: then ours came from the database after all.
@@ -52,8 +49,8 @@ export async function resolveAccessCode(
 }
 
 async function storedCode(db: Db): Promise<string | undefined> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', SETTING).executeTakeFirst();
-  return row && row.value.length >= 8 ? row.value : undefined;
+  const value = await readSetting(db, SETTING);
+  return value && value.length >= 8 ? value : undefined;
 }
 
 function readFileCode(file: string): string | undefined {

@@ -28,3 +28,18 @@ export async function consumeOAuthState(db: Db, state: string): Promise<string |
   if (!row || row.expires_at <= nowIso()) return null;
   return row.code_verifier;
 }
+
+/** A row of the key/value `settings` table (the access code), or undefined. */
+export async function readSetting(db: Db, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+/** Stores `value` under `key` unless a row is there already (the first of several instances wins). */
+export async function insertSettingIfAbsent(db: Db, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}

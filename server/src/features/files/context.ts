@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
+import type { Clock } from '../../platform/feature.ts';
 import type { ChunkBufferPool } from '../../platform/transfer/buffer-pool.ts';
 import type { HashPool } from '../../platform/transfer/hash-pool.ts';
 import type { DownloadSlots } from './download-limits.ts';
@@ -27,6 +28,8 @@ export type FilesContext = {
   limits: StorageLimits;
   /** Downloads running per member, per address and in all, and the stalled-reader timeout. */
   downloads: { slots: DownloadSlots; idleTimeoutMs: number };
+  /** The feature's clock (the platform's): expiries, windows, sweeps and leases read time from it. */
+  clock: Clock;
 };
 
 export type GarbageCollector = {

@@ -5,11 +5,13 @@ import type { Config } from '../../config.ts';
 import { defineFeature } from '../../platform/feature.ts';
 import { ChunkBufferPool } from '../../platform/transfer/buffer-pool.ts';
 import { DOWNLOAD_BUFFER_BYTES } from '../../platform/transfer/direct-send.ts';
+import { type ArchiveSender, createArchiveSender } from './archive/send.ts';
 import type { FilesFeatureConfig } from './config.ts';
 import { createGarbageCollector, type FilesContext } from './context.ts';
 import { DownloadSlots } from './download-limits.ts';
 import { UploadSlots } from './fair-uploads.ts';
 import { startMaintenance } from './maintenance.ts';
+import { ChunkTusStore } from './resumable/tus-store.ts';
 import { filesRoutes } from './routes.ts';
 import { createThumbnails, type Thumbnails } from './thumbnails/service.ts';
 import { startTrashPurge } from './trash/purge.ts';
@@ -36,6 +38,8 @@ const MAX_DOWNLOAD_BUFFERS = 16;
 type FilesState = {
   files: FilesContext;
   thumbnails: Thumbnails;
+  sendArchive: ArchiveSender;
+  tusStore: ChunkTusStore;
   maintenance: ReturnType<typeof startMaintenance> | null;
   trashPurge: ReturnType<typeof startTrashPurge> | null;
 };
@@ -63,18 +67,8 @@ function filesSlice(c: Config): FilesFeatureConfig {
 export const filesFeature = defineFeature<FilesState, FilesFeatureConfig>({
   name: 'files',
   config: filesSlice,
-  setup: ({ db, config, log, blobStore, hashes, processes, clock }) => ({
-    maintenance: null,
-    trashPurge: null,
-    thumbnails: createThumbnails({
-      db,
-      store: blobStore,
-      ffmpegPath: config.ffmpegPath,
-      processes,
-      log,
-      clock,
-    }),
-    files: {
+  setup: ({ db, config, log, blobStore, hashes, processes, clock }) => {
+    const files: FilesContext = {
       db,
       store: blobStore,
       maxUploadBytes: config.maxUploadBytes,
@@ -99,11 +93,29 @@ export const filesFeature = defineFeature<FilesState, FilesFeatureConfig>({
         slots: new DownloadSlots(config.downloads),
         idleTimeoutMs: config.downloads.idleTimeoutMs,
       },
-    },
-  }),
-  routes: ({ config }, { files, thumbnails }) => filesRoutes(files, config, thumbnails),
+      clock,
+    };
+    return {
+      maintenance: null,
+      trashPurge: null,
+      thumbnails: createThumbnails({
+        db,
+        store: blobStore,
+        ffmpegPath: config.ffmpegPath,
+        processes,
+        log,
+        clock,
+      }),
+      files,
+      // ZIPs of selections and folder shares; the tus chunk store of members' and guests' uploads.
+      sendArchive: createArchiveSender(files),
+      tusStore: new ChunkTusStore(files),
+    };
+  },
+  routes: ({ config }, { files, thumbnails, sendArchive, tusStore }) =>
+    filesRoutes(files, config, thumbnails, { sendArchive, tusStore }),
   start: ({ db, blobStore, log }, state) => {
-    state.maintenance = startMaintenance(db, blobStore, log);
+    state.maintenance = startMaintenance(db, blobStore, log, state.files.clock);
     state.trashPurge = startTrashPurge(state.files, log);
     state.files.hashes.warmUp(); // a fixed cost at start (two small threads), not during the first upload
   },

@@ -3,6 +3,12 @@ import type { Db } from '../../db/index.ts';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
 import { streamRange } from './http-download.ts';
 import { listChunks } from './repo.ts';
+import {
+  findCompleteFile,
+  type LibraryRow,
+  listCompleteFilesEndingWith,
+  listCompleteSiblingsEndingWith,
+} from './repo-library.ts';
 
 /** How many audio files a search looks through (a community library, not a streaming catalogue). */
 const SCAN_LIMIT = 5000;
@@ -16,13 +22,7 @@ export type LibraryFile = {
   createdAt: string;
 };
 
-const toLibraryFile = (r: {
-  id: string;
-  name: string;
-  size: number | string;
-  sha256: string | null;
-  created_at: string;
-}) => ({
+const toLibraryFile = (r: LibraryRow): LibraryFile => ({
   id: r.id,
   name: r.name,
   size: Number(r.size),
@@ -32,13 +32,7 @@ const toLibraryFile = (r: {
 
 /** One complete file by id, or undefined. */
 export async function findLibraryFile(db: Db, id: string): Promise<LibraryFile | undefined> {
-  const row = await db
-    .selectFrom('files')
-    .select(['id', 'name', 'size', 'sha256', 'created_at'])
-    .where('id', '=', id)
-    .where('type', '=', 'file')
-    .where('status', '=', 'complete')
-    .executeTakeFirst();
+  const row = await findCompleteFile(db, id);
   return row && toLibraryFile(row);
 }
 
@@ -52,15 +46,7 @@ export async function searchLibraryFiles(
   extensions: readonly string[],
   limit: number,
 ): Promise<LibraryFile[]> {
-  const rows = await db
-    .selectFrom('files')
-    .select(['id', 'name', 'name_key', 'size', 'sha256', 'created_at'])
-    .where('type', '=', 'file')
-    .where('status', '=', 'complete')
-    .where((eb) => eb.or(extensions.map((ext) => eb('name_key', 'like', `%${ext}`))))
-    .orderBy('name_key')
-    .limit(SCAN_LIMIT)
-    .execute();
+  const rows = await listCompleteFilesEndingWith(db, extensions, SCAN_LIMIT);
   // Word matching in JS: no LIKE escaping differences between SQLite and PostgreSQL to get wrong.
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   return rows
@@ -79,26 +65,7 @@ export async function listLibraryFolderFiles(
   extensions: readonly string[],
   limit: number,
 ): Promise<LibraryFile[]> {
-  const file = await db
-    .selectFrom('files')
-    .select(['parent_key'])
-    .where('id', '=', fileId)
-    .where('type', '=', 'file')
-    .where('status', '=', 'complete')
-    .executeTakeFirst();
-  if (!file) return [];
-  const rows = await db
-    .selectFrom('files')
-    .select(['id', 'name', 'size', 'sha256', 'created_at'])
-    .where('parent_key', '=', file.parent_key)
-    .where('type', '=', 'file')
-    .where('status', '=', 'complete')
-    .where((eb) => eb.or(extensions.map((ext) => eb('name_key', 'like', `%${ext}`))))
-    .orderBy('name_key')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map(toLibraryFile);
+  return (await listCompleteSiblingsEndingWith(db, fileId, extensions, limit)).map(toLibraryFile);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
+import { beatOn, type Clock } from '../../platform/feature.ts';
 import { garbageHeld } from '../../platform/garbage-hold.ts';
 import {
   deleteExpiredTickets,
@@ -50,7 +51,7 @@ export async function collectGarbage(db: Db, store: BlobStore): Promise<number> 
 }
 
 /** Removes an item row (cascading to its chunks, shares and tickets) and queues its blobs, atomically. */
-export async function discardItems(db: Db, ids: string[], now = new Date()): Promise<void> {
+export async function discardItems(db: Db, ids: string[], now: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await queueChunksAsGarbage(trx, ids, now.toISOString());
     for (const id of ids) await deleteItemRow(trx, id);
@@ -58,7 +59,7 @@ export async function discardItems(db: Db, ids: string[], now = new Date()): Pro
 }
 
 /** Drops uploads that stopped receiving (lease expired) or were never completed. */
-export async function sweepAbandonedUploads(db: Db, now = new Date()): Promise<number> {
+export async function sweepAbandonedUploads(db: Db, now: Date): Promise<number> {
   const storedBefore = new Date(now.getTime() - STORED_UPLOAD_TTL_MS).toISOString();
   const ids = await listAbandonedUploads(db, now.toISOString(), storedBefore);
   if (ids.length > 0) await discardItems(db, ids, now);
@@ -66,7 +67,7 @@ export async function sweepAbandonedUploads(db: Db, now = new Date()): Promise<n
 }
 
 /** Queues blobs that exist in the store but that no chunk row knows (a crash between write and insert). */
-export async function sweepOrphanBlobs(db: Db, store: BlobStore, now = new Date()): Promise<number> {
+export async function sweepOrphanBlobs(db: Db, store: BlobStore, now: Date): Promise<number> {
   if (!store.list) return 0;
   const cutoff = now.getTime() - ORPHAN_BLOB_MIN_AGE_MS;
   let queued = 0;
@@ -98,7 +99,7 @@ export type SweepReport = {
 export async function runMaintenance(
   db: Db,
   store: BlobStore,
-  now = new Date(),
+  now: Date,
   opts: { orphans?: boolean } = {},
 ): Promise<SweepReport> {
   const abandonedUploads = await sweepAbandonedUploads(db, now);
@@ -111,29 +112,31 @@ export async function runMaintenance(
   return { abandonedUploads, orphanBlobs, blobsDeleted, tmpRemoved };
 }
 
-/** Runs maintenance at startup and every minute until stopped. */
+/** Runs maintenance at startup and every minute (on the feature's clock) until stopped. */
 export function startMaintenance(
   db: Db,
   store: BlobStore,
   log: FastifyBaseLogger,
+  clock: Clock,
 ): { stop: () => Promise<void> } {
   let count = 0;
   let current: Promise<unknown> = Promise.resolve();
   const tick = () => {
     const orphans = count % ORPHAN_SWEEP_EVERY === 0;
     count += 1;
-    current = runMaintenance(db, store, new Date(), { orphans })
+    current = runMaintenance(db, store, new Date(clock.now()), { orphans })
       .then((r) => {
         if (r.abandonedUploads || r.orphanBlobs || r.tmpRemoved) log.info(r, 'files maintenance cleaned up');
       })
       .catch((err: unknown) => log.error({ err }, 'files maintenance failed'));
+    return current.then(() => {});
   };
   tick();
-  const timer = setInterval(tick, SWEEP_INTERVAL_MS);
-  timer.unref();
+  // The next pass is armed once this one has settled, so two never run at once.
+  const stopBeat = beatOn(clock, SWEEP_INTERVAL_MS, tick);
   return {
     async stop() {
-      clearInterval(timer);
+      stopBeat();
       await current;
     },
   };

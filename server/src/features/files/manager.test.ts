@@ -79,7 +79,7 @@ describe('trash', () => {
     await ctx.db.updateTable('files').set({ deleted_at: longAgo }).where('id', '=', old.id).execute();
     const { purgeExpiredTrash } = await import('./trash/service.ts');
     const garbage = { kick() {}, idle: async () => {} };
-    expect(await purgeExpiredTrash({ db: ctx.db, garbage })).toBe(1);
+    expect(await purgeExpiredTrash({ db: ctx.db, garbage }, new Date())).toBe(1);
     const ids = (await call('GET', '/api/trash')).json().data.map((t: { id: string }) => t.id);
     expect(ids).toContain(young.id);
     expect(ids).not.toContain(old.id);

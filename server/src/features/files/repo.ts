@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { threadGarbageId } from '../../platform/blob-store/index.ts';
 import type { DownloadTicketsTable, FileChunksTable, FilesTable } from './tables.ts';
@@ -266,4 +267,67 @@ export async function publishStoredUpload(
     .where('status', '=', 'stored')
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) > 0;
+}
+
+/** LIKE wildcards in the member's text are literal characters (escaped with `\\`, on SQLite and PostgreSQL alike). */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** `name_key` (of the files table) contains `key` (already a name key) literally. */
+const nameKeyContains = (key: string) => sql<boolean>`files.name_key like ${likePattern(key)} escape '\\'`;
+
+/** Listed items in any folder whose name key contains `key`: folders first, then by name; at most `limit`. */
+export async function listItemsByNameKey(db: Db, key: string, limit: number): Promise<ItemRow[]> {
+  return listedItems(db)
+    .where(nameKeyContains(key))
+    .orderBy('files.type', 'desc')
+    .orderBy('files.name_key')
+    .limit(limit)
+    .execute();
+}
+
+/** Every folder's id, parent and name (what a folder's path is built from). */
+export async function listAllFolders(
+  db: Db,
+): Promise<{ id: string; parent_id: string | null; name: string }[]> {
+  return db.selectFrom('files').select(['id', 'parent_id', 'name']).where('type', '=', 'folder').execute();
+}
+
+/** One member's own complete files whose name key contains `key`, by name; at most `limit`. */
+export async function listOwnFilesByNameKey(
+  db: Db,
+  ownerId: string,
+  key: string,
+  limit: number,
+): Promise<{ id: string; name: string }[]> {
+  return db
+    .selectFrom('files')
+    .select(['id', 'name'])
+    .where('type', '=', 'file')
+    .where('status', '=', 'complete')
+    .where('owner_id', '=', ownerId)
+    .where(nameKeyContains(key))
+    .orderBy('name_key')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** One member's own complete files named exactly `key` (a name key), at most `limit`. */
+export async function listOwnFilesNamed(
+  db: Db,
+  ownerId: string,
+  key: string,
+  limit: number,
+): Promise<FilesTable[]> {
+  return db
+    .selectFrom('files')
+    .selectAll()
+    .where('type', '=', 'file')
+    .where('status', '=', 'complete')
+    .where('owner_id', '=', ownerId)
+    .where('name_key', '=', key)
+    .limit(limit)
+    .execute();
 }

@@ -16,7 +16,7 @@ import {
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { archiveRoutes } from './archive/routes.ts';
-import { createArchiveSender } from './archive/send.ts';
+import type { ArchiveSender } from './archive/send.ts';
 import type { FilesFeatureConfig } from './config.ts';
 import type { FilesContext } from './context.ts';
 import { downloadRoutes } from './download-routes.ts';
@@ -24,6 +24,7 @@ import { manageRoutes } from './manage-routes.ts';
 import { presentItem } from './present.ts';
 import { previewRoutes } from './preview.ts';
 import { resumableRoutes } from './resumable/routes.ts';
+import type { ChunkTusStore } from './resumable/tus-store.ts';
 import {
   breadcrumbs,
   categories,
@@ -55,15 +56,15 @@ export function filesRoutes(
   ctx: FilesContext,
   config: FilesFeatureConfig,
   thumbnails: Thumbnails,
+  services: { sendArchive: ArchiveSender; tusStore: ChunkTusStore },
 ): FastifyPluginAsyncZod {
-  const sendArchive = createArchiveSender(ctx);
+  const { sendArchive, tusStore } = services;
   return async (app) => {
     await app.register(itemRoutes(ctx));
     await app.register(uploadRoutes(ctx, config));
-    const resumable = resumableRoutes(ctx);
-    await app.register(resumable);
+    await app.register(resumableRoutes(ctx, tusStore));
     // Upload requests (issue 45): guests upload on the same tus chunk store as members.
-    await app.register(guestUploadRoutes(ctx, resumable.store));
+    await app.register(guestUploadRoutes(ctx, tusStore));
     await app.register(uploadRequestRoutes(ctx, config));
     await app.register(downloadRoutes(ctx));
     await app.register(storageLimitRoutes(ctx));

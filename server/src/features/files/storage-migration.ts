@@ -13,6 +13,16 @@ import { nowIso } from '../../platform/time.ts';
 import { chunkCheck } from '../../platform/transfer/chunk-reader.ts';
 import { collectGarbage } from './maintenance.ts';
 import { listChunks, queueGarbage } from './repo.ts';
+import {
+  currentChunkBlobs,
+  forgetCopies,
+  forgetCopiesOfFile,
+  listCopies,
+  listStoredFiles,
+  recordCopy,
+  setFileThread,
+  switchChunk,
+} from './repo-migration.ts';
 import type { FileChunksTable } from './tables.ts';
 
 /**
@@ -41,14 +51,7 @@ export async function migrateStorage(
   if (!store.storeOf(to)) throw new Error(`The ${to} store is not configured (see docs/files.md, "Stores")`);
   await dropUnfinishedCopies(db, store);
   const dest = store.writingTo(to);
-  const files = await db
-    .selectFrom('files')
-    .select(['id', 'name', 'size', 'thread_id'])
-    .where('type', '=', 'file')
-    // Trashed files too: they may still be restored, so their bytes move with the rest.
-    .where('status', 'in', ['complete', 'trashed'])
-    .orderBy('id')
-    .execute();
+  const files = await listStoredFiles(db);
   const report: MigrationReport = { migrated: 0, skipped: 0, failed: 0, bytes: 0 };
   let done = 0;
   for (const file of files) {
@@ -92,7 +95,7 @@ async function migrateFile(
   // run killed before Discord's answer is recorded still finds the thread by it), then with its id.
   const scoped = dest.forFile(fileId, async (thread) => {
     newThread = thread;
-    await recordCopy(db, threadGarbageId(thread), fileId);
+    await recordCopy(db, threadGarbageId(thread), fileId, nowIso());
   });
   const copies: string[] = [];
   for (const c of chunks) {
@@ -100,55 +103,33 @@ async function migrateFile(
     const bytes = await readAll(await store.get(c.blob_id));
     checkChunkBytes(bytes, check, `${c.idx} in the source store`);
     const id = await scoped.put([bytes], bytes.length);
-    await recordCopy(db, id, fileId);
+    await recordCopy(db, id, fileId, nowIso());
     // Verified at the destination: read back from there and checked against the chunk's record.
     const back = await readAll(await dest.get(id));
     checkChunkBytes(back, check, `${c.idx} at the destination`);
     copies.push(id);
   }
   await db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('file_chunks')
-      .select(['idx', 'blob_id'])
-      .where('file_id', '=', fileId)
-      .orderBy('idx')
-      .execute();
+    const current = await currentChunkBlobs(trx, fileId);
     const unchanged =
       current.length === chunks.length && current.every((r, i) => r.blob_id === chunks[i]?.blob_id);
     if (!unchanged) throw new Error('the file changed or was deleted during the copy');
-    for (const [i, c] of chunks.entries()) {
-      await trx
-        .updateTable('file_chunks')
-        .set({ blob_id: copies[i]! })
-        .where('file_id', '=', fileId)
-        .where('idx', '=', c.idx)
-        .execute();
-    }
-    await trx.updateTable('files').set({ thread_id: newThread }).where('id', '=', fileId).execute();
+    for (const [i, c] of chunks.entries()) await switchChunk(trx, fileId, c.idx, copies[i]!);
+    await setFileThread(trx, fileId, newThread);
     const old = chunks.map((c) => c.blob_id);
     if (oldThread) old.push(threadGarbageId(oldThread));
     await queueGarbage(trx, old, nowIso());
-    await trx.deleteFrom('storage_copies').where('file_id', '=', fileId).execute();
+    await forgetCopiesOfFile(trx, fileId);
   });
 }
 
 /** Copies of a run that stopped before switching: deleted from their store, never used. */
 async function dropUnfinishedCopies(db: Db, store: BlobStore): Promise<number> {
-  const rows = await db.selectFrom('storage_copies').select('blob_id').execute();
-  if (rows.length === 0) return 0;
-  const ids = rows.map((r) => r.blob_id);
+  const ids = await listCopies(db);
+  if (ids.length === 0) return 0;
   const deleted = store.deleteMany ? await store.deleteMany(ids) : [];
-  if (deleted.length > 0) await db.deleteFrom('storage_copies').where('blob_id', 'in', deleted).execute();
+  await forgetCopies(db, deleted);
   return deleted.length;
-}
-
-async function recordCopy(db: Db, blobId: string, fileId: string): Promise<void> {
-  await db
-    .insertInto('storage_copies')
-    .values({ blob_id: blobId, file_id: fileId, created_at: nowIso() })
-    // A thread name left over from a run whose clean-up could not reach Discord is recorded already.
-    .onConflict((oc) => oc.column('blob_id').doNothing())
-    .execute();
 }
 
 export type VerifyReport = {
@@ -164,13 +145,7 @@ export async function verifyStorage(
   store: BlobStore,
   opts: { onProgress?: (done: number, total: number) => void } = {},
 ): Promise<VerifyReport> {
-  const files = await db
-    .selectFrom('files')
-    .select(['id', 'name', 'size', 'sha256', 'total_chunks'])
-    .where('type', '=', 'file')
-    .where('status', 'in', ['complete', 'trashed'])
-    .orderBy('id')
-    .execute();
+  const files = await listStoredFiles(db);
   const report: VerifyReport = { files: 0, chunks: 0, bytes: 0, problems: [] };
   for (const file of files) {
     const chunks = await listChunks(db, file.id);

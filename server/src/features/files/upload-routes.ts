@@ -13,6 +13,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fail, HttpError } from '../../platform/errors.ts';
+import { dateOn } from '../../platform/time.ts';
 import type { FilesFeatureConfig } from './config.ts';
 import type { FilesContext } from './context.ts';
 import { watchBody } from './fair-uploads.ts';
@@ -112,10 +113,15 @@ export function uploadRoutes(ctx: FilesContext, config: FilesFeatureConfig): Fas
           fileSize: Number(stored?.size ?? 0),
           totalChunks,
         });
-        const share = await createShare(ctx.db, file.id, userId, {
-          accessLevel: req.query.accessLevel ?? 'public',
-        });
-        const data = presentShare(share, shareBaseUrl(config, req));
+        const now = dateOn(ctx.clock);
+        const share = await createShare(
+          ctx.db,
+          file.id,
+          userId,
+          { accessLevel: req.query.accessLevel ?? 'public' },
+          now,
+        );
+        const data = presentShare(share, shareBaseUrl(config, req), now.getTime());
         return reply
           .code(201)
           .send({ success: true as const, url: data.url, file: presentItem(file), share: data });

@@ -10,7 +10,7 @@ import {
 import type { Db } from '../../db/index.ts';
 import { type BlobStore, StoreUnavailableError } from '../../platform/blob-store/index.ts';
 import { fail } from '../../platform/errors.ts';
-import { isoIn, nowIso } from '../../platform/time.ts';
+import { dateOn, isoIn, nowIso } from '../../platform/time.ts';
 import { BufferWaitTimeout } from '../../platform/transfer/buffer-pool.ts';
 import { type StoredChunk, storeInChunks, TooLargeError } from '../../platform/transfer/chunker.ts';
 import type { FilesContext } from './context.ts';
@@ -186,7 +186,7 @@ export async function receiveUpload(
     return { fileId: id, totalChunks: stored.chunks };
   } catch (e) {
     if (fileId) {
-      await discardItems(db, [fileId]).catch((err: unknown) =>
+      await discardItems(db, [fileId], dateOn(ctx.clock)).catch((err: unknown) =>
         ctx.log.error({ err }, 'could not discard upload'),
       );
       ctx.garbage.kick();
@@ -298,7 +298,7 @@ export async function completeUpload(
     chunks.every((c, i) => c.idx === i && (i === chunks.length - 1 || c.size === CHUNK_SIZE_BYTES)) &&
     chunks.reduce((sum, c) => sum + c.size, 0) === size;
   if (!isConsistent) {
-    await discardItems(db, [row.id]);
+    await discardItems(db, [row.id], dateOn(ctx.clock));
     ctx.garbage.kick();
     throw fail('UPLOAD_CORRUPT', 'The stored data is incomplete; upload the file again');
   }

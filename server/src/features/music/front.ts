@@ -1,6 +1,8 @@
 import { MUSIC_HANDOVER_TEXT, type MusicBotHolder, type PlaybackStatus } from '@guildhall/common';
 import type { FastifyBaseLogger } from 'fastify';
 import { fail } from '../../platform/errors.ts';
+import type { Clock } from '../../platform/feature.ts';
+import { isoOn } from '../../platform/time.ts';
 import type { Forwarder } from './forward.ts';
 import type { BotLease } from './lease.ts';
 import type { PlaybackStore } from './playback-store.ts';
@@ -54,6 +56,8 @@ export type FrontOptions = {
   /** Whether a bot token is configured at all (without one, the bot is simply offline, as before). */
   hasToken: boolean;
   settings: (guildId: string) => Promise<PlayerSettings>;
+  /** The feature's clock: when "Reconnecting" began. */
+  clock: Clock;
 };
 
 /**
@@ -73,7 +77,7 @@ export function musicFront(o: FrontOptions): MusicCommands {
     return holder ? { kind: 'holder', id: holder } : { kind: 'nowhere' };
   };
   const reconnectingSince = () => {
-    since.at ??= new Date().toISOString();
+    since.at ??= isoOn(o.clock);
     return since.at;
   };
   const stored = async (guildId: string): Promise<PlaybackStatus> =>

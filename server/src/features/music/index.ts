@@ -114,7 +114,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       const history = createHistoryStore(db, clock, log);
       let state: MusicState;
       // One SQLite process writes as epoch 0; with a lease, only the holder writes, under its epoch.
-      const store = new PlaybackStore(db, log, () => (state.lease ? state.lease.epoch : 0));
+      const store = new PlaybackStore(db, log, () => (state.lease ? state.lease.epoch : 0), clock);
       const sources = [
         youtubeSource(c.youtubeBaseUrl),
         soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
@@ -179,6 +179,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
             isReady: () => state.ready,
             hasToken: Boolean(c.botToken),
             settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
+            clock,
           }),
           { client: spotify, clock, log, budgetMs: options.spotify?.budgetMs },
         ),
@@ -203,6 +204,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
           publicUrl: c.publicUrl,
           guildId: c.defaultGuildId ?? null,
           deferAfterMs: () => options.discord?.deferAfterMs ?? DISCORD_DEFER_AFTER_MS,
+          clock,
           offered: () => botHolder.offeredCommands(),
         }),
         loopback,
@@ -243,7 +245,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
       return state;
     },
     rooms: (_ctx, { front }) => ({ [MUSIC_ROOM_TYPE]: musicRoomType(front) }),
-    routes: ({ db }, { front, lyrics, history }) => musicRoutes(db, front, lyrics, history),
+    routes: ({ db, clock }, { front, lyrics, history }) => musicRoutes(db, front, lyrics, history, clock),
     start: async ({ config, log, processes }, state) => {
       const c = config;
       if (!c.botToken) {

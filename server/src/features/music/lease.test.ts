@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { realClock } from '../../platform/feature.ts';
 import { createTestApp, type TestContext } from '../../test/app.ts';
 import { manualClock } from '../../test/manual-clock.ts';
 import { BotLease } from './lease.ts';
@@ -62,7 +63,7 @@ describe('the bot lease (issue 42): one holder, taken over when it runs out, fen
       paused: false,
       position,
     });
-    const storeOf = (epoch: () => number | null) => new PlaybackStore(t!.db, silentLog, epoch);
+    const storeOf = (epoch: () => number | null) => new PlaybackStore(t!.db, silentLog, epoch, realClock);
     await storeOf(() => 2).save('42', () => playback(30));
     await storeOf(() => 1).save('42', () => playback(5));
     await storeOf(() => 1).savePosition('42', 6);

@@ -2,6 +2,8 @@ import { EqSettings, MusicEffect, Song, VoiceChannelInfo } from '@guildhall/comm
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/index.ts';
+import type { Clock } from '../../platform/feature.ts';
+import { isoOn } from '../../platform/time.ts';
 import type { StoredPlayback } from './player.ts';
 import { findGuildState, listGuildStates, saveGuildPosition, saveGuildState } from './repo.ts';
 import type { MusicGuildStateTable } from './tables.ts';
@@ -16,16 +18,18 @@ export class PlaybackStore {
   private readonly db: Db;
   private readonly log: FastifyBaseLogger;
   private readonly epoch: () => number | null;
+  private readonly clock: Clock;
   /** Per guild: the write in progress, and the snapshot to write after it (only the latest is kept). */
   private readonly writes = new Map<
     string,
     { running: Promise<void>; next: (() => StoredPlayback) | null }
   >();
 
-  constructor(db: Db, log: FastifyBaseLogger, epoch: () => number | null) {
+  constructor(db: Db, log: FastifyBaseLogger, epoch: () => number | null, clock: Clock) {
     this.db = db;
     this.log = log;
     this.epoch = epoch;
+    this.clock = clock;
   }
 
   /** Stores a guild's playback soon; `snapshot` is taken when the write runs, so a burst of changes is one write. */
@@ -56,8 +60,8 @@ export class PlaybackStore {
   async savePosition(guildId: string, position: number): Promise<void> {
     const epoch = this.epoch();
     if (epoch === null || this.writes.has(guildId)) return; // a whole write is on its way
-    await saveGuildPosition(this.db, guildId, epoch, position, new Date().toISOString()).catch(
-      (err: unknown) => this.log.warn({ err, guildId }, 'music: could not store the position'),
+    await saveGuildPosition(this.db, guildId, epoch, position, isoOn(this.clock)).catch((err: unknown) =>
+      this.log.warn({ err, guildId }, 'music: could not store the position'),
     );
   }
 
@@ -95,7 +99,7 @@ export class PlaybackStore {
       eq: JSON.stringify(s.eq),
       paused: s.paused ? 1 : 0,
       position: s.position,
-      updated_at: new Date().toISOString(),
+      updated_at: isoOn(this.clock),
     }).catch((err: unknown) => this.log.warn({ err, guildId }, 'music: could not store the playback'));
   }
 

@@ -11,6 +11,8 @@ import {
 import type { Db } from '../../db/index.ts';
 import type { UsersTable } from '../../db/schema.ts';
 import { fail } from '../../platform/errors.ts';
+import type { Clock } from '../../platform/feature.ts';
+import { isoOn } from '../../platform/time.ts';
 import type { MusicCommands } from './front.ts';
 import { presentPlaylist, presentPlaylistSong } from './present.ts';
 import * as repo from './repo.ts';
@@ -20,9 +22,10 @@ import * as repo from './repo.ts';
  * their creator; only the creator renames, deletes, edits songs or changes visibility. A private
  * playlist of someone else answers 404, so its existence is not revealed.
  */
-export type PlaylistContext = { db: Db; music: MusicCommands };
+export type PlaylistContext = { db: Db; music: MusicCommands; clock: Clock };
 
-const now = () => new Date().toISOString();
+/** Playlists are dated by the feature's clock. */
+const now = (ctx: Pick<PlaylistContext, 'clock'>) => isoOn(ctx.clock);
 
 async function visiblePlaylist(db: Db, viewerId: string, id: string): Promise<repo.PlaylistRow> {
   const row = await repo.findPlaylist(db, id);
@@ -78,14 +81,15 @@ function decodeCursor(cursor: string): { updatedAt: string; id: string } {
 }
 
 export async function createPlaylist(
-  db: Db,
+  ctx: PlaylistContext,
   creator: UsersTable,
   guildId: string,
   name: string,
   isPublic: boolean,
 ): Promise<PlaylistWithSongs> {
+  const { db } = ctx;
   const id = randomUUID();
-  const at = now();
+  const at = now(ctx);
   const row = {
     id,
     guild_id: guildId,
@@ -111,15 +115,17 @@ export async function deletePlaylist(db: Db, viewerId: string, id: string): Prom
   await repo.deletePlaylist(db, id);
 }
 
-export async function setVisibility(db: Db, viewerId: string, id: string, isPublic: boolean) {
+export async function setVisibility(ctx: PlaylistContext, viewerId: string, id: string, isPublic: boolean) {
+  const { db } = ctx;
   await ownPlaylist(db, viewerId, id);
-  await repo.updatePlaylist(db, id, { is_public: isPublic ? 1 : 0, updated_at: now() });
+  await repo.updatePlaylist(db, id, { is_public: isPublic ? 1 : 0, updated_at: now(ctx) });
   return getPlaylist(db, viewerId, id);
 }
 
-export async function renamePlaylist(db: Db, viewerId: string, id: string, name: string) {
+export async function renamePlaylist(ctx: PlaylistContext, viewerId: string, id: string, name: string) {
+  const { db } = ctx;
   await ownPlaylist(db, viewerId, id);
-  await repo.updatePlaylist(db, id, { name, updated_at: now() });
+  await repo.updatePlaylist(db, id, { name, updated_at: now(ctx) });
   return getPlaylist(db, viewerId, id);
 }
 
@@ -140,25 +146,26 @@ export async function addSong(ctx: PlaylistContext, viewerId: string, id: string
       duration: info.duration ?? 0,
       url: info.url,
       thumbnail: info.thumbnail ?? null,
-      added_at: now(),
+      added_at: now(ctx),
     },
     PLAYLIST_MAX_SONGS,
   );
   if (row === 'full') throw fail('PLAYLIST_FULL', MUSIC_TEXTS.playlistFull);
   if (row === 'duplicate') throw fail('SONG_ALREADY_ADDED', MUSIC_TEXTS.songAlreadyAdded);
-  await repo.updatePlaylist(ctx.db, id, { updated_at: now() });
+  await repo.updatePlaylist(ctx.db, id, { updated_at: now(ctx) });
   return {
     song: presentPlaylistSong(row),
     playlist: presentPlaylist(await visiblePlaylist(ctx.db, viewerId, id)),
   };
 }
 
-export async function removeSong(db: Db, viewerId: string, id: string, songId: string) {
+export async function removeSong(ctx: PlaylistContext, viewerId: string, id: string, songId: string) {
+  const { db } = ctx;
   await ownPlaylist(db, viewerId, id);
   if (!(await repo.deletePlaylistSong(db, id, songId))) {
     throw fail('PLAYLIST_SONG_NOT_FOUND', MUSIC_TEXTS.playlistSongNotFound);
   }
-  await repo.updatePlaylist(db, id, { updated_at: now() });
+  await repo.updatePlaylist(db, id, { updated_at: now(ctx) });
   return getPlaylist(db, viewerId, id);
 }
 

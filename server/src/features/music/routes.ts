@@ -47,6 +47,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Db } from '../../db/index.ts';
+import type { Clock } from '../../platform/feature.ts';
 import { perMemberKey } from '../../platform/rate-limit/keys.ts';
 import type { MusicCommands } from './front.ts';
 import type { HistoryStore } from './history/store.ts';
@@ -93,12 +94,13 @@ export function musicRoutes(
   music: MusicCommands,
   lyrics: LyricsService,
   history: HistoryStore,
+  clock: Clock,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const me = (req: FastifyRequest) => req.auth!.user;
     const caller = (req: FastifyRequest): Caller => ({ user: req.auth!.user, level: req.auth!.level });
     const ok = <T>(data: T) => ({ success: true as const, data });
-    const ctx = { db, music };
+    const ctx = { db, music, clock };
 
     app.get(
       `${BASE}/guilds`,
@@ -294,7 +296,7 @@ export function musicRoutes(
       },
       async (req) => {
         const playlist = await playlists.createPlaylist(
-          db,
+          ctx,
           me(req),
           req.params.guildId,
           req.body.name,
@@ -336,7 +338,12 @@ export function musicRoutes(
       `${BASE}/playlist/:id/songs/:songId`,
       { config: CONTROL, schema: { params: PlaylistSongParams, response: responds(PlaylistResponse) } },
       async (req) => {
-        const playlist = await playlists.removeSong(db, me(req).discord_id, req.params.id, req.params.songId);
+        const playlist = await playlists.removeSong(
+          ctx,
+          me(req).discord_id,
+          req.params.id,
+          req.params.songId,
+        );
         return ok({ playlist });
       },
     );
@@ -373,7 +380,12 @@ export function musicRoutes(
         schema: { params: PlaylistIdParams, body: PlaylistRenameBody, response: responds(PlaylistResponse) },
       },
       async (req) => {
-        const playlist = await playlists.renamePlaylist(db, me(req).discord_id, req.params.id, req.body.name);
+        const playlist = await playlists.renamePlaylist(
+          ctx,
+          me(req).discord_id,
+          req.params.id,
+          req.body.name,
+        );
         return ok({ playlist });
       },
     );
@@ -390,7 +402,7 @@ export function musicRoutes(
       },
       async (req) => {
         const playlist = await playlists.setVisibility(
-          db,
+          ctx,
           me(req).discord_id,
           req.params.id,
           req.body.isPublic,

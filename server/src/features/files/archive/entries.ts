@@ -3,20 +3,12 @@ import type { Db } from '../../../db/index.ts';
 import { fail } from '../../../platform/errors.ts';
 import { nameKey, numberedName } from '../names.ts';
 import { requireItem } from '../service.ts';
+import { listCompleteChildren } from './repo.ts';
 
 /** One entry of an archive: a file (its id and size) or an empty folder, at a path inside the ZIP. */
 export type ArchiveEntry =
   | { kind: 'file'; path: string; fileId: string; size: number; mtime: Date }
   | { kind: 'folder'; path: string; mtime: Date };
-
-type Row = {
-  id: string;
-  parent_id: string | null;
-  name: string;
-  type: 'file' | 'folder';
-  size: number | string;
-  updated_at: string;
-};
 
 const BATCH = 500;
 
@@ -52,17 +44,10 @@ export async function archiveEntries(db: Db, ids: string[]): Promise<ArchiveEntr
     while (level.length > 0) {
       const next: { id: string; path: string }[] = [];
       for (let i = 0; i < level.length; i += BATCH) {
-        const rows: Row[] = await db
-          .selectFrom('files')
-          .select(['id', 'parent_id', 'name', 'type', 'size', 'updated_at'])
-          .where(
-            'parent_id',
-            'in',
-            level.slice(i, i + BATCH).map((l) => l.id),
-          )
-          .where('status', '=', 'complete')
-          .orderBy('name_key')
-          .execute();
+        const rows = await listCompleteChildren(
+          db,
+          level.slice(i, i + BATCH).map((l) => l.id),
+        );
         for (const r of rows) {
           const path = `${pathOf.get(r.parent_id!)}/${r.name}`;
           childless.delete(r.parent_id!);

@@ -8,6 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fail } from '../../../platform/errors.ts';
 import type { FilesContext } from '../context.ts';
+import { findItem } from '../repo.ts';
 import { requireFolder } from '../service.ts';
 import { archiveEntries } from './entries.ts';
 import type { ArchiveSender } from './send.ts';
@@ -65,7 +66,7 @@ export function archiveRoutes(ctx: FilesContext, sendArchive: ArchiveSender): Fa
   };
 
   async function singleName(id: string): Promise<string> {
-    const row = await db.selectFrom('files').select(['name', 'type']).where('id', '=', id).executeTakeFirst();
+    const row = await findItem(db, id);
     if (!row) return 'shared-files';
     return row.type === 'folder' ? row.name : row.name.replace(/\.[^.]+$/, '') || row.name;
   }

@@ -3,6 +3,7 @@ import { randomToken, sha256Hex } from '../../../platform/crypto.ts';
 import { isSessionLive } from '../../../platform/sessions.ts';
 import { isoIn, nowIso } from '../../../platform/time.ts';
 import { DOWNLOAD_TICKET_TTL_MS } from '../tickets.ts';
+import { findArchiveTicket, insertArchiveTicket } from './repo.ts';
 
 /**
  * A ticket for the browser's download manager to fetch a ZIP of a selection (it cannot send the bearer
@@ -17,17 +18,17 @@ export async function issueArchiveTicket(
 ): Promise<{ token: string; expiresAt: string }> {
   const token = randomToken(32);
   const expiresAt = isoIn(DOWNLOAD_TICKET_TTL_MS);
-  await db.deleteFrom('archive_tickets').where('expires_at', '<=', nowIso()).execute();
-  await db
-    .insertInto('archive_tickets')
-    .values({
+  await insertArchiveTicket(
+    db,
+    {
       token_hash: sha256Hex(token),
       item_ids: JSON.stringify(ids),
       user_id: userId,
       session_hash: sessionHash,
       expires_at: expiresAt,
-    })
-    .execute();
+    },
+    nowIso(),
+  );
   return { token, expiresAt };
 }
 
@@ -36,11 +37,7 @@ export async function redeemArchiveTicket(
   db: Db,
   token: string,
 ): Promise<{ ids: string[]; userId: string | null } | null> {
-  const row = await db
-    .selectFrom('archive_tickets')
-    .selectAll()
-    .where('token_hash', '=', sha256Hex(token))
-    .executeTakeFirst();
+  const row = await findArchiveTicket(db, sha256Hex(token));
   if (!row || row.expires_at <= nowIso()) return null;
   if (row.session_hash !== null && !(await isSessionLive(db, row.session_hash))) return null;
   return { ids: JSON.parse(row.item_ids) as string[], userId: row.user_id };

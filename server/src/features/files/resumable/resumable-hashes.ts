@@ -1,3 +1,4 @@
+import type { Clock } from '../../../platform/feature.ts';
 import type { FileHash, HashPool } from '../../../platform/transfer/hash-pool.ts';
 
 /** A resumable upload's file hash kept between its requests, and how many bytes it has been fed. */
@@ -15,10 +16,12 @@ export const RESUMABLE_HASH_IDLE_MS = 60 * 60_000;
 export class ResumableHashes {
   private readonly entries = new Map<string, Entry>();
   private readonly pool: HashPool;
+  private readonly clock: Clock;
   private readonly idleMs: number;
 
-  constructor(pool: HashPool, idleMs = RESUMABLE_HASH_IDLE_MS) {
+  constructor(pool: HashPool, clock: Clock, idleMs = RESUMABLE_HASH_IDLE_MS) {
     this.pool = pool;
+    this.clock = clock;
     this.idleMs = idleMs;
   }
 
@@ -45,7 +48,7 @@ export class ResumableHashes {
   /** Puts the hash back, fed exactly the first `offset` bytes of the upload. */
   keep(id: string, hash: FileHash, offset: number): void {
     this.entries.get(id)?.hash.drop();
-    this.entries.set(id, { hash, offset, usedAt: Date.now() });
+    this.entries.set(id, { hash, offset, usedAt: this.clock.now() });
   }
 
   /** Drops the upload's hash (finished, cancelled, or fed bytes that were not stored). */
@@ -61,7 +64,7 @@ export class ResumableHashes {
   }
 
   private sweep(): void {
-    const before = Date.now() - this.idleMs;
+    const before = this.clock.now() - this.idleMs;
     for (const [id, entry] of this.entries) {
       if (entry.usedAt < before) this.forget(id);
     }

@@ -16,7 +16,7 @@ import type { FilesContext } from '../context.ts';
 import { findItem } from '../repo.ts';
 import { checkDiskStillHolds, diskFull, isNoSpace } from '../storage-limits/service.ts';
 import { storageUnavailable } from '../upload.ts';
-import { ChunkTusStore } from './tus-store.ts';
+import type { ChunkTusStore } from './tus-store.ts';
 
 const write = { access: 'user' } as const;
 
@@ -127,8 +127,7 @@ export const TUS_BODY_TYPE = OCTETS;
  * on the portal's chunk store. Fastify checks the session and the caller's ownership of the upload and
  * the protocol headers (answering in the API's error envelope), then hands the raw request to tus.
  */
-export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { store: ChunkTusStore } {
-  const datastore = new ChunkTusStore(ctx);
+export function resumableRoutes(ctx: FilesContext, datastore: ChunkTusStore): FastifyPluginAsyncZod {
   const callers = new WeakMap<IncomingMessage, string>();
   /** The upload a creation request made, so its connection entry goes when the request ends. */
   const created = new WeakMap<IncomingMessage, string>();
@@ -212,5 +211,5 @@ export function resumableRoutes(ctx: FilesContext): FastifyPluginAsyncZod & { st
       await handOver(req, reply);
     });
   };
-  return Object.assign(plugin, { store: datastore });
+  return plugin;
 }

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { CHUNK_SIZE_BYTES, DEFAULT_CATEGORY, nameProblem } from '@guildhall/common';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
 import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
-import { isoIn, nowIso } from '../../../platform/time.ts';
+import { dateOn, isoIn, nowIso } from '../../../platform/time.ts';
 import { readChunk } from '../../../platform/transfer/chunk-reader.ts';
 import { storeInChunks, TooLargeError } from '../../../platform/transfer/chunker.ts';
 import type { FileHash } from '../../../platform/transfer/hash-pool.ts';
@@ -60,7 +60,7 @@ export class ChunkTusStore extends DataStore {
   constructor(ctx: FilesContext) {
     super();
     this.ctx = ctx;
-    this.hashes = new ResumableHashes(ctx.hashes);
+    this.hashes = new ResumableHashes(ctx.hashes, ctx.clock);
     this.extensions = ['creation', 'creation-with-upload', 'termination'];
   }
 
@@ -111,11 +111,12 @@ export class ChunkTusStore extends DataStore {
       { userId: owner, declared: size, resumable: true },
       async (trx) => {
         if (guest) {
-          await admitGuestUpload(trx, guest.requestId, {
-            name: row.name,
-            type: meta.filetype ?? undefined,
-            size,
-          });
+          await admitGuestUpload(
+            trx,
+            guest.requestId,
+            { name: row.name, type: meta.filetype ?? undefined, size },
+            this.ctx.clock.now(),
+          );
         }
         await insertItem(trx, row);
       },
@@ -276,7 +277,7 @@ export class ChunkTusStore extends DataStore {
     const row = await findItem(this.ctx.db, id);
     if (!row || row.status === 'complete') throw ERRORS.FILE_NOT_FOUND;
     this.hashes.forget(id);
-    await discardItems(this.ctx.db, [id]);
+    await discardItems(this.ctx.db, [id], dateOn(this.ctx.clock));
     this.ctx.garbage.kick();
   }
 

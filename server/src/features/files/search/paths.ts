@@ -1,16 +1,13 @@
 import { type Breadcrumb, MAX_FOLDER_DEPTH } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
+import { listAllFolders } from '../repo.ts';
 
 /**
  * Every folder's path, from the root's child down to the folder itself (what breadcrumbs show), built
  * from one query of all folders: a search or the trash list names many folders at once.
  */
 export async function folderPaths(db: Db): Promise<Map<string, Breadcrumb[]>> {
-  const rows = await db
-    .selectFrom('files')
-    .select(['id', 'parent_id', 'name'])
-    .where('type', '=', 'folder')
-    .execute();
+  const rows = await listAllFolders(db);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const paths = new Map<string, Breadcrumb[]>();
   const pathOf = (id: string): Breadcrumb[] => {

@@ -1,15 +1,9 @@
 import { type FileSearchHit, SEARCH_MAX_RESULTS } from '@guildhall/common';
-import { sql } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import { nameKey } from '../names.ts';
 import { presentItem } from '../present.ts';
-import { type ItemRow, listedItems } from '../repo.ts';
+import { listItemsByNameKey } from '../repo.ts';
 import { folderPaths } from './paths.ts';
-
-/** LIKE wildcards in the member's text are literal characters (escaped with `\`, on SQLite and PostgreSQL alike). */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * Listed files and folders in any folder whose name contains `query` (case-insensitive, NFC), folders
@@ -19,12 +13,7 @@ export async function findItemsByName(
   db: Db,
   query: string,
 ): Promise<{ hits: FileSearchHit[]; truncated: boolean }> {
-  const rows: ItemRow[] = await listedItems(db)
-    .where(sql<boolean>`files.name_key like ${likePattern(nameKey(query))} escape '\\'`)
-    .orderBy('files.type', 'desc')
-    .orderBy('files.name_key')
-    .limit(SEARCH_MAX_RESULTS + 1)
-    .execute();
+  const rows = await listItemsByNameKey(db, nameKey(query), SEARCH_MAX_RESULTS + 1);
   const paths = await folderPaths(db);
   const hits = rows.slice(0, SEARCH_MAX_RESULTS).map((r) => ({
     ...presentItem(r),

@@ -4,6 +4,7 @@ import type { Db } from '../../../db/index.ts';
 import { clientAddressKey } from '../../../platform/client-address.ts';
 import { sha256Hex } from '../../../platform/crypto.ts';
 import { fail } from '../../../platform/errors.ts';
+import { dateOn } from '../../../platform/time.ts';
 import type { FilesContext } from '../context.ts';
 import { firstByteAsked, sendStoredFile } from '../http-download.ts';
 import { listChunks } from '../repo.ts';
@@ -32,7 +33,7 @@ export async function admitLimitedDownload(
   share: FileSharesTable,
   file: FilesTable,
   ticket: string | undefined,
-  now = new Date(),
+  now: Date,
 ): Promise<boolean> {
   if (isLinkPreview(req.headers['user-agent'])) throw notPreviewed();
   const start = firstByteAsked(req, file);
@@ -54,7 +55,7 @@ export async function admitLimitedDownload(
  * once the last byte has been sent, so previews and aborted fetches do not count.
  */
 export async function sendSharedFile(
-  ctx: Pick<FilesContext, 'db' | 'store' | 'downloadBuffers' | 'downloads' | 'log'>,
+  ctx: Pick<FilesContext, 'db' | 'store' | 'downloadBuffers' | 'downloads' | 'log' | 'clock'>,
   req: FastifyRequest,
   reply: FastifyReply,
   share: FileSharesTable,
@@ -63,8 +64,9 @@ export async function sendSharedFile(
 ): Promise<FastifyReply> {
   const chunks = await listChunks(ctx.db, file.id);
   if (share.max_downloads != null) {
-    if (await admitLimitedDownload(ctx.db, req, share, file, ticket)) {
-      await noticeDownload(ctx.db, ctx.log, share, file);
+    const now = dateOn(ctx.clock);
+    if (await admitLimitedDownload(ctx.db, req, share, file, ticket, now)) {
+      await noticeDownload(ctx.db, ctx.log, share, file, now);
     }
     return sendStoredFile(req, reply, ctx, file, chunks);
   }
@@ -72,7 +74,7 @@ export async function sendSharedFile(
     ? undefined
     : async () => {
         await incrementDownloadCount(ctx.db, share.id);
-        await noticeDownload(ctx.db, ctx.log, share, file);
+        await noticeDownload(ctx.db, ctx.log, share, file, dateOn(ctx.clock));
       };
   return sendStoredFile(req, reply, ctx, file, chunks, count);
 }

@@ -13,6 +13,7 @@ export async function noticeDownload(
   log: FastifyBaseLogger,
   share: FileSharesTable,
   item: Pick<FilesTable, 'id' | 'name' | 'type' | 'parent_id'>,
+  now: Date,
 ): Promise<void> {
   if (Number(share.notify_downloads ?? 0) !== 1 || !share.created_by) return;
   const folder = item.type === 'folder' ? item.id : item.parent_id;
@@ -24,6 +25,6 @@ export async function noticeDownload(
       text: NOTICE_TEXTS.shareDownloaded(item.name),
       link: folder ? `/filesystem?folder=${encodeURIComponent(folder)}` : '/filesystem',
     },
-    new Date(),
+    now,
   ).catch((err: unknown) => log.error({ err, shareId: share.id }, 'a download notice could not be recorded'));
 }

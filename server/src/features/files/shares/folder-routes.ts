@@ -7,6 +7,7 @@ import {
 } from '@guildhall/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { dateOn } from '../../../platform/time.ts';
 import type { ArchiveSender } from '../archive/send.ts';
 import type { FilesContext } from '../context.ts';
 import { FILE_RESPONSES, TicketQuery, ticketExpired } from '../download-routes.ts';
@@ -44,7 +45,7 @@ export function folderShareRoutes(app: FastifyInstance, deps: Deps): void {
 
   /** A live folder share the caller may open (410 once its limit is reached). */
   const openFolderShare = async (req: FastifyRequest<{ Params: { token: string } }>) => {
-    const found = await findLiveShareOf(db, req.params.token, 'folder');
+    const found = await findLiveShareOf(db, req.params.token, 'folder', dateOn(ctx.clock));
     await checkShareAccess(req, found.share);
     return { share: found.share, folder: found.file };
   };
@@ -55,7 +56,9 @@ export function folderShareRoutes(app: FastifyInstance, deps: Deps): void {
     ticketItem: (folder: FilesTable) => Promise<FilesTable>,
     allowLimitReached: boolean,
   ) => {
-    const found = await findLiveShareOf(db, req.params.token, 'folder', { allowLimitReached });
+    const found = await findLiveShareOf(db, req.params.token, 'folder', dateOn(ctx.clock), {
+      allowLimitReached,
+    });
     const item = await ticketItem(found.file);
     if (req.query.ticket !== undefined) {
       if (!(await isTicketValid(db, req.query.ticket, item.id, found.share.id))) throw ticketExpired();
@@ -150,7 +153,7 @@ export function folderShareRoutes(app: FastifyInstance, deps: Deps): void {
         if (req.method === 'HEAD' || isLinkPreview(req.headers['user-agent'])) return;
         if (share.max_downloads == null) await incrementDownloadCount(db, share.id);
         else if (!(await takeLimitedDownload(db, share.id))) throw shareLimitReached();
-        await noticeDownload(db, ctx.log, share, folder);
+        await noticeDownload(db, ctx.log, share, folder, dateOn(ctx.clock));
       };
       const memberKey = req.auth?.user.discord_id ?? req.ip;
       return sendArchive(

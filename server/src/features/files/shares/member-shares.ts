@@ -1,11 +1,9 @@
 import { type AccessLevel, hasLevel, TEXTS } from '@guildhall/common';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import { fail } from '../../../platform/errors.ts';
 import { nameKey } from '../names.ts';
-import { findItem } from '../repo.ts';
-import { likePattern } from '../search/search.ts';
+import { findItem, listOwnFilesByNameKey, listOwnFilesNamed } from '../repo.ts';
 import { presentShare } from './present.ts';
 import { createShare } from './service.ts';
 import { noteNewShare } from './share-note.ts';
@@ -20,17 +18,7 @@ export async function findOwnFilesByName(
   query: string,
   limit: number,
 ): Promise<{ id: string; name: string }[]> {
-  return db
-    .selectFrom('files')
-    .select(['id', 'name'])
-    .where('type', '=', 'file')
-    .where('status', '=', 'complete')
-    .where('owner_id', '=', ownerId)
-    .where(sql<boolean>`name_key like ${likePattern(nameKey(query))} escape '\\'`)
-    .orderBy('name_key')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  return listOwnFilesByNameKey(db, ownerId, nameKey(query), limit);
 }
 
 const notYours = () => fail('NOT_FOUND', 'You have no file by that name.');
@@ -47,27 +35,20 @@ export async function shareOwnFile(
   file: string,
   baseUrl: string,
   log: FastifyBaseLogger,
+  now: Date,
 ): Promise<{ name: string; url: string }> {
   if (!hasLevel(member.level, 'user')) throw fail('FORBIDDEN', TEXTS.insufficientLevel('user'));
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   let target = UUID.test(file) ? await findItem(db, file) : undefined;
   if (!target) {
-    const named = await db
-      .selectFrom('files')
-      .selectAll()
-      .where('type', '=', 'file')
-      .where('status', '=', 'complete')
-      .where('owner_id', '=', member.discordId)
-      .where('name_key', '=', nameKey(file))
-      .limit(2)
-      .execute();
+    const named = await listOwnFilesNamed(db, member.discordId, nameKey(file), 2);
     if (named.length !== 1) throw notYours();
     target = named[0];
   }
   if (target?.type !== 'file' || target.status !== 'complete' || target.owner_id !== member.discordId) {
     throw notYours();
   }
-  const row = await createShare(db, target.id, member.discordId, { accessLevel: 'public' });
+  const row = await createShare(db, target.id, member.discordId, { accessLevel: 'public' }, now);
   await noteNewShare(db, log, row);
-  return { name: target.name, url: presentShare(row, baseUrl.replace(/\/+$/, '')).url };
+  return { name: target.name, url: presentShare(row, baseUrl.replace(/\/+$/, ''), now.getTime()).url };
 }

@@ -2,7 +2,7 @@ import { type FileShare, type SharedFileInfo, shareStateOf } from '@guildhall/co
 import type { FileSharesTable, FilesTable } from '../tables.ts';
 
 /** Row → share (portal-tools §3); `url` is absolute, built from PUBLIC_URL or the request's origin. */
-export function presentShare(row: FileSharesTable, baseUrl: string, now = Date.now()): FileShare {
+export function presentShare(row: FileSharesTable, baseUrl: string, now: number): FileShare {
   const share = {
     id: row.id,
     url: `${baseUrl}/shared/${row.token}`,

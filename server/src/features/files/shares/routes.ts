@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientAddressKey } from '../../../platform/client-address.ts';
 import { appPageWithHead } from '../../../platform/static.ts';
+import { dateOn } from '../../../platform/time.ts';
 import type { ArchiveSender } from '../archive/send.ts';
 import type { FilesFeatureConfig } from '../config.ts';
 import type { FilesContext } from '../context.ts';
@@ -102,7 +103,7 @@ export function sharesRoutes(
     };
     /** A live share the caller may open. */
     const openShare = async (req: FastifyRequest<{ Params: { token: string } }>) => {
-      const found = await findLiveShare(db, req.params.token);
+      const found = await findLiveShare(db, req.params.token, dateOn(ctx.clock));
       await checkShareAccess(req, found.share);
       return found;
     };
@@ -114,7 +115,9 @@ export function sharesRoutes(
     const shareForBytes = async (
       req: FastifyRequest<{ Params: { token: string }; Querystring: { ticket?: string } }>,
     ) => {
-      const found = await findLiveShare(db, req.params.token, { allowLimitReached: true });
+      const found = await findLiveShare(db, req.params.token, dateOn(ctx.clock), {
+        allowLimitReached: true,
+      });
       if (req.query.ticket !== undefined) {
         if (!(await isTicketValid(db, req.query.ticket, found.file.id, found.share.id))) {
           throw ticketExpired();
@@ -134,9 +137,17 @@ export function sharesRoutes(
         schema: { params: FileIdParams, body: ShareCreateBody, response: { 201: ShareResponse } },
       },
       async (req, reply) => {
-        const row = await createShare(db, req.params.id, req.auth!.user.discord_id, req.body);
+        const row = await createShare(
+          db,
+          req.params.id,
+          req.auth!.user.discord_id,
+          req.body,
+          dateOn(ctx.clock),
+        );
         await noteNewShare(db, req.log, row);
-        return reply.code(201).send({ success: true as const, data: presentShare(row, baseUrl(req)) });
+        return reply
+          .code(201)
+          .send({ success: true as const, data: presentShare(row, baseUrl(req), ctx.clock.now()) });
       },
     );
 
@@ -145,7 +156,10 @@ export function sharesRoutes(
       { config: write, schema: { params: FileIdParams, response: { 200: SharesListResponse } } },
       async (req) => {
         const rows = await listShares(db, req.params.id);
-        return { success: true as const, data: rows.map((r) => presentShare(r, baseUrl(req))) };
+        return {
+          success: true as const,
+          data: rows.map((r) => presentShare(r, baseUrl(req), ctx.clock.now())),
+        };
       },
     );
 
@@ -156,8 +170,8 @@ export function sharesRoutes(
         schema: { params: ShareIdParams, body: ShareUpdateBody, response: { 200: ShareResponse } },
       },
       async (req) => {
-        const row = await updateShare(db, req.params.shareId, req.body);
-        return { success: true as const, data: presentShare(row, baseUrl(req)) };
+        const row = await updateShare(db, req.params.shareId, req.body, dateOn(ctx.clock));
+        return { success: true as const, data: presentShare(row, baseUrl(req), ctx.clock.now()) };
       },
     );
 
@@ -165,7 +179,7 @@ export function sharesRoutes(
       '/api/files/shares/:shareId',
       { config: write, schema: { params: ShareIdParams, response: { 200: OkResponse } } },
       async (req) => {
-        await revokeShare(db, req.params.shareId);
+        await revokeShare(db, req.params.shareId, dateOn(ctx.clock));
         return { success: true as const, message: 'Share revoked' };
       },
     );
@@ -179,7 +193,7 @@ export function sharesRoutes(
         schema: { params: ShareTokenParams, response: { 200: SharePage, 503: NotBuilt } },
       },
       async (req, reply) => {
-        const unfurl = await shareUnfurl(db, req.params.token, baseUrl(req));
+        const unfurl = await shareUnfurl(db, req.params.token, baseUrl(req), dateOn(ctx.clock));
         // Anything but a public, open share gets the site's own title only: nothing of the file shows.
         const head = unfurl ? unfurlHead(unfurl) : `<title>${escapeHtml(SITE_NAME)}</title>`;
         const html = appPageWithHead(config.webDistDir, head);
@@ -201,7 +215,7 @@ export function sharesRoutes(
         schema: { params: ShareTokenParams, response: { 200: OembedResponse, 404: ApiError } },
       },
       async (req) => {
-        const unfurl = await shareUnfurl(db, req.params.token, baseUrl(req));
+        const unfurl = await shareUnfurl(db, req.params.token, baseUrl(req), dateOn(ctx.clock));
         if (!unfurl) throw shareNotFound();
         return oembedOf(unfurl, baseUrl(req));
       },
@@ -213,7 +227,7 @@ export function sharesRoutes(
       { config: open, schema: { params: ShareTokenParams, response: { 200: SharedInfoResponse } } },
       async (req) => {
         // A file or a folder (issue 45): the page asks a folder share for its files next.
-        const { share, file } = await findLiveShareOf(db, req.params.token, 'any');
+        const { share, file } = await findLiveShareOf(db, req.params.token, 'any', dateOn(ctx.clock));
         await checkShareAccess(req, share);
         if (file.type === 'file') return { success: true as const, data: presentSharedInfo(share, file) };
         const files = await listSharedFolderFiles(db, file.id);

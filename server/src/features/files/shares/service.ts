@@ -4,7 +4,6 @@ import type { Db } from '../../../db/index.ts';
 import { type AuthContext, enforceAccess } from '../../../platform/access.ts';
 import { randomToken } from '../../../platform/crypto.ts';
 import { fail } from '../../../platform/errors.ts';
-import { nowIso } from '../../../platform/time.ts';
 import { findItem } from '../repo.ts';
 import { requireItem } from '../service.ts';
 import type { FileSharesTable, FilesTable } from '../tables.ts';
@@ -50,7 +49,7 @@ export async function createShare(
   fileId: string,
   userId: string,
   body: ShareCreateBody,
-  now = new Date(),
+  now: Date,
 ): Promise<FileSharesTable> {
   await requireItem(db, fileId);
   const row: FileSharesTable = {
@@ -88,7 +87,7 @@ export async function updateShare(
   db: Db,
   shareId: string,
   body: ShareUpdateBody,
-  now = new Date(),
+  now: Date,
 ): Promise<FileSharesTable> {
   const share = await findShareById(db, shareId);
   if (!share || share.revoked_at) throw fail('NOT_FOUND', 'Share not found');
@@ -111,9 +110,9 @@ export async function updateShare(
   return { ...share, ...changes };
 }
 
-export async function revokeShare(db: Db, shareId: string): Promise<void> {
+export async function revokeShare(db: Db, shareId: string, now: Date): Promise<void> {
   const share = await findShareById(db, shareId);
-  if (!share || share.revoked_at || (await markShareRevoked(db, shareId, nowIso())) === 0) {
+  if (!share || share.revoked_at || (await markShareRevoked(db, shareId, now.toISOString())) === 0) {
     throw fail('NOT_FOUND', 'Share not found');
   }
 }
@@ -122,13 +121,8 @@ export async function revokeShare(db: Db, shareId: string): Promise<void> {
  * A live share and its file: expired, revoked, malformed and deleted-file links are all a 404, so a
  * link's history is not revealed.
  */
-export async function findLiveShare(
-  db: Db,
-  token: string,
-  { allowLimitReached = false } = {},
-  now = new Date(),
-) {
-  return findLiveShareOf(db, token, 'file', { allowLimitReached }, now);
+export async function findLiveShare(db: Db, token: string, now: Date, { allowLimitReached = false } = {}) {
+  return findLiveShareOf(db, token, 'file', now, { allowLimitReached });
 }
 
 /**
@@ -139,8 +133,8 @@ export async function findLiveShareOf(
   db: Db,
   token: string,
   kind: 'file' | 'folder' | 'any',
+  now: Date,
   { allowLimitReached = false } = {},
-  now = new Date(),
 ): Promise<{ share: FileSharesTable; file: FilesTable }> {
   if (!TOKEN_PATTERN.test(token)) throw shareNotFound();
   const share = await findShareByToken(db, token);

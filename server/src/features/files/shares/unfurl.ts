@@ -31,10 +31,15 @@ export type ShareUnfurl = {
  * reached limit, a revoked or malformed link all look alike: generic site title only). Reads only;
  * never counts a download.
  */
-export async function shareUnfurl(db: Db, token: string, baseUrl: string): Promise<ShareUnfurl | null> {
+export async function shareUnfurl(
+  db: Db,
+  token: string,
+  baseUrl: string,
+  now: Date,
+): Promise<ShareUnfurl | null> {
   let found: { share: FileSharesTable; file: FilesTable };
   try {
-    found = await findLiveShare(db, token);
+    found = await findLiveShare(db, token, now);
   } catch {
     return null;
   }

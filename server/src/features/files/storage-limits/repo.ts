@@ -115,6 +115,15 @@ export async function lockAdmissions(trx: Pick<Db, 'updateTable'>): Promise<void
 }
 
 /** A `POST /upload` under way: its admitted bytes and what its chunks hold so far. */
+/** Sets what a `POST /upload` under way was admitted for (inside the admission transaction). */
+export async function setReservation(
+  db: Pick<Db, 'updateTable'>,
+  fileId: string,
+  bytes: number,
+): Promise<void> {
+  await db.updateTable('files').set({ reserved_bytes: bytes }).where('id', '=', fileId).execute();
+}
+
 export async function reservationOf(db: Reader, fileId: string): Promise<number> {
   const row = await db
     .selectFrom('files')

@@ -14,6 +14,7 @@ import {
   outstandingUploadBytes,
   reservationOf,
   setCustomQuota,
+  setReservation,
   storageByUser,
   usedBytes,
   userExists,
@@ -126,7 +127,7 @@ export async function growReservation(
     const current = await reservationOf(trx, fileId);
     if (total <= current) return;
     await checkRoom(trx, limits, userId, total - current);
-    await trx.updateTable('files').set({ reserved_bytes: total }).where('id', '=', fileId).execute();
+    await setReservation(trx, fileId, total);
   });
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { beatOn } from '../../../platform/feature.ts';
 import type { FilesContext } from '../context.ts';
 import { purgeExpiredTrash } from './service.ts';
 
@@ -6,10 +7,10 @@ import { purgeExpiredTrash } from './service.ts';
 export const TRASH_PURGE_INTERVAL_MS = 60 * 60_000;
 
 /** Purges expired trash at start and hourly; `stop()` waits for a run in progress. */
-export function startTrashPurge(ctx: Pick<FilesContext, 'db' | 'garbage'>, log: FastifyBaseLogger) {
+export function startTrashPurge(ctx: Pick<FilesContext, 'db' | 'garbage' | 'clock'>, log: FastifyBaseLogger) {
   let running: Promise<void> | null = null;
   const run = () => {
-    running ??= purgeExpiredTrash(ctx)
+    running ??= purgeExpiredTrash(ctx, new Date(ctx.clock.now()))
       .then((n) => {
         if (n > 0) log.info({ purged: n }, 'trash: purged items past their retention');
       })
@@ -17,13 +18,13 @@ export function startTrashPurge(ctx: Pick<FilesContext, 'db' | 'garbage'>, log: 
       .finally(() => {
         running = null;
       });
+    return running;
   };
   run();
-  const timer = setInterval(run, TRASH_PURGE_INTERVAL_MS);
-  timer.unref();
+  const stopBeat = beatOn(ctx.clock, TRASH_PURGE_INTERVAL_MS, run);
   return {
     async stop() {
-      clearInterval(timer);
+      stopBeat();
       await running;
     },
   };

@@ -1,5 +1,6 @@
 import { FileIdParams, TrashListResponse, TrashPurgeResponse, TrashRestoreResponse } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { isoOn } from '../../../platform/time.ts';
 import type { FilesContext } from '../context.ts';
 import { presentItem } from '../present.ts';
 import { emptyTrash, listTrash, purgeTrashItem, restoreItem } from './service.ts';
@@ -24,7 +25,7 @@ export function trashRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
         schema: { params: FileIdParams, response: { 200: TrashRestoreResponse } },
       },
       async (req) => {
-        const { row, message } = await restoreItem(db, req.params.id);
+        const { row, message } = await restoreItem(db, req.params.id, isoOn(ctx.clock));
         return { success: true as const, data: presentItem(row), message };
       },
     );

@@ -1,6 +1,7 @@
 import { FILE_MANAGER_TEXTS, TRASH_RETENTION_MS, type TrashItem } from '@guildhall/common';
 import type { Db } from '../../../db/index.ts';
 import { fail } from '../../../platform/errors.ts';
+import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
 import { nowIso } from '../../../platform/time.ts';
 import type { FilesContext } from '../context.ts';
 import { isUniqueViolation, nameKey, numberedName, parentKeyOf } from '../names.ts';
@@ -71,8 +72,15 @@ export async function listTrash(db: Db): Promise<{ items: TrashItem[]; bytes: nu
  * at the root; if its name was taken meanwhile it gets the first free numbered name (the message says
  * which).
  */
-export async function restoreItem(db: Db, id: string): Promise<{ row: ItemRow; message?: string }> {
-  for (let attempt = 0; ; attempt++) {
+export async function restoreItem(
+  db: Db,
+  id: string,
+  now: string,
+): Promise<{ row: ItemRow; message?: string }> {
+  // Somebody taking the chosen name meanwhile (a unique violation) makes it choose again; after four
+  // such races it gives up with 409.
+  const nameRace = () => fail('NAME_TAKEN', FILE_MANAGER_TEXTS.restoreRaced);
+  return retryOptimistic(4, nameRace, async () => {
     const row = await findItem(db, id);
     if (row?.status !== 'trashed' || row.trash_root_id !== row.id) throw notInTrash();
     const parent = row.parent_id ? await findItem(db, row.parent_id) : null;
@@ -82,7 +90,6 @@ export async function restoreItem(db: Db, id: string): Promise<{ row: ItemRow; m
     const taken = await takenNameKeys(db, parentKey, candidates.map(nameKey));
     const name = candidates.find((c) => !taken.has(nameKey(c)));
     if (!name) throw fail('NAME_TAKEN', `Too many items named "${row.name}" in that folder`);
-    const now = nowIso();
     try {
       await db.transaction().execute(async (trx) => {
         await updateItem(trx, id, {
@@ -94,7 +101,7 @@ export async function restoreItem(db: Db, id: string): Promise<{ row: ItemRow; m
         await markRestored(trx, id, now);
       });
     } catch (e) {
-      if (isUniqueViolation(e) && attempt < 3) continue; // somebody took the name meanwhile
+      if (isUniqueViolation(e)) return RETRY;
       throw e;
     }
     const notes: string[] = [];
@@ -104,7 +111,7 @@ export async function restoreItem(db: Db, id: string): Promise<{ row: ItemRow; m
       row: (await findListedItem(db, id))!,
       message: notes.length > 0 ? `${FILE_MANAGER_TEXTS.restored}: ${notes.join('; ')}` : undefined,
     };
-  }
+  });
 }
 
 /** Deletes trashed items for good: their rows (with everything inside) and, through the queue, their blobs. */
@@ -141,7 +148,7 @@ export async function emptyTrash(ctx: Pick<FilesContext, 'db' | 'garbage'>) {
 }
 
 /** Purges what has been in the trash longer than the retention (the maintenance sweep calls it). */
-export async function purgeExpiredTrash(ctx: Pick<FilesContext, 'db' | 'garbage'>, now = new Date()) {
+export async function purgeExpiredTrash(ctx: Pick<FilesContext, 'db' | 'garbage'>, now: Date) {
   const before = new Date(now.getTime() - TRASH_RETENTION_MS).toISOString();
   return purgeTrashRoots(ctx, await listExpiredTrashRoots(ctx.db, before));
 }

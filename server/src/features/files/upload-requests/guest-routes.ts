@@ -75,7 +75,7 @@ export function guestUploadRoutes(ctx: FilesContext, datastore: ChunkTusStore): 
     );
     /** The open request the link names, its password checked (the same header and limiter as shares). */
     const openRequest = async (req: FastifyRequest<{ Params: { token: string } }>) => {
-      const request = await findOpenRequest(db, req.params.token);
+      const request = await findOpenRequest(db, req.params.token, ctx.clock.now());
       await requireSharePassword(
         { password_hash: request.password_hash },
         req.headers[SHARE_PASSWORD_HEADER],

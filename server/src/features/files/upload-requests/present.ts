@@ -6,7 +6,7 @@ import { requestStateOf, typesOf } from './service.ts';
 export function presentUploadRequest(
   row: UploadRequestsTable & { folder_name?: string | null },
   baseUrl: string,
-  now = Date.now(),
+  now: number,
 ): UploadRequest {
   return {
     id: row.id,

@@ -8,6 +8,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { perMemberKey } from '../../../platform/rate-limit/keys.ts';
+import { dateOn } from '../../../platform/time.ts';
 import type { FilesFeatureConfig } from '../config.ts';
 import type { FilesContext } from '../context.ts';
 import { shareBaseUrl } from '../shares/base-url.ts';
@@ -36,10 +37,10 @@ export function uploadRequestRoutes(ctx: FilesContext, config: FilesFeatureConfi
         schema: { body: UploadRequestCreateBody, response: { 201: UploadRequestResponse } },
       },
       async (req, reply) => {
-        const row = await createUploadRequest(db, req.auth!.user.discord_id, req.body);
+        const row = await createUploadRequest(db, req.auth!.user.discord_id, req.body, dateOn(ctx.clock));
         return reply
           .code(201)
-          .send({ success: true as const, data: presentUploadRequest(row, baseUrl(req)) });
+          .send({ success: true as const, data: presentUploadRequest(row, baseUrl(req), ctx.clock.now()) });
       },
     );
 
@@ -48,7 +49,10 @@ export function uploadRequestRoutes(ctx: FilesContext, config: FilesFeatureConfi
       { config: write, schema: { response: { 200: UploadRequestsListResponse } } },
       async (req) => {
         const rows = await listUploadRequests(db, req.auth!.user.discord_id);
-        return { success: true as const, data: rows.map((r) => presentUploadRequest(r, baseUrl(req))) };
+        return {
+          success: true as const,
+          data: rows.map((r) => presentUploadRequest(r, baseUrl(req), ctx.clock.now())),
+        };
       },
     );
 
@@ -57,7 +61,7 @@ export function uploadRequestRoutes(ctx: FilesContext, config: FilesFeatureConfi
       { config: write, schema: { params: UploadRequestIdParams, response: { 200: UploadRequestResponse } } },
       async (req) => {
         const row = await closeUploadRequest(ctx, req.auth!.user.discord_id, req.params.id);
-        return { success: true as const, data: presentUploadRequest(row, baseUrl(req)) };
+        return { success: true as const, data: presentUploadRequest(row, baseUrl(req), ctx.clock.now()) };
       },
     );
   };

@@ -14,6 +14,7 @@ import type { Db } from '../../../db/index.ts';
 import type { Database } from '../../../db/schema.ts';
 import { randomToken } from '../../../platform/crypto.ts';
 import { fail } from '../../../platform/errors.ts';
+import { dateOn } from '../../../platform/time.ts';
 import { recordNotice } from '../../notices/index.ts';
 import type { FilesContext } from '../context.ts';
 import { findItem } from '../repo.ts';
@@ -44,7 +45,7 @@ export const typesOf = (row: Pick<UploadRequestsTable, 'allowed_types'>) =>
   row.allowed_types ? row.allowed_types.split(' ') : [];
 
 /** Where a request stands: closed by its owner, past its expiry, out of room, or open. */
-export function requestStateOf(row: UploadRequestsTable, now = Date.now()): UploadRequestState {
+export function requestStateOf(row: UploadRequestsTable, now: number): UploadRequestState {
   if (row.closed_at) return 'closed';
   if (Date.parse(row.expires_at) <= now) return 'expired';
   if (
@@ -64,7 +65,7 @@ export async function createUploadRequest(
   db: Db,
   ownerId: string,
   body: UploadRequestCreateBody,
-  now = new Date(),
+  now: Date,
 ): Promise<UploadRequestsTable & { folder_name: string }> {
   const folder = await requireFolder(db, body.folderId);
   if (folder.owner_id !== ownerId) throw fail('FOLDER_NOT_OWNED', UPLOAD_REQUEST_TEXTS.folderNotYours);
@@ -109,8 +110,9 @@ export const listUploadRequests = listMemberRequests;
  * They are not deleted here: a PATCH may be writing a chunk of one this very moment. Files already
  * received stay.
  */
-export async function closeUploadRequest(ctx: FilesContext, ownerId: string, id: string, now = new Date()) {
+export async function closeUploadRequest(ctx: FilesContext, ownerId: string, id: string) {
   const { db } = ctx;
+  const now = dateOn(ctx.clock);
   if ((await markRequestClosed(db, id, ownerId, now.toISOString())) === 0) {
     throw fail('NOT_FOUND', 'Upload link not found');
   }
@@ -126,7 +128,7 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
  * An open request for a guest (a 404 for a closed, expired or unknown link, or one whose folder is
  * gone: nothing about the link's history shows). A full one is still found: its page says so.
  */
-export async function findOpenRequest(db: Db, token: string, now = Date.now()): Promise<UploadRequestsTable> {
+export async function findOpenRequest(db: Db, token: string, now: number): Promise<UploadRequestsTable> {
   if (!TOKEN_PATTERN.test(token)) throw requestNotFound();
   const row = await findRequestByToken(db, token);
   if (!row) throw requestNotFound();
@@ -156,9 +158,11 @@ export async function admitGuestUpload(
   trx: Transaction<Database>,
   requestId: string,
   file: { name: string; type: string | undefined; size: number },
+  now: number,
 ): Promise<void> {
   const row = await findRequestById(trx, requestId);
-  if (!row || requestStateOf(row) === 'closed' || requestStateOf(row) === 'expired') throw requestNotFound();
+  const state = row && requestStateOf(row, now);
+  if (!row || state === 'closed' || state === 'expired') throw requestNotFound();
   const types = typesOf(row);
   if (!isTypeAllowed(types, file.name, file.type)) {
     throw fail('UPLOAD_TYPE_REFUSED', UPLOAD_REQUEST_TEXTS.typeRefused(types));
@@ -209,7 +213,7 @@ export async function completeGuestUpload(
           text: NOTICE_TEXTS.requestReceived(listed.name, request.title ?? 'Upload link'),
           link: `/filesystem?folder=${encodeURIComponent(request.folder_id)}`,
         },
-        new Date(),
+        dateOn(ctx.clock),
       );
     }
     return (await findItem(ctx.db, fileId)) ?? row;

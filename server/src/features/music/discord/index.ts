@@ -3,6 +3,7 @@ import type { Client } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.ts';
 import type { OfferedCommand } from '../../../platform/bot-holder.ts';
+import type { Clock } from '../../../platform/feature.ts';
 import type { MusicCommands } from '../front.ts';
 import { MemberLimits } from './limits.ts';
 import type { NowPlaying } from './now-playing.ts';
@@ -28,6 +29,8 @@ export type DiscordSideOptions = {
   /** The community's server (MUSIC_DEFAULT_GUILD_ID); without it, every server the bot is on. */
   guildId: string | null;
   deferAfterMs: () => number;
+  /** The feature's clock (a share made by `/share` is dated by it). */
+  clock: Clock;
   /** The commands other features offer through the bot (`/pictionary`, `/tictactoe`), read at each login. */
   offered: () => OfferedCommand[];
 };

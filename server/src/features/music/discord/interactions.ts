@@ -39,6 +39,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.ts';
 import type { OfferedCommand } from '../../../platform/bot-holder.ts';
 import { fail } from '../../../platform/errors.ts';
+import type { Clock } from '../../../platform/feature.ts';
+import { dateOn } from '../../../platform/time.ts';
 import type { MusicCommands } from '../front.ts';
 import type { Caller } from '../service.ts';
 import { identify } from './identity.ts';
@@ -57,6 +59,8 @@ export type InteractionDeps = {
   limits: MemberLimits;
   /** How long a command may work before it is deferred (DISCORD_DEFER_AFTER_MS; a test seam). */
   deferAfterMs: () => number;
+  /** The feature's clock (a share made by `/share` is dated by it). */
+  clock: Clock;
   /** The commands other features offer through the bot (the games'). */
   offered: () => OfferedCommand[];
 };
@@ -261,7 +265,9 @@ async function shareCommand(d: InteractionDeps, i: ChatInputCommandInteraction):
     return;
   }
   const file = i.options.getString(DISCORD_OPTIONS.file, true);
-  return answer(d, i, () => shareReply(d.db, d.publicUrl, caller, file, d.log), { ephemeral: true });
+  return answer(d, i, () => shareReply(d.db, d.publicUrl, caller, file, d.log, dateOn(d.clock)), {
+    ephemeral: true,
+  });
 }
 
 /**

@@ -30,6 +30,7 @@ export async function shareReply(
   caller: Caller,
   file: string,
   log: FastifyBaseLogger,
+  now: Date,
 ): Promise<{ content: string }> {
   // Discord shows only absolute links; without PUBLIC_URL the portal does not know its own address.
   if (!publicUrl) throw fail('BAD_REQUEST', DISCORD_SHARE_TEXTS.noPublicUrl);
@@ -39,6 +40,7 @@ export async function shareReply(
     file.trim(),
     publicUrl,
     log,
+    now,
   );
   return { content: DISCORD_SHARE_TEXTS.shared(escapeMarkdown(shared.name), shared.url) };
 }

@@ -101,21 +101,18 @@ export function createSpotifyClient(o: SpotifyClientOptions) {
     const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${o.apiUrl}${pathOrUrl}`;
     // A `next` link is followed only to the API itself.
     if (new URL(url).origin !== apiOrigin) throw new SpotifyUnavailable('Spotify linked a page elsewhere');
-    for (let attempt = 0; ; attempt++) {
+    const ask = async () => {
       const bearer = await accessToken(owner);
-      const res = await send(
-        url,
-        { headers: { Authorization: `Bearer ${bearer}`, Accept: 'application/json' } },
-        owner,
-      );
-      if (res.status === 401 && attempt === 0) {
-        token = null; // expired early or revoked: one new token
-        continue;
-      }
-      if (res.status === 404 || res.status === 400) return null;
-      if (res.status !== 200) throw new SpotifyUnavailable(`Spotify answered HTTP ${res.status}`);
-      return json(res.body);
+      return send(url, { headers: { Authorization: `Bearer ${bearer}`, Accept: 'application/json' } }, owner);
+    };
+    let res = await ask();
+    if (res.status === 401) {
+      token = null; // expired early or revoked: one new token, asked once
+      res = await ask();
     }
+    if (res.status === 404 || res.status === 400) return null;
+    if (res.status !== 200) throw new SpotifyUnavailable(`Spotify answered HTTP ${res.status}`);
+    return json(res.body);
   };
 
   /** Reads pages from `first` on until `max` items or the last page; `total` as Spotify counts it. */
