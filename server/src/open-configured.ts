@@ -2,6 +2,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Db, migrateToLatest, openDb, searchPathOf } from './db/index.ts';
 import { bootstrapUsers } from './features/users/index.ts';
 import { loadDotEnv } from './platform/dotenv.ts';
+import { realClock } from './platform/feature.ts';
 
 /**
  * `.env` and the environment read into a Config; a wrong configuration is reported (its message names
@@ -29,7 +30,7 @@ export async function openConfigured(): Promise<{ config: Config; db: Db } | nul
   const db = openDb(config.databaseUrl);
   try {
     await migrateToLatest(db, searchPathOf(config.databaseUrl));
-    await bootstrapUsers(db, config.adminDiscordIds);
+    await bootstrapUsers(db, config.adminDiscordIds, realClock);
   } catch (e) {
     await db.destroy();
     throw e;

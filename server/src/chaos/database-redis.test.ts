@@ -6,6 +6,7 @@ import { type App, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { type Db, migrateToLatest, openDb } from '../db/index.ts';
 import { bootstrapUsers } from '../features/users/index.ts';
+import { realClock } from '../platform/feature.ts';
 import { testPlatform, uniqueRedisPrefix } from '../platform/rate-limit/testing.ts';
 import { bearer, createPgSchema, TEST_ACCESS_CODE } from '../test/app.ts';
 import { eventually } from '../test/eventually.ts';
@@ -32,7 +33,7 @@ async function startPortal(
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const db = openDb(config.databaseUrl);
   await migrateToLatest(db, schema);
-  await bootstrapUsers(db, []);
+  await bootstrapUsers(db, [], realClock);
   const app = await buildApp({
     config,
     db,

@@ -2,7 +2,7 @@ import { API_TOKEN_PREFIX, API_TOKEN_SCOPES, type ApiTokenScope } from '@guildha
 import type { Db } from '../db/index.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { sha256Hex } from './crypto.ts';
-import { nowIso } from './time.ts';
+import { wallNowIso } from './time.ts';
 
 /**
  * Personal API tokens as credentials (issue 45; the routes that manage them are the apiTokens
@@ -47,7 +47,7 @@ export async function findApiToken(db: Db, token: string, now = new Date()): Pro
   if (!row.last_used_at || Date.parse(row.last_used_at) < now.getTime() - 60_000) {
     await db
       .updateTable('api_tokens')
-      .set({ last_used_at: nowIso() })
+      .set({ last_used_at: wallNowIso() })
       .where('token_hash', '=', tokenHash)
       .execute();
   }

@@ -2,19 +2,19 @@ import { SESSION_TTL_MS } from '@guildhall/common';
 import type { Db } from '../db/index.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
-import { isoIn, nowIso } from './time.ts';
+import { wallIsoIn, wallNowIso } from './time.ts';
 
 /** Sessions are opaque random tokens; only their SHA-256 is stored, so a database leak yields no tokens. */
 export async function createSession(db: Db, userId: string): Promise<string> {
   const token = randomToken();
-  const now = nowIso();
+  const now = wallNowIso();
   await db
     .insertInto('sessions')
     .values({
       token_hash: sha256Hex(token),
       user_id: userId,
       created_at: now,
-      expires_at: isoIn(SESSION_TTL_MS),
+      expires_at: wallIsoIn(SESSION_TTL_MS),
       last_used_at: now,
       revoked_at: null,
     })
@@ -34,12 +34,12 @@ export async function findSession(db: Db, token: string): Promise<SessionLookup 
     .select(['sessions.expires_at', 'sessions.revoked_at', 'sessions.last_used_at'])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
-  if (!row || row.revoked_at || row.expires_at <= nowIso()) return null;
+  if (!row || row.revoked_at || row.expires_at <= wallNowIso()) return null;
   // Touch last use at most once a minute so reads do not turn into writes.
   if (Date.parse(row.last_used_at) < Date.now() - 60_000) {
     await db
       .updateTable('sessions')
-      .set({ last_used_at: nowIso() })
+      .set({ last_used_at: wallNowIso() })
       .where('token_hash', '=', tokenHash)
       .execute();
   }
@@ -55,13 +55,13 @@ export async function isSessionLive(db: Db, tokenHash: string): Promise<boolean>
     .select(['sessions.expires_at', 'sessions.revoked_at', 'users.is_approved'])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
-  return !!row && !row.revoked_at && row.expires_at > nowIso() && row.is_approved === 1;
+  return !!row && !row.revoked_at && row.expires_at > wallNowIso() && row.is_approved === 1;
 }
 
 export async function revokeSession(db: Db, tokenHash: string): Promise<void> {
   await db
     .updateTable('sessions')
-    .set({ revoked_at: nowIso() })
+    .set({ revoked_at: wallNowIso() })
     .where('token_hash', '=', tokenHash)
     .execute();
 }
@@ -70,7 +70,7 @@ export async function revokeSession(db: Db, tokenHash: string): Promise<void> {
 export async function revokeUserSessions(db: Db, userId: string): Promise<number> {
   const r = await db
     .updateTable('sessions')
-    .set({ revoked_at: nowIso() })
+    .set({ revoked_at: wallNowIso() })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
@@ -78,5 +78,5 @@ export async function revokeUserSessions(db: Db, userId: string): Promise<number
 }
 
 export async function deleteExpiredSessions(db: Db): Promise<void> {
-  await db.deleteFrom('sessions').where('expires_at', '<=', nowIso()).execute();
+  await db.deleteFrom('sessions').where('expires_at', '<=', wallNowIso()).execute();
 }

@@ -10,7 +10,7 @@ import { type Config, loadConfig } from '../config.ts';
 import { type Db, migrateToLatest, openDb, searchPathOf } from '../db/index.ts';
 import { allFeatures, type FeatureOptions } from '../features/index.ts';
 import { bootstrapUsers } from '../features/users/index.ts';
-import type { Feature } from '../platform/feature.ts';
+import { type Feature, realClock } from '../platform/feature.ts';
 import { buildSignedInUser, buildUser, type UserOverrides } from './factories.ts';
 import { filesStoreEnv } from './files-store.ts';
 import {
@@ -98,7 +98,7 @@ export async function createTestApp(
   const db = openDb(config.databaseUrl, pgCopy?.pool);
   if (!sameDatabaseAs) {
     if (!copied && !pgCopy) await migrateToLatest(db, pgSchema?.schema ?? searchPathOf(config.databaseUrl));
-    await bootstrapUsers(db, config.adminDiscordIds);
+    await bootstrapUsers(db, config.adminDiscordIds, platform.clock ?? realClock);
   }
   const appDb = racy ? db.withPlugin(new YieldAfterEveryQuery()) : db;
   const app = await buildApp({

@@ -64,11 +64,13 @@ describe('the shape inside a feature (issue 46)', () => {
     expect(rulesOf('features/osint/index.ts', src)).toEqual([]);
   });
 
-  it('Date.now() and new Date() in a feature fail; a parsed date and the platform pass', () => {
-    const src = 'const a = Date.now();\nconst b = new Date();\nconst c = new Date(a).toISOString();\n';
+  it("Date.now(), new Date() and the platform's wall time in a feature fail; a parsed date, the clock and the platform pass", () => {
+    const src =
+      'const a = Date.now();\nconst b = new Date();\nconst c = new Date(a).toISOString();\nconst d = wallNowIso();\nconst e = isoOn(ctx.clock);\n';
     expect(rulesOf('features/osint/scan.ts', src)).toEqual([
       [1, 'clock'],
       [2, 'clock'],
+      [4, 'clock'],
     ]);
     expect(rulesOf('platform/feature.ts', src)).toEqual([]);
     expect(rulesOf('features/osint/scan.test.ts', src)).toEqual([]);

@@ -73,10 +73,12 @@ export const SERVER_TEXT_RULES: TextRule[] = [
   {
     name: 'clock',
     applies: inFeatures,
-    pattern: /\bDate\.now\(|\bnew Date\(\s*\)/g,
+    pattern: /\bDate\.now\(|\bnew Date\(\s*\)|\bwall(?:NowIso|IsoIn)\(/g,
     instead: "read time from the feature's clock (ctx.clock, platform/feature.ts), so tests move time",
     allow: {
       'features/admin/repo.ts': 'audit ids sort by wall time across processes (server and CLI)',
+      'features/admin/service.ts':
+        "audit entries are dated by wall time like their ids: the server's and the admin CLI's entries interleave",
       'features/files/fair-uploads.ts':
         "an upload body's stall watchdog: the socket's real progress on one Node timer per body (its tests run under vi.useFakeTimers)",
       'features/files/download-limits.ts':

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { createSession } from '../platform/sessions.ts';
-import { nowIso } from '../platform/time.ts';
+import { wallNowIso } from '../platform/time.ts';
 
 export type UserOverrides = Partial<UsersTable>;
 
@@ -15,7 +15,7 @@ export function snowflake(): string {
 
 /** Inserts a user row: approved `user` level unless overridden. */
 export async function buildUser(db: Db, overrides: UserOverrides = {}): Promise<UsersTable> {
-  const now = nowIso();
+  const now = wallNowIso();
   const row: UsersTable = {
     discord_id: snowflake(),
     username: `user${counter}`,

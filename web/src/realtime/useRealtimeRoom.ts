@@ -1,4 +1,9 @@
-import { REALTIME_EVENTS, type SubscribeAck } from '@guildhall/common';
+import {
+  REALTIME_EVENTS,
+  type RealtimeEventName,
+  type RealtimeEventPayload,
+  type SubscribeAck,
+} from '@guildhall/common';
 import { useEffect, useRef, useState } from 'react';
 import { useAuth } from '../auth/useAuth.ts';
 import { acquireSocket, releaseSocket } from './socket.ts';
@@ -9,9 +14,15 @@ export type RealtimeStatus = 'off' | 'connecting' | 'live';
  * Joins a realtime room (e.g. `tictactoe:<id>`) for as long as the component wants it, and calls
  * `onMessage` with every `event` pushed to it. The server answers each join with the room's full state,
  * and the join is repeated on every reconnect, so a client that was away catches up at once.
- * `room` null means no room (nothing to watch yet).
+ * `room` null means no room (nothing to watch yet). `event` is one of FEATURE_EVENTS (common/): the
+ * server's pushes and room snapshots are checked against its schema at compile time, so the payload
+ * arrives typed.
  */
-export function useRealtimeRoom<T>(room: string | null, event: string, onMessage: (payload: T) => void) {
+export function useRealtimeRoom<E extends RealtimeEventName>(
+  room: string | null,
+  event: E,
+  onMessage: (payload: RealtimeEventPayload<E>) => void,
+) {
   const { token } = useAuth();
   const handler = useRef(onMessage);
   handler.current = onMessage;
@@ -21,7 +32,7 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
     if (!room || !token) return;
     const socket = acquireSocket(token);
     let active = true;
-    const onEvent = (payload: T) => handler.current(payload);
+    const onEvent = (payload: RealtimeEventPayload<E>) => handler.current(payload);
     const join = () => {
       setStatus('connecting');
       socket
@@ -37,7 +48,7 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
     // succeeds, only the polling brings updates, and the badge says so. Socket.IO keeps retrying
     // unless the server refused for good.
     const onRefused = () => setStatus('off');
-    socket.on(event, onEvent);
+    socket.on(event as string, onEvent);
     socket.on('connect', join);
     socket.on('disconnect', onDisconnect);
     socket.on('connect_error', onRefused);
@@ -47,7 +58,7 @@ export function useRealtimeRoom<T>(room: string | null, event: string, onMessage
     else setStatus('connecting');
     return () => {
       active = false;
-      socket.off(event, onEvent);
+      socket.off(event as string, onEvent);
       socket.off('connect', join);
       socket.off('disconnect', onDisconnect);
       socket.off('connect_error', onRefused);

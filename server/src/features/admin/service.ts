@@ -10,7 +10,7 @@ import {
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../platform/errors.ts';
 import { revokeUserSessions } from '../../platform/sessions.ts';
-import { nowIso } from '../../platform/time.ts';
+import { wallNowIso } from '../../platform/time.ts';
 import type { UsersTable } from '../users/index.ts';
 import {
   countRealAdmins,
@@ -44,7 +44,7 @@ export async function createUser(db: Db, actor: Actor, input: UserCreateInput): 
     if ((await findUserById(trx, input.discord_id)) || (await findUserByUsername(trx, input.username))) {
       throw fail('DUPLICATE_USER', TEXTS.duplicateUser);
     }
-    const now = nowIso();
+    const now = wallNowIso();
     const row: UsersTable = {
       discord_id: input.discord_id,
       username: input.username,
@@ -96,7 +96,7 @@ export async function updateUser(
     const snapAfter = snapshotUser(after);
     if (JSON.stringify(snapBefore) === JSON.stringify(snapAfter)) return before;
 
-    after.updated_at = nowIso();
+    after.updated_at = wallNowIso();
     await updateUserRow(trx, id, { ...changes, updated_at: after.updated_at });
     if (isUnapproving) await revokeUserSessions(trx, id);
     await recordChange(trx, actor, 'user.update', after, snapBefore, snapAfter);
@@ -188,7 +188,7 @@ async function recordChange(
 ): Promise<void> {
   await insertAuditEntry(db, {
     id: auditId(),
-    at: nowIso(),
+    at: wallNowIso(),
     actor: actor.kind === 'cli' ? 'cli' : actor.id,
     actor_name: actor.kind === 'cli' ? 'cli' : actor.username,
     action,
@@ -216,7 +216,7 @@ export async function recordActivity(
 ): Promise<void> {
   await insertAuditEntry(db, {
     id: auditId(),
-    at: nowIso(),
+    at: wallNowIso(),
     actor: entry.actor.id,
     actor_name: entry.actor.username,
     action: entry.action,
@@ -243,7 +243,7 @@ export async function recordSystemChange(
 ): Promise<void> {
   await insertAuditEntry(db, {
     id: auditId(),
-    at: nowIso(),
+    at: wallNowIso(),
     actor: entry.actor.id,
     actor_name: entry.actor.name,
     action: entry.action,

@@ -1,31 +1,31 @@
 import type { Db } from '../../db/index.ts';
 import { sha256Hex } from '../../platform/crypto.ts';
-import { isoIn, nowIso } from '../../platform/time.ts';
 
 export async function saveOAuthState(
   db: Db,
   state: string,
   codeVerifier: string,
-  ttlMs: number,
+  expiresAt: string,
+  now: string,
 ): Promise<void> {
   await db
     .insertInto('oauth_states')
-    .values({ state_hash: sha256Hex(state), code_verifier: codeVerifier, expires_at: isoIn(ttlMs) })
+    .values({ state_hash: sha256Hex(state), code_verifier: codeVerifier, expires_at: expiresAt })
     .execute();
-  await db.deleteFrom('oauth_states').where('expires_at', '<=', nowIso()).execute();
+  await db.deleteFrom('oauth_states').where('expires_at', '<=', now).execute();
 }
 
 /**
  * Consumes a state exactly once: the row is deleted and its verifier returned, or null when the
  * state is unknown, already used or expired. DELETE … RETURNING makes reuse race-free.
  */
-export async function consumeOAuthState(db: Db, state: string): Promise<string | null> {
+export async function consumeOAuthState(db: Db, state: string, now: string): Promise<string | null> {
   const row = await db
     .deleteFrom('oauth_states')
     .where('state_hash', '=', sha256Hex(state))
     .returning(['code_verifier', 'expires_at'])
     .executeTakeFirst();
-  if (!row || row.expires_at <= nowIso()) return null;
+  if (!row || row.expires_at <= now) return null;
   return row.code_verifier;
 }
 

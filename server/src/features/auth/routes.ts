@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clientAddressKey } from '../../platform/client-address.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import { revokeSession } from '../../platform/sessions.ts';
+import { isoOn } from '../../platform/time.ts';
 import { presentUser } from '../users/index.ts';
 import type { AuthFeatureConfig } from './feature-config.ts';
 import {
@@ -41,7 +42,7 @@ export function authRoutes(deps: FeatureContext<AuthFeatureConfig>): FastifyPlug
     app.get(
       '/api/auth/discord/url',
       { config: { access: 'public' }, schema: { response: { 200: OAuthUrlResponse } } },
-      async () => startDiscordSignIn(db, config),
+      async () => startDiscordSignIn(db, config, deps.clock),
     );
 
     app.post(
@@ -51,9 +52,9 @@ export function authRoutes(deps: FeatureContext<AuthFeatureConfig>): FastifyPlug
         schema: { body: DiscordSignInBody, response: { 200: SignInResponse } },
       },
       async (req) =>
-        completeDiscordSignIn(db, config, req.body.code, req.body.state, {
+        completeDiscordSignIn(db, config, req.body.code, req.body.state, deps.clock, {
           disconnect: (id) => app.realtime.disconnectUser(id),
-          now: () => new Date(deps.clock.now()).toISOString(),
+          now: () => isoOn(deps.clock),
         }),
     );
 
@@ -67,6 +68,7 @@ export function authRoutes(deps: FeatureContext<AuthFeatureConfig>): FastifyPlug
           clientAddressKey(req.ip),
           deps.accessCode,
           req.body.code,
+          deps.clock,
         ),
     );
 

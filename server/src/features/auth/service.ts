@@ -10,8 +10,10 @@ import {
 import type { Db } from '../../db/index.ts';
 import { randomToken, safeEqual, sha256Base64Url } from '../../platform/crypto.ts';
 import { fail, HttpError } from '../../platform/errors.ts';
+import type { Clock } from '../../platform/feature.ts';
 import type { FailureLimiter } from '../../platform/rate-limit/failure-limiter.ts';
 import { createSession } from '../../platform/sessions.ts';
+import { isoIn, isoOn } from '../../platform/time.ts';
 import { checkAtSignIn, type RoleSyncEffects } from '../roles/index.ts';
 import {
   effectiveLevel,
@@ -32,11 +34,15 @@ export async function publicConfig(db: Db, config: AuthConfig): Promise<PublicCo
 }
 
 /** Builds the Discord authorize URL with a one-time state (256 bits) and a PKCE S256 challenge. */
-export async function startDiscordSignIn(db: Db, config: AuthConfig): Promise<OAuthUrlResponse> {
+export async function startDiscordSignIn(
+  db: Db,
+  config: AuthConfig,
+  clock: Clock,
+): Promise<OAuthUrlResponse> {
   if (!isOAuthConfigured(config)) throw fail('OAUTH_NOT_CONFIGURED', TEXTS.oauthNotConfigured);
   const state = randomToken(32);
   const verifier = randomToken(48);
-  await saveOAuthState(db, state, verifier, OAUTH_STATE_TTL_MS);
+  await saveOAuthState(db, state, verifier, isoIn(clock, OAUTH_STATE_TTL_MS), isoOn(clock));
   const params = new URLSearchParams({
     client_id: config.discord.clientId ?? '',
     redirect_uri: config.discord.redirectUri ?? '',
@@ -59,10 +65,11 @@ export async function completeDiscordSignIn(
   config: AuthFeatureConfig,
   code: string,
   state: string,
+  clock: Clock,
   effects?: RoleSyncEffects,
 ): Promise<SignInResponse> {
   if (!isOAuthConfigured(config)) throw fail('OAUTH_NOT_CONFIGURED', TEXTS.oauthNotConfigured);
-  const verifier = await consumeOAuthState(db, state);
+  const verifier = await consumeOAuthState(db, state, isoOn(clock));
   if (!verifier) {
     throw fail('INVALID_STATE', 'Invalid or expired sign-in state. Please try logging in again.');
   }
@@ -74,14 +81,14 @@ export async function completeDiscordSignIn(
     if (e instanceof DiscordError) throw fail('DISCORD_AUTH_FAILED', TEXTS.discordAuthFailed);
     throw e;
   }
-  let row = await upsertDiscordProfile(db, profile);
+  let row = await upsertDiscordProfile(db, profile, isoOn(clock));
   if (config.roles && effects) {
     const verdict = await checkAtSignIn(db, config.roles, row, effects);
     if ('refusal' in verdict) throw fail(verdict.refusal.code, verdict.refusal.message);
     row = verdict.user;
   }
   if (row.is_approved !== 1) throw fail('NOT_APPROVED', TEXTS.notApproved);
-  return signIn(db, row.discord_id);
+  return signIn(db, row.discord_id, clock);
 }
 
 /**
@@ -95,6 +102,7 @@ export async function signInWithAccessCodeLimited(
   clientKey: string,
   expected: string,
   code: string,
+  clock: Clock,
 ): Promise<SignInResponse> {
   const attempt = await failures.begin(clientKey);
   if (!attempt.isAllowed) {
@@ -103,7 +111,7 @@ export async function signInWithAccessCodeLimited(
   }
   let isFailure = false;
   try {
-    return await signInWithAccessCode(db, expected, code);
+    return await signInWithAccessCode(db, expected, code, clock);
   } catch (e) {
     isFailure = e instanceof HttpError && e.code === 'INVALID_ACCESS_CODE';
     throw e;
@@ -113,15 +121,20 @@ export async function signInWithAccessCodeLimited(
 }
 
 /** Signs in as the demo identity when the code matches (constant-time). */
-export async function signInWithAccessCode(db: Db, expected: string, code: string): Promise<SignInResponse> {
+export async function signInWithAccessCode(
+  db: Db,
+  expected: string,
+  code: string,
+  clock: Clock,
+): Promise<SignInResponse> {
   if (!safeEqual(code, expected)) throw fail('INVALID_ACCESS_CODE', TEXTS.invalidAccessCode);
   const demo = await findUserById(db, DEMO_USER_ID);
   if (demo?.is_approved !== 1) throw fail('NOT_APPROVED', TEXTS.notApproved);
-  return signIn(db, DEMO_USER_ID);
+  return signIn(db, DEMO_USER_ID, clock);
 }
 
-async function signIn(db: Db, userId: string): Promise<SignInResponse> {
-  await touchLastLogin(db, userId);
+async function signIn(db: Db, userId: string, clock: Clock): Promise<SignInResponse> {
+  await touchLastLogin(db, userId, isoOn(clock));
   const token = await createSession(db, userId);
   const row = await findUserById(db, userId);
   if (!row) throw new Error(`user ${userId} vanished during sign-in`);

@@ -42,7 +42,7 @@ export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       },
       async (req): Promise<DownloadTicketResponse> => {
         const file = await requireFile(db, req.params.id);
-        const ticket = await issueTicket(db, {
+        const ticket = await issueTicket(ctx, {
           fileId: file.id,
           shareId: null,
           userId: req.auth!.user.discord_id,
@@ -77,7 +77,7 @@ export function downloadRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
         const { id } = req.params;
         let member = req.auth?.user.discord_id ?? null;
         if (req.query.ticket !== undefined) {
-          const holder = await validTicketHolder(db, req.query.ticket, id, null);
+          const holder = await validTicketHolder(ctx, req.query.ticket, id, null);
           if (!holder) throw ticketExpired();
           member = holder.userId ?? member; // the browser's download manager sends no session
         } else {

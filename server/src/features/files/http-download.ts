@@ -1,11 +1,11 @@
-import { PassThrough, pipeline, Readable, Transform } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { create as createContentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import { type BlobStore, StoreUnavailableError } from '../../platform/blob-store/index.ts';
-import { chunkCheck } from '../../platform/transfer/chunk-reader.ts';
-import { type ChunkPart, sendDirect } from '../../platform/transfer/direct-send.ts';
+import { StoreUnavailableError } from '../../platform/blob-store/index.ts';
+import { sendDirect } from '../../platform/transfer/direct-send.ts';
 import { contentDisposition, parseRange } from '../../platform/transfer/range.ts';
+import { planParts, streamRange } from '../../platform/transfer/stored-bytes.ts';
 import type { FilesContext } from './context.ts';
 import { startDownload } from './download-limits.ts';
 import type { FileChunksTable, FilesTable } from './tables.ts';
@@ -13,48 +13,6 @@ import { storageUnavailable } from './upload.ts';
 
 export function etagOf(file: FilesTable): string {
   return `"${file.sha256 ?? `${file.id}-${Number(file.size)}`}"`;
-}
-
-/** Which bytes of which chunks make up the file's bytes [start, end]. */
-export function planParts(chunks: FileChunksTable[], start: number, end: number): ChunkPart[] {
-  const parts: ChunkPart[] = [];
-  let offset = 0;
-  for (const c of chunks) {
-    const cStart = offset;
-    const cEnd = offset + c.size - 1;
-    offset += c.size;
-    if (cEnd < start || cStart > end) continue;
-    parts.push({
-      blobId: c.blob_id,
-      start: Math.max(start, cStart) - cStart,
-      end: Math.min(end, cEnd) - cStart,
-      check: chunkCheck(c),
-    });
-  }
-  return parts;
-}
-
-/** The bytes [start, end] of a file, read chunk by chunk from the store. The first chunk is opened eagerly. */
-export async function streamRange(
-  store: BlobStore,
-  chunks: FileChunksTable[],
-  start: number,
-  end: number,
-): Promise<Readable> {
-  const parts = planParts(chunks, start, end);
-  const [head, ...rest] = parts;
-  if (!head) return Readable.from([]);
-  // Opened before the headers go out, so a missing blob is an error response, not a cut-off body.
-  const first = await store.get(head.blobId, head, head.check);
-  if (rest.length === 0) return first;
-  // A quarter of a MiB between the chunks' streams and the response: what a stalled client holds here.
-  const out = new PassThrough({ highWaterMark: 256 * 1024 });
-  (async () => {
-    await pump(first, out);
-    for (const p of rest) await pump(await store.get(p.blobId, p, p.check), out);
-    out.end();
-  })().catch((e: unknown) => out.destroy(e instanceof Error ? e : new Error(String(e))));
-  return out;
 }
 
 /**
@@ -83,25 +41,6 @@ function countOnLastByte(
 }
 
 /** Pipes one source into `out` without ending it; destroys the source if `out` closes first. */
-function pump(source: Readable, out: PassThrough): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onOutClose = () => {
-      source.destroy();
-      reject(new Error('response closed'));
-    };
-    const settle = () => out.off('close', onOutClose);
-    out.once('close', onOutClose);
-    source.once('error', (e) => {
-      settle();
-      reject(e);
-    });
-    source.once('end', () => {
-      settle();
-      resolve();
-    });
-    source.pipe(out, { end: false });
-  });
-}
 
 /**
  * Where the body sendStoredFile will send for this request begins (0 for the whole file), or null when

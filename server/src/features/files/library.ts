@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/index.ts';
 import type { BlobStore } from '../../platform/blob-store/index.ts';
-import { streamRange } from './http-download.ts';
+import { streamRange } from '../../platform/transfer/stored-bytes.ts';
 import { listChunks } from './repo.ts';
 import {
   findCompleteFile,

@@ -23,7 +23,7 @@ export function manageRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
     app.post(
       '/api/files/move',
       { config: { access: 'user' }, schema: { body: MoveBody, response: { 200: MoveResponse } } },
-      async (req) => ({ success: true as const, data: await moveItems(db, req.body) }),
+      async (req) => ({ success: true as const, data: await moveItems(ctx, req.body) }),
     );
   };
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { FILE_MANAGER_TEXTS, type FileItem, TRASH_RETENTION_MS } from '@guildhall/common';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { realClock } from '../../platform/feature.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { storedBlobIds } from '../../test/files-store.ts';
 import { createFolder, listFolder, uploadFile } from './test-helpers.ts';
@@ -79,7 +80,7 @@ describe('trash', () => {
     await ctx.db.updateTable('files').set({ deleted_at: longAgo }).where('id', '=', old.id).execute();
     const { purgeExpiredTrash } = await import('./trash/service.ts');
     const garbage = { kick() {}, idle: async () => {} };
-    expect(await purgeExpiredTrash({ db: ctx.db, garbage }, new Date())).toBe(1);
+    expect(await purgeExpiredTrash({ db: ctx.db, garbage, clock: realClock }, new Date())).toBe(1);
     const ids = (await call('GET', '/api/trash')).json().data.map((t: { id: string }) => t.id);
     expect(ids).toContain(young.id);
     expect(ids).not.toContain(old.id);

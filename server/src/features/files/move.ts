@@ -1,7 +1,8 @@
 import { MAX_FOLDER_DEPTH, type MoveBody } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../platform/errors.ts';
-import { nowIso } from '../../platform/time.ts';
+import { isoOn } from '../../platform/time.ts';
+import type { FilesContext } from './context.ts';
 import { isUniqueViolation, parentKeyOf } from './names.ts';
 import { descendantsOf, findItem, takenNameKeys, updateItem } from './repo.ts';
 import { breadcrumbs, nameTaken, requireItem } from './service.ts';
@@ -12,7 +13,11 @@ import { breadcrumbs, nameTaken, requireItem } from './service.ts';
  * subfolders, and the nesting limit holds for what a moved folder contains. All or nothing: one
  * transaction, so a refused item leaves the others where they were.
  */
-export async function moveItems(db: Db, body: MoveBody): Promise<{ moved: number }> {
+export async function moveItems(
+  ctx: Pick<FilesContext, 'db' | 'clock'>,
+  body: MoveBody,
+): Promise<{ moved: number }> {
+  const { db } = ctx;
   const ids = [...new Set(body.ids)];
   const target = body.targetFolderId;
   const targetPath = target ? await breadcrumbs(db, target) : []; // 404 unless a listed folder
@@ -44,7 +49,7 @@ export async function moveItems(db: Db, body: MoveBody): Promise<{ moved: number
   const clash = moving.find((i) => taken.has(i.name_key));
   if (clash) throw nameTaken(clash.name);
 
-  const now = nowIso();
+  const now = isoOn(ctx.clock);
   try {
     await db.transaction().execute(async (trx) => {
       if (target && (await findItem(trx, target))?.status !== 'complete') {

@@ -72,7 +72,7 @@ export function previewRoutes(ctx: FilesContext, thumbnails: Thumbnails): Fastif
       async (req, reply) => {
         const { id } = req.params;
         if (req.query.ticket !== undefined) {
-          if (!(await isTicketValid(db, req.query.ticket, id, null))) throw ticketExpired();
+          if (!(await isTicketValid(ctx, req.query.ticket, id, null))) throw ticketExpired();
         } else {
           enforceAccess('login', req.auth, bearerToken(req.headers.authorization) !== null);
         }

@@ -134,7 +134,7 @@ function itemRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       '/api/folders',
       { config: write, schema: { body: FolderCreateBody, response: { 201: ItemResponse } } },
       async (req, reply) => {
-        const row = await createFolder(db, req.auth!.user.discord_id, req.body);
+        const row = await createFolder(ctx, req.auth!.user.discord_id, req.body);
         return reply.code(201).send({ success: true as const, data: presentItem(row) });
       },
     );
@@ -162,7 +162,7 @@ function itemRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       { config: write, schema: { params: FileIdParams, body: RenameBody, response: { 200: ItemResponse } } },
       async (req) => ({
         success: true as const,
-        data: presentItem(await renameItem(db, req.params.id, req.body.newName)),
+        data: presentItem(await renameItem(ctx, req.params.id, req.body.newName)),
       }),
     );
 
@@ -174,7 +174,7 @@ function itemRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
       },
       async (req) => ({
         success: true as const,
-        data: presentItem(await categorizeFile(db, req.params.id, req.body.category)),
+        data: presentItem(await categorizeFile(ctx, req.params.id, req.body.category)),
       }),
     );
   };

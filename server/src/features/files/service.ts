@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_CATEGORY, type FolderCreateBody, MAX_FOLDER_DEPTH } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../platform/errors.ts';
-import { nowIso } from '../../platform/time.ts';
+import { isoOn } from '../../platform/time.ts';
 import type { FilesContext } from './context.ts';
 import { isUniqueViolation, nameKey, parentKeyOf } from './names.ts';
 import {
@@ -76,7 +76,12 @@ export async function breadcrumbs(db: Db, folderId: string): Promise<{ id: strin
   return chain;
 }
 
-export async function createFolder(db: Db, ownerId: string, body: FolderCreateBody): Promise<ItemRow> {
+export async function createFolder(
+  ctx: Pick<FilesContext, 'db' | 'clock'>,
+  ownerId: string,
+  body: FolderCreateBody,
+): Promise<ItemRow> {
+  const { db } = ctx;
   const parentId = body.parentId ?? null;
   if (parentId) {
     await requireFolder(db, parentId);
@@ -85,7 +90,7 @@ export async function createFolder(db: Db, ownerId: string, body: FolderCreateBo
       throw fail('TOO_DEEP', `Folders can be nested at most ${MAX_FOLDER_DEPTH} levels deep`);
     }
   }
-  const now = nowIso();
+  const now = isoOn(ctx.clock);
   const id = randomUUID();
   try {
     await insertItem(db, {
@@ -118,14 +123,19 @@ export async function createFolder(db: Db, ownerId: string, body: FolderCreateBo
  * Renames a file or folder. Another item with the same name (ignoring case) in the folder is a 409,
  * as in file managers; changing only the case of an item's own name is allowed.
  */
-export async function renameItem(db: Db, id: string, newName: string): Promise<ItemRow> {
+export async function renameItem(
+  ctx: Pick<FilesContext, 'db' | 'clock'>,
+  id: string,
+  newName: string,
+): Promise<ItemRow> {
+  const { db } = ctx;
   const row = await requireItem(db, id);
   const key = nameKey(newName);
   if (row.name !== newName) {
     if (key !== row.name_key && (await takenNameKeys(db, row.parent_key, [key])).size > 0)
       throw nameTaken(newName);
     try {
-      await updateItem(db, id, { name: newName, name_key: key, updated_at: nowIso() });
+      await updateItem(db, id, { name: newName, name_key: key, updated_at: isoOn(ctx.clock) });
     } catch (e) {
       if (isUniqueViolation(e)) throw nameTaken(newName);
       throw e;
@@ -134,10 +144,15 @@ export async function renameItem(db: Db, id: string, newName: string): Promise<I
   return (await findListedItem(db, id))!;
 }
 
-export async function categorizeFile(db: Db, id: string, category: string): Promise<ItemRow> {
+export async function categorizeFile(
+  ctx: Pick<FilesContext, 'db' | 'clock'>,
+  id: string,
+  category: string,
+): Promise<ItemRow> {
+  const { db } = ctx;
   const row = await requireItem(db, id);
   if (row.type === 'folder') throw fail('NOT_A_FILE', 'Folders cannot be categorized; pick a file');
-  await updateItem(db, id, { category, updated_at: nowIso() });
+  await updateItem(db, id, { category, updated_at: isoOn(ctx.clock) });
   return (await findListedItem(db, id))!;
 }
 

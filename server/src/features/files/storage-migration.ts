@@ -9,7 +9,8 @@ import {
   type StoreKind,
   threadGarbageId,
 } from '../../platform/blob-store/index.ts';
-import { nowIso } from '../../platform/time.ts';
+import { type Clock, realClock } from '../../platform/feature.ts';
+import { isoOn } from '../../platform/time.ts';
 import { chunkCheck } from '../../platform/transfer/chunk-reader.ts';
 import { collectGarbage } from './maintenance.ts';
 import { listChunks, queueGarbage } from './repo.ts';
@@ -46,8 +47,14 @@ export async function migrateStorage(
   db: Db,
   store: RoutingBlobStore,
   to: StoreKind,
-  opts: { onProgress?: (p: MigrationProgress) => void; onError?: (file: string, e: unknown) => void } = {},
+  opts: {
+    onProgress?: (p: MigrationProgress) => void;
+    onError?: (file: string, e: unknown) => void;
+    /** What copies and queued garbage are dated by (the CLI's process: the real clock). */
+    clock?: Clock;
+  } = {},
 ): Promise<MigrationReport> {
+  const clock = opts.clock ?? realClock;
   if (!store.storeOf(to)) throw new Error(`The ${to} store is not configured (see docs/files.md, "Stores")`);
   await dropUnfinishedCopies(db, store);
   const dest = store.writingTo(to);
@@ -61,7 +68,7 @@ export async function migrateStorage(
       report.skipped += 1;
     } else {
       try {
-        await migrateFile(db, store, dest, file.id, file.thread_id ?? null, chunks);
+        await migrateFile(db, store, dest, file.id, file.thread_id ?? null, chunks, clock);
         report.migrated += 1;
         report.bytes += size;
       } catch (e) {
@@ -89,13 +96,14 @@ async function migrateFile(
   fileId: string,
   oldThread: string | null,
   chunks: FileChunksTable[],
+  clock: Clock,
 ): Promise<void> {
   let newThread: string | null = null;
   // On Discord this is called with the thread's name first (recorded before the thread is asked for, so a
   // run killed before Discord's answer is recorded still finds the thread by it), then with its id.
   const scoped = dest.forFile(fileId, async (thread) => {
     newThread = thread;
-    await recordCopy(db, threadGarbageId(thread), fileId, nowIso());
+    await recordCopy(db, threadGarbageId(thread), fileId, isoOn(clock));
   });
   const copies: string[] = [];
   for (const c of chunks) {
@@ -103,7 +111,7 @@ async function migrateFile(
     const bytes = await readAll(await store.get(c.blob_id));
     checkChunkBytes(bytes, check, `${c.idx} in the source store`);
     const id = await scoped.put([bytes], bytes.length);
-    await recordCopy(db, id, fileId, nowIso());
+    await recordCopy(db, id, fileId, isoOn(clock));
     // Verified at the destination: read back from there and checked against the chunk's record.
     const back = await readAll(await dest.get(id));
     checkChunkBytes(back, check, `${c.idx} at the destination`);
@@ -118,7 +126,7 @@ async function migrateFile(
     await setFileThread(trx, fileId, newThread);
     const old = chunks.map((c) => c.blob_id);
     if (oldThread) old.push(threadGarbageId(oldThread));
-    await queueGarbage(trx, old, nowIso());
+    await queueGarbage(trx, old, isoOn(clock));
     await forgetCopiesOfFile(trx, fileId);
   });
 }

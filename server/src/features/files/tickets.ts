@@ -1,7 +1,7 @@
-import type { Db } from '../../db/index.ts';
 import { randomToken, sha256Hex } from '../../platform/crypto.ts';
 import { isSessionLive } from '../../platform/sessions.ts';
-import { isoIn, nowIso } from '../../platform/time.ts';
+import { isoIn, isoOn } from '../../platform/time.ts';
+import type { FilesContext } from './context.ts';
 import { findTicket, insertTicket } from './repo.ts';
 
 /**
@@ -19,10 +19,13 @@ export type TicketScope = {
   sessionHash: string | null;
 };
 
-export async function issueTicket(db: Db, scope: TicketScope): Promise<{ token: string; expiresAt: string }> {
+export async function issueTicket(
+  ctx: Pick<FilesContext, 'db' | 'clock'>,
+  scope: TicketScope,
+): Promise<{ token: string; expiresAt: string }> {
   const token = randomToken(32);
-  const expiresAt = isoIn(DOWNLOAD_TICKET_TTL_MS);
-  await insertTicket(db, {
+  const expiresAt = isoIn(ctx.clock, DOWNLOAD_TICKET_TTL_MS);
+  await insertTicket(ctx.db, {
     token_hash: sha256Hex(token),
     file_id: scope.fileId,
     share_id: scope.shareId,
@@ -38,24 +41,26 @@ export async function issueTicket(db: Db, scope: TicketScope): Promise<{ token: 
  * session it was issued to (if any) is still live and its user still approved.
  */
 export async function isTicketValid(
-  db: Db,
+  ctx: Pick<FilesContext, 'db' | 'clock'>,
   token: string,
   fileId: string,
   shareId: string | null,
 ): Promise<boolean> {
-  return (await validTicketHolder(db, token, fileId, shareId)) !== null;
+  return (await validTicketHolder(ctx, token, fileId, shareId)) !== null;
 }
 
 /** As isTicketValid; a valid ticket gives who it was issued to (null: a signed-out share visitor). */
 export async function validTicketHolder(
-  db: Db,
+  ctx: Pick<FilesContext, 'db' | 'clock'>,
   token: string,
   fileId: string,
   shareId: string | null,
 ): Promise<{ userId: string | null } | null> {
   if (token.length > 128) return null;
+  const { db } = ctx;
   const row = await findTicket(db, sha256Hex(token));
-  if (!row || row.expires_at <= nowIso() || row.file_id !== fileId || row.share_id !== shareId) return null;
+  if (!row || row.expires_at <= isoOn(ctx.clock) || row.file_id !== fileId || row.share_id !== shareId)
+    return null;
   if (row.session_hash !== null && !(await isSessionLive(db, row.session_hash))) return null;
   return { userId: row.user_id };
 }

@@ -10,7 +10,8 @@ import {
 import type { Db } from '../../db/index.ts';
 import { type BlobStore, StoreUnavailableError } from '../../platform/blob-store/index.ts';
 import { fail } from '../../platform/errors.ts';
-import { dateOn, isoIn, nowIso } from '../../platform/time.ts';
+import { RETRY, retryOptimistic } from '../../platform/optimistic.ts';
+import { dateOn, isoIn, isoOn } from '../../platform/time.ts';
 import { BufferWaitTimeout } from '../../platform/transfer/buffer-pool.ts';
 import { type StoredChunk, storeInChunks, TooLargeError } from '../../platform/transfer/chunker.ts';
 import type { FilesContext } from './context.ts';
@@ -92,7 +93,7 @@ export async function receiveUpload(
   let stored: { size: number; sha256: string; chunks: number } | null = null;
   let provisional = 'upload';
   let lease: NodeJS.Timeout | undefined;
-  const now = nowIso();
+  const now = isoOn(ctx.clock);
   await admitUpload(
     ctx.db,
     ctx.limits,
@@ -111,7 +112,7 @@ export async function receiveUpload(
         sha256: null,
         status: 'uploading',
         owner_id: ownerId,
-        lease_expires_at: isoIn(UPLOAD_LEASE_MS),
+        lease_expires_at: isoIn(ctx.clock, UPLOAD_LEASE_MS),
         created_at: now,
         updated_at: now,
         reserved_bytes: declared ?? 0,
@@ -120,7 +121,7 @@ export async function receiveUpload(
   fileId = id;
   try {
     lease = setInterval(() => {
-      updateItem(db, id, { lease_expires_at: isoIn(UPLOAD_LEASE_MS) }).catch(() => {});
+      updateItem(db, id, { lease_expires_at: isoIn(ctx.clock, UPLOAD_LEASE_MS) }).catch(() => {});
     }, UPLOAD_LEASE_RENEW_MS);
     let hasFile = false;
     for await (const part of parts) {
@@ -177,7 +178,7 @@ export async function receiveUpload(
         parent_key: parentKeyOf(target.parentId),
         category: target.category,
         lease_expires_at: null,
-        updated_at: nowIso(),
+        updated_at: isoOn(ctx.clock),
       });
     } catch (e) {
       if (/FOREIGN KEY|foreign key/.test(String(e))) throw fail('NOT_FOUND', 'Folder not found');
@@ -302,30 +303,39 @@ export async function completeUpload(
     ctx.garbage.kick();
     throw fail('UPLOAD_CORRUPT', 'The stored data is incomplete; upload the file again');
   }
-  await publishUnderFreeName(db, row, body.fileName);
+  await publishUnderFreeName(db, row, body.fileName, isoOn(ctx.clock));
   return (await findListedItem(db, row.id))!;
 }
 
+/** Rounds of 50 candidate names a listing looks through, and the races it may lose on the way. */
+const NAME_ROUNDS = 20;
+const NAME_RACES = 10;
+
 /** Lists the upload under `name`, or the first free numbered variant; retries if another wins a race. */
-async function publishUnderFreeName(db: Db, row: FilesTable, name: string): Promise<void> {
+async function publishUnderFreeName(db: Db, row: FilesTable, name: string, now: string): Promise<void> {
+  const tooMany = () => fail('NAME_TAKEN', `Too many items named like "${name}" in this folder`);
+  let round = 0; // which 50 names are looked at; a lost race looks again from the same round
   let races = 0;
-  for (let round = 0; round < 20; round++) {
+  await retryOptimistic(NAME_ROUNDS + NAME_RACES, tooMany, async () => {
+    if (round >= NAME_ROUNDS) throw tooMany();
     const candidates = Array.from({ length: 50 }, (_, i) => {
       const n = round * 50 + i;
       return n === 0 ? name : numberedName(name, n);
     });
     const taken = await takenNameKeys(db, row.parent_key, candidates.map(nameKey));
     const free = candidates.find((c) => !taken.has(nameKey(c)));
-    if (!free) continue;
+    if (!free) {
+      round += 1;
+      return RETRY;
+    }
     try {
-      if (!(await publishStoredUpload(db, row.id, free, nameKey(free), nowIso()))) {
+      if (!(await publishStoredUpload(db, row.id, free, nameKey(free), now))) {
         throw fail('ALREADY_COMPLETE', 'This upload is already complete');
       }
-      return;
+      return null;
     } catch (e) {
-      if (!isUniqueViolation(e) || ++races > 10) throw e;
-      round -= 1; // someone took the name meanwhile: look again from the same round
+      if (!isUniqueViolation(e) || ++races > NAME_RACES) throw e;
+      return RETRY; // someone took the name meanwhile
     }
-  }
-  throw fail('NAME_TAKEN', `Too many items named like "${name}" in this folder`);
+  });
 }

@@ -1,6 +1,5 @@
 import { type AccessLevel, DEMO_USER_ID } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
-import { nowIso } from '../../platform/time.ts';
 import type { UsersTable } from './tables.ts';
 
 export async function findUserById(db: Db, discordId: string): Promise<UsersTable | undefined> {
@@ -24,8 +23,7 @@ export type DiscordProfile = {
  * Records a Discord sign-in: refreshes the profile of a known user, or inserts an unknown one as
  * pending (not approved, viewer) so an admin can approve them later.
  */
-export async function upsertDiscordProfile(db: Db, p: DiscordProfile): Promise<UsersTable> {
-  const now = nowIso();
+export async function upsertDiscordProfile(db: Db, p: DiscordProfile, now: string): Promise<UsersTable> {
   const profile = {
     username: p.username,
     discriminator: p.discriminator,
@@ -53,16 +51,16 @@ export async function upsertDiscordProfile(db: Db, p: DiscordProfile): Promise<U
   return row;
 }
 
-export async function touchLastLogin(db: Db, discordId: string): Promise<void> {
-  await db.updateTable('users').set({ last_login: nowIso() }).where('discord_id', '=', discordId).execute();
+export async function touchLastLogin(db: Db, discordId: string, now: string): Promise<void> {
+  await db.updateTable('users').set({ last_login: now }).where('discord_id', '=', discordId).execute();
 }
 
 /** Inserts a user row if it does not exist yet; leaves an existing row untouched. */
 export async function insertUserIfMissing(
   db: Db,
   row: Pick<UsersTable, 'discord_id' | 'username' | 'access_level' | 'is_approved' | 'provider'>,
+  now: string,
 ): Promise<void> {
-  const now = nowIso();
   await db
     .insertInto('users')
     .values({
@@ -85,10 +83,11 @@ export async function setLevelAndApproval(
   discordId: string,
   accessLevel: AccessLevel,
   isApproved: boolean,
+  now: string,
 ): Promise<void> {
   await db
     .updateTable('users')
-    .set({ access_level: accessLevel, is_approved: isApproved ? 1 : 0, updated_at: nowIso() })
+    .set({ access_level: accessLevel, is_approved: isApproved ? 1 : 0, updated_at: now })
     .where('discord_id', '=', discordId)
     .execute();
 }

@@ -10,7 +10,7 @@ import { sha256Hex } from '../crypto.ts';
 import { fail } from '../errors.ts';
 import { deleteRedisKeys, testPlatform, uniqueRedisPrefix } from '../rate-limit/testing.ts';
 import { createSession, revokeSession, revokeUserSessions } from '../sessions.ts';
-import { createRealtimeHub } from './hub.ts';
+import { createRealtimeHub, type RoomEmission } from './hub.ts';
 import {
   afterSentinel,
   connectClient,
@@ -33,7 +33,8 @@ function defineProbeRooms() {
       if (key !== 'open' && key !== identity.userId) throw fail('FORBIDDEN', 'Not your probe');
     },
     async snapshot(key, identity) {
-      return { event: 'probe:state', payload: { key, for: identity.userId, full: true } };
+      // The probe's own event, outside FEATURE_EVENTS: this suite tests the hub, not a feature's push.
+      return { event: 'probe:state', payload: { key, for: identity.userId, full: true } } as unknown as RoomEmission;
     },
   });
 }

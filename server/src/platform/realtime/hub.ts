@@ -4,6 +4,8 @@ import {
   type ClientEventName,
   type ClientEventPayload,
   type ClientEventResult,
+  type RealtimeEventName,
+  type RealtimeEventPayload,
   REALTIME_EVENTS,
   REALTIME_PATH,
   type SessionEnded,
@@ -31,7 +33,13 @@ import {
   type SocketLimits,
 } from './socket-limits.ts';
 
-export type RoomEmission = { event: string; payload: unknown };
+/**
+ * What a room sends a socket that joined: one of the pushes of FEATURE_EVENTS (common/) with its payload
+ * typed by that event's schema, as `publish` sends, so the web's useRealtimeRoom gets the same shape.
+ */
+export type RoomEmission = {
+  [E in RealtimeEventName]: { event: E; payload: RealtimeEventPayload<E> };
+}[RealtimeEventName];
 
 /** How a feature lets a socket into its rooms `<type>:<key>`. */
 export type RoomType = {

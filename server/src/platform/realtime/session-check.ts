@@ -2,7 +2,7 @@ import { type AccessLevel, type RealtimeRefusalCode, TEXTS } from '@guildhall/co
 import type { Db } from '../../db/index.ts';
 import type { UsersTable } from '../../db/schema.ts';
 import type { LevelOf } from '../access.ts';
-import { nowIso } from '../time.ts';
+import { wallNowIso } from '../time.ts';
 
 /** Who a socket acts for. Only the token's hash is kept: socket data may travel between instances. */
 export type SocketIdentity = {
@@ -19,7 +19,7 @@ export type SessionVerdict =
 /** Session and user for each live (unexpired, unrevoked) token hash, in one query per 500 hashes. */
 export async function findLiveSessionUsers(db: Db, tokenHashes: string[]): Promise<Map<string, UsersTable>> {
   const found = new Map<string, UsersTable>();
-  const now = nowIso();
+  const now = wallNowIso();
   for (let i = 0; i < tokenHashes.length; i += 500) {
     const rows = await db
       .selectFrom('sessions')

@@ -1,7 +1,7 @@
 import {
   MUSIC_STATUS_EVENT,
   MUSIC_STATUS_POLL_MS,
-  MusicStatusPush,
+  type MusicStatusPush,
   musicRoom,
   type PlaybackStatus,
 } from '@guildhall/common';
@@ -44,13 +44,12 @@ export function useMusicStatus(guildId: string | null) {
   });
 
   const onPush = useCallback(
-    (payload: unknown) => {
-      const push = MusicStatusPush.safeParse(payload);
-      if (push.success && push.data.status.guildId === guildId) storeStatus(qc, push.data.status);
+    (push: MusicStatusPush) => {
+      if (push.status.guildId === guildId) storeStatus(qc, push.status);
     },
     [qc, guildId],
   );
-  const realtime = useRealtimeRoom<unknown>(guildId ? musicRoom(guildId) : null, MUSIC_STATUS_EVENT, onPush);
+  const realtime = useRealtimeRoom(guildId ? musicRoom(guildId) : null, MUSIC_STATUS_EVENT, onPush);
 
   return { entry: query.data ?? null, isLoading: query.isLoading, error: query.error, realtime };
 }

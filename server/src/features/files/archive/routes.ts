@@ -31,7 +31,7 @@ export function archiveRoutes(ctx: FilesContext, sendArchive: ArchiveSender): Fa
       async (req) => {
         await archiveEntries(db, req.body.ids); // 404 / 400 now rather than in the browser's download bar
         const ticket = await issueArchiveTicket(
-          db,
+          ctx,
           req.body.ids,
           req.auth!.user.discord_id,
           req.auth!.tokenHash,
@@ -47,7 +47,7 @@ export function archiveRoutes(ctx: FilesContext, sendArchive: ArchiveSender): Fa
       '/api/files/archive',
       { config: { access: 'public' }, schema: { querystring: ArchiveQuery, response: { 200: BinaryBody } } },
       async (req, reply) => {
-        const grant = await redeemArchiveTicket(db, req.query.ticket);
+        const grant = await redeemArchiveTicket(ctx, req.query.ticket);
         if (!grant) throw fail('TICKET_INVALID', 'This download link has expired. Start the download again.');
         const name = grant.ids.length === 1 ? await singleName(grant.ids[0]!) : 'shared-files';
         return sendArchive(req, reply, grant.ids, grant.userId ?? req.ip, name);

@@ -1,9 +1,9 @@
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../../platform/errors.ts';
+import { streamRange } from '../../../platform/transfer/stored-bytes.ts';
 import type { FilesContext } from '../context.ts';
 import { startDownload } from '../download-limits.ts';
-import { streamRange } from '../http-download.ts';
 import { listChunks } from '../repo.ts';
 import { archiveEntries } from './entries.ts';
 import { zipStream } from './zip.ts';

@@ -1,7 +1,7 @@
-import type { Db } from '../../../db/index.ts';
 import { randomToken, sha256Hex } from '../../../platform/crypto.ts';
 import { isSessionLive } from '../../../platform/sessions.ts';
-import { isoIn, nowIso } from '../../../platform/time.ts';
+import { isoIn, isoOn } from '../../../platform/time.ts';
+import type { FilesContext } from '../context.ts';
 import { DOWNLOAD_TICKET_TTL_MS } from '../tickets.ts';
 import { findArchiveTicket, insertArchiveTicket } from './repo.ts';
 
@@ -11,15 +11,15 @@ import { findArchiveTicket, insertArchiveTicket } from './repo.ts';
  * session that asked for it; it names the selected items.
  */
 export async function issueArchiveTicket(
-  db: Db,
+  ctx: Pick<FilesContext, 'db' | 'clock'>,
   ids: string[],
   userId: string,
   sessionHash: string,
 ): Promise<{ token: string; expiresAt: string }> {
   const token = randomToken(32);
-  const expiresAt = isoIn(DOWNLOAD_TICKET_TTL_MS);
+  const expiresAt = isoIn(ctx.clock, DOWNLOAD_TICKET_TTL_MS);
   await insertArchiveTicket(
-    db,
+    ctx.db,
     {
       token_hash: sha256Hex(token),
       item_ids: JSON.stringify(ids),
@@ -27,18 +27,19 @@ export async function issueArchiveTicket(
       session_hash: sessionHash,
       expires_at: expiresAt,
     },
-    nowIso(),
+    isoOn(ctx.clock),
   );
   return { token, expiresAt };
 }
 
 /** The item ids of a live ticket, or null. */
 export async function redeemArchiveTicket(
-  db: Db,
+  ctx: Pick<FilesContext, 'db' | 'clock'>,
   token: string,
 ): Promise<{ ids: string[]; userId: string | null } | null> {
+  const { db } = ctx;
   const row = await findArchiveTicket(db, sha256Hex(token));
-  if (!row || row.expires_at <= nowIso()) return null;
+  if (!row || row.expires_at <= isoOn(ctx.clock)) return null;
   if (row.session_hash !== null && !(await isSessionLive(db, row.session_hash))) return null;
   return { ids: JSON.parse(row.item_ids) as string[], userId: row.user_id };
 }

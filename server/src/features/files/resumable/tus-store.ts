@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { CHUNK_SIZE_BYTES, DEFAULT_CATEGORY, nameProblem } from '@guildhall/common';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
 import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
-import { dateOn, isoIn, nowIso } from '../../../platform/time.ts';
+import { dateOn, isoIn, isoOn } from '../../../platform/time.ts';
 import { readChunk } from '../../../platform/transfer/chunk-reader.ts';
 import { storeInChunks, TooLargeError } from '../../../platform/transfer/chunker.ts';
 import type { FileHash } from '../../../platform/transfer/hash-pool.ts';
@@ -80,7 +80,7 @@ export class ChunkTusStore extends DataStore {
           ...(meta.category ? { category: meta.category } : {}),
         });
     const name = (meta.filename ?? '').trim();
-    const now = nowIso();
+    const now = isoOn(this.ctx.clock);
     const row: FilesTable = {
       id: upload.id,
       parent_id: target.parentId,
@@ -95,7 +95,7 @@ export class ChunkTusStore extends DataStore {
       sha256: null,
       status: 'uploading',
       owner_id: owner,
-      lease_expires_at: isoIn(RESUMABLE_UPLOAD_TTL_MS),
+      lease_expires_at: isoIn(this.ctx.clock, RESUMABLE_UPLOAD_TTL_MS),
       created_at: now,
       updated_at: now,
       upload_hash_state: RESUMABLE_MARK,
@@ -206,7 +206,7 @@ export class ChunkTusStore extends DataStore {
           await insertChunk(db, chunkRow(id, c));
           stored += c.size;
           this.counters.chunksStored += 1;
-          await updateItem(db, id, { lease_expires_at: isoIn(RESUMABLE_UPLOAD_TTL_MS) });
+          await updateItem(db, id, { lease_expires_at: isoIn(this.ctx.clock, RESUMABLE_UPLOAD_TTL_MS) });
         },
       });
       this.counters.bytesDiscarded += result.discarded;
@@ -290,7 +290,7 @@ export class ChunkTusStore extends DataStore {
       total_chunks: chunks,
       upload_hash_state: null,
       lease_expires_at: null,
-      updated_at: nowIso(),
+      updated_at: isoOn(this.ctx.clock),
     });
     if (requestId && this.onGuestStored) {
       await this.onGuestStored(id, requestId).catch((err: unknown) =>

@@ -61,7 +61,7 @@ export function folderShareRoutes(app: FastifyInstance, deps: Deps): void {
     });
     const item = await ticketItem(found.file);
     if (req.query.ticket !== undefined) {
-      if (!(await isTicketValid(db, req.query.ticket, item.id, found.share.id))) throw ticketExpired();
+      if (!(await isTicketValid(ctx, req.query.ticket, item.id, found.share.id))) throw ticketExpired();
     } else {
       await checkShareAccess(req, found.share);
     }
@@ -69,7 +69,7 @@ export function folderShareRoutes(app: FastifyInstance, deps: Deps): void {
   };
 
   const ticketFor = async (req: FastifyRequest, share: FileSharesTable, itemId: string, path: string) => {
-    const ticket = await issueTicket(db, {
+    const ticket = await issueTicket(ctx, {
       fileId: itemId,
       shareId: share.id,
       userId: req.auth?.user.discord_id ?? null,

@@ -119,7 +119,7 @@ export function sharesRoutes(
         allowLimitReached: true,
       });
       if (req.query.ticket !== undefined) {
-        if (!(await isTicketValid(db, req.query.ticket, found.file.id, found.share.id))) {
+        if (!(await isTicketValid(ctx, req.query.ticket, found.file.id, found.share.id))) {
           throw ticketExpired();
         }
       } else {
@@ -242,7 +242,7 @@ export function sharesRoutes(
       { config: open, schema: { params: ShareTokenParams, response: { 200: DownloadTicketResponse } } },
       async (req) => {
         const { share, file } = await openShare(req);
-        const ticket = await issueTicket(db, {
+        const ticket = await issueTicket(ctx, {
           fileId: file.id,
           shareId: share.id,
           userId: req.auth?.user.discord_id ?? null,

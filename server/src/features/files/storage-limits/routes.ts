@@ -6,6 +6,7 @@ import {
   StorageUsageResponse,
 } from '@guildhall/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { isoOn } from '../../../platform/time.ts';
 import type { FilesContext } from '../context.ts';
 import { adminStorageList, setQuota, usageOf } from './service.ts';
 
@@ -49,6 +50,7 @@ export function storageLimitRoutes(ctx: FilesContext): FastifyPluginAsyncZod {
           { id, username },
           req.params.userId,
           req.body.quotaBytes,
+          isoOn(ctx.clock),
         );
         return { success: true as const, data: entry };
       },

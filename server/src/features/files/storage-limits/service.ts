@@ -4,7 +4,6 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import type { Database } from '../../../db/schema.ts';
 import { fail } from '../../../platform/errors.ts';
-import { nowIso } from '../../../platform/time.ts';
 import type { UnrecordedBytes } from '../../../platform/transfer/chunker.ts';
 import { recordActivity } from '../../admin/index.ts';
 import {
@@ -174,10 +173,11 @@ export async function setQuota(
   actor: { id: string; username: string },
   userId: string,
   quotaBytes: number | null,
+  now: string,
 ): Promise<AdminStorageEntry> {
   const user = await userExists(db, userId);
   if (!user) throw fail('NOT_FOUND', 'User not found');
-  await setCustomQuota(db, userId, quotaBytes, nowIso());
+  await setCustomQuota(db, userId, quotaBytes, now);
   const shown = quotaBytes ?? limits.defaultQuotaBytes;
   await recordActivity(db, {
     actor,

@@ -5,9 +5,9 @@ import type { BlobStore } from '../../../platform/blob-store/index.ts';
 import { fail } from '../../../platform/errors.ts';
 import type { Clock } from '../../../platform/feature.ts';
 import type { ProcessSpawner } from '../../../platform/process/index.ts';
-import { nowIso } from '../../../platform/time.ts';
+import { isoOn } from '../../../platform/time.ts';
 import { RangeLoopback } from '../../../platform/transfer/range-loopback.ts';
-import { streamRange } from '../http-download.ts';
+import { streamRange } from '../../../platform/transfer/stored-bytes.ts';
 import { listChunks } from '../repo.ts';
 import type { FilesTable, FileThumbnailsTable } from '../tables.ts';
 import { imageThumbnail, type Thumbnail } from './image.ts';
@@ -93,7 +93,7 @@ export function createThumbnails(opts: {
             data: made ? made.data.toString('base64') : null,
             width: made?.width ?? null,
             height: made?.height ?? null,
-            created_at: nowIso(),
+            created_at: isoOn(opts.clock),
           };
           try {
             await saveThumbnail(db, fresh);

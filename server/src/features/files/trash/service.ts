@@ -2,7 +2,7 @@ import { FILE_MANAGER_TEXTS, TRASH_RETENTION_MS, type TrashItem } from '@guildha
 import type { Db } from '../../../db/index.ts';
 import { fail } from '../../../platform/errors.ts';
 import { RETRY, retryOptimistic } from '../../../platform/optimistic.ts';
-import { nowIso } from '../../../platform/time.ts';
+import { isoOn } from '../../../platform/time.ts';
 import type { FilesContext } from '../context.ts';
 import { isUniqueViolation, nameKey, numberedName, parentKeyOf } from '../names.ts';
 import {
@@ -33,8 +33,8 @@ import {
 const notInTrash = () => fail('NOT_FOUND', 'This item is not in the trash');
 
 /** Moves a listed item (with what is inside a folder) to the trash. */
-export async function trashItem(ctx: Pick<FilesContext, 'db'>, id: string, userId: string | null) {
-  const now = nowIso();
+export async function trashItem(ctx: Pick<FilesContext, 'db' | 'clock'>, id: string, userId: string | null) {
+  const now = isoOn(ctx.clock);
   return ctx.db.transaction().execute(async (trx) => {
     const row = await findItem(trx as Db, id);
     if (row?.status !== 'complete') throw fail('NOT_FOUND', 'Item not found');
@@ -115,14 +115,17 @@ export async function restoreItem(
 }
 
 /** Deletes trashed items for good: their rows (with everything inside) and, through the queue, their blobs. */
-export async function purgeTrashRoots(ctx: Pick<FilesContext, 'db' | 'garbage'>, rootIds: string[]) {
+export async function purgeTrashRoots(
+  ctx: Pick<FilesContext, 'db' | 'garbage' | 'clock'>,
+  rootIds: string[],
+) {
   let purged = 0;
   for (const id of rootIds) {
     const done = await ctx.db.transaction().execute(async (trx) => {
       const row = await findItem(trx as Db, id);
       if (row?.status !== 'trashed' || row.trash_root_id !== row.id) return false;
       const inside = row.type === 'folder' ? await descendantsOf(trx, id) : [];
-      await queueChunksAsGarbage(trx, [id, ...inside.map((r) => r.id)], nowIso());
+      await queueChunksAsGarbage(trx, [id, ...inside.map((r) => r.id)], isoOn(ctx.clock));
       await deleteItemRow(trx, id); // cascades to everything inside, chunks, shares, tickets, thumbnails
       return true;
     });
@@ -133,13 +136,13 @@ export async function purgeTrashRoots(ctx: Pick<FilesContext, 'db' | 'garbage'>,
 }
 
 /** Purges one trashed item now (admins). */
-export async function purgeTrashItem(ctx: Pick<FilesContext, 'db' | 'garbage'>, id: string) {
+export async function purgeTrashItem(ctx: Pick<FilesContext, 'db' | 'garbage' | 'clock'>, id: string) {
   if ((await purgeTrashRoots(ctx, [id])) === 0) throw notInTrash();
   return 1;
 }
 
 /** Empties the whole trash (admins). */
-export async function emptyTrash(ctx: Pick<FilesContext, 'db' | 'garbage'>) {
+export async function emptyTrash(ctx: Pick<FilesContext, 'db' | 'garbage' | 'clock'>) {
   const roots = await listTrashRoots(ctx.db);
   return purgeTrashRoots(
     ctx,
@@ -148,7 +151,7 @@ export async function emptyTrash(ctx: Pick<FilesContext, 'db' | 'garbage'>) {
 }
 
 /** Purges what has been in the trash longer than the retention (the maintenance sweep calls it). */
-export async function purgeExpiredTrash(ctx: Pick<FilesContext, 'db' | 'garbage'>, now: Date) {
+export async function purgeExpiredTrash(ctx: Pick<FilesContext, 'db' | 'garbage' | 'clock'>, now: Date) {
   const before = new Date(now.getTime() - TRASH_RETENTION_MS).toISOString();
   return purgeTrashRoots(ctx, await listExpiredTrashRoots(ctx.db, before));
 }

@@ -6,7 +6,6 @@ import {
   type PictionaryDrawItem,
   type PictionaryGame,
   type PictionarySettingsBody,
-  PictionaryStatePush,
   PictionaryStrokesPush,
   PictionaryUndoPush,
   pictionaryRoom,
@@ -86,9 +85,8 @@ export function usePictionary() {
   }, [lookedUp, current.isSuccess, current.isError, current.data, store, inviteId, setParams]);
 
   const room = gameId ? pictionaryRoom(gameId) : null;
-  const realtime = useRealtimeRoom<unknown>(room, PICTIONARY_EVENTS.state, (payload) => {
-    const push = PictionaryStatePush.safeParse(payload);
-    if (push.success && push.data.game.id === gameId) store(push.data.game);
+  const realtime = useRealtimeRoom(room, PICTIONARY_EVENTS.state, (push) => {
+    if (push.game.id === gameId) store(push.game);
   });
 
   const game = useQuery({

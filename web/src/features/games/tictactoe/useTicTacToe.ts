@@ -3,7 +3,6 @@ import {
   TICTACTOE_POLL_MS,
   TICTACTOE_STATE_EVENT,
   type TicTacToeGame,
-  TicTacToeStatePush,
   tictactoeRoom,
 } from '@guildhall/common';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -69,14 +68,9 @@ export function useTicTacToe() {
     refetchIntervalInBackground: true,
   });
 
-  const realtime = useRealtimeRoom<unknown>(
-    gameId ? tictactoeRoom(gameId) : null,
-    TICTACTOE_STATE_EVENT,
-    (payload) => {
-      const push = TicTacToeStatePush.safeParse(payload);
-      if (push.success && push.data.game.id === gameId) store(qc, push.data.game);
-    },
-  );
+  const realtime = useRealtimeRoom(gameId ? tictactoeRoom(gameId) : null, TICTACTOE_STATE_EVENT, (push) => {
+    if (push.game.id === gameId) store(qc, push.game);
+  });
 
   const show = useCallback(
     (next: TicTacToeGame) => {
