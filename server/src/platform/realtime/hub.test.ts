@@ -34,7 +34,10 @@ function defineProbeRooms() {
     },
     async snapshot(key, identity) {
       // The probe's own event, outside FEATURE_EVENTS: this suite tests the hub, not a feature's push.
-      return { event: 'probe:state', payload: { key, for: identity.userId, full: true } } as unknown as RoomEmission;
+      return {
+        event: 'probe:state',
+        payload: { key, for: identity.userId, full: true },
+      } as unknown as RoomEmission;
     },
   });
 }
