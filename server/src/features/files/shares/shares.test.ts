@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { FILES_TEXTS, type FileItem, type FileShare, SECURITY_DEFAULTS } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../../test/app.ts';
+import { manualClock } from '../../../test/manual-clock.ts';
 import { createFolder, uploadFile } from '../test-helpers.ts';
 
 let ctx: TestContext;
@@ -310,5 +311,34 @@ describe('downloadCount', () => {
     expect(sizes.every((n) => n === 3 * 1024 * 1024)).toBe(true);
     await settled(s.id, N);
     agent.destroy();
+  });
+});
+
+describe("on the files feature's clock (issue 46)", () => {
+  test('a share expires when the clock passes its expiry, and its owner sees it expired: no waiting', async () => {
+    const clock = manualClock();
+    const own = await createTestApp({}, undefined, { clock, features: ['auth', 'users', 'files'] });
+    try {
+      const t = (await own.signIn()).token;
+      const f = await uploadFile(own.app, t, 'timed.txt', Buffer.from('timed'));
+      const res = await own.app.inject({
+        method: 'POST',
+        url: `/api/files/${f.id}/share`,
+        headers: bearer(t),
+        payload: { accessLevel: 'public', expiresAt: new Date(clock.now() + 60 * 60_000).toISOString() },
+      });
+      expect(res.statusCode).toBe(201);
+      const s: FileShare = res.json().data;
+      expect(s.state).toBe('active');
+      expect((await own.app.inject({ url: `/api/files/shared/${s.token}` })).statusCode).toBe(200);
+
+      await clock.advance(60 * 60_000 + 1);
+
+      expect((await own.app.inject({ url: `/api/files/shared/${s.token}` })).statusCode).toBe(404);
+      const listed = await own.app.inject({ url: `/api/files/${f.id}/shares`, headers: bearer(t) });
+      expect(listed.json().data.map((x: FileShare) => [x.id, x.state])).toEqual([[s.id, 'expired']]);
+    } finally {
+      await own.close();
+    }
   });
 });
