@@ -58,7 +58,7 @@ export async function runRestore(
   }
   const localBlobs = path.join(config.dataDir, 'blobs');
   const blobsInUse =
-    config.files.store === 'local' && fs.existsSync(localBlobs) && fs.readdirSync(localBlobs).length > 0;
+    config.blobStore.store === 'local' && fs.existsSync(localBlobs) && fs.readdirSync(localBlobs).length > 0;
   const dbInUse = await targetDatabaseInUse(config.databaseUrl);
   if ((dbInUse || blobsInUse) && !opts.force) {
     throw new RestoreRefused(
