@@ -45,7 +45,7 @@ export function readManifest(dir: string): Manifest {
  * the chunk rows are pointed at them), each one verified against the manifest as it is written.
  */
 export async function runRestore(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'files'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'blobStore'>,
   dir: string,
   opts: RestoreOptions = {},
 ): Promise<RestoreReport> {
