@@ -1,5 +1,5 @@
 import { defineConfig } from '../../platform/config/define.ts';
-import { httpUrl, optionalString } from '../../platform/config/env.ts';
+import { httpUrl, optionalString, positiveInt } from '../../platform/config/env.ts';
 import type { SharedConfig } from '../../platform/config/shared.ts';
 
 /** Discord sign-in (OAuth2): what the auth feature's FeatureContext `config` holds. */
@@ -10,6 +10,8 @@ export type AuthConfig = {
     redirectUri?: string;
     apiUrl: string;
     authorizeUrl: string;
+    /** How long each call to Discord at sign-in may take. */
+    timeoutMs: number;
   };
 };
 
@@ -46,6 +48,10 @@ export const authConfig = defineConfig({
       schema: httpUrl('DISCORD_AUTHORIZE_URL').default('https://discord.com/oauth2/authorize'),
       doc: "Discord's authorize page",
     },
+    DISCORD_SIGNIN_TIMEOUT_MS: {
+      schema: positiveInt('DISCORD_SIGNIN_TIMEOUT_MS').default(10_000),
+      doc: 'how long sign-in waits for each answer of Discord (the token exchange, then `/users/@me`) before saying "Discord authentication failed"; raise it behind a slow network',
+    },
   },
   build: (e, shared: SharedConfig): AuthConfig & { accessCode?: string } => ({
     accessCode: e.ACCESS_CODE,
@@ -55,6 +61,7 @@ export const authConfig = defineConfig({
       redirectUri: e.DISCORD_REDIRECT_URI,
       apiUrl: shared.discord.apiUrl,
       authorizeUrl: e.DISCORD_AUTHORIZE_URL,
+      timeoutMs: e.DISCORD_SIGNIN_TIMEOUT_MS,
     },
   }),
 });
