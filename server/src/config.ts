@@ -50,6 +50,12 @@ export const CONFIG_MODULES: readonly ConfigModule<VarDecls, unknown, never>[] =
   osintConfig,
 ];
 
+// A slice whose module is not listed would read variables no schema parsed: caught at the first import.
+for (const [key, module] of Object.entries(SLICES)) {
+  if (!CONFIG_MODULES.includes(module as never))
+    throw new Error(`config module "${key}" is not in CONFIG_MODULES`);
+}
+
 /** One schema of every module's variables; a name declared by two modules is a mistake caught here. */
 export function envSchemaOf(modules: readonly ConfigModule<VarDecls, unknown, never>[]) {
   const shape: Record<string, z.ZodType> = {};
