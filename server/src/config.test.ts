@@ -6,9 +6,9 @@ describe('configuration', () => {
     const c = loadConfig({});
     expect(c.port).toBe(3000);
     expect(c.databaseUrl).toMatch(/^sqlite:.*data[/\\]guildhall\.db$/);
-    expect(c.discord.apiUrl).toBe('https://discord.com/api');
-    expect(c.discord.authorizeUrl).toBe('https://discord.com/oauth2/authorize');
-    expect(c.adminDiscordIds).toEqual([]);
+    expect(c.auth.discord.apiUrl).toBe('https://discord.com/api');
+    expect(c.auth.discord.authorizeUrl).toBe('https://discord.com/oauth2/authorize');
+    expect(c.discord.adminDiscordIds).toEqual([]);
     expect(c.redisPrefix).toBe('guildhall');
     expect(c.metricsToken).toBeUndefined();
   });
@@ -39,8 +39,8 @@ describe('configuration', () => {
       ADMIN_DISCORD_IDS: ' 175928847299117063 , 175928847299117064 ',
       DISCORD_API_URL: 'http://127.0.0.1:9999/api/',
     });
-    expect(c.adminDiscordIds).toEqual(['175928847299117063', '175928847299117064']);
-    expect(c.discord.apiUrl).toBe('http://127.0.0.1:9999/api');
+    expect(c.discord.adminDiscordIds).toEqual(['175928847299117063', '175928847299117064']);
+    expect(c.auth.discord.apiUrl).toBe('http://127.0.0.1:9999/api');
   });
 });
 

@@ -29,7 +29,7 @@ export async function openConfigured(): Promise<{ config: Config; db: Db } | nul
   const db = openDb(config.databaseUrl);
   try {
     await migrateToLatest(db, searchPathOf(config.databaseUrl));
-    await bootstrapUsers(db, config.adminDiscordIds);
+    await bootstrapUsers(db, config.discord.adminDiscordIds);
   } catch (e) {
     await db.destroy();
     throw e;

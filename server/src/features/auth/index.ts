@@ -8,6 +8,6 @@ export type { AuthTables } from './tables.ts';
 
 export const authFeature = defineFeature<undefined, AuthFeatureConfig>({
   name: 'auth',
-  config: (c) => ({ discord: c.discord, roles: c.roles }),
+  config: (c) => ({ discord: c.auth.discord, roles: c.roles }),
   routes: (ctx) => authRoutes(ctx),
 });

@@ -101,6 +101,11 @@ export const musicFeature = (options: MusicOptions = {}) =>
     name: 'music',
     config: (c) => ({
       ...c.music,
+      botToken: c.discord.botToken,
+      discordApiUrl: c.discord.botApiUrl,
+      defaultGuildId: c.discord.defaultGuildId,
+      ffmpegPath: c.tools.ffmpegPath,
+      ffprobePath: c.tools.ffprobePath,
       sharedDatabase: !c.databaseUrl.startsWith('sqlite:'),
       redisUrl: c.redisUrl,
       redisPrefix: c.redisPrefix,

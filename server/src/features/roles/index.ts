@@ -5,7 +5,7 @@ import { GUILD_MEMBERS_INTENT, hasMembersIntent, listenForMembers } from './even
 import { createReconciler, type Reconciler } from './reconcile.ts';
 import { rolesRoutes } from './routes.ts';
 
-export { type RolesConfig, rolesConfig, rolesEnv } from './config.ts';
+export { type RolesConfig, rolesConfig } from './config.ts';
 export { checkAtSignIn, type Effects as RoleSyncEffects, type SignInVerdict } from './service.ts';
 export type { RoleSyncTables } from './tables.ts';
 export type { Reconciler };
