@@ -67,7 +67,8 @@ export function createReconciler(o: {
   config: RolesConfig;
   clock: Clock;
   log: FastifyBaseLogger;
-  disconnect: (userId: string) => void;
+  /** The member's sockets hear of each change (effectsOf in service.ts). */
+  effects: Effects;
   /** Only the instance holding the bot runs (one per deployment); the others skip their runs. */
   isHolder?: () => boolean;
   /** The refused intent is enabled in the developer portal now: the bot logs in again asking for it. */
@@ -98,8 +99,8 @@ export function createReconciler(o: {
     return next;
   };
   const { db, config, clock, log } = o;
-  const now = () => new Date(clock.now()).toISOString();
-  const effects: Effects = { disconnect: o.disconnect, now };
+  const { effects } = o;
+  const now = effects.now;
   let timer: unknown = null;
   /** Ends the current wait early (stop, or a kick between runs). */
   let cancel: (() => void) | null = null;

@@ -12,6 +12,8 @@ import {
 } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../platform/errors.ts';
+import type { Clock } from '../../platform/feature.ts';
+import type { FeatureRealtime } from '../../platform/realtime/index.ts';
 import { revokeUserSessions } from '../../platform/sessions.ts';
 import { recordSystemChange } from '../admin/index.ts';
 import { countRealAdmins, findUserById, type UsersTable, updateUser } from '../users/index.ts';
@@ -43,8 +45,29 @@ export const SYNC_ACTOR = { id: 'discord-roles', name: 'Discord role sync' };
 /** Who asks for a change through the admin API. */
 export type AdminActor = { id: string; username: string };
 
-/** What a change does besides the database: close the member's realtime sockets (the hub's disconnectUser). */
-export type Effects = { disconnect: (userId: string) => void; now: () => string };
+/**
+ * What a change does besides the database, at once, on every instance: the member's realtime sockets hear of
+ * it (their next request reads the users row anyway).
+ */
+export type Effects = {
+  /** Access taken away (their sessions are revoked too): the sockets close and the browser signs out. */
+  disconnect: (userId: string) => void;
+  /** The level changed and access stays (up, down, or back after a rejoin): the sockets close and reconnect at it. */
+  levelChanged: (userId: string) => void;
+  now: () => string;
+};
+
+/** The effects through the platform's realtime hub, on the feature's clock. */
+export function effectsOf(
+  realtime: Pick<FeatureRealtime, 'disconnectUser' | 'accessChanged'>,
+  clock: Clock,
+): Effects {
+  return {
+    disconnect: (id) => realtime.disconnectUser(id),
+    levelChanged: (id) => realtime.accessChanged(id),
+    now: () => new Date(clock.now()).toISOString(),
+  };
+}
 
 const parse = <T>(json: string | null | undefined, fallback: T): T => {
   if (!json) return fallback;
@@ -167,7 +190,8 @@ export async function applyAccess(
     });
     if (before.approved && !next.approved) await revokeUserSessions(trx, user.discord_id);
   });
-  if (isDemotion(before, next)) effects.disconnect(user.discord_id);
+  if (before.approved && !next.approved) effects.disconnect(user.discord_id);
+  else if (isAccessChange) effects.levelChanged(user.discord_id);
   return isAccessChange;
 }
 

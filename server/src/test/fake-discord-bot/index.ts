@@ -68,11 +68,11 @@ export type FakeDiscordBot = {
   dropGateway: () => void;
   /**
    * Replaces a member's roles (their full list), as a moderator does in Discord; sessions that identified
-   * with the Server Members intent get GUILD_MEMBER_UPDATE (so do setMember's joins; removeMember sends
-   * GUILD_MEMBER_REMOVE).
+   * with the Server Members intent get GUILD_MEMBER_UPDATE (addMember sends GUILD_MEMBER_ADD for a join and
+   * an update for a member already there; removeMember sends GUILD_MEMBER_REMOVE).
    */
   setMemberRoles: (guildId: string, userId: string, roles: string[]) => void;
-  /** Adds a member to a server (or replaces them): joining. */
+  /** Adds a member to a server (or replaces them): joining (GUILD_MEMBER_ADD to sessions with the intent). */
   addMember: (guildId: string, member: FakeMember) => void;
   /** Removes a member from a server: leaving (lookups answer 10007 Unknown Member). */
   removeMember: (guildId: string, userId: string) => void;
@@ -133,7 +133,7 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
   const MEMBERS_INTENT = 1 << 1;
   let membersAllowed = false;
   let disallowed = 0;
-  const memberEvent = (t: 'GUILD_MEMBER_UPDATE' | 'GUILD_MEMBER_REMOVE', d: unknown) => {
+  const memberEvent = (t: 'GUILD_MEMBER_ADD' | 'GUILD_MEMBER_UPDATE' | 'GUILD_MEMBER_REMOVE', d: unknown) => {
     for (const s of sessions) if (s.members) s.dispatch(t, d);
   };
   /** Gateway sessions this instance issued (a restarted fake knows none: RESUME gets INVALID_SESSION). */
@@ -440,7 +440,13 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     },
     addMember(guildId, member) {
       const g = guildOf(guildId);
+      const isNew = !g.members.some((m) => m.id === member.id);
       g.members = [...g.members.filter((m) => m.id !== member.id), member];
+      // Joining is GUILD_MEMBER_ADD; a member already there changed (nickname, avatar, roles): an update.
+      memberEvent(isNew ? 'GUILD_MEMBER_ADD' : 'GUILD_MEMBER_UPDATE', {
+        ...memberObject(member),
+        guild_id: guildId,
+      });
     },
     removeMember(guildId, userId) {
       const g = guildOf(guildId);
