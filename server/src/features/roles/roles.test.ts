@@ -1,4 +1,10 @@
-import { REALTIME_EVENTS, ROLE_SYNC_TEXTS, type RoleSyncState, type SessionEnded } from '@guildhall/common';
+import {
+  REALTIME_EVENTS,
+  ROLE_SYNC_TEXTS,
+  type RoleSyncState,
+  type ServerUser,
+  type SessionEnded,
+} from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectClient, listen, nextEvent } from '../../platform/realtime/testing.ts';
@@ -13,6 +19,7 @@ import {
 } from '../../test/fake-discord-bot/index.ts';
 import { EVENT_DEADLINE_MS } from '../../test/time-scale.ts';
 import { listFolder, uploadFile } from '../files/test-helpers.ts';
+import { join as joinTicTacToe } from '../games/tictactoe/test-helpers.ts';
 import { findUserById } from '../users/index.ts';
 import type { Reconciler } from './index.ts';
 import { type ManualClock, manualClock, runFor, runUntil } from './test-helpers.ts';
@@ -77,7 +84,7 @@ beforeEach(async () => {
     },
     undefined,
     {
-      features: ['auth', 'users', 'admin', 'roles', 'files'],
+      features: ['auth', 'users', 'admin', 'roles', 'files', 'games/tictactoe'],
       clock,
       featureOptions: { roles: { observe: (r) => (reconciler = r) } },
     },
@@ -218,7 +225,28 @@ describe('member-facing: the server nickname and avatar (What to build)', () => 
     await runFor10s();
     expect((await me()).server?.guildName).toBe('The Guildhall Community');
 
-    // They clear both in Discord: the next run shows their account's own.
+    // Everyone sees the same face: their own account (the navigation bar), the admins' user list, and
+    // the players of a game (the song requester is requesterOf's, music/present.test.ts).
+    const serverAvatar = `https://cdn.discordapp.com/guilds/${GUILD}/users/${id}/avatars/${hash}.gif?size=256`;
+    const validate = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/auth/validate',
+      headers: bearer(signedIn.json().token),
+    });
+    expect(validate.json().user).toMatchObject({
+      server_nick: 'Nicky of the Hall',
+      server_avatar_url: serverAvatar,
+    });
+    const listed = async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/users', headers: bearer(adminToken) });
+      expect(res.statusCode).toBe(200);
+      return (res.json().data as ServerUser[]).find((u) => u.discord_id === id);
+    };
+    expect(await listed()).toMatchObject({ username: 'nicky', server_nick: 'Nicky of the Hall' });
+    const game = await joinTicTacToe(ctx.app, signedIn.json().token);
+    expect(game.body.game?.player1.username).toBe('Nicky of the Hall');
+
+    // They clear both in Discord: the next run shows their account's own, everywhere.
     bot.addMember(GUILD, { id, username: 'nicky', roles: [ROLE.member] });
     await runFor10s();
     expect((await me()).server).toEqual({
@@ -226,6 +254,20 @@ describe('member-facing: the server nickname and avatar (What to build)', () => 
       nick: null,
       avatarUrl: null,
     });
+    expect(await listed()).not.toHaveProperty('server_nick');
+    const again = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/games/tic-tac-toe/${game.body.game?.id}`,
+      headers: bearer(signedIn.json().token),
+    });
+    expect(again.json().game.player1.username).toBe('nicky');
+
+    // A nickname again, then the sync switched off: nobody shows a server face any more.
+    bot.addMember(GUILD, { id, username: 'nicky', roles: [ROLE.member], nick: 'Back Again' });
+    await runFor10s();
+    expect((await listed())?.server_nick).toBe('Back Again');
+    await saveSettings({ enabled: false });
+    expect(await listed()).not.toHaveProperty('server_nick');
   });
 });
 

@@ -16,7 +16,13 @@ import type { Clock } from '../../platform/feature.ts';
 import type { FeatureRealtime } from '../../platform/realtime/index.ts';
 import { revokeUserSessions } from '../../platform/sessions.ts';
 import { recordSystemChange } from '../admin/index.ts';
-import { countRealAdmins, findUserById, type UsersTable, updateUser } from '../users/index.ts';
+import {
+  clearServerFaces,
+  countRealAdmins,
+  findUserById,
+  type UsersTable,
+  updateUser,
+} from '../users/index.ts';
 import type { RolesConfig } from './config.ts';
 import {
   createGuildReader,
@@ -280,15 +286,25 @@ export async function rememberRoles(
   userId: string,
   roles: string[] | null,
   now: string,
-  profile?: ServerProfile,
+  profile: ServerProfile | undefined,
+  guildId: string | null,
 ): Promise<void> {
   const seen = roles === null ? { nick: null, avatar: null } : profile;
+  const nick = seen?.nick?.slice(0, 64) ?? null;
+  const avatar = seen?.avatar?.slice(0, 64) ?? null;
   await upsertMemberRow(db, userId, {
     roles: roles ? JSON.stringify(roles) : null,
     in_guild: roles ? 1 : 0,
     checked_at: now,
-    ...(seen ? { nick: seen.nick?.slice(0, 64) ?? null, avatar: seen.avatar?.slice(0, 64) ?? null } : {}),
+    ...(seen ? { nick, avatar } : {}),
   });
+  // The face everyone sees (navigation, lists, players, requesters) is kept on the users row.
+  if (seen) {
+    await updateUser(db, userId, {
+      server_nick: nick,
+      server_avatar_url: avatar && guildId ? guildAvatarUrl(guildId, userId, avatar) : null,
+    });
+  }
 }
 
 export type SignInVerdict =
@@ -323,6 +339,7 @@ export async function checkAtSignIn(
     roles,
     effects.now(),
     verdict.kind === 'member' ? verdict.profile : undefined,
+    settings.guildId,
   );
   const before = accessOf(user, sync);
   const decision = decide(settings, roles, before, names);
@@ -414,6 +431,8 @@ export async function saveSettings(
   }
   await updateSettingsRow(db, changes, effects.now());
   const { settings, names } = await loadSettings(db, config);
+  // Off, or another server: the old server's nicknames and avatars are nobody's face any more.
+  if (!settings.enabled || settings.guildId !== before.guildId) await clearServerFaces(db);
   await recordSystemChange(db, {
     actor: { id: actor.id, name: actor.username },
     action: 'role_sync.settings',
