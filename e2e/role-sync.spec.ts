@@ -38,9 +38,10 @@ async function signInAsGuildMember(browser: Browser, prefix: string, roles: stri
   const page = await context.newPage();
   await page.goto('/login');
   await page.getByRole('button', { name: 'Continue with Discord' }).click();
-  // Signed in: the navigation bar names them (a viewer lands on the home page, the others on the dashboard).
+  // Signed in: the navigation bar names them, by their server nickname where they have one (a viewer lands
+  // on the home page, the others on the dashboard).
   await expect(
-    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: username }),
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: nick ?? username }),
   ).toBeVisible();
   return { id, username, page, context };
 }
@@ -57,7 +58,7 @@ async function openCard(browser: Browser) {
 test('[admin] switches the sync on, maps Mod to Moderator and saves; a member with Mod signs in as a moderator and their settings name the role', async ({
   browser,
 }) => {
-  const { card, page, context } = await openCard(browser);
+  const { panel, card, page, context } = await openCard(browser);
   await expect(card.card.getByRole('heading', { name: 'Roles from Discord' })).toBeVisible();
   await expect(card.card.getByText('Off', { exact: true })).toBeVisible();
   await expect(card.card.getByTestId('role-sync-server')).toHaveText(`Server: ${MUSIC_GUILD.name}`);
@@ -104,6 +105,17 @@ test('[admin] switches the sync on, maps Mod to Moderator and saves; a member wi
   await expect(member.page.getByText('Moderator', { exact: true })).toBeVisible();
   await expectNoSeriousA11y(member.page);
   await shot(member.page, 'role-sync-settings');
+  // The nickname is how everyone sees them: their own navigation bar and greeting…
+  await expect(member.page.getByTestId('nav-username')).toHaveText('Mira of the Hall');
+  await member.page.goto('/dashboard');
+  await expect(member.page.getByRole('heading', { name: 'Welcome back, Mira of the Hall!' })).toBeVisible();
+  await shotOf(member.page.getByRole('banner'), 'role-sync-navbar');
+  // …and the admins' user list, with the account's username beside it.
+  await panel.open();
+  const row = panel.userRow(member.id);
+  await expect(row).toContainText('Mira of the Hall');
+  await expect(row.getByTestId('user-row-username')).toHaveText(`@${member.username}`);
+  await shotOf(row, 'role-sync-user-row');
   await member.context.close();
   await context.close();
 });

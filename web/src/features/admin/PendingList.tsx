@@ -56,12 +56,10 @@ export function PendingList({ pending, disabled, isOffline, perform }: Props) {
             >
               <UserAvatar id={user.id} username={memberName(user)} />
               <div className="min-w-0 flex-1">
-                <div className="truncate font-medium">
-                  {memberName(user)}
-                  {memberName(user) !== user.username && (
-                    <span className="ml-2 text-sm font-normal text-muted">@{user.username}</span>
-                  )}
-                </div>
+                <div className="truncate font-medium">{memberName(user)}</div>
+                {memberName(user) !== user.username && (
+                  <div className="truncate text-xs text-muted">@{user.username}</div>
+                )}
                 <div className="truncate font-mono text-xs text-muted">{user.id}</div>
               </div>
               {user.email && <div className="hidden truncate text-sm text-muted md:block">{user.email}</div>}

@@ -156,13 +156,13 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
         <div className="min-w-0">
           <div className="flex items-center gap-2">
             <span className="truncate font-medium">{shownName}</span>
-            {shownName !== user.username && (
-              <span className="truncate text-sm text-muted" data-testid="user-row-username">
-                @{user.username}
-              </span>
-            )}
             {isSelf && <Badge tone="brand">You</Badge>}
           </div>
+          {shownName !== user.username && (
+            <div className="truncate text-xs text-muted" data-testid="user-row-username">
+              @{user.username}
+            </div>
+          )}
           <div className="truncate font-mono text-xs text-muted">{user.id}</div>
           {user.email && <div className="truncate text-xs text-muted md:hidden">{user.email}</div>}
         </div>
