@@ -1,3 +1,4 @@
+import { ROLE_SYNC_TEXTS } from '@guildhall/common';
 import type { Browser } from '@playwright/test';
 import { deadline } from '../server/src/test/time-scale.ts';
 import { expectNoSeriousA11y } from './support/a11y.ts';
@@ -8,6 +9,7 @@ import { expect, randomDiscordId, setDiscordUser, signedInContext, test } from '
 import { GUILD_ROLES, MUSIC_GUILD } from './support/music-env.ts';
 import {
   failGuildRoutes,
+  leaveGuild,
   RoleSyncCard,
   resetRoleSync,
   saveRoleSync,
@@ -117,6 +119,36 @@ test('[admin] switches the sync on, maps Mod to Moderator and saves; a member wi
   await expect(row.getByTestId('user-row-username')).toHaveText(`@${member.username}`);
   await shotOf(row, 'role-sync-user-row');
   await member.context.close();
+  await context.close();
+});
+
+test('[member] a Discord account outside the server is refused by a page naming the server; once they join, they get in', async ({
+  browser,
+}) => {
+  await saveRoleSync(adminToken, {
+    enabled: true,
+    roleLevels: [{ roleId: GUILD_ROLES.member.id, level: 'user' }],
+  });
+  const id = randomDiscordId();
+  const username = `outsider_${id.slice(-6)}`;
+  await leaveGuild(id);
+  const context = await browser.newContext({ baseURL: BASE_URL });
+  await setDiscordUser(context, { id, username });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Continue with Discord' }).click();
+  await expect(page.getByRole('heading', { name: 'Join the server first' })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText(ROLE_SYNC_TEXTS.notMember(MUSIC_GUILD.name));
+  await expectNoSeriousA11y(page);
+  await shot(page, 'role-sync-not-member');
+
+  // They join the server with the Member role: the next sign-in lets them in as a user.
+  await setGuildMember(id, username, [GUILD_ROLES.member.id]);
+  await page.getByRole('link', { name: 'Back to sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue with Discord' }).click();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: username }),
+  ).toBeVisible();
   await context.close();
 });
 
