@@ -150,6 +150,12 @@ test('[member] a Discord account outside the server is refused by a page naming 
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: username }),
   ).toBeVisible();
   await context.close();
+  // Their level came from the Member role: a later test's mapping change must not count them.
+  const removed = await fetch(`${BASE_URL}/api/users/${id}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  expect(removed.status).toBe(200);
 });
 
 test('[admin] a mapping change that would demote more members than the brake is held with its preview until the admin applies it', async ({
