@@ -388,8 +388,13 @@ describe.skipIf(!redisUrl || process.env.TEST_DB !== 'postgres')(
       // One bot for the deployment: one gateway session, so Discord sends each event once.
       await eventually(() => expect(bot.liveSessions()).toBe(1));
       const runs = seen.a?.runs();
+      // The member's tab is connected to the other instance: the holder's change reaches it through Redis.
+      const socket = await connectClient(await listen(b.app), await createSession(b.db, user.discord_id));
+      sockets.push(socket);
+      const told = nextEvent<SessionEnded>(socket, REALTIME_EVENTS.sessionEnded, () => true, deadline(5_000));
 
       bot.setMemberRoles(GUILD, user.discord_id, [ROLE.member]); // GUILD_MEMBER_UPDATE
+      expect((await told).code).toBe('ACCESS_CHANGED');
       await eventually(async () => expect(await levelOf(b, user.discord_id)).toBe('user'));
       expect(seen.a?.events()).toBe(1);
       expect(seen.b?.events()).toBe(0);
