@@ -85,6 +85,8 @@ export const SQL_SUITES = [
 
 /** Suites that reach the database but test something the database does not change. */
 export const NOT_SQL: Record<string, string> = {
+  'server/src/features/music/requester.test.ts':
+    "a song requester's name and avatar from a users row; no query",
   'server/src/platform/transfer/range-loopback.test.ts':
     'the loopback Range server and waitOn on a moved clock; no query',
   'server/src/features/osint/rules.test.ts': 'the risk and verdict rules as pure functions; no query',

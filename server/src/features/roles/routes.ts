@@ -17,6 +17,7 @@ import {
   confirmHeld,
   discardHeld,
   type Effects,
+  effectsOf,
   listDiscordRoles,
   myRoleSync,
   saveSettings,
@@ -28,10 +29,7 @@ const admin = { access: 'admin' } as const;
 /** The admin API of the role sync, and the member's own "which role gave my level". */
 export function rolesRoutes(ctx: FeatureContext<RolesConfig>, reconciler: Reconciler): FastifyPluginAsyncZod {
   const { db, config } = ctx;
-  const effects: Effects = {
-    disconnect: (id) => ctx.realtime.disconnectUser(id),
-    now: () => new Date(ctx.clock.now()).toISOString(),
-  };
+  const effects: Effects = effectsOf(ctx.realtime, ctx.clock);
   const state = async () => ({ success: true as const, data: await presentState(db, config) });
 
   return async (app) => {
