@@ -58,6 +58,11 @@ export const osintConfig = defineConfig({
       schema: positiveInt('OSINT_HISTORY_DAYS').default(30),
       doc: "how long a member's past searches are kept, in days",
     },
+    OSINT_SUBDOMAINS_KEPT: {
+      field: 'subdomainsKept',
+      schema: positiveInt('OSINT_SUBDOMAINS_KEPT').default(200),
+      doc: "how many of a domain's Certificate Transparency subdomains a report lists (the count says how many were logged); raise it to see a large domain's whole surface, lower it to keep stored reports small",
+    },
     OSINT_SEARCHES_PER_MINUTE: {
       field: 'searchesPerMinute',
       schema: positiveInt('OSINT_SEARCHES_PER_MINUTE').default(10),
