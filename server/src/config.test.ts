@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { CONFIG_MODULES, ConfigError, loadConfig } from './config.ts';
 
 describe('configuration', () => {
   it('works with no environment at all (embedded defaults)', () => {
@@ -32,6 +32,15 @@ describe('configuration', () => {
   ])('a wrong %s stops startup with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it("every declared variable reaches the config: it names its field, or its module's build reads it", () => {
+    const unread = CONFIG_MODULES.flatMap((m) =>
+      Object.entries(m.vars)
+        .filter(([name, decl]) => decl.field === undefined && !String(m.build ?? '').includes(name))
+        .map(([name]) => `${name} (${m.title})`),
+    );
+    expect(unread).toEqual([]);
   });
 
   it('parses lists and strips trailing slashes from URLs', () => {

@@ -5,7 +5,7 @@ import { musicConfig } from './features/music/config.ts';
 import { osintConfig } from './features/osint/config.ts';
 import { rolesConfig } from './features/roles/config.ts';
 import { blobStoreConfig } from './platform/blob-store/config.ts';
-import type { ConfigModule, SliceOf, VarDecls } from './platform/config/define.ts';
+import { buildSlice, type ConfigModule, type SliceOf, type VarDecls } from './platform/config/define.ts';
 import { discordConfig } from './platform/config/discord.ts';
 import { ConfigError } from './platform/config/env.ts';
 import { serverConfig } from './platform/config/server.ts';
@@ -21,7 +21,8 @@ export { ConfigError };
 
 /**
  * The slices of the configuration, each declared (variables, defaults, checks, documentation) by its
- * own module: `config.<key>`. This file only composes them; a new variable is one entry in its module.
+ * own module: `config.<key>`. This file only composes them; a new variable is one entry in its module
+ * (its `field` puts it in the slice).
  */
 const SLICES = {
   auth: authConfig,
@@ -87,18 +88,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   // Every module reads its own variables out of the one parsed object (a module's `values` type is the
-  // part of it that module declared).
+  // part of it that module declared): its declared fields, and what its `build` adds.
   const values = parsed.data as never;
   const shared: SharedConfig = {
     // Sources and bundle (server/dist) both sit two levels below the repository.
-    ...serverConfig.build(values, { defaultDir: new URL('../../web/dist', import.meta.url).pathname }),
-    discord: discordConfig.build(values),
-    tools: toolsConfig.build(values),
+    ...buildSlice(serverConfig, values, { defaultDir: new URL('../../web/dist', import.meta.url).pathname }),
+    discord: buildSlice(discordConfig, values, undefined),
+    tools: buildSlice(toolsConfig, values, undefined),
   };
   const slices = Object.fromEntries(
     Object.entries(SLICES).map(([key, module]) => [
       key,
-      (module as unknown as ConfigModule<VarDecls, unknown, SharedConfig>).build(values, shared),
+      buildSlice(module as unknown as ConfigModule<VarDecls, unknown, SharedConfig>, values, shared),
     ]),
   );
   return { ...shared, ...slices } as Config;

@@ -1,20 +1,12 @@
 import { z } from 'zod';
-import { defineConfig } from '../config/define.ts';
+import { defineConfig, type SliceOf } from '../config/define.ts';
 import { ConfigError, httpUrl, optionalString, positiveInt } from '../config/env.ts';
 import type { SharedConfig } from '../config/shared.ts';
 import type { S3StoreOptions } from './s3.ts';
 
-/**
- * Where file chunks live (FILES_STORE and its variables). New chunks go to `store`; the other stores
- * whose variables are set stay readable, so files keep working during and after a migration.
- */
-export type FilesStoreConfig = {
-  store: 'local' | 's3' | 'discord';
-  /** Local disk: write whole chunks with O_DIRECT, past the page cache (FILES_DIRECT_IO, default on). */
-  directIo?: boolean;
-  /** Remote stores: how long a call may take (S3: without a byte moving) before it fails. */
-  timeoutMs?: number;
-  /** The S3 store's options (s3.ts); its time limit is `timeoutMs` above, shared with the Discord store. */
+/** The stores `build` makes out of several variables each (absent when their variables are not set). */
+type RemoteStores = {
+  /** The S3 store's options (s3.ts); its time limit is the slice's `timeoutMs`, shared with the Discord store. */
   s3?: Omit<S3StoreOptions, 'timeoutMs'>;
   discord?: { channelId: string; botToken: string; apiUrl: string };
 };
@@ -28,6 +20,7 @@ export const blobStoreConfig = defineConfig({
   title: 'File storage (docs/files.md)',
   vars: {
     FILES_STORE: {
+      field: 'store',
       schema: z
         .enum(['local', 's3', 'discord', ''], { error: 'FILES_STORE must be local, s3 or discord' })
         .default('local')
@@ -35,6 +28,7 @@ export const blobStoreConfig = defineConfig({
       doc: 'where new file chunks go: `local` (`DATA_DIR/blobs`), `s3` or `discord` ([docs/files.md](docs/files.md#stores))',
     },
     FILES_DIRECT_IO: {
+      field: 'directIo',
       schema: z
         .enum(['on', 'off', ''], { error: 'FILES_DIRECT_IO must be on or off' })
         .default('on')
@@ -92,11 +86,12 @@ export const blobStoreConfig = defineConfig({
     },
     // How long a remote file store (S3, Discord) may take before a call fails (docs/files.md, "Stores").
     FILES_STORE_TIMEOUT_MS: {
+      field: 'timeoutMs',
       schema: positiveInt('FILES_STORE_TIMEOUT_MS').default(120_000),
       doc: 'an S3 or Discord store call (an 8 MiB chunk, rate-limit waits included) that takes longer fails, and the member gets 503',
     },
   },
-  build: (e, shared: SharedConfig): FilesStoreConfig => {
+  build: (e, shared: SharedConfig): RemoteStores => {
     const discord = { botToken: shared.discord.botToken, apiUrl: shared.discord.apiUrl };
     const problems: string[] = [];
     if (e.FILES_STORE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when FILES_STORE=s3');
@@ -112,9 +107,6 @@ export const blobStoreConfig = defineConfig({
       throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
     }
     return {
-      store: e.FILES_STORE as FilesStoreConfig['store'],
-      directIo: e.FILES_DIRECT_IO,
-      timeoutMs: e.FILES_STORE_TIMEOUT_MS,
       s3: e.S3_BUCKET
         ? {
             endpoint: e.S3_ENDPOINT,
@@ -133,3 +125,11 @@ export const blobStoreConfig = defineConfig({
     };
   },
 });
+
+/**
+ * Where file chunks live (`config.blobStore`). New chunks go to `store`; the other stores whose variables
+ * are set stay readable, so files keep working during and after a migration. `directIo`: the local disk
+ * writes whole chunks with O_DIRECT, past the page cache; `timeoutMs`: how long a remote store's call may
+ * take (S3: without a byte moving) before it fails.
+ */
+export type FilesStoreConfig = SliceOf<typeof blobStoreConfig>;

@@ -38,7 +38,10 @@ export type {
  * DISCORD_BOT_TOKEN are set. Each stored chunk is read from the store its id names.
  */
 export function createBlobStore(config: { dataDir: string; blobStore?: FilesStoreConfig }): RoutingBlobStore {
-  const files = config.blobStore ?? { store: 'local' };
+  // Without a configured store (tests), the local disk with its defaults.
+  const files: Pick<FilesStoreConfig, 'store'> & Partial<FilesStoreConfig> = config.blobStore ?? {
+    store: 'local',
+  };
   const stores: Partial<Record<StoreKind, BlobStore>> = {
     local: new LocalBlobStore(path.join(config.dataDir, 'blobs'), { directWrites: files.directIo }),
   };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { defineConfig } from './define.ts';
+import { defineConfig, type SliceOf } from './define.ts';
 import { httpUrl, optionalString, positiveInt } from './env.ts';
 
 /**
@@ -10,32 +10,12 @@ import { httpUrl, optionalString, positiveInt } from './env.ts';
  */
 export type TrustProxy = boolean | number | string[];
 
-/** The process-wide values: the root of `Config` (`config.port`, `config.dataDir`, …). */
-export type ServerConfig = {
-  port: number;
-  host: string;
-  publicUrl?: string;
-  dataDir: string;
-  databaseUrl: string;
-  redisUrl?: string;
-  trustProxy: TrustProxy;
-  logLevel: string;
-  webDistDir: string;
-  /** Unlocks GET /metrics; without it metrics are off. */
-  metricsToken?: string;
-  /** Prefix of every Redis key and channel, so deployments sharing one Redis stay apart. */
-  redisPrefix: string;
-  /** Realtime connections one client address (an IPv6 /64) may open per 10 s. */
-  realtimeHandshakesPerAddress: number;
-  /** How long a SIGTERM waits for requests in flight (transfers) before cutting them. */
-  shutdownGraceSeconds: number;
-};
-
 /** The server's own variables: where it listens, stores, logs, and how instances share work. */
 export const serverConfig = defineConfig({
   title: 'Server',
   vars: {
     PORT: {
+      field: 'port',
       schema: z.coerce
         .number({ error: 'PORT must be a number' })
         .int({ error: 'PORT must be an integer' })
@@ -45,10 +25,12 @@ export const serverConfig = defineConfig({
       doc: 'HTTP port',
     },
     HOST: {
+      field: 'host',
       schema: z.string().trim().min(1, { error: 'HOST must not be empty' }).default('0.0.0.0'),
       doc: 'interface to listen on; behind a proxy on the same machine set `127.0.0.1` (a warning is logged when `TRUST_PROXY` is set and the portal listens beyond loopback)',
     },
     PUBLIC_URL: {
+      field: 'publicUrl',
       schema: httpUrl('PUBLIC_URL').optional(),
       doc: "the portal's public origin, used in share links and the bot's \"Open portal\" buttons. **Set it** in production: without it links use the request's `Host` header (never `X-Forwarded-Host`), and a proxied portal warns at startup",
       example: 'https://guildhall.example.org',
@@ -68,6 +50,7 @@ export const serverConfig = defineConfig({
       example: 'postgres://guildhall:secret@127.0.0.1:5432/guildhall',
     },
     TRUST_PROXY: {
+      field: 'trustProxy',
       schema: z
         .string()
         .trim()
@@ -88,6 +71,7 @@ export const serverConfig = defineConfig({
       doc: "behind a reverse proxy: the number of proxies in front (`1` for one nginx using `$proxy_add_x_forwarded_for`) or their addresses/CIDRs (`10.0.0.2,10.0.0.3`), so rate limits see the client's real address. `true` believes the left-most `X-Forwarded-For` entry, which clients can forge: use it only behind a proxy that overwrites the header",
     },
     LOG_LEVEL: {
+      field: 'logLevel',
       schema: z
         .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
           error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
@@ -101,6 +85,7 @@ export const serverConfig = defineConfig({
       shownDefault: '`web/dist`',
     },
     SHUTDOWN_GRACE_SECONDS: {
+      field: 'shutdownGraceSeconds',
       schema: z.coerce
         .number({ error: 'SHUTDOWN_GRACE_SECONDS must be a number' })
         .int({ error: 'SHUTDOWN_GRACE_SECONDS must be an integer' })
@@ -110,6 +95,7 @@ export const serverConfig = defineConfig({
       doc: 'on SIGTERM, how long transfers in flight may take to finish before their connections are cut',
     },
     METRICS_TOKEN: {
+      field: 'metricsToken',
       schema: optionalString.refine((v) => v === undefined || v.length >= 16, {
         message: 'METRICS_TOKEN must be at least 16 characters',
       }),
@@ -117,6 +103,7 @@ export const serverConfig = defineConfig({
       example: 'a-long-random-metrics-token',
     },
     REDIS_URL: {
+      field: 'redisUrl',
       schema: optionalString.refine((v) => v === undefined || (/^rediss?:\/\//.test(v) && URL.canParse(v)), {
         message:
           'REDIS_URL must be a URL starting with redis:// or rediss:// (redis://[user:password@]host:6379)',
@@ -125,6 +112,7 @@ export const serverConfig = defineConfig({
       example: 'redis://127.0.0.1:6379',
     },
     REDIS_PREFIX: {
+      field: 'redisPrefix',
       schema: z
         .string()
         .trim()
@@ -133,28 +121,25 @@ export const serverConfig = defineConfig({
       doc: 'prefix of every Redis key and channel; give each deployment sharing one Redis its own',
     },
     REALTIME_HANDSHAKES_PER_ADDRESS: {
+      field: 'realtimeHandshakesPerAddress',
       schema: positiveInt('REALTIME_HANDSHAKES_PER_ADDRESS').default(30),
       doc: 'realtime connections one client address (IPv6: one /64) may open per 10 s; raise it when many members share one address without a proxy in front',
     },
   },
   // `webDist`: the built web app's default place, resolved by config.ts (two levels below the repository,
   // in the sources as in the bundle, server/dist/).
-  build: (e, webDist: { defaultDir: string }): ServerConfig => {
+  // Paths resolved against the working directory, and the database's default inside the data directory.
+  // `webDist`: the built web app's default place, resolved by config.ts (two levels below the repository,
+  // in the sources as in the bundle, server/dist/).
+  build: (e, webDist: { defaultDir: string }) => {
     const dataDir = path.resolve(e.DATA_DIR);
     return {
-      port: e.PORT,
-      host: e.HOST,
-      publicUrl: e.PUBLIC_URL,
       dataDir,
       databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'guildhall.db')}`,
-      redisUrl: e.REDIS_URL,
-      trustProxy: e.TRUST_PROXY,
-      logLevel: e.LOG_LEVEL,
       webDistDir: path.resolve(e.WEB_DIST_DIR ?? webDist.defaultDir),
-      metricsToken: e.METRICS_TOKEN,
-      redisPrefix: e.REDIS_PREFIX,
-      shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
-      realtimeHandshakesPerAddress: e.REALTIME_HANDSHAKES_PER_ADDRESS,
     };
   },
 });
+
+/** The process-wide values: the root of `Config` (`config.port`, `config.dataDir`, …). */
+export type ServerConfig = SliceOf<typeof serverConfig>;
