@@ -528,7 +528,12 @@ export async function startFakeYouTube(
     musicResponsiveListItemRenderer: {
       thumbnail: { musicThumbnailRenderer: { thumbnail: thumbnails(v.id) } },
       flexColumns: [
-        { musicResponsiveListItemFlexColumnRenderer: { text: { runs: [watchRun(v)] }, displayPriority: 'HIGH' } },
+        {
+          musicResponsiveListItemFlexColumnRenderer: {
+            text: { runs: [watchRun(v)] },
+            displayPriority: 'HIGH',
+          },
+        },
         {
           musicResponsiveListItemFlexColumnRenderer: {
             text: { runs: [...bylineRuns(v), sep, { text: clock(v.seconds) }] },

@@ -138,7 +138,9 @@ export function youtubeSource(baseUrl: string): YouTubeSource {
     async searchSongs(query, max) {
       const found = await (await yt()).music.search(query, { type: 'song' });
       const { YTNodes } = await loadYoutubei();
-      return (found.contents ?? [])
+      // No contents (a search that found nothing may answer without any): no songs.
+      if (!found.contents) return [];
+      return found.contents
         .filterType(YTNodes.MusicShelf)
         .flatMap((shelf) => shelf.contents.filterType(YTNodes.MusicResponsiveListItem))
         .filter((item) => item.item_type === 'song' && typeof item.id === 'string' && VIDEO_ID.test(item.id))

@@ -169,7 +169,8 @@ export function createSpotifyClient(o: SpotifyClientOptions) {
         if (!read) return null;
         return { tracks: read.items.map((t) => toTrack(t, album.images)), total: read.total };
       }
-      const fields = 'items(track(id,name,duration_ms,is_local,external_ids(isrc),artists(name),album(images))),next,total';
+      const fields =
+        'items(track(id,name,duration_ms,is_local,external_ids(isrc),artists(name),album(images))),next,total';
       const read = await pages<{ track?: RawTrack | null }>(
         `/v1/playlists/${id}/tracks?limit=100&offset=0&fields=${encodeURIComponent(fields)}`,
         max,

@@ -72,7 +72,7 @@ export function withSpotify(commands: MusicCommands, o: SpotifyPlayOptions): Mus
       (query, platform) =>
         platform === 'youtube-music' ? o.searchSongs(query, 5) : commands.search(query, 5, platform),
       {
-      concurrency: MUSIC_SPOTIFY_MATCH_CONCURRENCY,
+        concurrency: MUSIC_SPOTIFY_MATCH_CONCURRENCY,
         budgetMs: o.budgetMs ?? MUSIC_SPOTIFY_MATCH_BUDGET_MS,
       },
     );
