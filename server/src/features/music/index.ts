@@ -120,8 +120,9 @@ export const musicFeature = (options: MusicOptions = {}) =>
       let state: MusicState;
       // One SQLite process writes as epoch 0; with a lease, only the holder writes, under its epoch.
       const store = new PlaybackStore(db, log, () => (state.lease ? state.lease.epoch : 0));
+      const youtube = youtubeSource(c.youtubeBaseUrl);
       const sources = [
-        youtubeSource(c.youtubeBaseUrl),
+        youtube,
         soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
         librarySource(db, loopback, c.ffprobePath, processes),
       ];
@@ -185,7 +186,13 @@ export const musicFeature = (options: MusicOptions = {}) =>
             hasToken: Boolean(c.botToken),
             settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
           }),
-          { client: spotify, clock, log, budgetMs: options.spotify?.budgetMs },
+          {
+            client: spotify,
+            searchSongs: (query, max) => youtube.searchSongs(query, max),
+            clock,
+            log,
+            budgetMs: options.spotify?.budgetMs,
+          },
         ),
         { db, log, clock },
       );
