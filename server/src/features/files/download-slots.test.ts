@@ -1,5 +1,7 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DownloadLimits, DownloadSlots } from './download-limits.ts';
+import { type DownloadLimits, DownloadSlots, startDownload } from './download-limits.ts';
 
 /**
  * The download slots' queue (docs/security.md, "Fair downloads"): a member's download past their share
@@ -119,6 +121,21 @@ describe('download slots', () => {
     const late = slots.take(ann, gone.signal);
     expect(await settled(late)).toBe(true);
     await expect(late).rejects.toMatchObject({ statusCode: 429, code: 'TOO_MANY_DOWNLOADS' });
+    expect(slots.waiting).toBe(0);
+  });
+
+  it('a download whose client left while its route read the database takes no place in the queue', async () => {
+    const slots = slotsFor(limits);
+    await slots.take({ userId: 'ann', address: '127.0.0.1' });
+    await slots.take({ userId: 'ann', address: '127.0.0.1' });
+    // The response closed before startDownload: its 'close' event has been and will not come again.
+    const raw = Object.assign(new EventEmitter(), { destroyed: true });
+    // Only what startDownload reads of Fastify's request and reply.
+    const request = { ip: '127.0.0.1', raw: { socket: null } } as unknown as FastifyRequest;
+    const reply = { raw } as unknown as FastifyReply;
+    const started = startDownload({ slots, idleTimeoutMs: 60_000 }, request, reply, 'ann');
+    expect(await settled(started)).toBe(true);
+    await expect(started).rejects.toMatchObject({ statusCode: 429 });
     expect(slots.waiting).toBe(0);
   });
 
