@@ -137,8 +137,8 @@ test('[member] a Discord account outside the server is refused by a page naming 
   const page = await context.newPage();
   await page.goto('/login');
   await page.getByRole('button', { name: 'Continue with Discord' }).click();
-  await expect(page.getByRole('heading', { name: 'Join the server first' })).toBeVisible();
-  await expect(page.getByRole('alert')).toHaveText(ROLE_SYNC_TEXTS.notMember(MUSIC_GUILD.name));
+  await expect(page.getByRole('heading', { name: ROLE_SYNC_TEXTS.notMemberHeading })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText(ROLE_SYNC_TEXTS.notMemberDetail(MUSIC_GUILD.name));
   await expectNoSeriousA11y(page);
   await shot(page, 'role-sync-not-member');
 

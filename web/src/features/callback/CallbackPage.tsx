@@ -1,6 +1,7 @@
 import {
   CALLBACK_ERROR_REDIRECT_MS,
   CALLBACK_SUCCESS_REDIRECT_MS,
+  ROLE_SYNC_TEXTS,
   type SignInResponse,
   STORAGE_KEYS,
   TEXTS,
@@ -131,10 +132,12 @@ export function CallbackPage() {
           <>
             <UsersRound className="mx-auto mb-4 size-12 text-warning" aria-hidden />
             <h1 className="text-xl font-semibold">
-              {state.code === 'NOT_GUILD_MEMBER' ? 'Join the server first' : 'No access with your roles'}
+              {state.code === 'NOT_GUILD_MEMBER'
+                ? ROLE_SYNC_TEXTS.notMemberHeading
+                : 'No access with your roles'}
             </h1>
             <p role="alert" className="mt-2 text-sm text-muted">
-              {state.message}
+              {withoutHeading(state.message)}
             </p>
             <Link to="/login" className={buttonClass('secondary', 'md', 'mt-6')}>
               Back to sign-in
@@ -156,4 +159,12 @@ export function CallbackPage() {
       </Card>
     </Page>
   );
+}
+
+/** The API's refusal begins with what the heading already says: the page shows the rest once. */
+function withoutHeading(message: string): string {
+  const prefix = `${ROLE_SYNC_TEXTS.notMemberHeading}: `;
+  return message.startsWith(prefix)
+    ? message.slice(prefix.length).replace(/^./, (c) => c.toUpperCase())
+    : message;
 }
