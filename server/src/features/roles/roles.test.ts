@@ -424,6 +424,37 @@ describe('never lock out when Discord fails (point 3)', () => {
   );
 });
 
+describe('Check now', () => {
+  it('an admin who fixed the problem asks for a run now: the banner goes without waiting for the interval', async () => {
+    const id = '482000000000000031';
+    bot.addMember(GUILD, { id, username: 'patient', roles: [ROLE.mod] });
+    expect((await signInWithDiscord(id, 'patient')).statusCode).toBe(200);
+    bot.failGuildRoutes('missing-access');
+    await runFor10s();
+    expect((await syncState()).status.problem?.code).toBe('MISSING_ACCESS');
+    // A long interval: without Check now the next run is 10 minutes of the clock away.
+    await saveSettings({ intervalSeconds: 600 });
+    await runFor10s();
+    bot.failGuildRoutes(null);
+    expect((await syncState()).status.problem?.code).toBe('MISSING_ACCESS');
+    const before = theReconciler().runs();
+    const checked = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/role-sync/check',
+      headers: bearer(adminToken),
+    });
+    expect(checked.statusCode).toBe(200);
+    const took = await runUntil(
+      clock,
+      theReconciler,
+      async () => (await syncState()).status.problem === null,
+      60_000,
+    );
+    expect(took).toBeLessThan(60_000); // a run of one member, not the 600 s interval
+    expect(theReconciler().runs()).toBe(before + 1);
+  });
+});
+
 describe('the demotion brake, admins and pins (point 4)', () => {
   it('a mapping change that would demote 6 members is held with a preview until an admin confirms it', async () => {
     const ids = Array.from({ length: 6 }, (_, i) => `48200000000000010${i}`);

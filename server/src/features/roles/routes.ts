@@ -49,6 +49,17 @@ export function rolesRoutes(ctx: FeatureContext<RolesConfig>, reconciler: Reconc
       },
     );
 
+    // An admin who fixed what the banner names (or changed roles in Discord) asks for a run now rather than
+    // at the next interval (10 minutes by default); the card re-reads the status while it runs.
+    app.post(
+      '/api/admin/role-sync/check',
+      { config: admin, schema: { response: { 200: RoleSyncResponse } } },
+      async () => {
+        reconciler.kick();
+        return state();
+      },
+    );
+
     app.get(
       '/api/admin/role-sync/discord-roles',
       { config: admin, schema: { response: { 200: DiscordRolesResponse } } },
