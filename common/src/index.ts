@@ -9,6 +9,7 @@ export * from './files.ts';
 export * from './files-manager.ts';
 export * from './games/index.ts';
 export * from './levels.ts';
+export * from './member-face.ts';
 export * from './music.ts';
 export * from './music-bot.ts';
 export * from './music-history.ts';

@@ -26,8 +26,8 @@ export const MUSIC_SPOTIFY_TEXTS = {
 
 /** Why a Spotify track was not queued (it is never replaced by another song). */
 export const MUSIC_SPOTIFY_SKIP_REASONS = {
-  noMatch: 'no YouTube or SoundCloud song has its artist, title and length (±3 s)',
-  searchFailed: 'YouTube and SoundCloud could not be searched right now',
+  noMatch: 'no YouTube Music, YouTube or SoundCloud song has its ISRC or its artist, title and length (±3 s)',
+  searchFailed: 'YouTube Music, YouTube and SoundCloud could not be searched right now',
   local: "a local file of the playlist's owner, not on Spotify",
   unavailable: 'Spotify gives no details of this track',
   outOfTime: 'matching took too long',

@@ -23,10 +23,15 @@ export const ROLE_SYNC_BRAKE_MAX = 10_000;
 /** Most role → level mappings and deny roles (a server has at most 250 roles). */
 export const ROLE_SYNC_ROLES_MAX = 250;
 
+const ROLE_SYNC_NOT_MEMBER_DETAIL = (guild: string) =>
+  `your Discord account is not a member of ${guild}. Join it on Discord, then sign in again.`;
+
 export const ROLE_SYNC_TEXTS = {
-  /** The refusal a non-member gets at sign-in ("Join the server first"). */
-  notMember: (guild: string) =>
-    `Join the server first: your Discord account is not a member of ${guild}. Join it on Discord, then sign in again.`,
+  /** The refusal a non-member gets at sign-in: the API's message, the page's heading and its text. */
+  notMember: (guild: string) => `Join the server first: ${ROLE_SYNC_NOT_MEMBER_DETAIL(guild)}`,
+  notMemberHeading: 'Join the server first',
+  notMemberDetail: (guild: string) =>
+    ROLE_SYNC_NOT_MEMBER_DETAIL(guild).replace(/^./, (c) => c.toUpperCase()),
   refusedByRoles: (guild: string) =>
     `Your roles on ${guild} do not give access to this portal. Ask the server's moderators.`,
   /** Used when the server's name is not known (the bot could not read it). */

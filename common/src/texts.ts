@@ -33,6 +33,7 @@ export const TEXTS = {
   // server-side auth errors (our wording where the spec is silent)
   authRequired: 'Authentication required',
   sessionInvalid: 'Session expired or revoked. Please sign in again.',
+  accessChanged: 'Your access level changed.',
   insufficientLevel: (level: string) => `This requires ${level} access or higher.`,
 } as const;
 

@@ -28,6 +28,10 @@ export const ServerUser = z.object({
   created_at: z.string().optional(),
   updated_at: z.string().optional(),
   last_login: z.string().optional(),
+  /** Nickname in the community's Discord server (issue 43), while the role sync knows one. */
+  server_nick: z.string().optional(),
+  /** Server avatar URL (issue 43), likewise. */
+  server_avatar_url: z.string().optional(),
 });
 export type ServerUser = z.infer<typeof ServerUser>;
 

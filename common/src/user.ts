@@ -11,6 +11,9 @@ export type ClientUser = {
   provider: Provider;
   accessLevel: AccessLevel;
   isApproved: boolean;
+  /** Nickname and avatar URL in the community's Discord server (issue 43): memberFace() shows them first. */
+  serverNick?: string;
+  serverAvatarUrl?: string;
 };
 
 /** Server shape → client shape (id is discord_id, accessLevel is access_level, isApproved is is_approved). */
@@ -25,6 +28,8 @@ export function toClientUser(u: ServerUser): ClientUser {
     provider: u.provider ?? 'discord',
     accessLevel: u.access_level ?? 'viewer',
     isApproved: u.is_approved,
+    serverNick: u.server_nick,
+    serverAvatarUrl: u.server_avatar_url,
   };
 }
 

@@ -64,6 +64,12 @@ const control = http.createServer((req, res) => {
       fake.addMember(guildId, { id: userId, username, roles, nick: nick ?? null });
     });
   }
+  // The user is not (or no longer) a member of the server: lookups answer 10007 Unknown Member.
+  if (req.method === 'POST' && req.url === '/members/leave') {
+    return withBody(({ guildId, userId }: { guildId: string; userId: string }) => {
+      fake.removeMember(guildId, userId);
+    });
+  }
   // Every guild route fails this way (the bot removed, Discord down…) until `failure` is null.
   if (req.method === 'POST' && req.url === '/guild-failure') {
     return withBody(({ failure }: { failure: FakeGuildFailure | null }) => {

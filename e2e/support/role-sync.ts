@@ -63,6 +63,11 @@ export function setGuildMember(
   return control('/members', { guildId: MUSIC_GUILD.id, userId, username, roles, nick });
 }
 
+/** Takes `userId` out of the e2e server (lookups answer 10007 Unknown Member until setGuildMember). */
+export function leaveGuild(userId: string): Promise<void> {
+  return control('/members/leave', { guildId: MUSIC_GUILD.id, userId });
+}
+
 /** Every guild route of the fake answers with this failure until called with null. */
 export function failGuildRoutes(failure: FakeGuildFailure | null): Promise<void> {
   return control('/guild-failure', { failure });

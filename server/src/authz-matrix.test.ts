@@ -65,6 +65,7 @@ const MATRIX: Record<string, Entry> = {
   // Discord role sync (issue 43): admins manage it; a member reads which role gave their level
   'GET /api/admin/role-sync': { access: 'admin' },
   'PUT /api/admin/role-sync': { access: 'admin', body: () => ({ demotionBrake: 5 }) },
+  'POST /api/admin/role-sync/check': { access: 'admin' },
   'GET /api/admin/role-sync/discord-roles': { access: 'admin' },
   'POST /api/admin/role-sync/held/confirm': { access: 'admin' },
   'POST /api/admin/role-sync/held/discard': { access: 'admin' },

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { CONFIG_MODULES, ConfigError, loadConfig } from './config.ts';
 
 describe('configuration', () => {
   it('works with no environment at all (embedded defaults)', () => {
     const c = loadConfig({});
     expect(c.port).toBe(3000);
     expect(c.databaseUrl).toMatch(/^sqlite:.*data[/\\]guildhall\.db$/);
-    expect(c.discord.apiUrl).toBe('https://discord.com/api');
-    expect(c.discord.authorizeUrl).toBe('https://discord.com/oauth2/authorize');
-    expect(c.adminDiscordIds).toEqual([]);
+    expect(c.auth.discord.apiUrl).toBe('https://discord.com/api');
+    expect(c.auth.discord.authorizeUrl).toBe('https://discord.com/oauth2/authorize');
+    expect(c.discord.adminDiscordIds).toEqual([]);
     expect(c.redisPrefix).toBe('guildhall');
     expect(c.metricsToken).toBeUndefined();
   });
@@ -34,13 +34,22 @@ describe('configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
   });
 
+  it("every declared variable reaches the config: it names its field, or its module's build reads it", () => {
+    const unread = CONFIG_MODULES.flatMap((m) =>
+      Object.entries(m.vars)
+        .filter(([name, decl]) => decl.field === undefined && !String(m.build ?? '').includes(name))
+        .map(([name]) => `${name} (${m.title})`),
+    );
+    expect(unread).toEqual([]);
+  });
+
   it('parses lists and strips trailing slashes from URLs', () => {
     const c = loadConfig({
       ADMIN_DISCORD_IDS: ' 175928847299117063 , 175928847299117064 ',
       DISCORD_API_URL: 'http://127.0.0.1:9999/api/',
     });
-    expect(c.adminDiscordIds).toEqual(['175928847299117063', '175928847299117064']);
-    expect(c.discord.apiUrl).toBe('http://127.0.0.1:9999/api');
+    expect(c.discord.adminDiscordIds).toEqual(['175928847299117063', '175928847299117064']);
+    expect(c.auth.discord.apiUrl).toBe('http://127.0.0.1:9999/api');
   });
 });
 

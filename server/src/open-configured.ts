@@ -30,7 +30,7 @@ export async function openConfigured(): Promise<{ config: Config; db: Db } | nul
   const db = openDb(config.databaseUrl);
   try {
     await migrateToLatest(db, searchPathOf(config.databaseUrl));
-    await bootstrapUsers(db, config.adminDiscordIds, realClock);
+    await bootstrapUsers(db, config.discord.adminDiscordIds, realClock);
   } catch (e) {
     await db.destroy();
     throw e;

@@ -11,11 +11,11 @@ async function main(): Promise<void> {
   const opened = await openConfigured();
   if (!opened) process.exit(1);
   const { config, db } = opened;
-  const access = await resolveAccessCode(db, config.accessCode, config.dataDir);
+  const access = await resolveAccessCode(db, config.auth.accessCode, config.dataDir);
   const app = await buildApp({ config, db, accessCode: access.code });
 
   const setupMode = await isSetupMode(db);
-  const oauthConfigured = isOAuthConfigured(config);
+  const oauthConfigured = isOAuthConfigured(config.auth);
   if (process.stdout.isTTY) {
     // For a person at a terminal; the JSON log lines stay as they are (and are all there is when piped).
     process.stdout.write(

@@ -23,7 +23,12 @@ export type RealtimeRefusalCode = 'AUTH_REQUIRED' | 'NOT_APPROVED' | 'FORBIDDEN'
 
 export type SubscribeRequest = { room: string };
 export type SubscribeAck = { ok: true } | { ok: false; error: string; code?: ErrorCode };
-export type SessionEnded = { code: RealtimeRefusalCode; message: string };
+/**
+ * `ACCESS_CHANGED`: the session is still good but the account's level changed (an admin, or Discord's roles
+ * through the role sync): the client reads its account again and reconnects, and its rooms are authorized
+ * anew at the new level. The other codes end the session.
+ */
+export type SessionEnded = { code: RealtimeRefusalCode | 'ACCESS_CHANGED'; message: string };
 
 /** The room every socket of a user joins on connect (one user, many tabs, any instance). */
 export function userRoom(userId: string): string {

@@ -45,7 +45,7 @@ export function readManifest(dir: string): Manifest {
  * the chunk rows are pointed at them), each one verified against the manifest as it is written.
  */
 export async function runRestore(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'files'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'blobStore'>,
   dir: string,
   opts: RestoreOptions = {},
 ): Promise<RestoreReport> {
@@ -58,7 +58,7 @@ export async function runRestore(
   }
   const localBlobs = path.join(config.dataDir, 'blobs');
   const blobsInUse =
-    config.files.store === 'local' && fs.existsSync(localBlobs) && fs.readdirSync(localBlobs).length > 0;
+    config.blobStore.store === 'local' && fs.existsSync(localBlobs) && fs.readdirSync(localBlobs).length > 0;
   const dbInUse = await targetDatabaseInUse(config.databaseUrl);
   if ((dbInUse || blobsInUse) && !opts.force) {
     throw new RestoreRefused(

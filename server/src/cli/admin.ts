@@ -28,7 +28,7 @@ async function main(): Promise<number> {
     if (argv[0] === 'backup') return await runBackupCommand(db, opened.config, argv.slice(1), io);
     if (argv[0] === 'storage') return await runStorageCommand(db, opened.config, argv.slice(1), io);
     if (argv[0] === 'osint') return await runOsintCommand(db, opened.config, argv.slice(1), io);
-    return await runAdminCommand(db, argv, io, { oauthConfigured: isOAuthConfigured(opened.config) });
+    return await runAdminCommand(db, argv, io, { oauthConfigured: isOAuthConfigured(opened.config.auth) });
   } finally {
     await db.destroy();
   }

@@ -66,7 +66,7 @@ export async function runStorageCommand(db: Db, config: Config, argv: string[], 
     io.out(
       `Moved ${report.migrated} file(s) (${formatFileSize(report.bytes)}) to ${to}, ${report.skipped} already there, ${report.failed} failed.`,
     );
-    if (config.files.store !== to) io.out(`Set FILES_STORE=${to} so new uploads go there too.`);
+    if (config.blobStore.store !== to) io.out(`Set FILES_STORE=${to} so new uploads go there too.`);
     return report.failed === 0 ? 0 : 1;
   } finally {
     await store.close();

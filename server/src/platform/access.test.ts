@@ -103,6 +103,8 @@ describe('enforceAccess', () => {
       created_at: '',
       updated_at: '',
       last_login: null,
+      server_nick: null,
+      server_avatar_url: null,
     },
     level,
     tokenHash: 'h',

@@ -98,7 +98,7 @@ export async function createTestApp(
   const db = openDb(config.databaseUrl, pgCopy?.pool);
   if (!sameDatabaseAs) {
     if (!copied && !pgCopy) await migrateToLatest(db, pgSchema?.schema ?? searchPathOf(config.databaseUrl));
-    await bootstrapUsers(db, config.adminDiscordIds, platform.clock ?? realClock);
+    await bootstrapUsers(db, config.discord.adminDiscordIds, platform.clock ?? realClock);
   }
   const appDb = racy ? db.withPlugin(new YieldAfterEveryQuery()) : db;
   const app = await buildApp({

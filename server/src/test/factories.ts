@@ -30,6 +30,8 @@ export async function buildUser(db: Db, overrides: UserOverrides = {}): Promise<
     created_at: now,
     updated_at: now,
     last_login: null,
+    server_nick: null,
+    server_avatar_url: null,
     ...overrides,
   };
   await db.insertInto('users').values(row).execute();

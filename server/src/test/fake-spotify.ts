@@ -9,6 +9,8 @@ export type FakeSpotifyTrack = {
   durationMs: number;
   /** A playlist's local file (no id on Spotify, `is_local: true`). */
   isLocal?: boolean;
+  /** Its recording's ISRC (`external_ids.isrc` of a full track object; simplified ones carry none). */
+  isrc?: string;
 };
 export type FakeSpotifyList = { id: string; name: string; trackIds: string[] };
 export type FakeSpotifyArtist = { id: string; name: string; topTrackIds: string[] };
@@ -32,7 +34,7 @@ export type FakeSpotify = {
  * - `POST /api/token` with `Authorization: Basic base64(id:secret)` and `grant_type=client_credentials` →
  *   `{access_token, token_type: "Bearer", expires_in: 3600}`; wrong credentials → 400 `invalid_client`;
  * - every `/v1/…` call needs `Authorization: Bearer <a token it issued>`, else 401;
- * - `GET /v1/tracks/{id}` (a full track: `album.images` 640/300/64), 404 for an unknown id;
+ * - `GET /v1/tracks/{id}` (a full track: `album.images` 640/300/64, `external_ids.isrc`), 404 for an unknown id;
  * - `GET /v1/albums/{id}` (with its first 50 tracks as a paging object) and `/v1/albums/{id}/tracks`
  *   (`limit` ≤ 50) of simplified tracks (no album);
  * - `GET /v1/playlists/{id}/tracks` (`limit` ≤ 100): paging of `{track}` items, `next` while more follow;
@@ -72,6 +74,7 @@ export async function startFakeSpotify(data: {
     return {
       ...simplified(t),
       album: { id: album.id, name: album.name, images: t.isLocal ? [] : images(album.id) },
+      external_ids: t.isrc ? { isrc: t.isrc } : {},
     };
   };
   const track = (id: string) => data.tracks.find((t) => t.id === id);

@@ -13,6 +13,13 @@ export type FakeYouTubeVideo = {
   /** The tone the video's audio plays. */
   hz: number;
   seconds: number;
+  /**
+   * On YouTube Music as a song (an "Art Track", `MUSIC_VIDEO_TYPE_ATV`): its artists, album and ISRC. YouTube
+   * Music's search finds it by its ISRC or by words of its title, artists and album.
+   */
+  music?: { artists: string[]; album?: string; isrc?: string };
+  /** YouTube Music's radio after this video (its Up next, `RDAMVM<id>`), by id. */
+  related?: string[];
 };
 
 /** A public playlist of the fixture: its videos in order (an id may repeat, as on YouTube). */
@@ -36,6 +43,10 @@ export type FakeYouTube = {
   /** `garbage`: InnerTube answers 200 with an HTML page, as a captive portal or a consent wall would. */
   /** ok; an HTML page instead of JSON (garbage); or 503 on every InnerTube call (an outage). */
   setMode: (mode: 'ok' | 'garbage' | 'error5xx') => void;
+  /** The queries YouTube Music's search was asked, in order. */
+  musicSearches: string[];
+  /** YouTube Music's calls (client `WEB_REMIX`) alone: ok, or 503 (the rest of YouTube still answers). */
+  setMusicMode: (mode: 'ok' | 'error5xx') => void;
   /** Every search answers this many ms late (a slow YouTube, issue 44's "search delayed 5 s"); 0: at once. */
   setSearchDelay: (ms: number) => void;
   close: () => Promise<void>;
@@ -47,6 +58,8 @@ type InnerTubeBody = {
   videoId?: string;
   browseId?: string;
   continuation?: string;
+  playlistId?: string;
+  params?: string;
 };
 
 /**
@@ -71,6 +84,15 @@ type InnerTubeBody = {
  *   with `continuation: <token>`: `onResponseReceivedActions[0].appendContinuationItemsAction` of the next
  *   items (and another continuation item while more follow); an unknown or private playlist answers 200
  *   with only `alerts: [alertRenderer {type: ERROR, text: "The playlist does not exist."}]`, as YouTube does;
+ * - YouTube Music, the same endpoints asked as the `WEB_REMIX` client (as youtubei.js's `music` client asks
+ *   them): `search` → `tabbedSearchResultsRenderer` → `sectionListRenderer` → a `musicShelfRenderer` "Songs"
+ *   of `musicResponsiveListItemRenderer`s (a title column whose watch endpoint says
+ *   `MUSIC_VIDEO_TYPE_ATV`, then "Artist & Artist • Album • 3:45" with artist `UC…` and album `MPR…` browse
+ *   ids), found by ISRC or by every word; nothing found: a `messageRenderer` "No results found"; `next` for a
+ *   video → `singleColumnMusicWatchNextResultsRenderer` whose Up next tab's `playlistPanelRenderer` holds the
+ *   video and an `automixPreviewVideoRenderer` pointing at `RDAMVM<id>`; `next` with that playlist id → the
+ *   radio: the video, then its `related` ones (`playlistPanelVideoRenderer`s with title, byline runs,
+ *   `lengthText`, thumbnails);
  * - `GET /videoplayback?id=&itag=`: the audio (WebM/Opus made by ffmpeg from a sine tone), with Range,
  *   as googlevideo.com serves it.
  */
@@ -106,7 +128,9 @@ export async function startFakeYouTube(
     if (code !== 0) throw new Error('ffmpeg could not make the YouTube fixture');
   }
   const log: string[] = [];
+  const musicSearches: string[] = [];
   let mode: 'ok' | 'garbage' | 'error5xx' = 'ok';
+  let musicMode: 'ok' | 'error5xx' = 'ok';
   let searchDelayMs = 0;
   let base = '';
 
@@ -451,6 +475,206 @@ export async function startFakeYouTube(
     };
   };
 
+  // ---- YouTube Music (client WEB_REMIX, the same /youtubei/v1 endpoints): written from youtubei.js's
+  // ytmusic parsers (`Search`, `MusicShelf`, `MusicResponsiveListItem`, `PlaylistPanel`, `PlaylistPanelVideo`).
+  const artistRun = (name: string, k: number) => ({
+    text: name,
+    navigationEndpoint: {
+      browseEndpoint: {
+        browseId: `UCfixtureartist${String(k).padStart(9, '0')}`,
+        browseEndpointContextSupportedConfigs: {
+          browseEndpointContextMusicConfig: { pageType: 'MUSIC_PAGE_TYPE_ARTIST' },
+        },
+      },
+    },
+  });
+  const albumRun = (name: string) => ({
+    text: name,
+    navigationEndpoint: {
+      browseEndpoint: {
+        browseId: `MPREb_fixture${name.replace(/\W/g, '').slice(0, 10)}`,
+        browseEndpointContextSupportedConfigs: {
+          browseEndpointContextMusicConfig: { pageType: 'MUSIC_PAGE_TYPE_ALBUM' },
+        },
+      },
+    },
+  });
+  const sep = { text: ' • ' };
+  const musicArtists = (v: FakeYouTubeVideo) => v.music?.artists ?? [v.channel];
+  const bylineRuns = (v: FakeYouTubeVideo) => {
+    const runs: unknown[] = [];
+    musicArtists(v).forEach((a, k) => {
+      if (k > 0) runs.push({ text: ' & ' });
+      runs.push(artistRun(a, k));
+    });
+    if (v.music?.album) runs.push(sep, albumRun(v.music.album));
+    return runs;
+  };
+  const watchRun = (v: FakeYouTubeVideo) => ({
+    text: v.title,
+    navigationEndpoint: {
+      watchEndpoint: {
+        videoId: v.id,
+        watchEndpointMusicSupportedConfigs: {
+          watchEndpointMusicConfig: {
+            musicVideoType: v.music ? 'MUSIC_VIDEO_TYPE_ATV' : 'MUSIC_VIDEO_TYPE_UGC',
+          },
+        },
+      },
+    },
+  });
+  /** A song row of a search shelf: title column, then "Artist • Album • 3:45". */
+  const songRow = (v: FakeYouTubeVideo) => ({
+    musicResponsiveListItemRenderer: {
+      thumbnail: { musicThumbnailRenderer: { thumbnail: thumbnails(v.id) } },
+      flexColumns: [
+        {
+          musicResponsiveListItemFlexColumnRenderer: {
+            text: { runs: [watchRun(v)] },
+            displayPriority: 'HIGH',
+          },
+        },
+        {
+          musicResponsiveListItemFlexColumnRenderer: {
+            text: { runs: [...bylineRuns(v), sep, { text: clock(v.seconds) }] },
+            displayPriority: 'HIGH',
+          },
+        },
+      ],
+      playlistItemData: { videoId: v.id },
+      flexColumnDisplayStyle: 'MUSIC_RESPONSIVE_LIST_ITEM_FLEX_COLUMN_DISPLAY_STYLE_TWO_LINE_STACK',
+    },
+  });
+  const musicWords = (text: string) =>
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+  /** YouTube Music's song search: an ISRC finds its song; other words must all be in title, artists or album. */
+  const musicSearch = (query: string) => {
+    const q = query.trim().replace(/^"|"$/g, '');
+    const songs = videos.filter((v) => v.music);
+    const byIsrc = songs.filter((v) => v.music?.isrc && v.music.isrc.toLowerCase() === q.toLowerCase());
+    const words = musicWords(q);
+    const found = byIsrc.length
+      ? byIsrc
+      : songs.filter((v) => {
+          const hay = new Set(musicWords(`${v.title} ${musicArtists(v).join(' ')} ${v.music?.album ?? ''}`));
+          return words.length > 0 && words.every((w) => hay.has(w));
+        });
+    return {
+      responseContext: { serviceTrackingParams: [] },
+      contents: {
+        tabbedSearchResultsRenderer: {
+          tabs: [
+            {
+              tabRenderer: {
+                title: 'YT Music',
+                selected: true,
+                content: {
+                  sectionListRenderer: {
+                    contents: found.length
+                      ? [
+                          {
+                            musicShelfRenderer: {
+                              title: { runs: [{ text: 'Songs' }] },
+                              contents: found.map(songRow),
+                            },
+                          },
+                        ]
+                      : [
+                          {
+                            itemSectionRenderer: {
+                              contents: [
+                                {
+                                  messageRenderer: {
+                                    text: { runs: [{ text: 'No results found' }] },
+                                  },
+                                },
+                              ],
+                            },
+                          },
+                        ],
+                  },
+                },
+              },
+            },
+          ],
+        },
+      },
+    };
+  };
+  const panelVideo = (v: FakeYouTubeVideo, selected: boolean, playlistId?: string) => ({
+    playlistPanelVideoRenderer: {
+      title: { runs: [{ text: v.title }] },
+      longBylineText: { runs: bylineRuns(v) },
+      shortBylineText: { runs: [{ text: musicArtists(v)[0] ?? v.channel }] },
+      thumbnail: thumbnails(v.id),
+      lengthText: {
+        runs: [{ text: clock(v.seconds) }],
+        accessibility: { accessibilityData: { label: `${v.seconds} seconds` } },
+      },
+      selected,
+      navigationEndpoint: { watchEndpoint: { videoId: v.id, ...(playlistId ? { playlistId } : {}) } },
+      videoId: v.id,
+      playlistSetVideoId: `fixture-${v.id}`,
+    },
+  });
+  /**
+   * YouTube Music's `next` (the player page's queue): for a bare video, the song and an automix preview
+   * whose `watchPlaylistEndpoint` (`RDAMVM<id>`) asks for its radio; with that playlist id, the radio: the
+   * song, then its related songs. An unknown video: an empty queue.
+   */
+  const musicNext = (body: InnerTubeBody) => {
+    const v = videos.find((x) => x.id === body.videoId);
+    const radio = `RDAMVM${body.videoId ?? ''}`;
+    const contents: unknown[] = [];
+    if (v && body.playlistId === radio) {
+      contents.push(panelVideo(v, true, radio));
+      for (const id of v.related ?? []) {
+        const r = videos.find((x) => x.id === id);
+        if (r) contents.push(panelVideo(r, false, radio));
+      }
+    } else if (v) {
+      contents.push(panelVideo(v, true), {
+        automixPreviewVideoRenderer: {
+          content: {
+            automixPlaylistVideoRenderer: {
+              navigationEndpoint: { watchPlaylistEndpoint: { playlistId: radio, params: 'wAEB' } },
+              automixMode: 'AUTOMIX_MODE_NORMAL',
+            },
+          },
+        },
+      });
+    }
+    const panel =
+      body.playlistId === radio && v
+        ? { contents, playlistId: radio, isInfinite: true, numItemsToShow: 25 }
+        : { contents, isInfinite: true, numItemsToShow: 25 };
+    return {
+      responseContext: { serviceTrackingParams: [] },
+      contents: {
+        singleColumnMusicWatchNextResultsRenderer: {
+          tabbedRenderer: {
+            watchNextTabbedResultsRenderer: {
+              tabs: [
+                {
+                  tabRenderer: {
+                    title: 'Up next',
+                    content: { musicQueueRenderer: { content: { playlistPanelRenderer: panel } } },
+                  },
+                },
+                { tabRenderer: { title: 'Lyrics', unselectable: true } },
+              ],
+            },
+          },
+        },
+      },
+    };
+  };
+
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const json = (status: number, body: unknown) => {
@@ -486,7 +710,7 @@ export async function startFakeYouTube(
       fs.createReadStream(file, { start, end }).pipe(res);
       return;
     }
-    const innertube = /^\/youtubei\/v1\/(config|search|player|browse)$/.exec(url.pathname);
+    const innertube = /^\/youtubei\/v1\/(config|search|player|browse|next)$/.exec(url.pathname);
     if (req.method !== 'POST' || !innertube) {
       log.push(`${req.method} ${url.pathname}`);
       return json(404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } });
@@ -516,6 +740,21 @@ export async function startFakeYouTube(
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end('<!doctype html><title>Before you continue to YouTube</title>');
         return;
+      }
+      if (client === 'WEB_REMIX' && musicMode === 'error5xx') {
+        return json(503, {
+          error: { code: 503, message: 'The service is currently unavailable.', status: 'UNAVAILABLE' },
+        });
+      }
+      if (client === 'WEB_REMIX' && innertube[1] === 'search') {
+        musicSearches.push(body.query ?? '');
+        return json(200, musicSearch(body.query ?? ''));
+      }
+      if (client === 'WEB_REMIX' && innertube[1] === 'next') return json(200, musicNext(body));
+      if (innertube[1] === 'next') {
+        return json(400, {
+          error: { code: 400, message: 'Request contains an invalid argument.', status: 'INVALID_ARGUMENT' },
+        });
       }
       if (!client) {
         return json(400, {
@@ -563,8 +802,12 @@ export async function startFakeYouTube(
   return {
     baseUrl: base,
     log,
+    musicSearches,
     setMode: (m) => {
       mode = m;
+    },
+    setMusicMode: (m) => {
+      musicMode = m;
     },
     setSearchDelay: (ms) => {
       searchDelayMs = ms;

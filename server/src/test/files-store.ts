@@ -62,12 +62,12 @@ export async function filesStoreEnv(
 
 /** The ids of every committed blob in an app's store (as file_chunks.blob_id holds them). */
 export async function storedBlobIds(config: Config): Promise<string[]> {
-  const files = config.files;
+  const files = config.blobStore;
   if (files.store === 'discord' && files.discord) {
     const fake = await sharedFakeDiscordFiles();
     return fake.blobIdsOf(files.discord.channelId).map((id) => `discord:${id}`);
   }
-  const store = createBlobStore({ ...config, files: { ...files, discord: undefined } });
+  const store = createBlobStore({ ...config, blobStore: { ...files, discord: undefined } });
   const ids: string[] = [];
   for await (const b of store.list()) ids.push(b.id);
   await store.close();
@@ -76,7 +76,7 @@ export async function storedBlobIds(config: Config): Promise<string[]> {
 
 /** Half-written blobs (the local store's tmp/ directory; remote stores write nothing half-way). */
 export function temporaryBlobs(config: Config): string[] {
-  if (config.files.store !== 'local') return [];
+  if (config.blobStore.store !== 'local') return [];
   const dir = path.join(config.dataDir, 'blobs', 'tmp');
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 }

@@ -85,6 +85,8 @@ export const SQL_SUITES = [
 
 /** Suites that reach the database but test something the database does not change. */
 export const NOT_SQL: Record<string, string> = {
+  'server/src/features/music/requester.test.ts':
+    "a song requester's name and avatar from a users row; no query",
   'server/src/platform/transfer/range-loopback.test.ts':
     'the loopback Range server and waitOn on a moved clock; no query',
   'server/src/features/osint/rules.test.ts': 'the risk and verdict rules as pure functions; no query',
@@ -120,6 +122,12 @@ export const NOT_SQL: Record<string, string> = {
     'the Spotify links, matching and Web API client against its fake',
   'server/src/features/music/spotify/spotify-play.test.ts':
     'Spotify links through the fake Discord and the fakes; the database only holds sessions',
+  'server/src/features/music/autoplay-sources.test.ts':
+    "autoplay's picks from YouTube Music's radio and SoundCloud's related tracks through the fakes; the history SQL runs on PostgreSQL in history.test.ts",
+  'server/src/features/music/spotify/match-sources.test.ts':
+    'matching Spotify tracks against the YouTube Music, YouTube and SoundCloud fakes; no query',
+  'server/src/features/osint/subdomains-kept.test.ts':
+    "a configuration value cutting a domain report's list; stored reports run on PostgreSQL in history.test.ts",
   'server/src/features/osint/ssrf.test.ts': 'the outbound fetcher refusing private addresses',
   'server/src/platform/outbound/fetcher.test.ts': 'the outbound fetcher',
   'server/src/platform/rate-limit/outage.test.ts': 'request limits while Redis is down',

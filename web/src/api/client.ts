@@ -25,6 +25,8 @@ export class ApiError extends Error {
 
 /** Fired when the server says the stored session is no longer valid, so the auth state can clear it. */
 export const SESSION_INVALID_EVENT = 'guildhall:session-invalid';
+/** Window event: the account's level changed (the realtime channel said so); the auth state reads it again. */
+export const ACCESS_CHANGED_EVENT = 'guildhall:access-changed';
 
 export function getStoredToken(): string | null {
   return localStorage.getItem(STORAGE_KEYS.authToken);

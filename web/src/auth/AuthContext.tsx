@@ -1,6 +1,6 @@
 import { type ClientUser, type ServerUser, type SignInResponse, toClientUser } from '@guildhall/common';
 import { createContext, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
-import { ApiError, apiFetch, SESSION_INVALID_EVENT } from '../api/client.ts';
+import { ACCESS_CHANGED_EVENT, ApiError, apiFetch, SESSION_INVALID_EVENT } from '../api/client.ts';
 import { clearApprovedCache, getApprovedUsers } from './approved-cache.ts';
 import { clearStoredAuth, readStoredAuth, storeAuth, storeUser } from './storage.ts';
 
@@ -72,6 +72,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     window.addEventListener(SESSION_INVALID_EVENT, onInvalid);
     return () => window.removeEventListener(SESSION_INVALID_EVENT, onInvalid);
   }, [clear]);
+
+  useEffect(() => {
+    // The level changed while signed in (the realtime channel said so): the navigation and guards follow now.
+    const onChanged = () => {
+      const stored = readStoredAuth();
+      if (stored) void validate(stored);
+    };
+    window.addEventListener(ACCESS_CHANGED_EVENT, onChanged);
+    return () => window.removeEventListener(ACCESS_CHANGED_EVENT, onChanged);
+  }, [validate]);
 
   const value = useMemo<AuthState>(
     () => ({

@@ -1,8 +1,9 @@
-import { hasLevel } from '@guildhall/common';
+import { hasLevel, memberFace } from '@guildhall/common';
 import { Bell, LayoutDashboard, LogIn, LogOut, UserPlus } from 'lucide-react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { loginPathFor } from '../auth/next-path.ts';
 import { useAuth } from '../auth/useAuth.ts';
+import { Avatar } from '../ui/Avatar.tsx';
 import { buttonClass } from '../ui/Button.tsx';
 import { cn } from '../ui/cn.ts';
 import { Logo } from './Logo.tsx';
@@ -20,6 +21,8 @@ export function NavBar() {
   const { status, user, logout } = useAuth();
   const navigate = useNavigate();
   const isMember = user ? hasLevel(user.accessLevel, 'user') : false;
+  // Their server nickname and avatar where they have one (issue 43), else their Discord account's.
+  const face = user ? memberFace(user) : null;
   const pendingCount = usePendingCount();
   const unreadNotices = useUnreadNotices();
   const logoTarget = !user ? '/login' : isMember ? '/dashboard' : '/';
@@ -79,10 +82,16 @@ export function NavBar() {
               </Link>
               <Link
                 to="/settings"
-                className="hidden max-w-xs truncate text-sm text-muted hover:text-text sm:inline"
-                data-testid="nav-username"
+                className="flex min-w-0 max-w-xs items-center gap-2 text-sm text-muted hover:text-text"
               >
-                {user.username}
+                <Avatar
+                  src={user.provider === 'discord' ? face?.avatarUrl : undefined}
+                  name={face?.name ?? ''}
+                  className="size-7 text-xs"
+                />
+                <span className="sr-only truncate sm:not-sr-only" data-testid="nav-username">
+                  {face?.name}
+                </span>
               </Link>
               <button
                 type="button"

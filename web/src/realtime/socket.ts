@@ -8,7 +8,7 @@ import {
   type SessionEnded,
 } from '@guildhall/common';
 import { io, type Socket } from 'socket.io-client';
-import { SESSION_INVALID_EVENT } from '../api/client.ts';
+import { ACCESS_CHANGED_EVENT, SESSION_INVALID_EVENT } from '../api/client.ts';
 
 type Shared = { socket: Socket; token: string; users: number; closeTimer?: ReturnType<typeof setTimeout> };
 
@@ -37,8 +37,20 @@ export function acquireSocket(token: string): Socket {
       // on) counts as failed, so the screen says Polling instead of Connecting... for Socket.IO's 20 s.
       timeout: 5000,
     });
+    /** The server closes the socket after ACCESS_CHANGED; the session is good, so it reconnects. */
+    let reconnectAfterClose = false;
     socket.on(REALTIME_EVENTS.sessionEnded, (ended: SessionEnded) => {
       if (ended.code === 'AUTH_REQUIRED') window.dispatchEvent(new Event(SESSION_INVALID_EVENT));
+      if (ended.code === 'ACCESS_CHANGED') {
+        reconnectAfterClose = true;
+        window.dispatchEvent(new Event(ACCESS_CHANGED_EVENT));
+      }
+    });
+    socket.on('disconnect', (reason) => {
+      // Socket.IO never retries a server-side disconnect by itself: this one it should (the rooms are
+      // joined again on connect, authorized at the new level).
+      if (reason === 'io server disconnect' && reconnectAfterClose) socket.connect();
+      reconnectAfterClose = false;
     });
     socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
       // A handshake refused for who the user is will be refused again: stop retrying (polling carries

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SESSION_INVALID_EVENT } from '../api/client.ts';
+import { ACCESS_CHANGED_EVENT, SESSION_INVALID_EVENT } from '../api/client.ts';
 
 type Handler = (...args: unknown[]) => void;
 
@@ -57,6 +57,12 @@ class FakeSocket {
   close() {
     this.active = false;
     this.connected = false;
+  }
+  /** socket.connect(): the client asks to reconnect (counted; the test fires 'connect' itself). */
+  connects = 0;
+  connect() {
+    this.connects += 1;
+    return this;
   }
   /** The server side: connect, disconnect, push. */
   fire(event: string, ...args: unknown[]) {
@@ -152,6 +158,35 @@ describe('useRealtimeRoom', () => {
     sockets.at(-1)!.fire('session:ended', { code: 'AUTH_REQUIRED', message: 'Session expired or revoked.' });
     expect(onInvalid).toHaveBeenCalledTimes(1);
     window.removeEventListener(SESSION_INVALID_EVENT, onInvalid);
+  });
+
+  it('a level change (ACCESS_CHANGED) re-reads the account and reconnects, joining the room again; it does not sign out', async () => {
+    const onInvalid = vi.fn();
+    const onChanged = vi.fn();
+    window.addEventListener(SESSION_INVALID_EVENT, onInvalid);
+    window.addEventListener(ACCESS_CHANGED_EVENT, onChanged);
+    const { result, unmount } = renderHook(() =>
+      useRealtimeRoom('tictactoe:g6', 'tictactoe:state', () => {}),
+    );
+    const socket = sockets.at(-1)!;
+    socket.fire('connect');
+    await flush();
+    socket.fire('session:ended', { code: 'ACCESS_CHANGED', message: 'Your access level changed.' });
+    socket.fire('disconnect', 'io server disconnect');
+    await flush();
+    expect(onChanged).toHaveBeenCalledTimes(1);
+    expect(onInvalid).not.toHaveBeenCalled();
+    expect(socket.connects).toBe(1);
+    socket.fire('connect');
+    await flush();
+    expect(subscribes(socket)).toHaveLength(2);
+    expect(result.current).toBe('live');
+    // A later server-side disconnect without ACCESS_CHANGED is not retried (Socket.IO's rule stands).
+    socket.fire('disconnect', 'io server disconnect');
+    expect(socket.connects).toBe(1);
+    unmount();
+    window.removeEventListener(SESSION_INVALID_EVENT, onInvalid);
+    window.removeEventListener(ACCESS_CHANGED_EVENT, onChanged);
   });
 
   it('with no room it does not connect at all', () => {

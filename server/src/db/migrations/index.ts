@@ -33,6 +33,7 @@ import * as m084 from './084_upload_requests_notices.ts';
 import * as m085 from './085_music_queue_options.ts';
 import * as m086 from './086_music_history.ts';
 import * as m087 from './087_music_autoplay.ts';
+import * as m088 from './088_users_server_face.ts';
 
 /** Every migration, in order. Numbers are reserved per feature: 002 audit, 003 files, 004 tic-tac-toe, 005 Pictionary, 006 music,
  * 007 OSINT, 008 file stores, 009 instance settings, 010 download tickets bound to sessions, 011 storage quotas,
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '085_music_queue_options': m085,
   '086_music_history': m086,
   '087_music_autoplay': m087,
+  '088_users_server_face': m088,
 };

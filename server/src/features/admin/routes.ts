@@ -43,8 +43,10 @@ export function adminRoutes(deps: FeatureContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         const row = await updateUser(db, actorOf(req), req.params.id, req.body);
-        // An unapproved user's open sockets end now, not at the next periodic re-check.
+        // An unapproved user's open sockets end now, not at the next periodic re-check; a new level reaches
+        // their open tabs at once too (they re-read their account and rejoin their rooms at that level).
         if (row.is_approved !== 1) app.realtime.disconnectUser(row.discord_id);
+        else if (req.body.access_level !== undefined) app.realtime.accessChanged(row.discord_id);
         return { success: true as const, data: presentUser(row) };
       },
     );

@@ -59,6 +59,8 @@ export async function createUser(db: Db, actor: Actor, input: UserCreateInput): 
       created_at: now,
       updated_at: now,
       last_login: null,
+      server_nick: null,
+      server_avatar_url: null,
     };
     await insertUser(trx, row);
     await recordChange(trx, actor, 'user.create', row, null, snapshotUser(row));

@@ -1,8 +1,10 @@
-import { TEXTS } from '@guildhall/common';
+import { REALTIME_EVENTS, type SessionEnded, TEXTS } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient, disconnected, listen, nextEvent } from '../../platform/realtime/testing.ts';
 import { bearer, createTestApp, leaveSetupMode, type TestContext } from '../../test/app.ts';
 import { snowflake } from '../../test/factories.ts';
 import { type FakeDiscord, startFakeDiscord } from '../../test/fake-discord.ts';
+import { EVENT_DEADLINE_MS } from '../../test/time-scale.ts';
 
 // What an admin change does beyond the call: approving lets the account in on its next attempt,
 // removing or unapproving ends its sessions, lowering limits them on the very next request.
@@ -96,5 +98,34 @@ describe('removal and lowering', () => {
     expect(after.statusCode).toBe(403);
     // Still signed in, now as a viewer.
     expect((await validate(other.token)).json().user.access_level).toBe('viewer');
+  });
+
+  it("a new level reaches the member's open sockets at once: told ACCESS_CHANGED and closed, up as well as down", async () => {
+    const member = await ctx.signIn({ access_level: 'user' });
+    const baseUrl = await listen(ctx.app);
+    for (const level of ['moderator', 'viewer'] as const) {
+      const socket = await connectClient(baseUrl, member.token);
+      const ended = nextEvent<SessionEnded>(
+        socket,
+        REALTIME_EVENTS.sessionEnded,
+        () => true,
+        EVENT_DEADLINE_MS,
+      );
+      const closed = disconnected(socket, EVENT_DEADLINE_MS);
+      expect((await asAdmin('PUT', `/api/users/${member.userId}`, { access_level: level })).statusCode).toBe(
+        200,
+      );
+      expect((await ended).code).toBe('ACCESS_CHANGED');
+      expect(await closed).toBe('io server disconnect');
+      // Not signed out: the same session, at the new level.
+      expect((await validate(member.token)).json().user.access_level).toBe(level);
+    }
+    // A change of name only leaves the sockets alone.
+    const socket = await connectClient(baseUrl, member.token);
+    const ended = nextEvent(socket, REALTIME_EVENTS.sessionEnded, () => true, 500).catch(() => 'none');
+    await asAdmin('PUT', `/api/users/${member.userId}`, { username: 'renamed' });
+    expect(await ended).toBe('none');
+    expect(socket.connected).toBe(true);
+    socket.close();
   });
 });

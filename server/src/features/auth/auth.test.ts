@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { DEMO_USER_ID, TEXTS } from '@guildhall/common';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, leaveSetupMode, TEST_ACCESS_CODE, type TestContext } from '../../test/app.ts';
@@ -149,6 +150,39 @@ describe('POST /api/auth/discord', () => {
     const cfg = await withAdmin.app.inject({ method: 'GET', url: '/api/config' });
     expect(cfg.json()).toMatchObject({ setupMode: false });
     await withAdmin.close();
+  });
+
+  it('gives up on a Discord that never answers after DISCORD_SIGNIN_TIMEOUT_MS, with Discord authentication failed', async () => {
+    // Accepts the token request's connection and never answers (a stalled network path to Discord).
+    const held = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      held.add(socket);
+      socket.on('close', () => held.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    const slow = await createTestApp({
+      DISCORD_CLIENT_ID: discord.clientId,
+      DISCORD_CLIENT_SECRET: discord.clientSecret,
+      DISCORD_REDIRECT_URI: 'http://127.0.0.1:9/auth/discord/callback',
+      DISCORD_API_URL: `http://127.0.0.1:${port}/api`,
+      DISCORD_SIGNIN_TIMEOUT_MS: '200',
+    });
+    try {
+      expect(slow.config.auth.discord.timeoutMs).toBe(200);
+      const { state } = (await slow.app.inject({ method: 'GET', url: '/api/auth/discord/url' })).json();
+      const res = await slow.app.inject({
+        method: 'POST',
+        url: '/api/auth/discord',
+        payload: { code: 'x', state },
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error).toBe(TEXTS.discordAuthFailed);
+    } finally {
+      await slow.close();
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it.each([

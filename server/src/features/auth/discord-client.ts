@@ -3,8 +3,6 @@ import type { AuthConfig } from './config.ts';
 
 export class DiscordError extends Error {}
 
-const TIMEOUT_MS = 10_000;
-
 /** Exchanges an authorization code (with the PKCE verifier) for an access token on the server side. */
 export async function exchangeCode(config: AuthConfig, code: string, codeVerifier: string): Promise<string> {
   const d = config.discord;
@@ -20,7 +18,7 @@ export async function exchangeCode(config: AuthConfig, code: string, codeVerifie
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body,
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+    signal: AbortSignal.timeout(d.timeoutMs),
   }).catch((e: unknown) => {
     throw new DiscordError(`token endpoint unreachable: ${String(e)}`);
   });
@@ -35,7 +33,7 @@ export async function exchangeCode(config: AuthConfig, code: string, codeVerifie
 export async function fetchDiscordProfile(config: AuthConfig, accessToken: string): Promise<DiscordProfile> {
   const res = await fetch(`${config.discord.apiUrl}/users/@me`, {
     headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+    signal: AbortSignal.timeout(config.discord.timeoutMs),
   }).catch((e: unknown) => {
     throw new DiscordError(`users/@me unreachable: ${String(e)}`);
   });

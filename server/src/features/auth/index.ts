@@ -8,6 +8,8 @@ export type { AuthTables } from './tables.ts';
 
 export const authFeature = defineFeature<undefined, AuthFeatureConfig>({
   name: 'auth',
-  config: (c) => ({ discord: c.discord, roles: c.roles }),
+  // Its whole slice, so a new sign-in variable reaches it with no edit here; the access code is settled at
+  // start-up (main.ts) and reaches the routes through the context, not the config.
+  config: ({ auth: { accessCode: _settledAtStart, ...auth }, roles }) => ({ ...auth, roles }),
   routes: (ctx) => authRoutes(ctx),
 });

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clientAddressKey } from '../../platform/client-address.ts';
 import type { FeatureContext } from '../../platform/feature.ts';
 import { revokeSession } from '../../platform/sessions.ts';
-import { isoOn } from '../../platform/time.ts';
+import { roleSyncEffects } from '../roles/index.ts';
 import { presentUser } from '../users/index.ts';
 import type { AuthFeatureConfig } from './feature-config.ts';
 import {
@@ -52,10 +52,14 @@ export function authRoutes(deps: FeatureContext<AuthFeatureConfig>): FastifyPlug
         schema: { body: DiscordSignInBody, response: { 200: SignInResponse } },
       },
       async (req) =>
-        completeDiscordSignIn(db, config, req.body.code, req.body.state, deps.clock, {
-          disconnect: (id) => app.realtime.disconnectUser(id),
-          now: () => isoOn(deps.clock),
-        }),
+        completeDiscordSignIn(
+          db,
+          config,
+          req.body.code,
+          req.body.state,
+          deps.clock,
+          roleSyncEffects(app.realtime, deps.clock),
+        ),
     );
 
     app.post(

@@ -76,9 +76,9 @@ type NotesState = { poster: NotePoster; stopBeat: (() => void) | null };
 export const discordNotesFeature = defineFeature<NotesState, NotesConfig>({
   name: 'discord-notes',
   config: (c) => ({
-    botToken: c.music.botToken,
-    apiUrl: c.music.discordApiUrl,
-    guildId: c.music.defaultGuildId ?? null,
+    botToken: c.discord.botToken,
+    apiUrl: c.discord.botApiUrl,
+    guildId: c.discord.defaultGuildId ?? null,
     publicUrl: c.publicUrl ?? null,
   }),
   setup: ({ db, log, config, botHolder }) => {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { readdir, rename } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
@@ -8,7 +9,8 @@ import { securityTexts } from '@guildhall/common';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { eventually } from '../../test/eventually.ts';
-import { uploadFile } from './test-helpers.ts';
+import { EVENT_DEADLINE_MS } from '../../test/time-scale.ts';
+import { createFolder, uploadFile } from './test-helpers.ts';
 
 /**
  * Issue 26, finding 1: what downloads can hold is bounded whatever clients do. Each download counts
@@ -216,6 +218,88 @@ describe('downloads under hostile load', () => {
     expect(waited.status).toBe(200);
     expect(waited.sha256).toBe(sha);
     second.socket.destroy();
+  });
+
+  test("a member's queued download whose wait runs out gets its 429, and the slots all come back", async () => {
+    const { ctx: c, port } = await serve({
+      DOWNLOADS_PER_USER: '1',
+      DOWNLOADS_PER_ADDRESS: '10',
+      DOWNLOADS_QUEUED_PER_USER: '1',
+      DOWNLOAD_QUEUE_WAIT_MS: '300',
+    });
+    const { token } = await c.signIn();
+    const content = randomBytes(24 * MiB);
+    const file = await uploadFile(c.app, token, 'queued.bin', content);
+    const path = `/download/${file.id}`;
+    const running = await stalledRequest(port, path, '127.0.0.1', token);
+    expect(running.status).toBe(200);
+    // Her second waits for the first, which never ends: after DOWNLOAD_QUEUE_WAIT_MS it is told why and
+    // when to come back (the refusal is the route's answer, not a rejection left to the process).
+    const waited = await fullGet(port, path, bearer(token), '127.0.0.3');
+    expect(waited.status).toBe(429);
+    expect(waited.headers['retry-after']).toBe('10');
+    expect(JSON.parse(waited.body)).toEqual({
+      success: false,
+      error: securityTexts.tooManyDownloads(1),
+      code: 'TOO_MANY_DOWNLOADS',
+    });
+    // The running one ends: its slot, and the refused one's place in the queue, serve her next download.
+    running.socket.destroy();
+    const sha = createHash('sha256').update(content).digest('hex');
+    await eventually(
+      async () => {
+        const again = await fullGet(port, path, bearer(token), '127.0.0.3');
+        expect(again.status).toBe(200);
+        expect(again.sha256).toBe(sha);
+      },
+      { interval: 100 },
+    );
+  });
+
+  test('every answer gives its download slot back: HEAD, 304, 206, 416, a preview, a ZIP, a share, a store failure', async () => {
+    // One slot per member; a slot not given back would leave the next download waiting, then refused.
+    const { ctx: c } = await serve({
+      DOWNLOADS_PER_USER: '1',
+      DOWNLOADS_QUEUED_PER_USER: '1',
+      DOWNLOAD_QUEUE_WAIT_MS: String(EVENT_DEADLINE_MS),
+    });
+    const { token } = await c.signIn();
+    const file = await uploadFile(c.app, token, 'slot.txt', Buffer.from('hello, slots'));
+    const folder = await createFolder(c.app, token, 'zipped');
+    await uploadFile(c.app, token, 'inside.txt', Buffer.from('in the zip'), { folderId: folder.id });
+    const share = await publicShare(c, token, file.id);
+    // A file whose blob is gone from the store: its download fails after it has taken its slot.
+    const blobsDir = `${c.dataDir}/blobs`;
+    const blobsBefore = new Set(await readdir(blobsDir, { recursive: true }));
+    const lost = await uploadFile(c.app, token, 'lost.txt', Buffer.from('soon gone'));
+    const lostBlobs = (await readdir(blobsDir, { recursive: true })).filter(
+      (p) => !blobsBefore.has(p) && /[0-9a-f]{32}$/.test(p),
+    );
+    expect(lostBlobs).toHaveLength(1);
+    await rename(`${blobsDir}/${lostBlobs[0]}`, `${blobsDir}/${lostBlobs[0]}.moved`);
+    const path = `/download/${file.id}`;
+    const etag = (await c.app.inject({ method: 'HEAD', url: path, headers: bearer(token) })).headers.etag;
+    const asks: [string, string, Record<string, string>, number][] = [
+      ['GET', path, {}, 200],
+      ['HEAD', path, {}, 200],
+      ['GET', path, { 'if-none-match': String(etag) }, 304],
+      ['GET', path, { range: 'bytes=2-4' }, 206],
+      ['GET', path, { range: 'bytes=900-999' }, 416],
+      ['GET', `/api/files/${file.id}/preview`, {}, 200],
+      ['GET', `/api/folders/${folder.id}/archive`, {}, 200],
+      ['GET', `/api/files/shared/${share}/download`, {}, 200],
+      ['GET', `/download/${lost.id}`, {}, 500],
+      ['GET', path, {}, 200],
+      ['GET', path, {}, 200],
+    ];
+    for (const [method, url, headers, status] of asks) {
+      const res = await c.app.inject({
+        method: method as 'GET' | 'HEAD',
+        url,
+        headers: { ...bearer(token), ...headers },
+      });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(headers)}`).toBe(status);
+    }
   });
 
   test('a reader that stops reading is dropped after DOWNLOAD_IDLE_TIMEOUT_MS and its slot and buffers go back', async () => {

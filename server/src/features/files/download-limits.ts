@@ -67,26 +67,37 @@ export class DownloadSlots {
     if (now === 'busy') throw fail('DOWNLOADS_BUSY', securityTexts.downloadsBusy, retryAfter);
     const limit = now === 'user' ? this.limits.perUser : this.limits.perAddress;
     const { userId } = who;
-    if (userId === null || (this.waitingByUser.get(userId) ?? 0) >= this.limits.queuedPerUser) {
+    // A client already gone (its signal aborted before this call) would never leave the queue early.
+    if (
+      userId === null ||
+      signal?.aborted ||
+      (this.waitingByUser.get(userId) ?? 0) >= this.limits.queuedPerUser
+    ) {
       throw tooManyDownloads(limit);
     }
     return new Promise<DownloadSlot>((resolve, reject) => {
+      // Runs once, whichever of grant, timer and abort comes first: splice(-1, 1) on a second run
+      // would drop another member's waiter from the queue and leave its promise to its timer.
+      let ended = false;
       const done = () => {
+        if (ended) return false;
+        ended = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         bump(this.waitingByUser, userId, -1);
-        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        return true;
       };
       const waiter: Waiter = {
         who,
         grant: (slot) => {
-          done();
-          resolve(slot);
+          if (done()) resolve(slot);
+          else slot.release(); // already refused: the slot goes straight back
         },
       };
       const onAbort = () => {
-        done();
-        reject(tooManyDownloads(limit));
+        if (done()) reject(tooManyDownloads(limit));
       };
       const timer = setTimeout(onAbort, this.limits.queueWaitMs);
       timer.unref();
@@ -214,6 +225,8 @@ export async function startDownload(
   const gone = new AbortController();
   const onClose = () => gone.abort();
   reply.raw.once('close', onClose);
+  // Gone while the route read the database: 'close' has been and will not come again.
+  if (reply.raw.destroyed || request.raw.socket?.destroyed) gone.abort();
   const { release, fast } = await downloads.slots.take(
     { userId: member, address: clientAddressKey(request.ip) },
     gone.signal,

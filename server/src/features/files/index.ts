@@ -47,16 +47,13 @@ type FilesState = {
 /** The files feature's slice of the configuration (files/config.ts `FilesFeatureConfig` says why each). */
 function filesSlice(c: Config): FilesFeatureConfig {
   return {
-    maxUploadBytes: c.maxUploadBytes,
-    uploads: c.uploads,
-    storage: c.storage,
-    downloads: c.downloads,
+    ...c.files,
     dataDir: c.dataDir,
-    blobStore: c.files.store,
+    blobStore: c.blobStore.store,
     publicUrl: c.publicUrl,
     webDistDir: c.webDistDir,
     trustProxy: c.trustProxy,
-    ffmpegPath: c.music.ffmpegPath,
+    ffmpegPath: c.tools.ffmpegPath,
   };
 }
 

@@ -33,7 +33,7 @@ describe.each(STORES)('files over HTTP on the %s store', (kind) => {
   test('upload, resumable upload, download (whole, ranged), share link and delete', async () => {
     const ctx = await createTestApp(await filesStoreEnv(kind));
     contexts.push(ctx);
-    expect(ctx.config.files.store).toBe(kind);
+    expect(ctx.config.blobStore.store).toBe(kind);
     const { token } = await ctx.signIn({ access_level: 'user' });
     const get = (url: string, headers: Record<string, string> = {}) =>
       ctx.app.inject({ url, headers: { ...bearer(token), ...headers } });

@@ -17,9 +17,10 @@ const RELATED_ASKED = 25;
 
 /**
  * Autoplay's choice when a server's queue ends (issue 48): a song related to the one that ended, from the
- * source it came from (a song from the same library folder, SoundCloud's related tracks; YouTube's related
- * items are not read yet), never one of the last 50 played nor one playing or queued; null when there is
- * none, the source has no related songs, or it did not answer within MUSIC_AUTOPLAY_PICK_TIMEOUT_MS.
+ * source it came from (a song from the same library folder, SoundCloud's related tracks, YouTube Music's
+ * radio for a YouTube song), never one of the last 50 played nor one playing or queued; null when there is
+ * none, the source has no related songs, could not be asked (logged with the reason), or did not answer
+ * within MUSIC_AUTOPLAY_PICK_TIMEOUT_MS. Never a song from another source in its place.
  */
 export function createAutoplay(o: {
   sources: MusicSource[];
@@ -41,7 +42,13 @@ export function createAutoplay(o: {
     const related = source.related.bind(source);
     let timer: unknown;
     const late = new Promise<null>((resolve) => {
-      timer = o.clock.setTimeout(() => resolve(null), MUSIC_AUTOPLAY_PICK_TIMEOUT_MS);
+      timer = o.clock.setTimeout(() => {
+        o.log.warn(
+          { platform: finished.platform, guildId, limitMs: MUSIC_AUTOPLAY_PICK_TIMEOUT_MS },
+          'music: autoplay: the source did not answer in time; the queue ends',
+        );
+        resolve(null);
+      }, MUSIC_AUTOPLAY_PICK_TIMEOUT_MS);
     });
     try {
       const picked = await Promise.race([
@@ -57,9 +64,10 @@ export function createAutoplay(o: {
       ]);
       return picked ? asAutoplay(picked) : null;
     } catch (err) {
+      // The source could not be asked: the queue ends as without autoplay, and the log says why.
       o.log.warn(
-        { err: (err as Error).message, platform: finished.platform },
-        'music: autoplay found no song',
+        { err: (err as Error).message, platform: finished.platform, guildId },
+        'music: autoplay could not ask the source for related songs; the queue ends',
       );
       return null;
     } finally {

@@ -1,67 +1,22 @@
 import { MUSIC_BOT_LEASE_SECONDS_DEFAULT } from '@guildhall/common';
 import { z } from 'zod';
-import { type EnvOf, httpUrl, optionalString } from '../../platform/config/env.ts';
-
-/** The music feature's variables (docs/music.md); config.ts adds them to the one environment schema. */
-export const musicEnv = {
-  DISCORD_BOT_TOKEN: optionalString,
-  MUSIC_DEFAULT_GUILD_ID: optionalString.refine((v) => v === undefined || /^\d{1,20}$/.test(v), {
-    message: 'MUSIC_DEFAULT_GUILD_ID must be a Discord server id (digits)',
-  }),
-  DISCORD_BOT_API_URL: httpUrl('DISCORD_BOT_API_URL').default('https://discord.com/api'),
-  YOUTUBE_BASE_URL: httpUrl('YOUTUBE_BASE_URL').default('https://www.youtube.com'),
-  SOUNDCLOUD_API_URL: httpUrl('SOUNDCLOUD_API_URL').default('https://api-v2.soundcloud.com'),
-  SOUNDCLOUD_CLIENT_ID: optionalString,
-  /** LRCLIB's API (synced lyrics, issue 48); a self-hosted LRCLIB, or a test fake on loopback. */
-  MUSIC_LYRICS_URL: httpUrl('MUSIC_LYRICS_URL').default('https://lrclib.net'),
-  /** Spotify's Web API (issue 48): the admin's app, client-credentials flow; without both, links say so. */
-  SPOTIFY_CLIENT_ID: optionalString,
-  SPOTIFY_CLIENT_SECRET: optionalString,
-  SPOTIFY_API_URL: httpUrl('SPOTIFY_API_URL').default('https://api.spotify.com'),
-  SPOTIFY_ACCOUNTS_URL: httpUrl('SPOTIFY_ACCOUNTS_URL').default('https://accounts.spotify.com'),
-  FFMPEG_PATH: z.string().trim().min(1, { error: 'FFMPEG_PATH must not be empty' }).default('ffmpeg'),
-  FFPROBE_PATH: z.string().trim().min(1, { error: 'FFPROBE_PATH must not be empty' }).default('ffprobe'),
-  MUSIC_IDLE_LEAVE_SECONDS: z.coerce
-    .number({ error: 'MUSIC_IDLE_LEAVE_SECONDS must be a number' })
-    .int({ error: 'MUSIC_IDLE_LEAVE_SECONDS must be whole seconds' })
-    .min(1, { error: 'MUSIC_IDLE_LEAVE_SECONDS must be at least 1' })
-    .default(300),
-  MUSIC_BOT_LEASE_SECONDS: z.coerce
-    .number({ error: 'MUSIC_BOT_LEASE_SECONDS must be a number' })
-    .min(1, { error: 'MUSIC_BOT_LEASE_SECONDS must be at least 1' })
-    .max(600, { error: 'MUSIC_BOT_LEASE_SECONDS must be at most 600' })
-    .default(MUSIC_BOT_LEASE_SECONDS_DEFAULT),
-};
-
-/** The music feature's settings: what its FeatureContext `config` holds. */
-export type MusicConfig = {
-  botToken?: string;
-  defaultGuildId?: string;
-  discordApiUrl: string;
-  youtubeBaseUrl: string;
-  soundcloudApiUrl: string;
-  soundcloudClientId?: string;
-  /** LRCLIB's base URL (no trailing slash needed): the lyrics panel asks `/api/get` and `/api/search`. */
-  lyricsUrl: string;
-  /** Spotify's app credentials (both or neither), and where its Web API and token service answer. */
-  spotify: { clientId?: string; clientSecret?: string; apiUrl: string; accountsUrl: string };
-  ffmpegPath: string;
-  ffprobePath: string;
-  /** How long the bot stays in a voice channel alone or with nothing playing. */
-  idleLeaveMs: number;
-  /**
-   * With several instances (PostgreSQL): how long the holder's lease on the bot lasts unrenewed, i.e.
-   * how long after a holder dies another instance takes the bot over.
-   */
-  leaseTtlMs: number;
-};
+import { defineConfig, type SliceOf } from '../../platform/config/define.ts';
+import { httpUrl, optionalString } from '../../platform/config/env.ts';
 
 /**
- * The slice the music feature's context holds: its own settings, and the process-wide values the one-bot
- * rule needs (issue 42): whether the database is shared (PostgreSQL: a lease decides the bot's holder)
- * and Redis (the other instances forward commands to the holder through it).
+ * The slice the music feature's context holds: its own settings; the platform's bot, community server
+ * and ffmpeg binaries; and the process-wide values the one-bot rule needs (issue 42): whether the
+ * database is shared (PostgreSQL: a lease decides the bot's holder) and Redis (the other instances
+ * forward commands to the holder through it).
  */
 export type MusicFeatureConfig = MusicConfig & {
+  /** DISCORD_BOT_TOKEN, DISCORD_BOT_API_URL, MUSIC_DEFAULT_GUILD_ID (`config.discord`). */
+  botToken?: string;
+  discordApiUrl: string;
+  defaultGuildId?: string;
+  /** FFMPEG_PATH, FFPROBE_PATH (`config.tools`). */
+  ffmpegPath: string;
+  ffprobePath: string;
   sharedDatabase: boolean;
   redisUrl?: string;
   redisPrefix: string;
@@ -69,24 +24,81 @@ export type MusicFeatureConfig = MusicConfig & {
   publicUrl: string | null;
 };
 
-export function musicConfig(e: EnvOf<typeof musicEnv>): MusicConfig {
-  return {
-    botToken: e.DISCORD_BOT_TOKEN,
-    defaultGuildId: e.MUSIC_DEFAULT_GUILD_ID,
-    discordApiUrl: e.DISCORD_BOT_API_URL,
-    youtubeBaseUrl: e.YOUTUBE_BASE_URL,
-    soundcloudApiUrl: e.SOUNDCLOUD_API_URL,
-    soundcloudClientId: e.SOUNDCLOUD_CLIENT_ID,
-    lyricsUrl: e.MUSIC_LYRICS_URL,
-    spotify: {
-      clientId: e.SPOTIFY_CLIENT_ID,
-      clientSecret: e.SPOTIFY_CLIENT_SECRET,
-      apiUrl: e.SPOTIFY_API_URL.replace(/\/+$/, ''),
-      accountsUrl: e.SPOTIFY_ACCOUNTS_URL.replace(/\/+$/, ''),
+/**
+ * The music feature's variables (docs/music.md): `config.music`. The bot's token, its REST base and the
+ * community server are the platform's (`config.discord`), the ffmpeg binaries too (`config.tools`).
+ */
+export const musicConfig = defineConfig({
+  title: 'Music (docs/music.md)',
+  vars: {
+    YOUTUBE_BASE_URL: {
+      field: 'youtubeBaseUrl',
+      schema: httpUrl('YOUTUBE_BASE_URL').default('https://www.youtube.com'),
+      doc: 'where the YouTube client sends its requests (a proxy, or a fixture in tests)',
     },
-    ffmpegPath: e.FFMPEG_PATH,
-    ffprobePath: e.FFPROBE_PATH,
-    idleLeaveMs: e.MUSIC_IDLE_LEAVE_SECONDS * 1000,
-    leaseTtlMs: Math.round(e.MUSIC_BOT_LEASE_SECONDS * 1000),
-  };
-}
+    SOUNDCLOUD_API_URL: {
+      field: 'soundcloudApiUrl',
+      schema: httpUrl('SOUNDCLOUD_API_URL').default('https://api-v2.soundcloud.com'),
+      doc: 'SoundCloud API base',
+    },
+    SOUNDCLOUD_CLIENT_ID: {
+      field: 'soundcloudClientId',
+      schema: optionalString,
+      doc: 'SoundCloud client id; without it SoundCloud shows as Unavailable',
+    },
+    /** LRCLIB's API (synced lyrics, issue 48); a self-hosted LRCLIB, or a test fake on loopback. */
+    MUSIC_LYRICS_URL: {
+      field: 'lyricsUrl',
+      schema: httpUrl('MUSIC_LYRICS_URL').default('https://lrclib.net'),
+      doc: "LRCLIB API base for the music panel's Lyrics tab (a self-hosted LRCLIB, or a fake in tests)",
+    },
+    /** Spotify's Web API (issue 48): the admin's app, client-credentials flow; without both, links say so. */
+    SPOTIFY_CLIENT_ID: {
+      field: 'spotify.clientId',
+      schema: optionalString,
+      doc: "a Spotify app's client id (developer.spotify.com); without it and the secret, a pasted Spotify link says what to configure",
+    },
+    SPOTIFY_CLIENT_SECRET: {
+      field: 'spotify.clientSecret',
+      schema: optionalString,
+      doc: "that Spotify app's client secret (client-credentials flow, no member account)",
+    },
+    SPOTIFY_API_URL: {
+      field: 'spotify.apiUrl',
+      schema: httpUrl('SPOTIFY_API_URL').default('https://api.spotify.com'),
+      doc: "Spotify's Web API (a fake in tests)",
+    },
+    SPOTIFY_ACCOUNTS_URL: {
+      field: 'spotify.accountsUrl',
+      schema: httpUrl('SPOTIFY_ACCOUNTS_URL').default('https://accounts.spotify.com'),
+      doc: "Spotify's token service (`POST /api/token`; a fake in tests)",
+    },
+    MUSIC_IDLE_LEAVE_SECONDS: {
+      field: 'idleLeaveMs',
+      schema: z.coerce
+        .number({ error: 'MUSIC_IDLE_LEAVE_SECONDS must be a number' })
+        .int({ error: 'MUSIC_IDLE_LEAVE_SECONDS must be whole seconds' })
+        .min(1, { error: 'MUSIC_IDLE_LEAVE_SECONDS must be at least 1' })
+        .default(300)
+        .transform((seconds) => seconds * 1000),
+      doc: 'the bot leaves a voice channel after this long alone or with nothing playing',
+    },
+    MUSIC_BOT_LEASE_SECONDS: {
+      field: 'leaseTtlMs',
+      schema: z.coerce
+        .number({ error: 'MUSIC_BOT_LEASE_SECONDS must be a number' })
+        .min(1, { error: 'MUSIC_BOT_LEASE_SECONDS must be at least 1' })
+        .max(600, { error: 'MUSIC_BOT_LEASE_SECONDS must be at most 600' })
+        .default(MUSIC_BOT_LEASE_SECONDS_DEFAULT)
+        .transform((seconds) => Math.round(seconds * 1000)),
+      doc: "several instances (PostgreSQL): how long the bot's holder keeps its lease without renewing it, i.e. how soon after a holder dies another instance takes the bot over ([docs/operations.md](docs/operations.md#one-music-bot-for-every-instance))",
+    },
+  },
+});
+
+/**
+ * The music feature's settings (`config.music`). `idleLeaveMs`: how long the bot stays in a voice channel
+ * alone or with nothing playing; `leaseTtlMs`: with several instances (PostgreSQL), how long the holder's
+ * lease on the bot lasts unrenewed, i.e. how long after a holder dies another instance takes it over.
+ */
+export type MusicConfig = SliceOf<typeof musicConfig>;

@@ -101,6 +101,11 @@ export const musicFeature = (options: MusicOptions = {}) =>
     name: 'music',
     config: (c) => ({
       ...c.music,
+      botToken: c.discord.botToken,
+      discordApiUrl: c.discord.botApiUrl,
+      defaultGuildId: c.discord.defaultGuildId,
+      ffmpegPath: c.tools.ffmpegPath,
+      ffprobePath: c.tools.ffprobePath,
       sharedDatabase: !c.databaseUrl.startsWith('sqlite:'),
       redisUrl: c.redisUrl,
       redisPrefix: c.redisPrefix,
@@ -115,8 +120,9 @@ export const musicFeature = (options: MusicOptions = {}) =>
       let state: MusicState;
       // One SQLite process writes as epoch 0; with a lease, only the holder writes, under its epoch.
       const store = new PlaybackStore(db, log, () => (state.lease ? state.lease.epoch : 0), clock);
+      const youtube = youtubeSource(c.youtubeBaseUrl);
       const sources = [
-        youtubeSource(c.youtubeBaseUrl),
+        youtube,
         soundcloudSource(c.soundcloudApiUrl, c.soundcloudClientId),
         librarySource(db, loopback, c.ffprobePath, processes),
       ];
@@ -181,7 +187,13 @@ export const musicFeature = (options: MusicOptions = {}) =>
             settings: (guildId) => settings.load(guildId).catch(() => ({ ...DEFAULT_SETTINGS })),
             clock,
           }),
-          { client: spotify, clock, log, budgetMs: options.spotify?.budgetMs },
+          {
+            client: spotify,
+            searchSongs: (query, max) => youtube.searchSongs(query, max),
+            clock,
+            log,
+            budgetMs: options.spotify?.budgetMs,
+          },
         ),
         { db, log, clock },
       );

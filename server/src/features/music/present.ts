@@ -1,8 +1,8 @@
 import {
-  avatarUrl,
   DEFAULT_MUSIC_OPTIONS,
   MUSIC_VOLUME_DEFAULT,
   type MusicBotState,
+  memberFaceOf,
   type PlaybackStatus,
   type Playlist,
   type PlaylistSong,
@@ -158,9 +158,7 @@ export function presentPlaylistSong(row: MusicPlaylistSongsTable): PlaylistSong 
 
 /** Who asked for a song, as the Now Playing card shows them. */
 export function requesterOf(user: UsersTable): { id: string; avatar: string | null; displayName: string } {
-  return {
-    id: user.discord_id,
-    avatar: avatarUrl({ ...user, id: user.discord_id }),
-    displayName: user.global_name ?? user.username,
-  };
+  // Their server nickname and avatar where they have one (issue 43), else their Discord account's.
+  const face = memberFaceOf(user);
+  return { id: user.discord_id, avatar: face.avatarUrl, displayName: face.name };
 }

@@ -20,7 +20,7 @@ type State = { stops: (() => void)[] };
 
 export const noticesFeature = defineFeature<State, NoticesConfig>({
   name: 'notices',
-  config: (c) => ({ botConfigured: !!c.music.botToken, publicUrl: c.publicUrl }),
+  config: (c) => ({ botConfigured: !!c.discord.botToken, publicUrl: c.publicUrl }),
   setup: () => ({ stops: [] }),
   routes: (ctx) => noticeRoutes(ctx),
   start: ({ db, clock, log, botHolder, config }, state) => {

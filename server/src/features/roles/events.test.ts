@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { RoleSyncState } from '@guildhall/common';
+import { REALTIME_EVENTS, type RoleSyncState, type SessionEnded } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, listen } from '../../platform/realtime/testing.ts';
+import { connectClient, listen, nextEvent } from '../../platform/realtime/testing.ts';
 import { createSession } from '../../platform/sessions.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { eventually } from '../../test/eventually.ts';
@@ -12,6 +12,8 @@ import {
   type FakeGuild,
   startFakeDiscordBot,
 } from '../../test/fake-discord-bot/index.ts';
+import { deadline } from '../../test/time-scale.ts';
+import { listFolder, uploadFile } from '../files/test-helpers.ts';
 import { findUserById } from '../users/index.ts';
 import type { Reconciler } from './index.ts';
 import { type ManualClock, manualClock, runFor } from './test-helpers.ts';
@@ -40,6 +42,8 @@ const guild: FakeGuild = {
   ],
 };
 const contexts: TestContext[] = [];
+/** What each change took, from the fake Discord's event to the member's socket hearing of it (printed). */
+const timings: string[] = [];
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
@@ -101,22 +105,28 @@ const roleSyncAudits = async (ctx: TestContext, id: string) =>
     .where('target_id', '=', id)
     .execute();
 
+/**
+ * A member already in the server before the test's bot session (no GUILD_MEMBER_ADD: a test counting
+ * events counts only its own).
+ */
+const joinedBefore = (member: FakeGuild['members'][number]) => guild.members.push(member);
+
 /** A moderator by their Mod role, known to the sync after one run (so losing Mod demotes them). */
 async function moderator(ctx: TestContext, clock: ManualClock, reconciler: () => Reconciler) {
   const user = await buildUser(ctx.db, { access_level: 'moderator', username: 'mia' });
-  bot.addMember(GUILD, { id: user.discord_id, username: 'mia', roles: [ROLE.mod, ROLE.member] });
+  joinedBefore({ id: user.discord_id, username: 'mia', roles: [ROLE.mod, ROLE.member] });
   await runFor(clock, reconciler, INTERVAL_MS);
   expect(await levelOf(ctx, user.discord_id)).toBe('moderator');
   return user;
 }
 
 describe('member events on the bot holder (ROLE_SYNC_MEMBER_EVENTS=on)', () => {
-  it("removing a role in Discord drops the level and closes the member's sockets at once, without a run", async () => {
+  it("every level change reaches the member's sockets at once, without a run: down, up, leaving (files kept), rejoining", async () => {
     bot.allowMembersIntent(true);
     const clock = manualClock();
     let reconciler: Reconciler | null = null;
     const ctx = await createTestApp(env({ ROLE_SYNC_MEMBER_EVENTS: 'on' }), undefined, {
-      features: FEATURES,
+      features: [...FEATURES, 'files'],
       clock,
       featureOptions: { roles: { observe: (r) => (reconciler = r) } },
     });
@@ -126,21 +136,75 @@ describe('member events on the bot holder (ROLE_SYNC_MEMBER_EVENTS=on)', () => {
     // The bot's READY triggers one run.
     await eventually(() => expect(theReconciler().runs()).toBeGreaterThanOrEqual(1));
     const user = await moderator(ctx, clock, theReconciler);
+    const id = user.discord_id;
     const runs = theReconciler().runs();
+    const baseUrl = await listen(ctx.app);
+    const token = await createSession(ctx.db, id);
+    const file = await uploadFile(ctx.app, token, 'notes.txt', Buffer.from('kept across a rejoin'));
 
-    const socket = await connectClient(await listen(ctx.app), await createSession(ctx.db, user.discord_id));
-    sockets.push(socket);
-    const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
-    bot.setMemberRoles(GUILD, user.discord_id, [ROLE.member]); // GUILD_MEMBER_UPDATE, full role list
-    await eventually(async () => expect(await levelOf(ctx, user.discord_id)).toBe('user'));
-    expect(await closed).toBe('io server disconnect');
-    expect(theReconciler().runs()).toBe(runs); // the event, not a run, applied it
-    const [entry] = await roleSyncAudits(ctx, user.discord_id);
+    /** Connects, makes the change in the fake Discord, and waits for the socket's session:ended. */
+    const change = async (label: string, discordEvent: () => void) => {
+      const socket = await connectClient(baseUrl, token);
+      sockets.push(socket);
+      const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+      // The issue's bound (5 s from the event), scaled like every deadline of the suite.
+      const ended = nextEvent<SessionEnded>(
+        socket,
+        REALTIME_EVENTS.sessionEnded,
+        () => true,
+        deadline(5_000),
+      );
+      const t0 = performance.now();
+      discordEvent();
+      const got = await ended;
+      const ms = performance.now() - t0;
+      expect(await closed).toBe('io server disconnect');
+      timings.push(`${label}: ${ms.toFixed(1)} ms`);
+      return got.code;
+    };
+    const validate = async (t: string) =>
+      ctx.app.inject({ method: 'GET', url: '/api/auth/validate', headers: bearer(t) });
+
+    // Down: Mod removed (GUILD_MEMBER_UPDATE with the full role list). The session stays; the socket is closed
+    // so that it comes back at the new level, and the next request already sees it.
+    expect(await change('role removed (down)', () => bot.setMemberRoles(GUILD, id, [ROLE.member]))).toBe(
+      'ACCESS_CHANGED',
+    );
+    expect(await levelOf(ctx, id)).toBe('user');
+    expect((await validate(token)).json().user.access_level).toBe('user');
+    const [entry] = await roleSyncAudits(ctx, id);
     expect(JSON.stringify(entry)).toContain('role Mod removed in Discord');
 
-    bot.removeMember(GUILD, user.discord_id); // GUILD_MEMBER_REMOVE: left the server
-    await eventually(async () => expect((await findUserById(ctx.db, user.discord_id))?.is_approved).toBe(0));
+    // Up: Mod given back; the same at once, not at the hub's periodic re-check.
+    expect(
+      await change('role given (up)', () => bot.setMemberRoles(GUILD, id, [ROLE.mod, ROLE.member])),
+    ).toBe('ACCESS_CHANGED');
+    expect((await validate(token)).json().user.access_level).toBe('moderator');
+    const again = await connectClient(baseUrl, token);
+    sockets.push(again);
+    const [live] = await ctx.app.realtime.io.fetchSockets();
+    expect(live?.data).toMatchObject({ identity: { userId: id, level: 'moderator' } });
+    again.close();
+
+    // Leaving (GUILD_MEMBER_REMOVE): access and sessions end, the socket is told to sign out.
+    expect(await change('left the server', () => bot.removeMember(GUILD, id))).toBe('AUTH_REQUIRED');
+    expect((await findUserById(ctx.db, id))?.is_approved).toBe(0);
+    expect((await validate(token)).statusCode).toBe(401);
+
+    // Rejoining (GUILD_MEMBER_ADD): access is back at once; they sign in again and their file is still there.
+    const t0 = performance.now();
+    bot.addMember(GUILD, { id, username: 'mia', roles: [ROLE.mod, ROLE.member] });
+    await eventually(async () => expect((await findUserById(ctx.db, id))?.is_approved).toBe(1));
+    timings.push(`rejoined → approved in the database: ${(performance.now() - t0).toFixed(1)} ms`);
+    expect(await levelOf(ctx, id)).toBe('moderator');
+    const back = await createSession(ctx.db, id);
+    expect((await validate(back)).json().user.access_level).toBe('moderator');
+    const files = await listFolder(ctx.app, back);
+    expect(files.map((f) => [f.id, f.name, f.size])).toEqual([[file.id, 'notes.txt', file.size]]);
+
+    expect(theReconciler().runs()).toBe(runs); // the events, not a run, applied every change
     expect((await syncState(ctx)).status.problem).toBeNull();
+    console.info(`[role sync, intent on] Discord event → socket closed: ${timings.join('; ')}`);
   });
 
   it('a refused intent (4014) is the admin banner; the bot logs in without it and the reconcile goes on; once the admin enables it, the bot logs in with it and the banner goes', async () => {
@@ -206,7 +270,7 @@ describe('member events on the bot holder (ROLE_SYNC_MEMBER_EVENTS=on)', () => {
     const users = [];
     for (const name of ['ann', 'ben', 'cat']) {
       const u = await buildUser(ctx.db, { access_level: 'moderator', username: name });
-      bot.addMember(GUILD, { id: u.discord_id, username: name, roles: [ROLE.mod] });
+      joinedBefore({ id: u.discord_id, username: name, roles: [ROLE.mod] });
       users.push(u);
     }
     await runFor(clock, theReconciler, INTERVAL_MS);
@@ -324,8 +388,13 @@ describe.skipIf(!redisUrl || process.env.TEST_DB !== 'postgres')(
       // One bot for the deployment: one gateway session, so Discord sends each event once.
       await eventually(() => expect(bot.liveSessions()).toBe(1));
       const runs = seen.a?.runs();
+      // The member's tab is connected to the other instance: the holder's change reaches it through Redis.
+      const socket = await connectClient(await listen(b.app), await createSession(b.db, user.discord_id));
+      sockets.push(socket);
+      const told = nextEvent<SessionEnded>(socket, REALTIME_EVENTS.sessionEnded, () => true, deadline(5_000));
 
       bot.setMemberRoles(GUILD, user.discord_id, [ROLE.member]); // GUILD_MEMBER_UPDATE
+      expect((await told).code).toBe('ACCESS_CHANGED');
       await eventually(async () => expect(await levelOf(b, user.discord_id)).toBe('user'));
       expect(seen.a?.events()).toBe(1);
       expect(seen.b?.events()).toBe(0);

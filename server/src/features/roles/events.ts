@@ -16,9 +16,9 @@ export const hasMembersIntent = (client: Client): boolean => client.options.inte
 const listening = new WeakSet<Client>();
 
 /**
- * GUILD_MEMBER_UPDATE and GUILD_MEMBER_REMOVE of the sync's server (the privileged Server Members intent,
+ * GUILD_MEMBER_ADD, GUILD_MEMBER_UPDATE and GUILD_MEMBER_REMOVE of the sync's server (the privileged Server Members intent,
  * ROLE_SYNC_MEMBER_EVENTS=on): an update carries the member's full role list, which is applied as a run
- * would (never a diff against discord.js's cache); a remove means they left. Only the bot holder has a
+ * would (never a diff against discord.js's cache), as does an add (a join); a remove means they left. Only the bot holder has a
  * client, so each event is applied once per deployment.
  */
 export function listenForMembers(
@@ -36,11 +36,14 @@ export function listenForMembers(
     await reconciler.memberEvent(userId, roles, profile);
   };
   const fail = (err: unknown) => log.error({ err }, 'role sync: a member event could not be applied');
-  client.on('guildMemberUpdate', (_old, member: GuildMember) => {
+  const present = (member: GuildMember) => {
     // The role list of the event itself (the full list, @everyone aside), not a diff against the cache.
     const roles = [...member.roles.cache.keys()].filter((id) => id !== member.guild.id);
     apply(member.guild.id, member.id, roles, { nick: member.nickname, avatar: member.avatar }).catch(fail);
-  });
+  };
+  client.on('guildMemberUpdate', (_old, member: GuildMember) => present(member));
+  // Joining (or rejoining): their access comes back at once, not at the next run.
+  client.on('guildMemberAdd', present);
   client.on('guildMemberRemove', (member: GuildMember | PartialGuildMember) => {
     apply(member.guild.id, member.id, null).catch(fail);
   });

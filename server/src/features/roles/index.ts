@@ -4,9 +4,15 @@ import type { RolesConfig } from './config.ts';
 import { GUILD_MEMBERS_INTENT, hasMembersIntent, listenForMembers } from './events.ts';
 import { createReconciler, type Reconciler } from './reconcile.ts';
 import { rolesRoutes } from './routes.ts';
+import { effectsOf } from './service.ts';
 
-export { type RolesConfig, rolesConfig, rolesEnv } from './config.ts';
-export { checkAtSignIn, type Effects as RoleSyncEffects, type SignInVerdict } from './service.ts';
+export { type RolesConfig, rolesConfig } from './config.ts';
+export {
+  checkAtSignIn,
+  type Effects as RoleSyncEffects,
+  effectsOf as roleSyncEffects,
+  type SignInVerdict,
+} from './service.ts';
 export type { RoleSyncTables } from './tables.ts';
 export type { Reconciler };
 
@@ -23,7 +29,7 @@ export const rolesFeature = (options: RolesOptions = {}) =>
         config,
         clock,
         log,
-        disconnect: (id) => realtime.disconnectUser(id),
+        effects: effectsOf(realtime, clock),
         // One reconcile per deployment: where the music bot is held (docs/operations.md, "One music bot").
         isHolder: () => botHolder.isHolder(),
         askIntentsAgain: () => botHolder.retryIntents(),

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import type { Clock } from '../../platform/feature.ts';
+import { clearServerFaces } from '../users/index.ts';
 import type { RolesConfig } from './config.ts';
 import { isProblem, type LookupProblem, type ServerProfile } from './discord.ts';
 import { findSettingsRow, listLinkedMembers, updateSettingsRow } from './repo.ts';
@@ -67,7 +68,8 @@ export function createReconciler(o: {
   config: RolesConfig;
   clock: Clock;
   log: FastifyBaseLogger;
-  disconnect: (userId: string) => void;
+  /** The member's sockets hear of each change (effectsOf in service.ts). */
+  effects: Effects;
   /** Only the instance holding the bot runs (one per deployment); the others skip their runs. */
   isHolder?: () => boolean;
   /** The refused intent is enabled in the developer portal now: the bot logs in again asking for it. */
@@ -98,8 +100,8 @@ export function createReconciler(o: {
     return next;
   };
   const { db, config, clock, log } = o;
-  const now = () => new Date(clock.now()).toISOString();
-  const effects: Effects = { disconnect: o.disconnect, now };
+  const { effects } = o;
+  const now = effects.now;
   let timer: unknown = null;
   /** Ends the current wait early (stop, or a kick between runs). */
   let cancel: (() => void) | null = null;
@@ -151,6 +153,8 @@ export function createReconciler(o: {
   /** One run; returns the interval to the next, or null when the sync is off (poll again later). */
   async function runOnce(): Promise<number | null> {
     const { settings, row, names } = await loadSettings(db, config);
+    // Switched off (in the panel, or ROLE_SYNC=off at a restart): nobody shows a server face any more.
+    if (!settings.enabled) await clearServerFaces(db);
     if (!settings.enabled || row?.paused === 1) return null;
     // Another instance holds the bot: it runs the reconcile, so each change is applied once.
     if (!isHolder()) return settings.intervalSeconds * 1000;
@@ -215,9 +219,11 @@ export function createReconciler(o: {
 
   /** Stores what was looked up and applies it with the settings in force now (the same path for runs and events). */
   async function applyLooked(looked: Looked[], names: Awaited<ReturnType<typeof loadSettings>>['names']) {
-    for (const l of looked) await rememberRoles(db, l.user.discord_id, l.roles, now(), l.profile);
     // The settings may have changed while the run looked: apply with the current ones.
     const fresh = await loadSettings(db, config);
+    for (const l of looked) {
+      await rememberRoles(db, l.user.discord_id, l.roles, now(), l.profile, fresh.settings.guildId);
+    }
     if (!fresh.settings.enabled || fresh.row?.paused === 1) return null;
     // And each member as they are now (an event, an admin's edit or pin since the run began), not as
     // the run found them at its start; a member removed meanwhile is left out.

@@ -1,7 +1,13 @@
-import { ROLE_SYNC_TEXTS, type RoleSyncState } from '@guildhall/common';
+import {
+  REALTIME_EVENTS,
+  ROLE_SYNC_TEXTS,
+  type RoleSyncState,
+  type ServerUser,
+  type SessionEnded,
+} from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectClient, listen } from '../../platform/realtime/testing.ts';
+import { connectClient, listen, nextEvent } from '../../platform/realtime/testing.ts';
 import { createSession } from '../../platform/sessions.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { buildUser } from '../../test/factories.ts';
@@ -11,6 +17,9 @@ import {
   type FakeGuild,
   startFakeDiscordBot,
 } from '../../test/fake-discord-bot/index.ts';
+import { EVENT_DEADLINE_MS } from '../../test/time-scale.ts';
+import { listFolder, uploadFile } from '../files/test-helpers.ts';
+import { join as joinTicTacToe } from '../games/tictactoe/test-helpers.ts';
 import { findUserById } from '../users/index.ts';
 import type { Reconciler } from './index.ts';
 import { type ManualClock, manualClock, runFor, runUntil } from './test-helpers.ts';
@@ -75,7 +84,7 @@ beforeEach(async () => {
     },
     undefined,
     {
-      features: ['auth', 'users', 'admin', 'roles'],
+      features: ['auth', 'users', 'admin', 'roles', 'files', 'games/tictactoe'],
       clock,
       featureOptions: { roles: { observe: (r) => (reconciler = r) } },
     },
@@ -216,7 +225,28 @@ describe('member-facing: the server nickname and avatar (What to build)', () => 
     await runFor10s();
     expect((await me()).server?.guildName).toBe('The Guildhall Community');
 
-    // They clear both in Discord: the next run shows their account's own.
+    // Everyone sees the same face: their own account (the navigation bar), the admins' user list, and
+    // the players of a game (the song requester is requesterOf's, music/present.test.ts).
+    const serverAvatar = `https://cdn.discordapp.com/guilds/${GUILD}/users/${id}/avatars/${hash}.gif?size=256`;
+    const validate = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/auth/validate',
+      headers: bearer(signedIn.json().token),
+    });
+    expect(validate.json().user).toMatchObject({
+      server_nick: 'Nicky of the Hall',
+      server_avatar_url: serverAvatar,
+    });
+    const listed = async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/users', headers: bearer(adminToken) });
+      expect(res.statusCode).toBe(200);
+      return (res.json().data as ServerUser[]).find((u) => u.discord_id === id);
+    };
+    expect(await listed()).toMatchObject({ username: 'nicky', server_nick: 'Nicky of the Hall' });
+    const game = await joinTicTacToe(ctx.app, signedIn.json().token);
+    expect(game.body.game?.player1.username).toBe('Nicky of the Hall');
+
+    // They clear both in Discord: the next run shows their account's own, everywhere.
     bot.addMember(GUILD, { id, username: 'nicky', roles: [ROLE.member] });
     await runFor10s();
     expect((await me()).server).toEqual({
@@ -224,31 +254,61 @@ describe('member-facing: the server nickname and avatar (What to build)', () => 
       nick: null,
       avatarUrl: null,
     });
+    expect(await listed()).not.toHaveProperty('server_nick');
+    const again = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/games/tic-tac-toe/${game.body.game?.id}`,
+      headers: bearer(signedIn.json().token),
+    });
+    expect(again.json().game.player1.username).toBe('nicky');
+
+    // A nickname again, then the sync switched off: nobody shows a server face any more.
+    bot.addMember(GUILD, { id, username: 'nicky', roles: [ROLE.member], nick: 'Back Again' });
+    await runFor10s();
+    expect((await listed())?.server_nick).toBe('Back Again');
+    await saveSettings({ enabled: false });
+    expect(await listed()).not.toHaveProperty('server_nick');
   });
 });
 
 describe('staying current on the injected clock (point 2, intent off)', () => {
-  it("removing the role drops the level within one 10 s interval, closes the member's sockets, and the audit says why", async () => {
+  it("removing the role drops the level within one 10 s interval, closes the member's sockets, and the audit says why; giving it back likewise", async () => {
     const id = '482000000000000011';
     bot.addMember(GUILD, { id, username: 'mia', roles: [ROLE.mod, ROLE.member] });
     const signedIn = await signInWithDiscord(id, 'mia');
     expect(signedIn.json().user.access_level).toBe('moderator');
+    const token: string = signedIn.json().token;
     await runFor10s(); // a run with nothing to change
+    const baseUrl = await listen(ctx.app);
+    const timings: string[] = [];
 
-    const socket = await connectClient(await listen(ctx.app), signedIn.json().token);
-    sockets.push(socket);
-    const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
-    bot.setMemberRoles(GUILD, id, [ROLE.member]);
-    const took = await runUntil(
-      clock,
-      theReconciler,
-      async () => (await levelOf(id))?.level === 'user',
-      INTERVAL_MS,
-    );
-    expect(took).toBeLessThanOrEqual(INTERVAL_MS);
+    /** Changes the roles in the fake, moves the clock until the level follows, and waits for the socket's news. */
+    const change = async (label: string, roles: string[], level: string) => {
+      const socket = await connectClient(baseUrl, token);
+      sockets.push(socket);
+      const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+      const ended = nextEvent<SessionEnded>(
+        socket,
+        REALTIME_EVENTS.sessionEnded,
+        () => true,
+        EVENT_DEADLINE_MS,
+      );
+      bot.setMemberRoles(GUILD, id, roles);
+      const t0 = performance.now();
+      const took = await runUntil(
+        clock,
+        theReconciler,
+        async () => (await levelOf(id))?.level === level,
+        INTERVAL_MS,
+      );
+      expect(took).toBeLessThanOrEqual(INTERVAL_MS); // within one interval, on the injected clock
+      expect((await ended).code).toBe('ACCESS_CHANGED');
+      expect(await closed).toBe('io server disconnect');
+      timings.push(`${label}: ${took} ms of the clock, ${(performance.now() - t0).toFixed(1)} ms real`);
+    };
+
+    await change('role removed (down)', [ROLE.member], 'user');
     expect(await levelOf(id)).toEqual({ level: 'user', approved: true });
-    expect(await closed).toBe('io server disconnect');
-
     const audit = await ctx.app.inject({
       method: 'GET',
       url: '/api/admin/audit',
@@ -262,23 +322,34 @@ describe('staying current on the injected clock (point 2, intent off)', () => {
       after: 'role Mod removed in Discord; role Member in Discord gives user',
     });
     // The next request already sees the lower level.
-    const validate = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/auth/validate',
-      headers: bearer(signedIn.json().token),
-    });
-    expect(validate.json().user.access_level).toBe('user');
+    const validate = () =>
+      ctx.app.inject({ method: 'GET', url: '/api/auth/validate', headers: bearer(token) });
+    expect((await validate()).json().user.access_level).toBe('user');
+
+    await change('role given (up)', [ROLE.mod, ROLE.member], 'moderator');
+    expect((await validate()).json().user.access_level).toBe('moderator');
+    console.info(`[role sync, intent off, 10 s interval] role change → socket closed: ${timings.join('; ')}`);
   });
 
-  it('leaving the server revokes access but keeps the account; rejoining restores it', async () => {
+  it('leaving the server revokes access but keeps the account and its files; rejoining restores it', async () => {
     const id = '482000000000000012';
     bot.addMember(GUILD, { id, username: 'leo', roles: [ROLE.member] });
     const first = await signInWithDiscord(id, 'leo');
     expect(first.statusCode).toBe(200);
+    const content = Buffer.from('leo keeps this file while away');
+    const file = await uploadFile(ctx.app, first.json().token, 'leo.txt', content);
+    const socket = await connectClient(await listen(ctx.app), first.json().token);
+    sockets.push(socket);
+    const ended = nextEvent<SessionEnded>(
+      socket,
+      REALTIME_EVENTS.sessionEnded,
+      () => true,
+      EVENT_DEADLINE_MS,
+    );
 
     bot.removeMember(GUILD, id);
     await runFor10s();
-    await runFor10s();
+    expect((await ended).code).toBe('AUTH_REQUIRED'); // access gone: the socket is told to sign out
     expect(await levelOf(id)).toEqual({ level: 'user', approved: false }); // row and level kept
     const validate = await ctx.app.inject({
       method: 'GET',
@@ -286,11 +357,24 @@ describe('staying current on the injected clock (point 2, intent off)', () => {
       headers: bearer(first.json().token),
     });
     expect(validate.statusCode).toBe(401); // sessions ended with the access
+    // Signing in meanwhile is refused with the page's text.
+    expect((await signInWithDiscord(id, 'leo')).json().code).toBe('NOT_GUILD_MEMBER');
 
     bot.addMember(GUILD, { id, username: 'leo', roles: [ROLE.member] });
     await runFor10s();
     expect(await levelOf(id)).toEqual({ level: 'user', approved: true });
-    expect((await signInWithDiscord(id, 'leo')).statusCode).toBe(200);
+    const back = await signInWithDiscord(id, 'leo');
+    expect(back.statusCode).toBe(200);
+    // Their file is still theirs, bytes and all.
+    const files = await listFolder(ctx.app, back.json().token);
+    expect(files.map((f) => [f.id, f.name])).toEqual([[file.id, 'leo.txt']]);
+    const download = await ctx.app.inject({
+      method: 'GET',
+      url: `/download/${file.id}`,
+      headers: bearer(back.json().token),
+    });
+    expect(download.statusCode, download.body).toBe(200);
+    expect(download.rawPayload.equals(content)).toBe(true);
   });
 
   it('a member approved by hand (no role gave the level) is restored when they come back', async () => {
@@ -338,6 +422,37 @@ describe('never lock out when Discord fails (point 3)', () => {
       expect((await syncState()).status.lastRunAt).not.toBeNull();
     },
   );
+});
+
+describe('Check now', () => {
+  it('an admin who fixed the problem asks for a run now: the banner goes without waiting for the interval', async () => {
+    const id = '482000000000000031';
+    bot.addMember(GUILD, { id, username: 'patient', roles: [ROLE.mod] });
+    expect((await signInWithDiscord(id, 'patient')).statusCode).toBe(200);
+    bot.failGuildRoutes('missing-access');
+    await runFor10s();
+    expect((await syncState()).status.problem?.code).toBe('MISSING_ACCESS');
+    // A long interval: without Check now the next run is 10 minutes of the clock away.
+    await saveSettings({ intervalSeconds: 600 });
+    await runFor10s();
+    bot.failGuildRoutes(null);
+    expect((await syncState()).status.problem?.code).toBe('MISSING_ACCESS');
+    const before = theReconciler().runs();
+    const checked = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/role-sync/check',
+      headers: bearer(adminToken),
+    });
+    expect(checked.statusCode).toBe(200);
+    const took = await runUntil(
+      clock,
+      theReconciler,
+      async () => (await syncState()).status.problem === null,
+      60_000,
+    );
+    expect(took).toBeLessThan(60_000); // a run of one member, not the 600 s interval
+    expect(theReconciler().runs()).toBe(before + 1);
+  });
 });
 
 describe('the demotion brake, admins and pins (point 4)', () => {

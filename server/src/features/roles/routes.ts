@@ -17,6 +17,7 @@ import {
   confirmHeld,
   discardHeld,
   type Effects,
+  effectsOf,
   listDiscordRoles,
   myRoleSync,
   saveSettings,
@@ -28,10 +29,7 @@ const admin = { access: 'admin' } as const;
 /** The admin API of the role sync, and the member's own "which role gave my level". */
 export function rolesRoutes(ctx: FeatureContext<RolesConfig>, reconciler: Reconciler): FastifyPluginAsyncZod {
   const { db, config } = ctx;
-  const effects: Effects = {
-    disconnect: (id) => ctx.realtime.disconnectUser(id),
-    now: () => new Date(ctx.clock.now()).toISOString(),
-  };
+  const effects: Effects = effectsOf(ctx.realtime, ctx.clock);
   const state = async () => ({ success: true as const, data: await presentState(db, config) });
 
   return async (app) => {
@@ -46,6 +44,17 @@ export function rolesRoutes(ctx: FeatureContext<RolesConfig>, reconciler: Reconc
       { config: admin, schema: { body: RoleSyncSettingsBody, response: { 200: RoleSyncResponse } } },
       async (req) => {
         await saveSettings(db, config, actorOf(req), req.body, effects);
+        reconciler.kick();
+        return state();
+      },
+    );
+
+    // An admin who fixed what the banner names (or changed roles in Discord) asks for a run now rather than
+    // at the next interval (10 minutes by default); the card re-reads the status while it runs.
+    app.post(
+      '/api/admin/role-sync/check',
+      { config: admin, schema: { response: { 200: RoleSyncResponse } } },
+      async () => {
         reconciler.kick();
         return state();
       },

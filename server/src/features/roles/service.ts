@@ -12,9 +12,17 @@ import {
 } from '@guildhall/common';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../platform/errors.ts';
+import type { Clock } from '../../platform/feature.ts';
+import type { FeatureRealtime } from '../../platform/realtime/index.ts';
 import { revokeUserSessions } from '../../platform/sessions.ts';
 import { recordSystemChange } from '../admin/index.ts';
-import { countRealAdmins, findUserById, type UsersTable, updateUser } from '../users/index.ts';
+import {
+  clearServerFaces,
+  countRealAdmins,
+  findUserById,
+  type UsersTable,
+  updateUser,
+} from '../users/index.ts';
 import type { RolesConfig } from './config.ts';
 import {
   createGuildReader,
@@ -43,8 +51,29 @@ export const SYNC_ACTOR = { id: 'discord-roles', name: 'Discord role sync' };
 /** Who asks for a change through the admin API. */
 export type AdminActor = { id: string; username: string };
 
-/** What a change does besides the database: close the member's realtime sockets (the hub's disconnectUser). */
-export type Effects = { disconnect: (userId: string) => void; now: () => string };
+/**
+ * What a change does besides the database, at once, on every instance: the member's realtime sockets hear of
+ * it (their next request reads the users row anyway).
+ */
+export type Effects = {
+  /** Access taken away (their sessions are revoked too): the sockets close and the browser signs out. */
+  disconnect: (userId: string) => void;
+  /** The level changed and access stays (up, down, or back after a rejoin): the sockets close and reconnect at it. */
+  levelChanged: (userId: string) => void;
+  now: () => string;
+};
+
+/** The effects through the platform's realtime hub, on the feature's clock. */
+export function effectsOf(
+  realtime: Pick<FeatureRealtime, 'disconnectUser' | 'accessChanged'>,
+  clock: Clock,
+): Effects {
+  return {
+    disconnect: (id) => realtime.disconnectUser(id),
+    levelChanged: (id) => realtime.accessChanged(id),
+    now: () => new Date(clock.now()).toISOString(),
+  };
+}
 
 const parse = <T>(json: string | null | undefined, fallback: T): T => {
   if (!json) return fallback;
@@ -167,7 +196,8 @@ export async function applyAccess(
     });
     if (before.approved && !next.approved) await revokeUserSessions(trx, user.discord_id);
   });
-  if (isDemotion(before, next)) effects.disconnect(user.discord_id);
+  if (before.approved && !next.approved) effects.disconnect(user.discord_id);
+  else if (isAccessChange) effects.levelChanged(user.discord_id);
   return isAccessChange;
 }
 
@@ -256,15 +286,25 @@ export async function rememberRoles(
   userId: string,
   roles: string[] | null,
   now: string,
-  profile?: ServerProfile,
+  profile: ServerProfile | undefined,
+  guildId: string | null,
 ): Promise<void> {
   const seen = roles === null ? { nick: null, avatar: null } : profile;
+  const nick = seen?.nick?.slice(0, 64) ?? null;
+  const avatar = seen?.avatar?.slice(0, 64) ?? null;
   await upsertMemberRow(db, userId, {
     roles: roles ? JSON.stringify(roles) : null,
     in_guild: roles ? 1 : 0,
     checked_at: now,
-    ...(seen ? { nick: seen.nick?.slice(0, 64) ?? null, avatar: seen.avatar?.slice(0, 64) ?? null } : {}),
+    ...(seen ? { nick, avatar } : {}),
   });
+  // The face everyone sees (navigation, lists, players, requesters) is kept on the users row.
+  if (seen) {
+    await updateUser(db, userId, {
+      server_nick: nick,
+      server_avatar_url: avatar && guildId ? guildAvatarUrl(guildId, userId, avatar) : null,
+    });
+  }
 }
 
 export type SignInVerdict =
@@ -299,6 +339,7 @@ export async function checkAtSignIn(
     roles,
     effects.now(),
     verdict.kind === 'member' ? verdict.profile : undefined,
+    settings.guildId,
   );
   const before = accessOf(user, sync);
   const decision = decide(settings, roles, before, names);
@@ -390,6 +431,8 @@ export async function saveSettings(
   }
   await updateSettingsRow(db, changes, effects.now());
   const { settings, names } = await loadSettings(db, config);
+  // Off, or another server: the old server's nicknames and avatars are nobody's face any more.
+  if (!settings.enabled || settings.guildId !== before.guildId) await clearServerFaces(db);
   await recordSystemChange(db, {
     actor: { id: actor.id, name: actor.username },
     action: 'role_sync.settings',

@@ -5,6 +5,7 @@ import { usersRoutes } from './routes.ts';
 export { bootstrapUsers } from './bootstrap.ts';
 export { presentUser } from './present.ts';
 export {
+  clearServerFaces,
   countRealAdmins,
   type DiscordProfile,
   deleteUser,

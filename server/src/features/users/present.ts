@@ -18,6 +18,8 @@ export function presentUser(row: UsersTable, level?: AccessLevel): ServerUser {
   if (row.global_name) user.global_name = row.global_name;
   if (row.notes) user.notes = row.notes;
   if (row.last_login) user.last_login = row.last_login;
+  if (row.server_nick) user.server_nick = row.server_nick;
+  if (row.server_avatar_url) user.server_avatar_url = row.server_avatar_url;
   return user;
 }
 

@@ -116,6 +116,19 @@ export async function updateUser(db: Db, discordId: string, changes: UserChanges
   await db.updateTable('users').set(changes).where('discord_id', '=', discordId).execute();
 }
 
+/**
+ * Forgets every member's face in the community's Discord server (issue 43): the role sync is off, or looks
+ * at another server now. Not an admin change: `updated_at` stays.
+ */
+export async function clearServerFaces(db: Db): Promise<number> {
+  const r = await db
+    .updateTable('users')
+    .set({ server_nick: null, server_avatar_url: null })
+    .where((eb) => eb.or([eb('server_nick', 'is not', null), eb('server_avatar_url', 'is not', null)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 export async function deleteUser(db: Db, discordId: string): Promise<void> {
   await db.deleteFrom('users').where('discord_id', '=', discordId).execute();
 }

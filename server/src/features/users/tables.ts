@@ -18,6 +18,10 @@ export type UsersTable = {
   created_at: string;
   updated_at: string;
   last_login: string | null;
+  /** The member's nickname in the community's Discord server (issue 43; kept by the role sync while it is on). */
+  server_nick: string | null;
+  /** Their server avatar's CDN URL (issue 43), likewise. */
+  server_avatar_url: string | null;
 };
 
 export type UsersTables = { users: UsersTable };

@@ -37,8 +37,11 @@ export type {
  * always, an S3 bucket when S3_BUCKET is set, a Discord channel when FILES_DISCORD_CHANNEL_ID and
  * DISCORD_BOT_TOKEN are set. Each stored chunk is read from the store its id names.
  */
-export function createBlobStore(config: { dataDir: string; files?: FilesStoreConfig }): RoutingBlobStore {
-  const files = config.files ?? { store: 'local' };
+export function createBlobStore(config: { dataDir: string; blobStore?: FilesStoreConfig }): RoutingBlobStore {
+  // Without a configured store (tests), the local disk with its defaults.
+  const files: Pick<FilesStoreConfig, 'store'> & Partial<FilesStoreConfig> = config.blobStore ?? {
+    store: 'local',
+  };
   const stores: Partial<Record<StoreKind, BlobStore>> = {
     local: new LocalBlobStore(path.join(config.dataDir, 'blobs'), { directWrites: files.directIo }),
   };

@@ -168,6 +168,18 @@ describe('realtime sessions that end', () => {
     ctx.app.realtime.disconnectUser(userId);
     expect(await gone).toEqual(['io server disconnect', 'io server disconnect']);
   });
+
+  it('accessChanged tells every socket of that user ACCESS_CHANGED and closes it; the session still connects', async () => {
+    const { token, userId } = await ctx.signIn();
+    const [a, b] = [await connect(token), await connect(token)];
+    const told = Promise.all([a, b].map((s) => nextEvent<SessionEnded>(s, REALTIME_EVENTS.sessionEnded)));
+    const gone = Promise.all([disconnected(a), disconnected(b)]);
+    ctx.app.realtime.accessChanged(userId);
+    expect((await told).map((e) => e.code)).toEqual(['ACCESS_CHANGED', 'ACCESS_CHANGED']);
+    expect(await gone).toEqual(['io server disconnect', 'io server disconnect']);
+    const again = await connect(token); // not a sign-out: the same token connects again
+    expect(again.connected).toBe(true);
+  });
 });
 
 describe('sign-out and admin changes end sockets at once', () => {

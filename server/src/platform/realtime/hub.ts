@@ -94,6 +94,12 @@ export type RealtimeHub = {
   recheckSessions(): Promise<number>;
   /** Drops every socket of a user on every instance (e.g. after an admin removed them). */
   disconnectUser(userId: string, ended?: SessionEnded): void;
+  /**
+   * The user's level changed while their session stays good (up or down): every socket of theirs, on every
+   * instance, gets `session:ended` `ACCESS_CHANGED` and is closed at once, so no room keeps a socket
+   * authorized at the old level; the client reads its account again and reconnects at the new one.
+   */
+  accessChanged(userId: string): void;
   close(): Promise<void>;
 };
 
@@ -390,6 +396,13 @@ export function createRealtimeHub(opts: HubOptions): RealtimeHub {
     recheckSessions: () => rechecking ?? recheckSessions(),
     disconnectUser(userId, ended = { code: 'AUTH_REQUIRED', message: TEXTS.sessionInvalid }) {
       io.in(userRoom(userId)).emit(REALTIME_EVENTS.sessionEnded, ended);
+      io.in(userRoom(userId)).disconnectSockets(true);
+    },
+    accessChanged(userId) {
+      io.in(userRoom(userId)).emit(REALTIME_EVENTS.sessionEnded, {
+        code: 'ACCESS_CHANGED',
+        message: TEXTS.accessChanged,
+      } satisfies SessionEnded);
       io.in(userRoom(userId)).disconnectSockets(true);
     },
     async close() {

@@ -68,13 +68,13 @@ export type FakeDiscordBot = {
   dropGateway: () => void;
   /**
    * Replaces a member's roles (their full list), as a moderator does in Discord; sessions that identified
-   * with the Server Members intent get GUILD_MEMBER_UPDATE (so do setMember's joins; removeMember sends
-   * GUILD_MEMBER_REMOVE).
+   * with the Server Members intent get GUILD_MEMBER_UPDATE (addMember sends GUILD_MEMBER_ADD for a join and
+   * an update for a member already there; removeMember sends GUILD_MEMBER_REMOVE).
    */
   setMemberRoles: (guildId: string, userId: string, roles: string[]) => void;
-  /** Adds a member to a server (or replaces them): joining. */
+  /** Adds a member to a server (or replaces them): joining (GUILD_MEMBER_ADD to sessions with the intent). */
   addMember: (guildId: string, member: FakeMember) => void;
-  /** Removes a member from a server: leaving (lookups answer 10007 Unknown Member). */
+  /** Removes a member from a server: leaving (lookups answer 10007 Unknown Member, openMembership or not). */
   removeMember: (guildId: string, userId: string) => void;
   /**
    * Whether the Server Members intent is enabled "in the developer portal" (default off): a bot that
@@ -132,8 +132,10 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
   /** GatewayIntentBits.GuildMembers: privileged, refused unless allowed. */
   const MEMBERS_INTENT = 1 << 1;
   let membersAllowed = false;
+  /** `guild/user` that left: not a member even of a server with openMembership. */
+  const departed = new Set<string>();
   let disallowed = 0;
-  const memberEvent = (t: 'GUILD_MEMBER_UPDATE' | 'GUILD_MEMBER_REMOVE', d: unknown) => {
+  const memberEvent = (t: 'GUILD_MEMBER_ADD' | 'GUILD_MEMBER_UPDATE' | 'GUILD_MEMBER_REMOVE', d: unknown) => {
     for (const s of sessions) if (s.members) s.dispatch(t, d);
   };
   /** Gateway sessions this instance issued (a restarted fake knows none: RESUME gets INVALID_SESSION). */
@@ -201,7 +203,9 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     if (known && guildRoute?.[3]) {
       const m =
         known.members.find((x) => x.id === guildRoute[3]) ??
-        (known.openMembership ? { id: guildRoute[3], username: `member_${guildRoute[3].slice(-6)}` } : null);
+        (known.openMembership && !departed.has(`${known.id}/${guildRoute[3]}`)
+          ? { id: guildRoute[3], username: `member_${guildRoute[3].slice(-6)}` }
+          : null);
       if (!m) return send(404, { message: 'Unknown Member', code: 10007 });
       return send(200, { ...memberObject(m), pending: false });
     }
@@ -440,12 +444,20 @@ export async function startFakeDiscordBot(guilds: FakeGuild[], port = 0): Promis
     },
     addMember(guildId, member) {
       const g = guildOf(guildId);
+      departed.delete(`${guildId}/${member.id}`);
+      const isNew = !g.members.some((m) => m.id === member.id);
       g.members = [...g.members.filter((m) => m.id !== member.id), member];
+      // Joining is GUILD_MEMBER_ADD; a member already there changed (nickname, avatar, roles): an update.
+      memberEvent(isNew ? 'GUILD_MEMBER_ADD' : 'GUILD_MEMBER_UPDATE', {
+        ...memberObject(member),
+        guild_id: guildId,
+      });
     },
     removeMember(guildId, userId) {
       const g = guildOf(guildId);
       const gone = g.members.find((m) => m.id === userId);
       g.members = g.members.filter((m) => m.id !== userId);
+      departed.add(`${guildId}/${userId}`);
       if (gone) memberEvent('GUILD_MEMBER_REMOVE', { guild_id: guildId, user: userObject(gone) });
     },
     allowMembersIntent(allowed) {

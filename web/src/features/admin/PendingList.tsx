@@ -1,4 +1,4 @@
-import { type AccessLevel, type ClientUser, LEVEL_LABELS, TEXTS } from '@guildhall/common';
+import { type AccessLevel, type ClientUser, LEVEL_LABELS, memberName, TEXTS } from '@guildhall/common';
 import { Check, Clock } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -54,9 +54,12 @@ export function PendingList({ pending, disabled, isOffline, perform }: Props) {
               data-testid={`pending-row-${user.id}`}
               className="flex flex-wrap items-center gap-3 py-3 first:pt-0 last:pb-0"
             >
-              <UserAvatar id={user.id} username={user.username} />
+              <UserAvatar id={user.id} username={memberName(user)} />
               <div className="min-w-0 flex-1">
-                <div className="truncate font-medium">{user.username}</div>
+                <div className="truncate font-medium">{memberName(user)}</div>
+                {memberName(user) !== user.username && (
+                  <div className="truncate text-xs text-muted">@{user.username}</div>
+                )}
                 <div className="truncate font-mono text-xs text-muted">{user.id}</div>
               </div>
               {user.email && <div className="hidden truncate text-sm text-muted md:block">{user.email}</div>}

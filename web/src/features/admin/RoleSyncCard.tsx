@@ -1,12 +1,13 @@
 import type { RoleSyncSettingsBody, RoleSyncState } from '@guildhall/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, PauseCircle, Shield } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { ApiError } from '../../api/client.ts';
 import { Badge } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { Card, CardTitle } from '../../ui/Card.tsx';
-import { decideHeld, fetchDiscordRoles, fetchRoleSync, saveRoleSync } from './api.ts';
+import { checkRoleSyncNow, decideHeld, fetchDiscordRoles, fetchRoleSync, saveRoleSync } from './api.ts';
 import { RoleSyncForm } from './RoleSyncForm.tsx';
 import { RoleSyncHeld } from './RoleSyncHeld.tsx';
 
@@ -14,6 +15,9 @@ const KEY = ['admin', 'role-sync'] as const;
 const ROLES_KEY = [...KEY, 'roles'] as const;
 /** While the sync is on, its status is re-read this often: a problem shows (and clears) without a reload. */
 const STATUS_POLL_MS = 15_000;
+/** After Check now, the status is re-read every second for this long: the run's outcome shows at once. */
+const CHECKING_POLL_MS = 1_000;
+const CHECKING_FOR_MS = 20_000;
 
 /**
  * Roles from Discord (issue 43): whether the sync is on, the problem banner, held demotions with their
@@ -22,10 +26,17 @@ const STATUS_POLL_MS = 15_000;
  */
 export function RoleSyncCard({ disabled }: { disabled: boolean }) {
   const queryClient = useQueryClient();
+  const [checking, setChecking] = useState(false);
+  useEffect(() => {
+    if (!checking) return;
+    const timer = setTimeout(() => setChecking(false), CHECKING_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [checking]);
   const sync = useQuery({
     queryKey: KEY,
     queryFn: fetchRoleSync,
-    refetchInterval: (query) => (query.state.data?.settings.enabled ? STATUS_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.settings.enabled ? (checking ? CHECKING_POLL_MS : STATUS_POLL_MS) : false,
   });
   const roles = useQuery({ queryKey: ROLES_KEY, queryFn: fetchDiscordRoles, retry: false });
   const setState = (state: RoleSyncState) => queryClient.setQueryData(KEY, state);
@@ -35,7 +46,17 @@ export function RoleSyncCard({ disabled }: { disabled: boolean }) {
     onSuccess: (state, { done }) => {
       setState(state);
       done();
+      setChecking(true); // saving starts a run with the new settings: its outcome shows at once
       toast.success('Role sync settings saved');
+    },
+    onError,
+  });
+  const check = useMutation({
+    mutationFn: checkRoleSyncNow,
+    onSuccess: (state) => {
+      setState(state);
+      setChecking(true);
+      toast.success('Checking every member now');
     },
     onError,
   });
@@ -72,13 +93,23 @@ export function RoleSyncCard({ disabled }: { disabled: boolean }) {
         <div
           role="alert"
           data-testid="role-sync-problem"
-          className="mb-4 flex items-start gap-2 rounded-lg border border-warning/30 bg-warning/10 px-3 py-2 text-sm text-warning-text"
+          className="mb-4 flex flex-wrap items-start gap-2 rounded-lg border border-warning/30 bg-warning/10 px-3 py-2 text-sm text-warning-text"
         >
           <AlertTriangle className="mt-0.5 size-4 shrink-0" />
-          <div>
+          {/* On a narrow screen the button goes under the text instead of squeezing it. */}
+          <div className="min-w-[14rem] flex-1">
             <p>Role sync cannot see Discord, so no levels change: {problem.message}</p>
             <p className="mt-0.5 text-xs">Since {new Date(problem.since).toLocaleString()}</p>
           </div>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="ml-auto shrink-0"
+            disabled={busy || check.isPending}
+            onClick={() => check.mutate()}
+          >
+            {checking ? 'Checking…' : 'Check now'}
+          </Button>
         </div>
       )}
       {state?.status.paused && (

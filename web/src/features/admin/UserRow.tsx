@@ -4,6 +4,7 @@ import {
   type ClientUser,
   changedUserFields,
   DEMO_USER_ID,
+  memberName,
   TEXTS,
 } from '@guildhall/common';
 import { Check, Pencil, Trash2, X } from 'lucide-react';
@@ -39,6 +40,8 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
   const [dialog, setDialog] = useState<'confirm-remove' | 'cannot-remove-self' | null>(null);
   const config = usePublicConfig();
   const isSetupIdentity = Boolean(config?.setupMode) && user.id === DEMO_USER_ID;
+  // As everyone sees them (their server nickname first, issue 43); the portal username beside it.
+  const shownName = memberName(user);
   // Keyboard (issue 31): editing starts in the Username field (never on Save), Escape cancels, and
   // leaving the edit puts focus back on the row's Edit button.
   const usernameField = useRef<HTMLInputElement>(null);
@@ -149,12 +152,17 @@ export function UserRow({ user, isSelf, isCached, disabled, perform }: Props) {
       className={cn(rowClass, 'grid-cols-[minmax(0,1fr)_auto]', columns)}
     >
       <div className="flex min-w-0 items-center gap-3">
-        <UserAvatar id={user.id} username={user.username} />
+        <UserAvatar id={user.id} username={shownName} />
         <div className="min-w-0">
           <div className="flex items-center gap-2">
-            <span className="truncate font-medium">{user.username}</span>
+            <span className="truncate font-medium">{shownName}</span>
             {isSelf && <Badge tone="brand">You</Badge>}
           </div>
+          {shownName !== user.username && (
+            <div className="truncate text-xs text-muted" data-testid="user-row-username">
+              @{user.username}
+            </div>
+          )}
           <div className="truncate font-mono text-xs text-muted">{user.id}</div>
           {user.email && <div className="truncate text-xs text-muted md:hidden">{user.email}</div>}
         </div>

@@ -76,6 +76,11 @@ export async function fetchDiscordRoles(): Promise<DiscordRole[]> {
   return DiscordRolesResponse.parse(await apiFetch('/api/admin/role-sync/discord-roles')).data;
 }
 
+/** Asks the sync for a run now (Check now); the answer is the status before that run. */
+export async function checkRoleSyncNow(): Promise<RoleSyncState> {
+  return RoleSyncResponse.parse(await apiFetch('/api/admin/role-sync/check', { method: 'POST' })).data;
+}
+
 export async function decideHeld(decision: 'confirm' | 'discard'): Promise<RoleSyncState> {
   return RoleSyncResponse.parse(await apiFetch(`/api/admin/role-sync/held/${decision}`, { method: 'POST' }))
     .data;

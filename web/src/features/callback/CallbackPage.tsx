@@ -1,11 +1,12 @@
 import {
   CALLBACK_ERROR_REDIRECT_MS,
   CALLBACK_SUCCESS_REDIRECT_MS,
+  ROLE_SYNC_TEXTS,
   type SignInResponse,
   STORAGE_KEYS,
   TEXTS,
 } from '@guildhall/common';
-import { CheckCircle2, Hourglass, XCircle } from 'lucide-react';
+import { CheckCircle2, Hourglass, UsersRound, XCircle } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, apiFetch } from '../../api/client.ts';
@@ -23,7 +24,9 @@ type State =
   | { phase: 'success'; username: string }
   | { phase: 'error'; message: string }
   /** Signed in at Discord but not approved yet: recorded as pending, waiting for an admin. */
-  | { phase: 'pending'; message: string };
+  | { phase: 'pending'; message: string }
+  /** The community's Discord server says no (issue 43): not a member of it, or roles that refuse access. */
+  | { phase: 'refused'; code: 'NOT_GUILD_MEMBER' | 'ROLE_REFUSED'; message: string };
 
 /** Checks the stored state, exchanges the code through the server, then redirects (2 s / 3 s). */
 export function CallbackPage() {
@@ -66,6 +69,9 @@ export function CallbackPage() {
         if (e instanceof ApiError && e.code === 'NOT_APPROVED') {
           return setState({ phase: 'pending', message: e.message || TEXTS.notApproved });
         }
+        if (e instanceof ApiError && (e.code === 'NOT_GUILD_MEMBER' || e.code === 'ROLE_REFUSED')) {
+          return setState({ phase: 'refused', code: e.code, message: e.message });
+        }
         if (e instanceof ApiError) return fail(e.message || TEXTS.authenticationFailed);
         fail(TEXTS.unexpectedError);
       }
@@ -74,8 +80,8 @@ export function CallbackPage() {
   }, [params, signIn]);
 
   useEffect(() => {
-    // A pending user stays to read what happens next instead of being bounced back to /login.
-    if (state.phase === 'processing' || state.phase === 'pending') return;
+    // A pending or refused user stays to read what happens next instead of being bounced back to /login.
+    if (state.phase === 'processing' || state.phase === 'pending' || state.phase === 'refused') return;
     // Success: the page sign-in started from, else the dashboard. Error: sign-in again, still
     // carrying that page so a second try returns there too.
     const [to, ms] =
@@ -122,6 +128,22 @@ export function CallbackPage() {
             </Link>
           </>
         )}
+        {state.phase === 'refused' && (
+          <>
+            <UsersRound className="mx-auto mb-4 size-12 text-warning" aria-hidden />
+            <h1 className="text-xl font-semibold">
+              {state.code === 'NOT_GUILD_MEMBER'
+                ? ROLE_SYNC_TEXTS.notMemberHeading
+                : 'No access with your roles'}
+            </h1>
+            <p role="alert" className="mt-2 text-sm text-muted">
+              {withoutHeading(state.message)}
+            </p>
+            <Link to="/login" className={buttonClass('secondary', 'md', 'mt-6')}>
+              Back to sign-in
+            </Link>
+          </>
+        )}
         {state.phase === 'error' && (
           <>
             <XCircle className="mx-auto mb-4 size-12 text-danger" />
@@ -137,4 +159,12 @@ export function CallbackPage() {
       </Card>
     </Page>
   );
+}
+
+/** The API's refusal begins with what the heading already says: the page shows the rest once. */
+function withoutHeading(message: string): string {
+  const prefix = `${ROLE_SYNC_TEXTS.notMemberHeading}: `;
+  return message.startsWith(prefix)
+    ? message.slice(prefix.length).replace(/^./, (c) => c.toUpperCase())
+    : message;
 }

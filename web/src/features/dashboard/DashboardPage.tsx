@@ -1,4 +1,4 @@
-import { DEMO_USER_ID, hasLevel } from '@guildhall/common';
+import { DEMO_USER_ID, hasLevel, memberName } from '@guildhall/common';
 import { FolderOpen, Gamepad2, type LucideIcon, Music, Settings, Shield, ShieldCheck } from 'lucide-react';
 import { Link } from 'react-router';
 import { usePublicConfig } from '../../auth/public-config.ts';
@@ -30,7 +30,7 @@ export function DashboardPage() {
         <div>
           <p className="text-sm text-muted">Dashboard</p>
           <h1 className="text-2xl font-bold tracking-tight wrap-anywhere sm:text-3xl">
-            Welcome back, {user.username}!
+            Welcome back, {memberName(user)}!
           </h1>
         </div>
         <div className="flex items-center gap-2 text-sm text-muted">

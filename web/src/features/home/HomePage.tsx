@@ -1,4 +1,4 @@
-import { hasLevel } from '@guildhall/common';
+import { hasLevel, memberName } from '@guildhall/common';
 import { ArrowRight, FolderOpen, Gamepad2, LogIn, Music, ShieldCheck } from 'lucide-react';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth/useAuth.ts';
@@ -20,7 +20,7 @@ export function HomePage() {
       <section className="relative overflow-hidden rounded-3xl border border-border bg-gradient-to-br from-brand/25 via-surface to-surface px-6 py-12 text-center sm:px-12 sm:py-16">
         <p className="mb-3 text-sm font-medium uppercase tracking-[0.2em] text-brand-text">Guildhall</p>
         <h1 className="mx-auto max-w-2xl text-2xl wrap-anywhere font-bold tracking-tight sm:text-5xl">
-          {user ? `Welcome, ${user.username}!` : 'Welcome to the Guildhall'}
+          {user ? `Welcome, ${memberName(user)}!` : 'Welcome to the Guildhall'}
         </h1>
         <p className="mx-auto mt-4 max-w-xl text-base text-muted sm:text-lg">
           The private toolbox of our Discord community: files, music, games and more, in one place.

@@ -28,7 +28,11 @@ export function SessionPanel({ status }: { status: PlaybackStatus | null }) {
       </dl>
       <h3 className="mt-4 mb-2 text-xs font-medium uppercase tracking-wide text-muted">Recent history</h3>
       {history.length === 0 ? (
-        <p className="text-sm text-muted">Nothing played yet.</p>
+        // Recent history lists songs that have finished: while the session's first song plays, "Nothing
+        // played yet" beside it read as a contradiction.
+        <p className="text-sm text-muted" data-testid="history-empty">
+          {playing.length > 0 ? 'No earlier songs this session.' : 'Nothing played yet.'}
+        </p>
       ) : (
         <ol className="space-y-1 text-sm" data-testid="history">
           {history.map((s) => (

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BotBadge } from './BotBadge.tsx';
 import { EffectsPanel } from './EffectsPanel.tsx';
 import { Scrubber } from './Scrubber.tsx';
+import { SessionPanel } from './SessionPanel.tsx';
 
 const song = {
   id: 'f1',
@@ -187,5 +188,16 @@ describe('audio effects panel', () => {
     expect((screen.getByTestId('effect-nightcore') as HTMLButtonElement).disabled).toBe(true);
     for (const b of EQ_BANDS)
       expect((screen.getByTestId(`eq-${b.key}`) as HTMLInputElement).disabled).toBe(true);
+  });
+});
+
+describe('current session', () => {
+  it('while the first song plays, recent history says there is no earlier song, not that nothing played', () => {
+    const { rerender } = render(<SessionPanel status={status()} />);
+    expect(screen.getByTestId('history-empty').textContent).toBe('No earlier songs this session.');
+    rerender(<SessionPanel status={status({ currentSong: null })} />);
+    expect(screen.getByTestId('history-empty').textContent).toBe('Nothing played yet.');
+    rerender(<SessionPanel status={status({ history: [{ ...song, entryId: 'e0', title: 'Before' }] })} />);
+    expect(screen.getByTestId('history').textContent).toBe('Before');
   });
 });

@@ -1,4 +1,4 @@
-import { avatarUrl, snowflakeDate, TEXTS, userTag } from '@guildhall/common';
+import { avatarUrl, memberName, snowflakeDate, TEXTS, userTag } from '@guildhall/common';
 import { Image, Lock, LogOut, UserRound } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/useAuth.ts';
@@ -42,7 +42,7 @@ export function SettingsPage() {
   const hasDiscriminator = !!user.discriminator && Number(user.discriminator) !== 0;
   // The community server's nickname and avatar, where the member has one there (issue 43).
   const server = fromServer?.server;
-  const shownName = server?.nick ?? user.username;
+  const shownName = server?.nick ?? memberName(user);
   const shownAvatar = server?.avatarUrl ?? avatar;
 
   return (

@@ -225,7 +225,7 @@ describe('resumable uploads (tus) on the chunk store', () => {
     expect(noVersion.json().error).toBe(`Send the header Tus-Resumable: ${TUS_VERSION}`);
     const tooBig = await fetch(`${base}${RESUMABLE_UPLOAD_PATH}`, {
       method: 'POST',
-      headers: tusHeaders({ 'upload-length': String(ctx.config.maxUploadBytes + 1) }),
+      headers: tusHeaders({ 'upload-length': String(ctx.config.files.maxUploadBytes + 1) }),
     });
     expect(tooBig.status).toBe(413);
     const badFolder = await fetch(`${base}${RESUMABLE_UPLOAD_PATH}`, {

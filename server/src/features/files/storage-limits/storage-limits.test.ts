@@ -142,7 +142,7 @@ describe('the disk reserve', () => {
     // A reserve leaving ~1 MiB of room on this machine's disk (the free space moves a little meanwhile).
     const ctx = await createTestApp({ STORAGE_RESERVE_BYTES: String(free - 1024 * KiB) });
     try {
-      if (ctx.config.files.store !== 'local') return; // the reserve guards the local store's disk
+      if (ctx.config.blobStore.store !== 'local') return; // the reserve guards the local store's disk
       const { token } = await ctx.signIn();
       const big = await startUpload(ctx.app, token, Buffer.alloc(64 * 1024 * KiB));
       expect(big.statusCode).toBe(507);

@@ -12,6 +12,7 @@ import type {
 type Conn = Kysely<Database>;
 
 export type GameRow = PictionaryGamesTable;
+/** `username`: the name everyone sees (server nickname, else global name, else username; issue 43). */
 export type PlayerRow = PictionaryPlayersTable & { username: string };
 export type GuessRow = PictionaryGuessesTable & { username: string };
 export type GameChanges = Partial<Omit<PictionaryGamesTable, 'id' | 'version' | 'created_at'>>;
@@ -36,7 +37,7 @@ export async function findPlayers(db: Conn, gameId: string): Promise<PlayerRow[]
     .selectFrom('pictionary_players as p')
     .innerJoin('users as u', 'u.discord_id', 'p.user_id')
     .selectAll('p')
-    .select('u.username')
+    .select((eb) => eb.fn.coalesce('u.server_nick', 'u.global_name', 'u.username').as('username'))
     .where('p.game_id', '=', gameId)
     .orderBy('p.seq')
     .execute();
@@ -48,7 +49,7 @@ export async function findGuesses(db: Conn, gameId: string, turn: number): Promi
     .selectFrom('pictionary_guesses as g')
     .innerJoin('users as u', 'u.discord_id', 'g.user_id')
     .selectAll('g')
-    .select('u.username')
+    .select((eb) => eb.fn.coalesce('u.server_nick', 'u.global_name', 'u.username').as('username'))
     .where('g.game_id', '=', gameId)
     .where('g.turn_number', '=', turn)
     .orderBy('g.created_at')
@@ -355,7 +356,7 @@ export async function findChat(db: Conn, gameId: string, turn: number): Promise<
     .selectFrom('pictionary_chat as c')
     .innerJoin('users as u', 'u.discord_id', 'c.user_id')
     .selectAll('c')
-    .select('u.username')
+    .select((eb) => eb.fn.coalesce('u.server_nick', 'u.global_name', 'u.username').as('username'))
     .where('c.game_id', '=', gameId)
     .where('c.turn_number', '=', turn)
     .orderBy('c.created_at')

@@ -46,10 +46,11 @@ function selectGames(db: Conn) {
         join.onRef('p2.user_id', '=', 'g.player2_id').onRef('p2.game_id', '=', 'g.id'),
       )
       .selectAll('g')
-      .select([
-        'u1.username as player1_name',
-        'u2.username as player2_name',
-        'u3.username as invited_name',
+      // Players as everyone sees them: their server nickname, else global name, else username (issue 43).
+      .select((eb) => [
+        eb.fn.coalesce('u1.server_nick', 'u1.global_name', 'u1.username').as('player1_name'),
+        eb.fn.coalesce('u2.server_nick', 'u2.global_name', 'u2.username').as('player2_name'),
+        eb.fn.coalesce('u3.server_nick', 'u3.global_name', 'u3.username').as('invited_name'),
         'p1.seen_at as player1_seen_at',
         'p2.seen_at as player2_seen_at',
       ])

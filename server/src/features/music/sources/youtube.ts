@@ -54,12 +54,22 @@ function countIn(text: string | undefined): number | null {
  */
 const STREAM_CLIENT = 'ANDROID_VR';
 
+/** YouTube, with YouTube Music's song search (Spotify matching, issue 48). */
+export type YouTubeSource = MusicSource & {
+  /**
+   * YouTube Music's search filtered to songs (its "Art Tracks": the label's audio, one per recording, with
+   * the artists and the length), at most `max`. Played as any YouTube video: a song is a video id.
+   */
+  searchSongs(query: string, max: number): Promise<SearchResult[]>;
+};
+
 /**
  * YouTube through youtubei.js (the InnerTube API the site itself uses). `baseUrl` replaces
  * https://www.youtube.com in every request it makes, so a deployment can route it through a proxy and
- * tests can point it at a loopback fixture.
+ * tests can point it at a loopback fixture. YouTube Music's calls (client `WEB_REMIX`) go to the same
+ * InnerTube endpoints, so the same base serves them.
  */
-export function youtubeSource(baseUrl: string): MusicSource {
+export function youtubeSource(baseUrl: string): YouTubeSource {
   const origin = 'https://www.youtube.com';
   // youtubei.js passes a Request plus an init carrying the body and headers: merge them, then re-target.
   const rewrite: typeof fetch = async (input, init) => {
@@ -122,6 +132,48 @@ export function youtubeSource(baseUrl: string): MusicSource {
             author: v.author?.name ?? '',
             seconds: v.duration?.seconds ?? 0,
             thumbnail: v.thumbnails[0]?.url ?? null,
+          }),
+        );
+    },
+    async searchSongs(query, max) {
+      const found = await (await yt()).music.search(query, { type: 'song' });
+      const { YTNodes } = await loadYoutubei();
+      // No contents (a search that found nothing may answer without any): no songs.
+      if (!found.contents) return [];
+      return found.contents
+        .filterType(YTNodes.MusicShelf)
+        .flatMap((shelf) => shelf.contents.filterType(YTNodes.MusicResponsiveListItem))
+        .filter((item) => item.item_type === 'song' && typeof item.id === 'string' && VIDEO_ID.test(item.id))
+        .slice(0, max)
+        .map((item) =>
+          toResult({
+            id: item.id as string,
+            title: item.title || 'Untitled',
+            author: (item.artists ?? []).map((a) => a.name).join(', '),
+            seconds: item.duration?.seconds ?? 0,
+            thumbnail: item.thumbnails[0]?.url ?? null,
+          }),
+        );
+    },
+    /**
+     * Autoplay's related songs (issue 48): YouTube Music's radio for the video (`next` as WEB_REMIX, then its
+     * automix playlist `RDAMVM<id>`: the songs YouTube Music plays after it), without the video itself and
+     * without entries of unknown length (live streams).
+     */
+    async related(song, max) {
+      const panel = await (await yt()).music.getUpNext(song.id, true);
+      const { YTNodes } = await loadYoutubei();
+      return panel.contents
+        .filterType(YTNodes.PlaylistPanelVideo)
+        .filter((v) => v.video_id !== song.id && VIDEO_ID.test(v.video_id) && v.duration.seconds > 0)
+        .slice(0, max)
+        .map((v) =>
+          toResult({
+            id: v.video_id,
+            title: v.title.toString() || 'Untitled',
+            author: v.artists?.map((a) => a.name).join(', ') || v.author,
+            seconds: v.duration.seconds,
+            thumbnail: v.thumbnail[0]?.url ?? null,
           }),
         );
     },

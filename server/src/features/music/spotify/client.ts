@@ -12,6 +12,11 @@ export type SpotifyTrack = {
   durationMs: number;
   artwork: string | null;
   isLocal: boolean;
+  /**
+   * The recording's ISRC (`external_ids.isrc`), which YouTube Music's search finds; null where Spotify gives
+   * none (an album's tracks are simplified objects without it, a local file).
+   */
+  isrc: string | null;
 };
 
 /** Spotify could not be asked (down, slow, refused the credentials, or answered what cannot be read). */
@@ -25,6 +30,7 @@ type RawTrack = {
   is_local?: unknown;
   artists?: { name?: unknown }[];
   album?: { images?: Image[] };
+  external_ids?: { isrc?: unknown };
 };
 type Page<T> = { items?: T[]; next?: unknown; total?: unknown };
 
@@ -160,7 +166,8 @@ export function createSpotifyClient(o: SpotifyClientOptions) {
         if (!read) return null;
         return { tracks: read.items.map((t) => toTrack(t, album.images)), total: read.total };
       }
-      const fields = 'items(track(id,name,duration_ms,is_local,artists(name),album(images))),next,total';
+      const fields =
+        'items(track(id,name,duration_ms,is_local,external_ids(isrc),artists(name),album(images))),next,total';
       const read = await pages<{ track?: RawTrack | null }>(
         `/v1/playlists/${id}/tracks?limit=100&offset=0&fields=${encodeURIComponent(fields)}`,
         max,
@@ -170,7 +177,7 @@ export function createSpotifyClient(o: SpotifyClientOptions) {
       const tracks = read.items.map((i) =>
         i.track
           ? toTrack(i.track, i.track.album?.images)
-          : { id: null, name: '', artists: [], durationMs: 0, artwork: null, isLocal: false },
+          : { id: null, name: '', artists: [], durationMs: 0, artwork: null, isLocal: false, isrc: null },
       );
       return { tracks, total: read.total };
     },
@@ -187,7 +194,15 @@ function toTrack(t: RawTrack, images: Image[] | undefined): SpotifyTrack {
     durationMs: typeof t.duration_ms === 'number' ? t.duration_ms : 0,
     artwork: artworkOf(images),
     isLocal: t.is_local === true,
+    isrc: isrcOf(t.external_ids?.isrc),
   };
+}
+
+/** An ISRC as defined (CC-XXX-YY-NNNNN, 12 characters, dashes dropped), upper-case; else null. */
+function isrcOf(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  const isrc = raw.replace(/-/g, '').toUpperCase();
+  return /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/.test(isrc) ? isrc : null;
 }
 
 /** The cover closest to 300 px (Spotify lists 640, 300 and 64), else the first. */

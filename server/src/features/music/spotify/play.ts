@@ -24,14 +24,16 @@ export type SpotifyPlayOptions = {
   client: SpotifyClient | null;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** YouTube Music's song search (the YouTube source's `searchSongs`): matching asks it first. */
+  searchSongs: (query: string, max: number) => Promise<SearchResult[]>;
   /** Matching's whole time limit (default MUSIC_SPOTIFY_MATCH_BUDGET_MS). */
   budgetMs?: number;
 };
 
 /**
  * The music commands with Spotify links (issue 48) in `play`: the link is read through Spotify's Web API on
- * the instance the member asked (it needs no bot), each track matched to a YouTube or SoundCloud song by the
- * sources' own search, and the matched songs queued through `playMany` (on the bot's holder, like every
+ * the instance the member asked (it needs no bot), each track matched to a song (YouTube Music by ISRC or by
+ * artist and title, then the YouTube and SoundCloud sources' own search), and the matched songs queued through `playMany` (on the bot's holder, like every
  * command), shown with Spotify's title, artists and artwork. Unmatched tracks come back as `skipped` with
  * their reason. Any other link goes to `play` as before.
  */
@@ -65,10 +67,15 @@ export function withSpotify(commands: MusicCommands, o: SpotifyPlayOptions): Mus
     });
     if (!list) throw fail('LIST_NOT_FOUND', T.notFound);
     if (list.tracks.length === 0) throw fail('PLAYLIST_EMPTY', T.empty);
-    const matched = await matchTracks(list.tracks, (query, platform) => commands.search(query, 5, platform), {
-      concurrency: MUSIC_SPOTIFY_MATCH_CONCURRENCY,
-      budgetMs: o.budgetMs ?? MUSIC_SPOTIFY_MATCH_BUDGET_MS,
-    });
+    const matched = await matchTracks(
+      list.tracks,
+      (query, platform) =>
+        platform === 'youtube-music' ? o.searchSongs(query, 5) : commands.search(query, 5, platform),
+      {
+        concurrency: MUSIC_SPOTIFY_MATCH_CONCURRENCY,
+        budgetMs: o.budgetMs ?? MUSIC_SPOTIFY_MATCH_BUDGET_MS,
+      },
+    );
     const songs: SearchResult[] = [];
     const skipped: SpotifySkipped[] = [];
     for (const m of matched) {

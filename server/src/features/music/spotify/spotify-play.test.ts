@@ -17,8 +17,8 @@ type Played = MusicPlayResponse & { data: { skipped?: SpotifySkipped[] }; code?:
 
 /**
  * Issue 48, what it must show: a Spotify playlist of 3 tracks through the fake Discord, the fake Web API,
- * YouTube and SoundCloud: 2 songs queued (the first matched on YouTube, the second on SoundCloud, each
- * heard at its own pitch) shown with Spotify's title, artist and cover; the third (YouTube has it only at
+ * YouTube and SoundCloud: 2 songs queued (the first matched on YouTube Music by its ISRC, the second on
+ * SoundCloud, each heard at its own pitch) shown with Spotify's title, artist and cover; the third (YouTube has it only at
  * another length) listed as skipped with its reason. Without credentials the link says what to configure.
  */
 describe('Spotify links through the bot (issue 48)', () => {
@@ -29,7 +29,13 @@ describe('Spotify links through the bot (issue 48)', () => {
   beforeAll(async () => {
     spotify = await startFakeSpotify({
       tracks: [
-        { id: 'TrackFirstLight0000001', name: 'First Light', artists: ['Fixture Band'], durationMs: 30_400 },
+        {
+          id: 'TrackFirstLight0000001',
+          name: 'First Light',
+          artists: ['Fixture Band'],
+          durationMs: 30_400,
+          isrc: 'USFX12600011',
+        },
         {
           id: 'TrackSecondWave0000002',
           name: 'Second Wave',
@@ -47,11 +53,21 @@ describe('Spotify links through the bot (issue 48)', () => {
       ],
     });
     yt = await startFakeYouTube([
+      // YouTube Music's song of that ISRC: matched first (heard at 440 Hz).
+      {
+        id: 'firstLightM',
+        title: 'First Light',
+        channel: 'Fixture Band - Topic',
+        hz: 440,
+        seconds: 30,
+        music: { artists: ['Fixture Band'], album: 'Fixture Album', isrc: 'USFX12600011' },
+      },
+      // The same song uploaded to YouTube: a match too, but YouTube Music is asked first.
       {
         id: 'firstLight1',
         title: 'Fixture Band - First Light (Official Audio)',
         channel: 'Fixture Band',
-        hz: 440,
+        hz: 415,
         seconds: 30,
       },
       // The same title at another length (a live version): never queued in its place.
@@ -99,8 +115,9 @@ describe('Spotify links through the bot (issue 48)', () => {
       uploader: 'Fixture Band',
       thumbnail: expect.stringMatching(/^https:\/\/i\.scdn\.co\/image\//),
       platform: 'youtube',
-      id: 'firstLight1',
+      id: 'firstLightM',
     });
+    expect(yt.musicSearches[0]).toBe('USFX12600011');
     expect(data.status.queue).toEqual([
       expect.objectContaining({
         title: 'Second Wave',

@@ -45,6 +45,7 @@ describe('matching a Spotify track to a playable song', () => {
     durationMs: seconds * 1000,
     artwork: null,
     isLocal: false,
+    isrc: null,
   });
   const song = (
     title: string,
@@ -86,6 +87,7 @@ describe('matching a Spotify track to a playable song', () => {
       tracks,
       async (query, platform) => {
         asked.push(`${platform}: ${query}`);
+        if (platform === 'youtube-music') return [];
         if (platform === 'youtube')
           return [
             song('Fixture Band - First Light', 'Fixture Band', 31),
@@ -105,7 +107,7 @@ describe('matching a Spotify track to a playable song', () => {
     expect(asked).not.toContain('soundcloud: Fixture Band First Light');
   });
 
-  test('both platforms failing is "could not be searched", not "no match"', async () => {
+  test('every platform failing is "could not be searched", not "no match"', async () => {
     const [r] = await matchTracks(
       [track('First Light', 'Fixture Band', 30)],
       async () => {
@@ -131,6 +133,8 @@ describe("Spotify's Web API client (the loopback fake, through the outbound fetc
     name: `Song ${i + 1}`,
     artists: ['Fixture Band'],
     durationMs: 30_000,
+    // Spotify writes ISRCs without dashes; one with them is read all the same.
+    ...(i === 0 ? { isrc: 'us-fx1-26-00001' } : {}),
   }));
   const client = (o: { secret?: string; timeoutMs?: number } = {}) =>
     createSpotifyClient({
@@ -169,10 +173,14 @@ describe("Spotify's Web API client (the loopback fake, through the outbound fetc
       durationMs: 30_000,
       artwork: expect.stringMatching(/^https:\/\/i\.scdn\.co\/image\/.+-300$/),
       isLocal: false,
+      isrc: 'USFX12600001',
     });
+    expect(read?.tracks[1]?.isrc).toBeNull();
     // An album's tracks come 50 a page: the second page is followed, with the album's cover on each.
     const album = await c.tracks({ kind: 'album', id: id('Album', 1) }, 100, 'member');
     expect(album?.tracks).toHaveLength(60);
+    // Simplified track objects carry no external ids: an album's tracks are matched by artist and title.
+    expect(album?.tracks[0]?.isrc).toBeNull();
     expect(album?.tracks[59]?.artwork).toMatch(/-300$/);
     expect(fake.log.filter((l) => l.includes('/albums/')).length).toBe(3);
     // An artist's top tracks (at most 10, with the market client credentials need).
@@ -216,7 +224,12 @@ describe('Spotify links per member (issue 48)', () => {
         return null; // a link to nothing: 404, after Spotify was asked
       },
     } as unknown as ReturnType<typeof createSpotifyClient>;
-    const music = withSpotify(commands, { client, clock, log: pino({ level: 'silent' }) });
+    const music = withSpotify(commands, {
+      client,
+      searchSongs: async () => [],
+      clock,
+      log: pino({ level: 'silent' }),
+    });
     const member = (id: string) => ({ discord_id: id }) as UsersTable;
     const link = `https://open.spotify.com/track/${id('Track', 1)}`;
     const code = (who: string) =>
@@ -235,6 +248,7 @@ describe('Spotify links per member (issue 48)', () => {
   test('without credentials a link says what to configure, before anything is asked', async () => {
     const music = withSpotify({} as MusicCommands, {
       client: null,
+      searchSongs: async () => [],
       clock: manualClock(),
       log: pino({ level: 'silent' }),
     });

@@ -19,7 +19,6 @@ const SECURITY_HEADERS = [
   'referrer-policy',
   'permissions-policy',
 ] as const;
-const SUBDOMAINS_KEPT = 200;
 
 /** A domain: DNS records with SPF and DMARC, RDAP registration, CT subdomains, the site's certificate and headers. */
 export async function domainSources(ctx: OsintContext, domain: string): Promise<SourceSet> {
@@ -138,7 +137,7 @@ async function ctSource(ctx: OsintContext, domain: string, signal: AbortSignal):
   const link = `https://crt.sh/?q=${encodeURIComponent(`%.${domain}`)}`;
   const data = {
     count: subdomains.length,
-    subdomains: subdomains.slice(0, SUBDOMAINS_KEPT),
+    subdomains: subdomains.slice(0, ctx.config.subdomainsKept),
     truncated: res.truncated,
   };
   return subdomains.length > 0
