@@ -32,7 +32,7 @@ import { fail } from '../../platform/errors.ts';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
 import type { Autoplay } from './autoplay.ts';
 import type { MusicBot } from './bot.ts';
-import type { Loudness } from './ffmpeg.ts';
+import { type Loudness, liveFiltersAvailable } from './ffmpeg.ts';
 import type { HistoryStore } from './history/store.ts';
 import type { LoudnessCache } from './loudness.ts';
 import { runMediaJob } from './media-jobs.ts';
@@ -695,6 +695,7 @@ export class MusicService {
         inputFor: (song) => this.source(song.platform).input(song),
         loudnessOf: (song) => this.loudnessOf(song),
         changed: () => this.changed(guildId),
+        liveFilters: () => liveFiltersAvailable(this.e.processes, this.e.ffmpegPath),
         started: (song) => void this.e.history?.record(guildId, song),
         autoplay: async (finished, queued) => {
           const song = (await this.e.autoplay?.(guildId, finished, queued)) ?? null;
