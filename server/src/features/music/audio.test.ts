@@ -1,6 +1,7 @@
 import { MUSIC_TEXTS, type MusicPlayResponse } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeToMono, dominantFrequency, isSilenceFrame, rmsDb } from '../../test/fake-discord-bot/index.ts';
+import { transcodersStarted } from './ffmpeg.ts';
 import {
   addToLibrary,
   api,
@@ -146,7 +147,38 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
     const cut = await audioAfter(t.discord, since, SETTLE_MS, FRAMES);
     const drop = rmsDb(decodeToMono(flat)) - rmsDb(decodeToMono(cut));
     expect(drop).toBeGreaterThanOrEqual(8);
-    await post('equalizer', { eq: { ...eq, bass: 0 } });
+    await change('equalizer', { eq: { ...eq, bass: 0 } });
+  });
+
+  test('volume, equalizer and bass boost change in the running ffmpeg: no new process, the new level heard', async () => {
+    // Issue 48: only a seek, a skip or a speed effect (nightcore, slowed) starts an ffmpeg; these do not.
+    const started = transcodersStarted();
+    const level = async (since: number) =>
+      rmsDb(decodeToMono(await audioAfter(t.discord, since, SETTLE_MS, 25)));
+    const flat = await level(performance.now());
+
+    let since = await change('volume', { volume: 50 });
+    const half = await level(since);
+    expect(flat - half).toBeGreaterThanOrEqual(5);
+    expect(flat - half).toBeLessThanOrEqual(7);
+
+    since = await change('equalizer', { eq: { bass: -12, lowMid: 0, mid: 0, highMid: 0, treble: 0 } });
+    expect(half - (await level(since))).toBeGreaterThanOrEqual(8);
+    since = await change('equalizer', { eq: { bass: 0, lowMid: 0, mid: 0, highMid: 0, treble: 0 } });
+    expect(Math.abs(half - (await level(since)))).toBeLessThanOrEqual(1.5);
+
+    // Bass boost (a +20 dB shelf at 110 Hz) raises the 100 Hz tone by about 11 dB.
+    since = await change('effects', { effects: ['bassboost'] });
+    expect((await level(since)) - half).toBeGreaterThanOrEqual(8);
+    // Echo and 8d (a dry/wet mix each) switch in and out with it.
+    await change('effects', { effects: ['bassboost', 'echo', '8d'] });
+    since = await change('effects', { effects: [] });
+    expect(Math.abs(half - (await level(since)))).toBeLessThanOrEqual(1.5);
+
+    since = await change('volume', { volume: 100 });
+    expect(Math.abs(flat - (await level(since)))).toBeLessThanOrEqual(1);
+    expect(transcodersStarted()).toBe(started);
+    expect((await status(t, t.alice.token)).currentSong?.title).toBe('tone 100');
   });
 
   test('pause stops the packets and resume continues from the same position', async () => {

@@ -67,6 +67,7 @@ export class PacketSwitch extends Readable {
   /** Called when a read finds no packet while the source is still running (it fell behind the player). */
   onMissed: (source: PacketSource) => void = () => {};
   private lagging: PacketSource | null = null;
+  private aheadReads = 0;
 
   constructor() {
     super({ objectMode: true, read() {} });
@@ -138,6 +139,7 @@ export class PacketSwitch extends Readable {
       return frame ?? null;
     }
     const now = performance.now();
+    const previousReadAt = this.lastReadAt;
     this.lastReadAt = now;
     // A paced source is taken at the first read where its margin holds (at most a frame later).
     if (this.pending && slack(this.pending.source, now) >= (this.pending.source.minSlackMs ?? 0)) {
@@ -151,8 +153,13 @@ export class PacketSwitch extends Readable {
       if (process.env.FX48_DEBUG) console.error(`[fx48] ${performance.now().toFixed(0)} read: none`);
       this.onMissed(source);
     }
+    // Too much queued at reads a frame apart: the player keeps its pace, the source is ahead of it (reads in
+    // quick succession are the player catching up after a stall of the event loop, which drains the queue).
     const margin = Math.ceil((source.minSlackMs ?? 0) / 20);
-    if (source.packets.readableLength > LAGGING_PACKETS + margin && this.lagging !== source) {
+    const paced = now - previousReadAt >= 15;
+    this.aheadReads =
+      paced && source.packets.readableLength > LAGGING_PACKETS + margin ? this.aheadReads + 1 : 0;
+    if (this.aheadReads >= 3 && this.lagging !== source) {
       this.lagging = source;
       // After this frame's turn: whatever the player does with it must not wait for it.
       setImmediate(() => this.onLagging(source));
