@@ -10,7 +10,7 @@ import net from 'node:net';
 export class FilterCommands {
   private socket: net.Socket | null = null;
   private connecting: Promise<net.Socket> | null = null;
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private greeted = false;
   private ready = false;
   private readonly waiting: { resolve: (reply: string) => void; reject: (err: Error) => void }[] = [];

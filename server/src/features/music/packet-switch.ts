@@ -150,7 +150,6 @@ export class PacketSwitch extends Readable {
     const packet = source.packets.read() as Buffer | null;
     if (packet) source.frames++;
     if (!packet && !(source.packets as Partial<Duplex>).writableFinished) {
-      if (process.env.FX48_DEBUG) console.error(`[fx48] ${performance.now().toFixed(0)} read: none`);
       this.onMissed(source);
     }
     // Too much queued at reads a frame apart: the player keeps its pace, the source is ahead of it (reads in
@@ -171,10 +170,6 @@ export class PacketSwitch extends Readable {
   private takePending(): void {
     const p = this.pending;
     if (!p) return;
-    if (process.env.FX48_DEBUG)
-      console.error(
-        `[fx48] ${performance.now().toFixed(0)} switch (new queued ${p.source.packets.readableLength})`,
-      );
     this.pending = null;
     const retireOld = this.swap(p.source, p.retire);
     setImmediate(() => {

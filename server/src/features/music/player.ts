@@ -649,10 +649,6 @@ export class GuildPlayer {
    * ffmpeg at the position (gaplessly; the queued audio plays meanwhile).
    */
   private async caughtUp(track: Track): Promise<void> {
-    if (process.env.FX48_DEBUG)
-      console.error(
-        `[fx48] ${performance.now().toFixed(0)} lagging ${track === this.track} ${!!track.sound} ${this.pendingPosition}`,
-      );
     if (track !== this.track || !track.sound || this.pendingPosition !== null) return;
     await this.restartAt(this.elapsed());
   }
