@@ -133,11 +133,11 @@ export function rateKey(effects: readonly MusicEffect[]): string {
 }
 
 /**
- * Audio the paced ffmpeg delivers at once when it starts, before it keeps to real time: enough for the
- * switch's first packets (the encoder's priming packet, dropped, and one frame), not more, since all of
- * it is queued ahead of the next live change.
+ * Audio the paced ffmpeg delivers at once when it starts, before it keeps to real time: the encoder's
+ * priming packet (dropped) and two frames, so the switch can take it at the player's next read whatever
+ * the phase (a frame more than its margin needs is skipped there: see PacketSwitch).
  */
-export const LIVE_BURST_MS = 30;
+export const LIVE_BURST_MS = 50;
 /**
  * Samples per filter frame after the pacing (10 ms): `azmq` takes commands and `arealtime` sleeps once per
  * frame, so a command waits at most this long for the filters. 5 ms frames cost a further 1 % of a core per

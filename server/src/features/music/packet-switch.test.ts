@@ -95,6 +95,13 @@ describe('PacketSwitch: the one stream the voice player reads (issue 27: gapless
     expect(text(out.read())).toBe('b1'); // two queued, the next in 20 ms: a 20 ms margin
     await done;
     expect(text(out.read())).toBe('b2');
+
+    // Three queued (a burst): a whole frame beyond the margin is skipped, counted as played.
+    const burst = { ...source('c1', 'c2', 'c3'), minSlackMs: 8, lastOutputAt: () => performance.now() };
+    const taken = out.switchTo(burst, vi.fn());
+    expect(text(out.read())).toBe('c2');
+    expect(burst.frames).toBe(2);
+    await taken;
   });
 
   it('says once when a source stays far ahead of the player at paced reads (after a pause)', async () => {

@@ -141,9 +141,22 @@ export class PacketSwitch extends Readable {
     const now = performance.now();
     const previousReadAt = this.lastReadAt;
     this.lastReadAt = now;
-    // A paced source is taken at the first read where its margin holds (at most a frame later).
-    if (this.pending && slack(this.pending.source, now) >= (this.pending.source.minSlackMs ?? 0)) {
-      this.takePending();
+    if (this.pending) {
+      const next = this.pending.source;
+      const min = next.minSlackMs ?? 0;
+      let margin = slack(next, now);
+      // A paced source is taken at the first read where its margin holds (at most a frame later), with no
+      // more than a frame beyond it: a whole frame more (its burst) is skipped, counted as played, since
+      // every frame queued at the switch is a frame later that each live change is heard. (20 ms of a new
+      // position or song, not of the audio playing.)
+      if (margin >= min) {
+        while (next.minSlackMs !== undefined && margin - 20 >= min && next.packets.readableLength > 1) {
+          next.packets.read();
+          next.frames++;
+          margin -= 20;
+        }
+        this.takePending();
+      }
     }
     const source = this.source;
     if (!source) return null;

@@ -541,8 +541,8 @@ export class GuildPlayer {
         level,
         live: live ? { socket: liveSocketPath(), burstMs: LIVE_BURST_MS } : undefined,
       });
-      // The live chain's burst holds the priming packet and a frame; the switch then waits for its margin.
-      await firstPacket(transcoder, live ? 2 : READY_PACKETS);
+      // The live chain's burst holds the priming packet and two frames; the switch then keeps its margin.
+      await firstPacket(transcoder, live ? 3 : READY_PACKETS);
     } catch (err) {
       this.deps.log.warn(
         { err: (err as Error).message, ffmpeg: transcoder?.stderr().trim(), song: song.url },
