@@ -76,14 +76,17 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
     // CI runs alone on the machine, where it is made.
     // Packets arrive at multiples of 20 ms plus timer jitter: a hole of 40 ms is one late frame, 41 ms
     // is still one (CI measured 40.4 and 41.4), 60 ms would be two. So "at most one late frame" is < 60 ms.
+    // The same for silence frames (issue 48): the live chain keeps only a few frames ahead of the listener,
+    // so on a machine whose processes stall for longer than that the voice player finds none in time and
+    // sends silence; the jitter buffer then grows (docs/music.md). Judged where the machine keeps the pace.
     if (gap.machineMs <= 40) {
       expect(gap.holeMs, `${path}: hole in the audio`).toBeLessThan(60);
+      expect(gap.silences, `${path}: silence frames inserted`).toBe(0);
     } else {
       console.warn(
-        `${path}: longest gap ${gap.holeMs.toFixed(0)} ms; the machine alone stalled ${gap.machineMs.toFixed(0)} ms: not judged`,
+        `${path}: longest gap ${gap.holeMs.toFixed(0)} ms, ${gap.silences} silence frames; the machine alone stalled ${gap.machineMs.toFixed(0)} ms: not judged`,
       );
     }
-    expect(gap.silences, `${path}: silence frames inserted`).toBe(0);
     return answeredAt;
   };
   // Audio heard after a change's answer: the voice player had at most two frames of the old audio ready.
@@ -151,8 +154,10 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
   });
 
   test('volume, equalizer and bass boost change in the running ffmpeg: no new process, the new level heard', async () => {
-    // Issue 48: only a seek, a skip or a speed effect (nightcore, slowed) starts an ffmpeg; these do not.
-    const started = transcodersStarted();
+    // Issue 48: only a seek, a skip or a speed effect (nightcore, slowed) starts an ffmpeg; these do not. (A
+    // busy machine's stall can make the playing one run ahead and be replaced: those are counted apart.)
+    const changeStarts = () => transcodersStarted().all - transcodersStarted().catchUp;
+    const started = changeStarts();
     const level = async (since: number) =>
       rmsDb(decodeToMono(await audioAfter(t.discord, since, SETTLE_MS, 25)));
     const flat = await level(performance.now());
@@ -177,7 +182,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
 
     since = await change('volume', { volume: 100 });
     expect(Math.abs(flat - (await level(since)))).toBeLessThanOrEqual(1);
-    expect(transcodersStarted()).toBe(started);
+    expect(changeStarts()).toBe(started);
     expect((await status(t, t.alice.token)).currentSong?.title).toBe('tone 100');
   });
 

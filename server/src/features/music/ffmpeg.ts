@@ -259,10 +259,13 @@ function newSocketPath(): string {
   return path.join(socketDir, `${process.pid}-${socketCount}.sock`);
 }
 
-/** ffmpeg processes started for tracks in this process (tests prove a live change starts none). */
-let transcoderStarts = 0;
-export function transcodersStarted(): number {
-  return transcoderStarts;
+/**
+ * ffmpeg processes started for tracks in this process, and how many of them replaced one that ran too far
+ * ahead of the listener (tests prove a live change starts none).
+ */
+const transcoderStarts = { all: 0, catchUp: 0 };
+export function transcodersStarted(): { all: number; catchUp: number } {
+  return { ...transcoderStarts };
 }
 
 /** Where ffmpeg reads a track: a URL it opens itself (HTTP, HLS; library files through the loopback). */
@@ -291,6 +294,8 @@ export type TranscodeOptions = {
    * audio; absent: the static chain.
    */
   live?: { socket: string; burstMs: number };
+  /** Started because the playing one ran too far ahead of the listener (counted apart, for the tests). */
+  catchUp?: boolean;
 };
 
 export type Transcoder = {
@@ -311,7 +316,7 @@ export type Transcoder = {
 };
 
 /** ffmpeg's arguments: seek, decode, filter, and encode Opus into small Ogg pages (20 ms) so a change is heard at once. */
-export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath' | 'processes'>): string[] {
+export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath' | 'processes' | 'catchUp'>): string[] {
   const input = o.input.url;
   const headers = o.input.headers
     ? [
@@ -432,7 +437,8 @@ export async function startTranscoder(o: TranscodeOptions): Promise<Transcoder> 
   const prism = await loadPrism(); // before the spawn: nothing to clean up if it cannot load
   let child: SpawnedProcess;
   try {
-    transcoderStarts++;
+    transcoderStarts.all++;
+    if (o.catchUp) transcoderStarts.catchUp++;
     child = await o.processes.spawn(o.ffmpegPath, ffmpegArgs(o), {
       nice: o.live ? LIVE_NICE : TRANSCODER_NICE,
     });

@@ -452,12 +452,12 @@ export class GuildPlayer {
     this.crashRestarts = 0;
   }
 
-  private async restartAt(position: number): Promise<void> {
+  private async restartAt(position: number, catchUp = false): Promise<void> {
     if (!this.current) {
       this.deps.changed();
       return;
     }
-    await this.startTrack(position);
+    await this.startTrack(position, true, catchUp);
   }
 
   /** The song ended, was skipped, or could not start: loop it, or go on to the next one (or stop). */
@@ -509,7 +509,7 @@ export class GuildPlayer {
    * (or starts the output). A song that cannot start is skipped; a change that cannot start leaves the
    * song playing as it was.
    */
-  private async startTrack(position: number, reuseInput = true): Promise<void> {
+  private async startTrack(position: number, reuseInput = true, catchUp = false): Promise<void> {
     const song = this.current;
     if (!song) return;
     const generation = ++this.generation;
@@ -540,6 +540,7 @@ export class GuildPlayer {
         eq,
         level,
         live: live ? { socket: liveSocketPath(), burstMs: LIVE_BURST_MS } : undefined,
+        catchUp,
       });
       // The live chain's burst holds the priming packet and two frames; the switch then keeps its margin.
       await firstPacket(transcoder, live ? 3 : READY_PACKETS);
@@ -650,7 +651,7 @@ export class GuildPlayer {
    */
   private async caughtUp(track: Track): Promise<void> {
     if (track !== this.track || !track.sound || this.pendingPosition !== null) return;
-    await this.restartAt(this.elapsed());
+    await this.restartAt(this.elapsed(), true);
   }
 
   /** A live track could not deliver a frame in time: the next ones start with more audio ahead. */
