@@ -26,9 +26,11 @@ const READ_IDLE_MS = 60;
 const SWITCH_WAIT_MS = 100;
 /**
  * More packets than this queued behind the one read, beyond a paced source's margin: it runs that far ahead
- * of the listener (a paced ffmpeg after a pause; an unpaced one always does). Said once per source.
+ * of the listener (a paced ffmpeg after a pause, or after the player fell behind in a stall of the event
+ * loop; an unpaced one always does), and every live change would be heard that much later. Said once per
+ * source.
  */
-const LAGGING_PACKETS = 8;
+const LAGGING_PACKETS = 4;
 
 /**
  * How long before the player takes them a paced source's packets would be there if it became the current
@@ -162,13 +164,15 @@ export class PacketSwitch extends Readable {
     if (!source) return null;
     const packet = source.packets.read() as Buffer | null;
     if (packet) source.frames++;
-    if (!packet && !(source.packets as Partial<Duplex>).writableFinished) {
+    // Reads in quick succession are the player catching up after a stall of the event loop: a paced source
+    // has nothing for them (it keeps to real time, not to the player's backlog), which is the stall's doing.
+    // A read a frame after the last that finds nothing is the source's.
+    const paced = now - previousReadAt >= 15;
+    if (!packet && paced && !(source.packets as Partial<Duplex>).writableFinished) {
       this.onMissed(source);
     }
-    // Too much queued at reads a frame apart: the player keeps its pace, the source is ahead of it (reads in
-    // quick succession are the player catching up after a stall of the event loop, which drains the queue).
+    // Too much queued at reads a frame apart: the player keeps its pace, the source is ahead of it.
     const margin = Math.ceil((source.minSlackMs ?? 0) / 20);
-    const paced = now - previousReadAt >= 15;
     this.aheadReads =
       paced && source.packets.readableLength > LAGGING_PACKETS + margin ? this.aheadReads + 1 : 0;
     if (this.aheadReads >= 3 && this.lagging !== source) {
