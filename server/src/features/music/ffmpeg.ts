@@ -416,7 +416,7 @@ const TRANSCODER_NICE = 10;
  * The live chain's ffmpeg keeps only its head start ahead of the listener, so it must run when its frame is
  * due rather than when the machine is idle: the server's priority. (Paced, it uses the CPU in 10 ms slices.)
  */
-const LIVE_NICE = 0;
+const LIVE_NICE = 10;
 
 /** prism-media (the Ogg demuxer), loaded with the first track: it costs nothing at start-up (bench/startup). */
 let prismModule: Promise<typeof import('prism-media')> | undefined;
