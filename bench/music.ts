@@ -372,7 +372,9 @@ try {
       const wall = (performance.now() - t0) / 1000;
       const node = (nodeCpu() - n0) / wall;
       const system = (cpuSeconds(server.pid ?? 0, 'system') - s0) / wall;
-      const ff = pids.reduce((sum, pid, k) => sum + (cpuSeconds(pid) - (f0[k] ?? 0)), 0) / wall;
+      // An ffmpeg replaced during the window (a catch-up after a stall) is gone at its end: what it used is lost
+      // (never negative), so this can undercount on a busy machine.
+      const ff = pids.reduce((sum, pid, k) => sum + Math.max(0, cpuSeconds(pid) - (f0[k] ?? 0)), 0) / wall;
       return { node: node * 100, system: system * 100, ffmpeg: ff * 100 };
     };
     const plain = await measure();
