@@ -135,9 +135,10 @@ export function rateKey(effects: readonly MusicEffect[]): string {
 /**
  * Audio the paced ffmpeg delivers at once when it starts, before it keeps to real time: the encoder's
  * priming packet (dropped) and two frames, so the switch can take it at the player's next read whatever
- * the phase (a frame more than its margin needs is skipped there: see PacketSwitch).
+ * the phase (a frame more than its margin needs is skipped there: see PacketSwitch). The third packet
+ * needs the encoder's third 20 ms input frame whole: 60 ms (at 50, it came a paced 10–20 ms later).
  */
-export const LIVE_BURST_MS = 50;
+export const LIVE_BURST_MS = 60;
 /**
  * Samples per filter frame after the pacing (10 ms): `azmq` takes commands and `arealtime` sleeps once per
  * frame, so a command waits at most this long for the filters. 5 ms frames cost a further 1 % of a core per
