@@ -159,8 +159,10 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
     const changeStarts = () => transcodersStarted().all - transcodersStarted().catchUp;
     const started = changeStarts();
     // A live change is answered once ffmpeg has applied it; what was encoded before it is still queued (the
-    // margin, the packet being filled, the voice library's cycle: up to about 100 ms, docs/music.md).
-    const LIVE_SETTLE_MS = 120;
+    // margin, the packet being filled, the voice library's cycle: about 100 ms on a quiet machine, up to the
+    // catch-up limit of 4 frames beyond the margin on a busy one, docs/music.md). This checks the level, not
+    // how soon it is heard (bench/music.ts measures that).
+    const LIVE_SETTLE_MS = 300;
     const level = async (since: number) =>
       rmsDb(decodeToMono(await audioAfter(t.discord, since, LIVE_SETTLE_MS, 25)));
     const flat = await level(performance.now());
