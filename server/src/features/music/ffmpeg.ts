@@ -134,11 +134,12 @@ export function rateKey(effects: readonly MusicEffect[]): string {
 
 /**
  * Audio the paced ffmpeg delivers at once when it starts, before it keeps to real time: the encoder's
- * priming packet (dropped) and two frames, so the switch can take it at the player's next read whatever
- * the phase (a frame more than its margin needs is skipped there: see PacketSwitch). The third packet
- * needs the encoder's third 20 ms input frame whole: 60 ms (at 50, it came a paced 10–20 ms later).
+ * priming packet (dropped) and three frames, so the switch can take it at the player's next read whatever
+ * the phase with its margin (a frame more than the margin needs is skipped there: see PacketSwitch). The
+ * n-th packet needs the encoder's n-th 20 ms input frame whole, so 20 ms per packet (at 50 ms the third came
+ * a paced 10–20 ms later at every start).
  */
-export const LIVE_BURST_MS = 60;
+export const LIVE_BURST_MS = 80;
 /**
  * Samples per filter frame after the pacing (10 ms): `azmq` takes commands and `arealtime` sleeps once per
  * frame, so a command waits at most this long for the filters. 5 ms frames cost a further 1 % of a core per

@@ -542,8 +542,8 @@ export class GuildPlayer {
         live: live ? { socket: liveSocketPath(), burstMs: LIVE_BURST_MS } : undefined,
         catchUp,
       });
-      // The live chain's burst holds the priming packet and two frames; the switch then keeps its margin.
-      await firstPacket(transcoder, live ? 3 : READY_PACKETS);
+      // The live chain's burst holds the priming packet and three frames; the switch then keeps its margin.
+      await firstPacket(transcoder, live ? 4 : READY_PACKETS);
     } catch (err) {
       this.deps.log.warn(
         { err: (err as Error).message, ffmpeg: transcoder?.stderr().trim(), song: song.url },
@@ -722,10 +722,11 @@ function dropEncoderPriming(packets: Readable): number {
  */
 const READY_PACKETS = 4;
 /**
- * A live track's margin at the switch on a quiet machine: a packet that comes in the same turn of the event
- * loop as the player's read can miss it, so not less than a few milliseconds.
+ * A live track's margin at the switch on a quiet machine. A new ffmpeg's first frames are its least punctual:
+ * with 8 or 20 ms, one start in ten or so on the quiet 2-core machine still left the player a frame without a
+ * packet (a silence frame), so 30 (the margin is then 30–50 ms).
  */
-const MIN_CUSHION_MS = 8;
+const MIN_CUSHION_MS = 30;
 /** The most it grows to on a busy machine. */
 const MAX_CUSHION_MS = 200;
 
