@@ -80,4 +80,51 @@ describe('PacketSwitch: the one stream the voice player reads (issue 27: gapless
     const frames = [out.read(), out.read(), out.read(), out.read(), out.read()];
     expect(frames.every((f) => f?.equals(SILENCE_FRAME))).toBe(true);
   });
+
+  it('a paced source (the live chain) is taken at the first read where its packets keep its margin', async () => {
+    const out = new PacketSwitch();
+    await out.switchTo(source('a1', 'a2', 'a3', 'a4'), vi.fn());
+    expect(text(out.read())).toBe('a1');
+    // One packet queued, the next due in 20 ms: taken now, the player would meet it just in time (0 ms).
+    let arrived = performance.now();
+    const paced = { ...source('b1'), minSlackMs: 8, lastOutputAt: () => arrived };
+    const done = out.switchTo(paced, vi.fn());
+    expect(text(out.read())).toBe('a2'); // not yet: the margin would be 0 ms
+    (paced.packets as PassThrough).write(Buffer.from('b2'));
+    arrived = performance.now();
+    expect(text(out.read())).toBe('b1'); // two queued, the next in 20 ms: a 20 ms margin
+    await done;
+    expect(text(out.read())).toBe('b2');
+
+    // Three queued (a burst): a whole frame beyond the margin is skipped, counted as played.
+    const burst = { ...source('c1', 'c2', 'c3'), minSlackMs: 8, lastOutputAt: () => performance.now() };
+    const taken = out.switchTo(burst, vi.fn());
+    expect(text(out.read())).toBe('c2');
+    expect(burst.frames).toBe(2);
+    await taken;
+  });
+
+  it('says once when a source stays far ahead of the player at paced reads (after a pause)', async () => {
+    const out = new PacketSwitch();
+    const lagging = vi.fn();
+    out.onLagging = lagging;
+    const ahead = source(...Array.from({ length: 20 }, (_, i) => `p${i}`));
+    await out.switchTo(ahead, vi.fn());
+    // Reads in quick succession (catching up after a stall) do not count.
+    for (let i = 0; i < 4; i++) out.read();
+    await nextTurn();
+    expect(lagging).not.toHaveBeenCalled();
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      for (let i = 0; i < 4; i++) {
+        vi.advanceTimersByTime(20);
+        out.read();
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    await nextTurn();
+    expect(lagging).toHaveBeenCalledTimes(1);
+    expect(lagging).toHaveBeenCalledWith(ahead);
+  });
 });
