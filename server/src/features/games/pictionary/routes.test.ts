@@ -43,6 +43,7 @@ describe('Pictionary lobby', () => {
       game: { status: 'lobby', hostId: a.userId, maxRounds: 3, maxPlayers: 8, wordBanks: ['general'] },
     });
     const second = await join(ctx.app, b.token);
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
     expect(second.body.game!.id).toBe(first.body.game!.id);
     expect(second.body.game!.players.map((p) => p.username)).toEqual(['alice', 'bob']);
     const again = await join(ctx.app, a.token);
