@@ -2,8 +2,7 @@
 # Builds ffmpeg and ffprobe into /opt/ffmpeg from Debian's source package of the running release (Debian's
 # patches and security updates included), with only what Guildhall uses (docs/operations.md, "Containers"):
 #   music:   the common audio decoders and containers, HTTPS and HLS input (GnuTLS), the bot's filters
-#            (music/ffmpeg.ts: effects, equaliser, loudnorm/ebur128, volume, limiter; the live chain's pacing
-#            and its ZeroMQ command socket, azmq through libzmq), Opus in Ogg out;
+#            (music/ffmpeg.ts: effects, equaliser, loudnorm/ebur128, volume, limiter), Opus in Ogg out;
 #   posters: the common video decoders and containers (AV1 through libdav1d), scale, PNG out
 #            (files/thumbnails/video.ts);
 #   checks:  the lavfi input with sine/testsrc (the container test feeds the real chains with them).
@@ -18,7 +17,7 @@ for f in /etc/apt/sources.list.d/*.sources; do
 done
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends ca-certificates dpkg-dev build-essential nasm pkg-config \
-  libopus-dev libdav1d-dev libgnutls28-dev zlib1g-dev libzmq3-dev >/dev/null
+  libopus-dev libdav1d-dev libgnutls28-dev zlib1g-dev >/dev/null
 
 mkdir -p /build/src
 cd /build/src
@@ -26,7 +25,7 @@ apt-get source -qq ffmpeg >/dev/null 2>&1
 cd ffmpeg-*/
 
 ./configure --prefix=/opt/ffmpeg --disable-debug --disable-doc --disable-ffplay --disable-autodetect \
-  --enable-gnutls --enable-libopus --enable-libdav1d --enable-zlib --enable-libzmq \
+  --enable-gnutls --enable-libopus --enable-libdav1d --enable-zlib \
   --disable-hwaccels --disable-devices --enable-indev=lavfi \
   --disable-encoders --enable-encoder=libopus,png,mjpeg,pcm_s16le,pcm_f32le,wrapped_avframe \
   --disable-muxers --enable-muxer=ogg,opus,null,image2,image2pipe,wav,s16le,f32le \
@@ -36,7 +35,7 @@ cd ffmpeg-*/
   --disable-demuxers \
   --enable-demuxer='mov,matroska,webm_dash_manifest,ogg,mp3,aac,ac3,eac3,dts,truehd,flac,wav,w64,aiff,caf,ape,wv,tta,asf,amr,au,hls,mpegts,mpegps,avi,flv,live_flv,h264,hevc,m4v,mpegvideo,image2,image2pipe,png_pipe,jpeg_pipe,webp_pipe,gif,dsf,loas,mlp' \
   --disable-filters \
-  --enable-filter='aresample,asetrate,atempo,bass,treble,equalizer,aecho,apulsator,volume,loudnorm,ebur128,alimiter,aformat,anull,atrim,asplit,amix,azmq,arealtime,asetnsamples,asetpts,sine,anullsrc,scale,format,null,trim,hflip,vflip,transpose,setpts,fps,testsrc' \
+  --enable-filter='aresample,asetrate,atempo,bass,treble,equalizer,aecho,apulsator,volume,loudnorm,ebur128,alimiter,aformat,anull,atrim,asplit,amix,sine,anullsrc,scale,format,null,trim,hflip,vflip,transpose,setpts,fps,testsrc' \
   >/dev/null
 make -j"$(nproc)" >/dev/null
 make install >/dev/null

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { DEMO_USER_ID, EQ_BANDS, type EqSettings, MUSIC_EFFECTS } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posterFrameArgs } from '../features/files/index.ts';
-import { encoderArgs, liveEncoderArgs } from '../features/music/index.ts';
+import { encoderArgs } from '../features/music/index.ts';
 import { eventually } from '../test/eventually.ts';
 import { deadline } from '../test/time-scale.ts';
 
@@ -198,41 +198,6 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
       ]);
       expect(probed).toBe('opus,48000,2');
     }
-    // The live chain (issue 48: paced, filters changed through azmq's socket) runs too: 1 s of audio.
-    const live = liveEncoderArgs(
-      MUSIC_EFFECTS,
-      eq,
-      { volume: 150, loudness: { kind: 'gain', lufs: -30 } },
-      '/tmp/live.sock',
-    );
-    await podman([
-      'exec',
-      name,
-      'ffmpeg',
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:duration=1',
-      ...live,
-      '-y',
-      '/tmp/live.ogg',
-    ]);
-    expect(
-      await podman([
-        'exec',
-        name,
-        'ffprobe',
-        '-v',
-        'error',
-        '-show_entries',
-        'stream=codec_name',
-        '-of',
-        'csv=p=0',
-        '/tmp/live.ogg',
-      ]),
-    ).toBe('opus');
     // The loudness measurement the bot makes once per song (music/loudness.ts).
     const { stderr } = await run('podman', [
       'exec',

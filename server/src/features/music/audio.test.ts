@@ -1,7 +1,6 @@
 import { MUSIC_TEXTS, type MusicPlayResponse } from '@guildhall/common';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeToMono, dominantFrequency, isSilenceFrame, rmsDb } from '../../test/fake-discord-bot/index.ts';
-import { transcodersStarted } from './ffmpeg.ts';
 import {
   addToLibrary,
   api,
@@ -76,19 +75,14 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
     // CI runs alone on the machine, where it is made.
     // Packets arrive at multiples of 20 ms plus timer jitter: a hole of 40 ms is one late frame, 41 ms
     // is still one (CI measured 40.4 and 41.4), 60 ms would be two. So "at most one late frame" is < 60 ms.
-    // The same for silence frames (issue 48): the live chain keeps only a few frames ahead of the listener,
-    // so on a machine whose processes stall for longer than that the voice player finds none in time and
-    // sends silence; the jitter buffer then grows (docs/music.md). Judged where the machine keeps the pace.
-    // At most one: with the live chain, about one new ffmpeg in ten on the quiet 2-core machine leaves the player
-    // one frame without a packet right after the switch (cause not found yet; docs/music.md, issue 48 figures).
     if (gap.machineMs <= 40) {
       expect(gap.holeMs, `${path}: hole in the audio`).toBeLessThan(60);
-      expect(gap.silences, `${path}: silence frames inserted`).toBeLessThanOrEqual(1);
     } else {
       console.warn(
-        `${path}: longest gap ${gap.holeMs.toFixed(0)} ms, ${gap.silences} silence frames; the machine alone stalled ${gap.machineMs.toFixed(0)} ms: not judged`,
+        `${path}: longest gap ${gap.holeMs.toFixed(0)} ms; the machine alone stalled ${gap.machineMs.toFixed(0)} ms: not judged`,
       );
     }
+    expect(gap.silences, `${path}: silence frames inserted`).toBe(0);
     return answeredAt;
   };
   // Audio heard after a change's answer: the voice player had at most two frames of the old audio ready.
@@ -152,45 +146,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music audio through the fak
     const cut = await audioAfter(t.discord, since, SETTLE_MS, FRAMES);
     const drop = rmsDb(decodeToMono(flat)) - rmsDb(decodeToMono(cut));
     expect(drop).toBeGreaterThanOrEqual(8);
-    await change('equalizer', { eq: { ...eq, bass: 0 } });
-  });
-
-  test('volume, equalizer and bass boost change in the running ffmpeg: no new process, the new level heard', async () => {
-    // Issue 48: only a seek, a skip or a speed effect (nightcore, slowed) starts an ffmpeg; these do not. (A
-    // busy machine's stall can make the playing one run ahead and be replaced: those are counted apart.)
-    const changeStarts = () => transcodersStarted().all - transcodersStarted().catchUp;
-    const started = changeStarts();
-    // A live change is answered once ffmpeg has applied it; what was encoded before it is still queued (the
-    // margin, the packet being filled, the voice library's cycle: about 100 ms on a quiet machine, up to the
-    // catch-up limit of 4 frames beyond the margin on a busy one, docs/music.md). This checks the level, not
-    // how soon it is heard (bench/music.ts measures that).
-    const LIVE_SETTLE_MS = 300;
-    const level = async (since: number) =>
-      rmsDb(decodeToMono(await audioAfter(t.discord, since, LIVE_SETTLE_MS, 25)));
-    const flat = await level(performance.now());
-
-    let since = await change('volume', { volume: 50 });
-    const half = await level(since);
-    expect(flat - half).toBeGreaterThanOrEqual(5);
-    expect(flat - half).toBeLessThanOrEqual(7);
-
-    since = await change('equalizer', { eq: { bass: -12, lowMid: 0, mid: 0, highMid: 0, treble: 0 } });
-    expect(half - (await level(since))).toBeGreaterThanOrEqual(8);
-    since = await change('equalizer', { eq: { bass: 0, lowMid: 0, mid: 0, highMid: 0, treble: 0 } });
-    expect(Math.abs(half - (await level(since)))).toBeLessThanOrEqual(1.5);
-
-    // Bass boost (a +20 dB shelf at 110 Hz) raises the 100 Hz tone by about 11 dB.
-    since = await change('effects', { effects: ['bassboost'] });
-    expect((await level(since)) - half).toBeGreaterThanOrEqual(8);
-    // Echo and 8d (a dry/wet mix each) switch in and out with it.
-    await change('effects', { effects: ['bassboost', 'echo', '8d'] });
-    since = await change('effects', { effects: [] });
-    expect(Math.abs(half - (await level(since)))).toBeLessThanOrEqual(1.5);
-
-    since = await change('volume', { volume: 100 });
-    expect(Math.abs(flat - (await level(since)))).toBeLessThanOrEqual(1);
-    expect(changeStarts()).toBe(started);
-    expect((await status(t, t.alice.token)).currentSong?.title).toBe('tone 100');
+    await post('equalizer', { eq: { ...eq, bass: 0 } });
   });
 
   test('pause stops the packets and resume continues from the same position', async () => {

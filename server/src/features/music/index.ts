@@ -17,7 +17,6 @@ import type { MusicBot } from './bot.ts';
 import type { MusicFeatureConfig } from './config.ts';
 import { DiscordSide } from './discord/index.ts';
 import { withSongNotes } from './discord/song-notes.ts';
-import { liveFiltersAvailable } from './ffmpeg.ts';
 import { connectForwarder, type Forwarder } from './forward.ts';
 import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
 import { createHistoryStore, type HistoryStore } from './history/store.ts';
@@ -95,7 +94,7 @@ export type MusicOptions = {
  * Redis (docs/operations.md, "One music bot").
  */
 /** The bot's encoder arguments (the container test runs them with the image's own ffmpeg). */
-export { encoderArgs, liveEncoderArgs } from './ffmpeg.ts';
+export { encoderArgs } from './ffmpeg.ts';
 
 export const musicFeature = (options: MusicOptions = {}) =>
   defineFeature<MusicState, MusicFeatureConfig>({
@@ -266,7 +265,6 @@ export const musicFeature = (options: MusicOptions = {}) =>
         return;
       }
       processes.warmUp(); // the first song does not wait for the spawner's helper to start
-      void liveFiltersAvailable(processes, c.ffmpegPath); // nor for the check of ffmpeg's live filters
       const lease = state.lease;
       if (!lease) {
         hold(state, c, log); // one SQLite process: no lease, no forwarding

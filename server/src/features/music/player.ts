@@ -22,20 +22,7 @@ import {
 } from '@guildhall/common';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
-import {
-  type LevelOptions,
-  LIVE_BURST_MS,
-  type LiveSound,
-  type Loudness,
-  liveCommands,
-  liveSocketPath,
-  liveSound,
-  playbackRate,
-  rateKey,
-  startTranscoder,
-  type TrackInput,
-  type Transcoder,
-} from './ffmpeg.ts';
+import { type Loudness, playbackRate, startTranscoder, type TrackInput, type Transcoder } from './ffmpeg.ts';
 import { type PacketSource, PacketSwitch } from './packet-switch.ts';
 import { insertionIndex, songKey } from './queue-order.ts';
 
@@ -49,11 +36,6 @@ export type PlayerDeps = {
   loudnessOf: (song: Song) => Loudness;
   /** Called after every change of this guild's playback. */
   changed: () => void;
-  /**
-   * Whether ffmpeg has the live chain's filters (issue 48): then effects, equalizer and volume change in the
-   * running ffmpeg; without it (or this), every change starts a new one.
-   */
-  liveFilters?: () => Promise<boolean>;
   /** A song started playing (not a restart of it for a change, seek or resume): the history records it. */
   started?: (song: Song) => void;
   /**
@@ -101,11 +83,6 @@ type Track = PacketSource & {
   input: TrackInput;
   startedAt: number;
   rate: number;
-  /** Its rate effects (`rateKey`): a change of them needs a new ffmpeg. */
-  rates: string;
-  level: LevelOptions;
-  /** The live chain's sound as last commanded (null: the static chain, every change restarts it). */
-  sound: LiveSound | null;
 };
 
 /**
@@ -156,15 +133,6 @@ export class GuildPlayer {
    * its end only the next ffmpeg's start stands between the two songs, not the search for a related one.
    */
   private upcoming: { entryId: string; pick: Promise<Song | null> } | null = null;
-  /**
-   * A live track's margin, a jitter buffer: how much earlier than the voice player takes it each packet
-   * must be there at the switch (`PacketSource.minSlackMs`). MIN_CUSHION_MS while every packet comes in
-   * time; 10 ms more (up to MAX_CUSHION_MS) each time the player found none (a busy machine delayed ffmpeg),
-   * 10 ms less per quiet minute. Every millisecond of it is a millisecond later that a live change is heard.
-   */
-  private cushionMs = MIN_CUSHION_MS;
-  /** performance.now() of the cushion's last change (a monotonic clock: only intervals matter). */
-  private cushionChangedAt = Number.NEGATIVE_INFINITY;
 
   private readonly deps: PlayerDeps;
 
@@ -318,66 +286,20 @@ export class GuildPlayer {
     await this.restartAt(position);
   }
 
-  /** Effects: changed in the running ffmpeg, except nightcore and slowed (a gapless restart). */
   async setEffects(effects: MusicEffect[]): Promise<void> {
     this.effects = effects;
-    await this.applySound();
+    await this.restartAt(this.elapsed());
   }
 
   async setEq(eq: EqSettings): Promise<void> {
     this.eq = eq;
-    await this.applySound();
-  }
-
-  /** Volume 0–200 %, heard at once (changed in the running ffmpeg). */
-  async setVolume(volume: number): Promise<void> {
-    this.volume = volume;
-    await this.applySound();
-  }
-
-  /**
-   * Brings the playing ffmpeg to the effects, equalizer and volume set now: by filter commands when it runs
-   * the live chain with the same rate effects, else by a gapless restart at the position. A start in
-   * progress (a seek, a skip) catches up by itself once it plays (`startTrack`).
-   */
-  private async applySound(): Promise<void> {
-    if (!this.current) {
-      this.deps.changed();
-      return;
-    }
-    const t = this.track?.song === this.current ? this.track : null;
-    if (t?.sound && t.rates === rateKey(this.effects)) {
-      if (await this.syncSound(t)) {
-        this.deps.changed();
-        return;
-      }
-    } else if (this.pendingPosition !== null) {
-      // A start in progress (a seek, a skip) takes the new settings once it plays.
-      this.deps.changed();
-      return;
-    }
     await this.restartAt(this.elapsed());
   }
 
-  /** Sends a live track the commands that take it to the current settings; false when it could not. */
-  private async syncSound(t: Track): Promise<boolean> {
-    if (!t.sound || !t.transcoder.command) return false;
-    const to = liveSound(this.effects, this.eq, { ...t.level, volume: this.volume });
-    const commands = liveCommands(t.sound, to);
-    if (commands.length === 0) return true;
-    // Before the answer: a change made meanwhile is computed from this one (the commands go in order).
-    t.sound = to;
-    try {
-      await t.transcoder.command(commands);
-      return true;
-    } catch (err) {
-      this.deps.log.warn(
-        { err: (err as Error).message },
-        'music: filter command failed; restarting the track',
-      );
-      t.sound = null;
-      return false;
-    }
+  /** Volume 0–200 %, heard at once (a gapless restart at the current position). */
+  async setVolume(volume: number): Promise<void> {
+    this.volume = volume;
+    await this.restartAt(this.elapsed());
   }
 
   async setNormalize(on: boolean): Promise<void> {
@@ -452,12 +374,12 @@ export class GuildPlayer {
     this.crashRestarts = 0;
   }
 
-  private async restartAt(position: number, catchUp = false): Promise<void> {
+  private async restartAt(position: number): Promise<void> {
     if (!this.current) {
       this.deps.changed();
       return;
     }
-    await this.startTrack(position, true, catchUp);
+    await this.startTrack(position);
   }
 
   /** The song ended, was skipped, or could not start: loop it, or go on to the next one (or stop). */
@@ -509,7 +431,7 @@ export class GuildPlayer {
    * (or starts the output). A song that cannot start is skipped; a change that cannot start leaves the
    * song playing as it was.
    */
-  private async startTrack(position: number, reuseInput = true, catchUp = false): Promise<void> {
+  private async startTrack(position: number, reuseInput = true): Promise<void> {
     const song = this.current;
     if (!song) return;
     const generation = ++this.generation;
@@ -517,33 +439,21 @@ export class GuildPlayer {
     this.deps.changed();
     let transcoder: Transcoder | undefined;
     let input: TrackInput | undefined;
-    const level: LevelOptions = {
-      volume: this.volume,
-      loudness: this.normalize ? this.deps.loudnessOf(song) : { kind: 'off' },
-    };
-    const effects = [...this.effects];
-    const eq = { ...this.eq };
-    let live = false;
-    const slackMs = this.cushion();
     try {
-      const reused = reuseInput ? this.reusableInput(song) : null;
-      [input, live] = await Promise.all([
-        reused ?? this.deps.inputFor(song),
-        this.deps.liveFilters?.().catch(() => false) ?? false,
-      ]);
+      input = (reuseInput ? this.reusableInput(song) : null) ?? (await this.deps.inputFor(song));
       transcoder = await startTranscoder({
         ffmpegPath: this.deps.ffmpegPath,
         processes: this.deps.processes,
         input,
         startSeconds: position,
-        effects,
-        eq,
-        level,
-        live: live ? { socket: liveSocketPath(), burstMs: LIVE_BURST_MS } : undefined,
-        catchUp,
+        effects: this.effects,
+        eq: this.eq,
+        level: {
+          volume: this.volume,
+          loudness: this.normalize ? this.deps.loudnessOf(song) : { kind: 'off' },
+        },
       });
-      // The live chain's burst holds the priming packet and three frames; the switch then keeps its margin.
-      await firstPacket(transcoder, live ? 4 : READY_PACKETS);
+      await firstPacket(transcoder);
     } catch (err) {
       this.deps.log.warn(
         { err: (err as Error).message, ffmpeg: transcoder?.stderr().trim(), song: song.url },
@@ -582,12 +492,7 @@ export class GuildPlayer {
       song,
       input,
       startedAt: position,
-      rate: playbackRate(effects),
-      rates: rateKey(effects),
-      level,
-      sound: transcoder.command ? liveSound(effects, eq, level) : null,
-      minSlackMs: transcoder.command ? slackMs : undefined,
-      lastOutputAt: transcoder.lastOutputAt,
+      rate: playbackRate(this.effects),
     };
     const old = this.track;
     this.track = track;
@@ -601,15 +506,6 @@ export class GuildPlayer {
           ? { entryId: song.entryId, pick: this.deps.autoplay(song, []).catch(() => null) }
           : null;
     }
-    // A change made while it started: a live ffmpeg catches up by commands; otherwise it starts again.
-    const stale =
-      track.rates !== rateKey(this.effects) ||
-      (!track.sound &&
-        (effects.join() !== this.effects.join() ||
-          JSON.stringify(eq) !== JSON.stringify(this.eq) ||
-          level.volume !== this.volume));
-    if (stale) void this.restartAt(this.elapsed());
-    else if (track.sound) void this.syncSound(track);
     const retire = () => transcoder.kill();
     if (this.out && !this.out.isFinishing) {
       // The old ffmpeg is ended by the switch, once the new one is playing.
@@ -617,8 +513,6 @@ export class GuildPlayer {
     } else {
       const out = new PacketSwitch();
       out.onSourceEnd = (ended) => void this.sourceEnded(ended as Track);
-      out.onLagging = (lagging) => void this.caughtUp(lagging as Track);
-      out.onMissed = (source) => this.missed(source as Track);
       // One silence frame of padding: with our own five before the end, exactly five reach Discord.
       const resource: AudioResource = createAudioResource(out, {
         inputType: StreamType.Opus,
@@ -642,33 +536,6 @@ export class GuildPlayer {
     const t = this.track;
     if (!t || t.song !== song || t.input.kind !== 'url') return null;
     return (t.input.reusableUntil ?? 0) > Date.now() ? t.input : null;
-  }
-
-  /**
-   * A live track has more audio queued than its head start (after a pause, or while the voice link was down,
-   * its ffmpeg went on at real time): a live change would be heard that much later, so it is replaced by a new
-   * ffmpeg at the position (gaplessly; the queued audio plays meanwhile).
-   */
-  private async caughtUp(track: Track): Promise<void> {
-    if (track !== this.track || !track.sound || this.pendingPosition !== null) return;
-    await this.restartAt(this.elapsed(), true);
-  }
-
-  /** A live track could not deliver a frame in time: the next ones start with more audio ahead. */
-  private missed(track: Track): void {
-    if (!track.sound || this.cushionMs >= MAX_CUSHION_MS) return;
-    this.cushionMs = Math.min(MAX_CUSHION_MS, this.cushionMs + 10);
-    this.cushionChangedAt = performance.now();
-  }
-
-  /** The margin for a new live ffmpeg: 10 ms back towards MIN_CUSHION_MS after a quiet minute. */
-  private cushion(): number {
-    const now = performance.now();
-    if (this.cushionMs > MIN_CUSHION_MS && now - this.cushionChangedAt > 60_000) {
-      this.cushionMs = Math.max(MIN_CUSHION_MS, this.cushionMs - 10);
-      this.cushionChangedAt = now;
-    }
-    return this.cushionMs;
   }
 
   /** The current ffmpeg ran out: the song's end, or a crash (restarted where it was). */
@@ -721,19 +588,11 @@ function dropEncoderPriming(packets: Readable): number {
  * leave the player a frame with nothing to send right after the switch.
  */
 const READY_PACKETS = 4;
-/**
- * A live track's margin at the switch on a quiet machine. A new ffmpeg's first frames are its least punctual:
- * with 8 or 20 ms, one start in ten or so on the quiet 2-core machine still left the player a frame without a
- * packet (a silence frame), so 30 (the margin is then 30–50 ms).
- */
-const MIN_CUSHION_MS = 30;
-/** The most it grows to on a busy machine. */
-const MAX_CUSHION_MS = 200;
 
 /** Resolves once the demuxer holds its first packets (or all there are); rejects when it ends with none. */
-function firstPacket(t: Transcoder, ready: number): Promise<void> {
+function firstPacket(t: Transcoder): Promise<void> {
   const packets = t.packets;
-  if (packets.readableLength >= ready) return Promise.resolve();
+  if (packets.readableLength >= READY_PACKETS) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     const done = (err?: Error) => {
       clearTimeout(timer);
@@ -747,7 +606,7 @@ function firstPacket(t: Transcoder, ready: number): Promise<void> {
     // The demuxer's writable side finishing means ffmpeg's output is all in: a short remainder is enough.
     const inputDone = () => (packets as Partial<Duplex>).writableFinished === true;
     const onReadable = () => {
-      if (packets.readableLength >= ready || (inputDone() && packets.readableLength > 0)) done();
+      if (packets.readableLength >= READY_PACKETS || (inputDone() && packets.readableLength > 0)) done();
     };
     const onEnd = () =>
       packets.readableLength > 0

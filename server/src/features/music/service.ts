@@ -32,7 +32,7 @@ import { fail } from '../../platform/errors.ts';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
 import type { Autoplay } from './autoplay.ts';
 import type { MusicBot } from './bot.ts';
-import { type Loudness, liveFiltersAvailable } from './ffmpeg.ts';
+import type { Loudness } from './ffmpeg.ts';
 import type { HistoryStore } from './history/store.ts';
 import type { LoudnessCache } from './loudness.ts';
 import { runMediaJob } from './media-jobs.ts';
@@ -263,35 +263,19 @@ export class MusicService {
     const source = this.e.sources.find((s) => s.owns(url));
     if (!source) throw fail('UNSUPPORTED_URL', MUSIC_TEXTS.unsupportedUrl);
     if (source.isList?.(url) && source.resolveList) return this.playList(caller, guildId, url, source);
-    // Nothing playing: the song starts at once, its ffmpeg beside a probe of its length (issue 48).
-    const idle = !this.players.get(guildId)?.current;
-    const resolved = await (idle && source.resolveNow
-      ? source.resolveNow(url)
-      : source.resolve(url).then((found) => (found ? { found, duration: null } : null))
-    ).catch((err: Error) => {
+    const found = await source.resolve(url).catch((err: Error) => {
       this.e.log.warn({ err: err.message, platform: source.platform }, 'music: resolve failed');
       throw fail('PLATFORM_UNAVAILABLE', platformUnavailableText(MUSIC_PLATFORM_LABELS[source.platform]));
     });
-    if (!resolved) throw fail('SONG_NOT_FOUND', MUSIC_TEXTS.songNotFound);
-    const { found } = resolved;
+    if (!found) throw fail('SONG_NOT_FOUND', MUSIC_TEXTS.songNotFound);
     const player = await this.playerIn(bot, guildId, channel);
     if (player.queue.length >= MUSIC_QUEUE_MAX) throw fail('QUEUE_FULL', MUSIC_TEXTS.queueFull);
     if (player.options.noDuplicates && player.holds(found)) {
       throw fail('DUPLICATE_IN_QUEUE', MUSIC_QUEUE_TEXTS.duplicate);
     }
     const song: Song = { ...found, entryId: randomUUID(), requestedBy: requesterOf(caller) };
-    if (resolved.duration && song.duration === 0) {
-      void resolved.duration.then((seconds) => {
-        // The length, once probed, on the entry wherever it is now (playing, queued, history).
-        if (seconds <= 0 || song.duration !== 0) return;
-        song.duration = seconds;
-        this.changed(guildId);
-      });
-    }
+    this.measure(song);
     const action = await player.add(song);
-    // Its loudness is measured after its first packet when it plays at once (`started`), so the measurement
-    // does not compete with its ffmpeg's start; a queued song is measured now, before its turn.
-    if (action === 'queued') this.measure(song);
     if (action === 'playing' && player.current?.entryId !== song.entryId) {
       // ffmpeg could not start on it: say so rather than "playing" (the log has the operator's detail).
       if (player.lastStartFailure === 'encoder') {
@@ -689,6 +673,7 @@ export class MusicService {
 
   private loudnessOf(song: Song): Loudness {
     const lufs = this.e.loudness.get(`${song.platform}:${song.id}`);
+    if (lufs === undefined) this.measure(song);
     // Not measured yet, or not measurable: loudnorm evens it out as it plays.
     return typeof lufs === 'number' ? { kind: 'gain', lufs } : { kind: 'dynamic' };
   }
@@ -710,11 +695,7 @@ export class MusicService {
         inputFor: (song) => this.source(song.platform).input(song),
         loudnessOf: (song) => this.loudnessOf(song),
         changed: () => this.changed(guildId),
-        liveFilters: () => liveFiltersAvailable(this.e.processes, this.e.ffmpegPath),
-        started: (song) => {
-          void this.e.history?.record(guildId, song);
-          this.measure(song); // after its first packet: for its next restart (a seek, a speed effect)
-        },
+        started: (song) => void this.e.history?.record(guildId, song),
         autoplay: async (finished, queued) => {
           const song = (await this.e.autoplay?.(guildId, finished, queued)) ?? null;
           // Measured now, as a queued song is: unmeasured, loudnorm's look-ahead delays its first packet.
