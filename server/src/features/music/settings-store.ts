@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index.ts';
 import type { Clock } from '../../platform/feature.ts';
+import { isoOn } from '../../platform/time.ts';
 import type { PlayerSettings } from './player.ts';
 import { DEFAULT_SETTINGS } from './present.ts';
 import { findGuildSettings, saveGuildSettings } from './repo.ts';
@@ -35,7 +36,7 @@ export function createSettingsStore(db: Db, clock: Clock): SettingsStore {
         fair_queue: s.options.fairQueue ? 1 : 0,
         no_duplicates: s.options.noDuplicates ? 1 : 0,
         autoplay: s.options.autoplay ? 1 : 0,
-        updated_at: new Date(clock.now()).toISOString(),
+        updated_at: isoOn(clock),
       }),
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { REALTIME_EVENTS, type RoleSyncState, type SessionEnded } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, listen, nextEvent } from '../../platform/realtime/testing.ts';
+import { connectClient, disconnected, listen, nextEvent } from '../../platform/realtime/testing.ts';
 import { createSession } from '../../platform/sessions.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { eventually } from '../../test/eventually.ts';
@@ -12,7 +12,7 @@ import {
   type FakeGuild,
   startFakeDiscordBot,
 } from '../../test/fake-discord-bot/index.ts';
-import { deadline } from '../../test/time-scale.ts';
+import { deadline, EVENT_DEADLINE_MS } from '../../test/time-scale.ts';
 import { listFolder, uploadFile } from '../files/test-helpers.ts';
 import { findUserById } from '../users/index.ts';
 import type { Reconciler } from './index.ts';
@@ -146,7 +146,7 @@ describe('member events on the bot holder (ROLE_SYNC_MEMBER_EVENTS=on)', () => {
     const change = async (label: string, discordEvent: () => void) => {
       const socket = await connectClient(baseUrl, token);
       sockets.push(socket);
-      const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+      const closed = disconnected(socket, EVENT_DEADLINE_MS);
       // The bound (5 s from the event), scaled like every deadline of the suite.
       const ended = nextEvent<SessionEnded>(
         socket,

@@ -7,7 +7,7 @@ import {
 } from '@guildhall/common';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectClient, listen, nextEvent } from '../../platform/realtime/testing.ts';
+import { connectClient, disconnected, listen, nextEvent } from '../../platform/realtime/testing.ts';
 import { createSession } from '../../platform/sessions.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/app.ts';
 import { buildUser } from '../../test/factories.ts';
@@ -286,7 +286,7 @@ describe('staying current on the injected clock (point 2, intent off)', () => {
     const change = async (label: string, roles: string[], level: string) => {
       const socket = await connectClient(baseUrl, token);
       sockets.push(socket);
-      const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+      const closed = disconnected(socket, EVENT_DEADLINE_MS);
       const ended = nextEvent<SessionEnded>(
         socket,
         REALTIME_EVENTS.sessionEnded,

@@ -15,6 +15,7 @@ import { fail } from '../../platform/errors.ts';
 import type { Clock } from '../../platform/feature.ts';
 import type { FeatureRealtime } from '../../platform/realtime/index.ts';
 import { revokeUserSessions } from '../../platform/sessions.ts';
+import { isoOn } from '../../platform/time.ts';
 import { recordSystemChange } from '../admin/index.ts';
 import {
   clearServerFaces,
@@ -71,7 +72,7 @@ export function effectsOf(
   return {
     disconnect: (id) => realtime.disconnectUser(id),
     levelChanged: (id) => realtime.accessChanged(id),
-    now: () => new Date(clock.now()).toISOString(),
+    now: () => isoOn(clock),
   };
 }
 
