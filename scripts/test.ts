@@ -23,8 +23,7 @@
  * step failed. Each line of output carries
  * its step's name.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -101,59 +100,8 @@ function container(): Promise<boolean> | boolean {
   );
 }
 
-/**
- * Stops every process of .ci/run's background preparation (its pid file names the root; Podman's and the
- * compiler's processes are its descendants) and returns them, so they can be continued. None when there is
- * no preparation or it has finished.
- */
-/** The preparation's processes stopped now (continued after `timed`, or on an interrupt). */
-const paused: number[] = [];
-
-function pausePreparation(): number[] {
-  let root: number;
-  try {
-    root = Number(readFileSync(path.join(ROOT, '.tmp', 'container-prepare.pid'), 'utf8').trim());
-  } catch {
-    return [];
-  }
-  if (!Number.isInteger(root) || root <= 1) return [];
-  const parents = new Map<number, number>();
-  try {
-    for (const line of execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' }).split('\n')) {
-      const [pid, ppid] = line.trim().split(/\s+/).map(Number);
-      if (pid && ppid !== undefined) parents.set(pid, ppid);
-    }
-  } catch {
-    return []; // no ps: the preparation keeps going at idle priority
-  }
-  const tree = [...parents.keys()].filter((pid) => {
-    for (let p: number | undefined = pid; p !== undefined && p > 1; p = parents.get(p))
-      if (p === root) return true;
-    return false;
-  });
-  const stopped = tree.filter((pid) => sendSignal(pid, 'SIGSTOP'));
-  if (stopped.length > 0)
-    console.log(`[vitest-timed] background preparation paused (${stopped.length} processes)`);
-  return stopped;
-}
-
-function resumePreparation(pids: number[]): void {
-  for (const pid of pids) sendSignal(pid, 'SIGCONT');
-  pids.length = 0;
-}
-
-function sendSignal(pid: number, name: NodeJS.Signals): boolean {
-  try {
-    process.kill(pid, name);
-    return true;
-  } catch {
-    return false; // it ended meanwhile
-  }
-}
-
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    resumePreparation(paused); // a stopped process would not get .ci/run's SIGTERM
     for (const child of running) {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGTERM');
@@ -188,11 +136,9 @@ const [typecheck, lint, browser, unit] = await Promise.all([
     command: [vitest, 'run', ...unitProjects.flatMap((p) => ['--project', p])],
   }),
 ]);
-// The container step's background preparation (.ci/run, under SCHED_IDLE) is paused while `timed` runs:
-// even at idle priority, a compiler beside it takes the caches and the memory bus the real-time audio needs.
-paused.push(...pausePreparation());
+// `timed` runs after the container step, which waits for .ci/run's background preparation (the image's
+// ffmpeg compile) to end: nothing of it runs beside the real-time audio suite.
 const timed = await run({ name: 'vitest-timed', command: [vitest, 'run', '--project', 'timed'] });
-resumePreparation(paused);
 const total = (performance.now() - started) / 1000;
 console.log('\nstep           result    seconds');
 for (const o of outcomes) {
