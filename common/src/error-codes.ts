@@ -35,6 +35,7 @@ export const ERROR_CODES = {
   METRICS_DISABLED: { status: 404, description: 'metrics are off (no METRICS_TOKEN)' },
   DATABASE_UNAVAILABLE: { status: 503, description: 'the database cannot be reached right now' },
   STORED_DATA_DAMAGED: { status: 500, description: 'a stored chunk failed its checksum' },
+  STORED_DATA_MISSING: { status: 410, description: 'a stored chunk is not in its store any more' },
   CLIENT_CLOSED: { status: 499, description: 'the client went away before the answer' },
 
   // Auth and users, admin.

@@ -61,6 +61,37 @@ export const MUSIC_AUTOPLAY_PICK_TIMEOUT_MS = 1500;
 /** The requester shown for autoplay's songs (queue, Now Playing, history). */
 export const MUSIC_AUTOPLAY_REQUESTER = 'Autoplay';
 
+/**
+ * Why autoplay added nothing when the queue ended (issue 48): the source has no related songs for this kind
+ * of song, it had none that were not played recently, it could not be asked, or it did not answer in time.
+ */
+export const MusicAutoplayMissReason = z.enum(['unsupported', 'none', 'unavailable', 'timeout']);
+export type MusicAutoplayMissReason = z.infer<typeof MusicAutoplayMissReason>;
+
+/** Shown once the queue has ended with autoplay on and nothing added: after which song, from which source, why. */
+export const MusicAutoplayMiss = z.object({
+  afterTitle: z.string(),
+  /** The source's name as members read it (YouTube, SoundCloud, the file library…). */
+  source: z.string(),
+  reason: MusicAutoplayMissReason,
+});
+export type MusicAutoplayMiss = z.infer<typeof MusicAutoplayMiss>;
+
+/** The panel's line for an autoplay that added nothing: says what was tried and why it stopped. */
+export function autoplayMissText(m: MusicAutoplayMiss): string {
+  const after = `“${m.afterTitle}”`;
+  switch (m.reason) {
+    case 'unsupported':
+      return `The queue ended: autoplay has no related songs for ${m.source} songs.`;
+    case 'none':
+      return `The queue ended: ${m.source} had no song related to ${after} that was not played recently.`;
+    case 'unavailable':
+      return `The queue ended: autoplay could not reach ${m.source} for a song related to ${after}.`;
+    case 'timeout':
+      return `The queue ended: ${m.source} did not answer autoplay in time for a song related to ${after}.`;
+  }
+}
+
 /** A list link's message when some of its songs were already queued (no-duplicates rule). */
 export const duplicatesLeftOutText = (n: number) =>
   n === 1 ? '1 song already in the queue was left out' : `${n} songs already in the queue were left out`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { shownTextProblem } from './files.ts';
-import { MusicServerOptions } from './music-queue.ts';
+import { MusicAutoplayMiss, MusicServerOptions } from './music-queue.ts';
 import { SpotifySkipped } from './music-spotify.ts';
 
 /**
@@ -307,6 +307,11 @@ export const PlaybackStatus = z.object({
   loop: MusicLoopMode,
   /** The server's queue options (issue 48): fair queue, no duplicates. */
   options: MusicServerOptions,
+  /**
+   * Nothing plays because the queue ended with autoplay on and autoplay added nothing (issue 48): why, so the
+   * panel says so instead of a plain "Nothing is playing". Absent or null otherwise.
+   */
+  autoplayMiss: MusicAutoplayMiss.nullable().optional(),
   /** Votes to skip the current song: who voted, and how many votes skip it (more than half the listeners). */
   skipVotes: z.object({
     voters: z.array(z.object({ id: z.string(), displayName: z.string() })),

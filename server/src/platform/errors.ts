@@ -3,11 +3,15 @@ import path from 'node:path';
 import { ApiError, type ErrorCode, genericCodeFor, isErrorCode, statusOfCode } from '@guildhall/common';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ChunkCorruptError } from './blob-store/integrity.ts';
+import { BlobMissingError, ChunkCorruptError } from './blob-store/integrity.ts';
 
 /** What a member is told when a stored chunk fails its checksum (the log has the details). */
 export const STORED_DATA_DAMAGED =
   "This file's stored data is damaged, so it cannot be sent. An admin can find damaged files with `npm run admin -- storage verify`.";
+
+/** What a member is told when a stored chunk is not in its store any more (the log names it). */
+export const STORED_DATA_MISSING =
+  "This file's stored data is missing, so it cannot be sent. An admin can list such files with `npm run admin -- storage verify`.";
 
 /** What a member is told while the database cannot be reached (a restart, a network cut). */
 export const DATABASE_UNAVAILABLE =
@@ -127,6 +131,11 @@ export function registerErrorHandling(app: FastifyInstance, options: { serverPat
         .code(status)
         .send({ success: false, error: scrub(clientMessage(err)), code: codeFor(status, err.code) });
     }
+    if (err instanceof BlobMissingError) {
+      // Data the database knows is gone from the store: the member is told plainly, the operator by the log.
+      request.log.error({ err: err.message }, 'stored data missing');
+      return reply.code(faultStatus(err)).send(serverFault(err));
+    }
     if (isDatabaseUnavailable(err)) {
       // Not a bug: the database is restarting or unreachable. The pool reconnects by itself.
       request.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
@@ -145,9 +154,17 @@ export function registerErrorHandling(app: FastifyInstance, options: { serverPat
  * download went out); anything else is "Internal server error". Routes that write their own response
  * (a download sent straight to the socket) answer with the same body.
  */
+/** The status of `serverFault`'s answer: 410 for data gone from its store, 500 for any other fault. */
+export function faultStatus(err: unknown): 410 | 500 {
+  return err instanceof BlobMissingError ? 410 : 500;
+}
+
 export function serverFault(err: unknown): { success: false; error: string; code: ErrorCode } {
   if (err instanceof ChunkCorruptError) {
     return { success: false, error: STORED_DATA_DAMAGED, code: 'STORED_DATA_DAMAGED' };
+  }
+  if (err instanceof BlobMissingError) {
+    return { success: false, error: STORED_DATA_MISSING, code: 'STORED_DATA_MISSING' };
   }
   return { success: false, error: 'Internal server error', code: 'INTERNAL' };
 }

@@ -216,6 +216,27 @@ describe.runIf(testFilesStore() === 'local')(
       expect((await fetchBytes(big.id)).equals(bigContent)).toBe(true);
     });
 
+    test('a chunk gone from disk: 410 saying the stored data is missing, never a bare 500; intact chunks still serve', async () => {
+      const [, second] = await listChunks(ctx.db, big.id);
+      const file = blobFile(second!.blob_id);
+      const original = fs.readFileSync(file);
+      fs.rmSync(file);
+      try {
+        // The whole file: its first chunk is there, so the answer went out and the body is cut.
+        await expect(fetchBytes(big.id)).rejects.toThrow();
+        // A range inside the missing chunk: found before any byte went out, so a JSON answer says why.
+        const start = CHUNK_SIZE_BYTES + 10;
+        await expect(fetchBytes(big.id, { range: `bytes=${start}-${start + 20}` })).rejects.toThrow(
+          /^410: .*"STORED_DATA_MISSING"/,
+        );
+        const head = await fetchBytes(big.id, { range: 'bytes=0-99' });
+        expect(head.equals(bigContent.subarray(0, 100))).toBe(true);
+      } finally {
+        fs.writeFileSync(file, original);
+      }
+      expect((await fetchBytes(big.id)).equals(bigContent)).toBe(true);
+    });
+
     test('a chunk stored before migration 012 (SHA-256, no CRC32C) is checked by its SHA-256', async () => {
       const [, second] = await listChunks(ctx.db, big.id);
       const bytes = fs.readFileSync(blobFile(second!.blob_id));

@@ -152,6 +152,12 @@ describe('autoplay from YouTube and SoundCloud (issue 48)', () => {
         { interval: 100 },
       );
       expect(ended.queue).toEqual([]);
+      // The panel says why nothing follows, not just "Nothing is playing".
+      expect(ended.autoplayMiss).toEqual({
+        afterTitle: 'Lonely Seed',
+        source: 'YouTube',
+        reason: 'unavailable',
+      });
       const history = await api<MusicHistoryResponse>(
         t,
         t.alice.token,

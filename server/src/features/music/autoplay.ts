@@ -3,6 +3,8 @@ import {
   MUSIC_AUTOPLAY_AVOID_RECENT,
   MUSIC_AUTOPLAY_PICK_TIMEOUT_MS,
   MUSIC_AUTOPLAY_REQUESTER,
+  MUSIC_PLATFORM_LABELS,
+  type MusicAutoplayMiss,
   type SearchResult,
   type Song,
 } from '@guildhall/common';
@@ -20,7 +22,8 @@ const RELATED_ASKED = 25;
  * source it came from (a song from the same library folder, SoundCloud's related tracks, YouTube Music's
  * radio for a YouTube song), never one of the last 50 played nor one playing or queued; null when there is
  * none, the source has no related songs, could not be asked (logged with the reason), or did not answer
- * within MUSIC_AUTOPLAY_PICK_TIMEOUT_MS. Never a song from another source in its place.
+ * within MUSIC_AUTOPLAY_PICK_TIMEOUT_MS. Never a song from another source in its place. A null pick says
+ * why (`miss`), for the panel.
  */
 export function createAutoplay(o: {
   sources: MusicSource[];
@@ -30,24 +33,28 @@ export function createAutoplay(o: {
   clock: Clock;
 }) {
   const told = new Set<string>();
-  return async (guildId: string, finished: Song, queued: Song[]): Promise<Song | null> => {
+  return async (guildId: string, finished: Song, queued: Song[]): Promise<AutoplayPick> => {
+    const missed = (reason: MusicAutoplayMiss['reason']): AutoplayPick => ({
+      song: null,
+      miss: { afterTitle: finished.title, source: MUSIC_PLATFORM_LABELS[finished.platform], reason },
+    });
     const source = o.sources.find((s) => s.platform === finished.platform);
     if (!source?.related) {
       if (!told.has(finished.platform)) {
         told.add(finished.platform);
         o.log.info({ platform: finished.platform }, 'music: autoplay has no related songs for this platform');
       }
-      return null;
+      return missed('unsupported');
     }
     const related = source.related.bind(source);
     let timer: unknown;
-    const late = new Promise<null>((resolve) => {
+    const late = new Promise<'late'>((resolve) => {
       timer = o.clock.setTimeout(() => {
         o.log.warn(
           { platform: finished.platform, guildId, limitMs: MUSIC_AUTOPLAY_PICK_TIMEOUT_MS },
           'music: autoplay: the source did not answer in time; the queue ends',
         );
-        resolve(null);
+        resolve('late');
       }, MUSIC_AUTOPLAY_PICK_TIMEOUT_MS);
     });
     try {
@@ -62,19 +69,23 @@ export function createAutoplay(o: {
         })(),
         late,
       ]);
-      return picked ? asAutoplay(picked) : null;
+      if (picked === 'late') return missed('timeout');
+      return picked ? { song: asAutoplay(picked), miss: null } : missed('none');
     } catch (err) {
       // The source could not be asked: the queue ends as without autoplay, and the log says why.
       o.log.warn(
         { err: (err as Error).message, platform: finished.platform, guildId },
         'music: autoplay could not ask the source for related songs; the queue ends',
       );
-      return null;
+      return missed('unavailable');
     } finally {
       o.clock.clearTimeout(timer);
     }
   };
 }
+
+/** Autoplay's answer: a song, or none and why. */
+export type AutoplayPick = { song: Song; miss: null } | { song: null; miss: MusicAutoplayMiss };
 
 export type Autoplay = ReturnType<typeof createAutoplay>;
 

@@ -15,6 +15,7 @@ import {
   MUSIC_QUEUE_MAX,
   MUSIC_QUEUE_TEXTS,
   MUSIC_TEXTS,
+  type MusicAutoplayMiss,
   type MusicEffect,
   type MusicLoopMode,
   type MusicOptionKey,
@@ -95,6 +96,8 @@ const READINESS_PLATFORM_WAIT_MS = 1_000;
 
 export class MusicService {
   private readonly players = new Map<string, GuildPlayer>();
+  /** Autoplay's last answer per guild, for the song it was asked after (issue 48). */
+  private readonly autoplayMisses = new Map<string, { entryId: string; miss: MusicAutoplayMiss | null }>();
   private readonly idleTimers = new Map<string, { timer: NodeJS.Timeout; kind: 'idle' | 'paused' }>();
   private health: { at: number; result: Promise<(PlatformHealth & { detail: string | null })[]> } | null =
     null;
@@ -208,7 +211,17 @@ export class MusicService {
     const link = this.link(guildId);
     if (!bot || !player) return emptyStatus(guildId, this.online, link);
     const humans = player.channel ? bot.listenerIds(guildId, player.channel.id) : [];
-    return presentStatus(guildId, player, humans, this.online, link);
+    return {
+      ...presentStatus(guildId, player, humans, this.online, link),
+      autoplayMiss: this.autoplayMiss(guildId, player),
+    };
+  }
+
+  /** Why autoplay added nothing after the last song, while nothing plays because of it (issue 48). */
+  private autoplayMiss(guildId: string, player: GuildPlayer): MusicAutoplayMiss | null {
+    const last = this.autoplayMisses.get(guildId);
+    if (!last?.miss || player.current || player.queue.length > 0 || !player.options.autoplay) return null;
+    return player.history[0]?.entryId === last.entryId ? last.miss : null;
   }
 
   /** Each platform's health in member-facing words; the operator's detail is logged (and in /readyz). */
@@ -537,6 +550,7 @@ export class MusicService {
     this.idleTimers.clear();
     for (const p of this.players.values()) p.destroy();
     this.players.clear();
+    this.autoplayMisses.clear();
     const bot = this.e.bot;
     this.e.bot = null;
     await bot?.destroy();
@@ -697,7 +711,10 @@ export class MusicService {
         changed: () => this.changed(guildId),
         started: (song) => void this.e.history?.record(guildId, song),
         autoplay: async (finished, queued) => {
-          const song = (await this.e.autoplay?.(guildId, finished, queued)) ?? null;
+          const pick = await this.e.autoplay?.(guildId, finished, queued);
+          // The last answer for the song that ended: the status says why nothing follows it.
+          this.autoplayMisses.set(guildId, { entryId: finished.entryId, miss: pick?.miss ?? null });
+          const song = pick?.song ?? null;
           // Measured now, as a queued song is: unmeasured, loudnorm's look-ahead delays its first packet.
           if (song) this.measure(song);
           return song;

@@ -11,7 +11,7 @@ import {
   Routes,
 } from 'discord-api-types/v10';
 import { remote, StoreUnavailableError, withDeadline } from './errors.ts';
-import { verifying } from './integrity.ts';
+import { BlobMissingError, verifying } from './integrity.ts';
 import type { BlobId, BlobStore, ByteRange, ChunkCheck, FileScopedStore } from './types.ts';
 
 export type DiscordStoreOptions = {
@@ -326,11 +326,19 @@ export class DiscordBlobStore implements BlobStore {
 
   /** Asks Discord for the message: its attachment URLs are freshly signed. */
   private async freshUrl(ref: ChunkRef): Promise<string> {
-    const message = (await (
-      await this.rest()
-    ).get(Routes.channelMessage(ref.threadId, ref.messageId))) as APIMessage;
+    const rest = await this.rest();
+    const message = (await rest.get(Routes.channelMessage(ref.threadId, ref.messageId)).catch(async (e) => {
+      // The message or its thread deleted: the chunk is gone, which Discord says plainly.
+      const [{ DiscordAPIError }] = await loadLibraries();
+      if (e instanceof DiscordAPIError && (e.status === 404 || GONE_CODES.has(Number(e.code)))) {
+        throw new BlobMissingError(
+          `Message ${ref.messageId} of chunk ${ref.attachmentId} is gone from Discord`,
+        );
+      }
+      throw e;
+    })) as APIMessage;
     const attachment = message.attachments.find((a) => a.id === ref.attachmentId);
-    if (!attachment) throw new Error(`Attachment ${ref.attachmentId} is missing from Discord`);
+    if (!attachment) throw new BlobMissingError(`Attachment ${ref.attachmentId} is missing from Discord`);
     return attachment.url;
   }
 

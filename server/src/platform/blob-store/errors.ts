@@ -1,3 +1,5 @@
+import { BlobMissingError } from './integrity.ts';
+
 /**
  * A remote store (S3, Discord) failed or refused: the service is down, unreachable, misconfigured or
  * rate-limited past our retries. The files feature answers 503 for it instead of a bare 500.
@@ -9,12 +11,15 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-/** Runs a store call; any failure becomes a StoreUnavailableError naming the store and the step. */
+/**
+ * Runs a store call; any failure becomes a StoreUnavailableError naming the store and the step, except a
+ * blob the store says is not there (BlobMissingError): that is an answer, not an outage.
+ */
 export async function remote<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (e) {
-    if (e instanceof StoreUnavailableError) throw e;
+    if (e instanceof StoreUnavailableError || e instanceof BlobMissingError) throw e;
     throw new StoreUnavailableError(`${what}: ${e instanceof Error ? e.message : String(e)}`, e);
   }
 }

@@ -10,6 +10,7 @@ export { allocateDirectBuffer } from './direct-io.ts';
 export { DiscordBlobStore, fileThreadGroup, isThreadId } from './discord.ts';
 export { StoreUnavailableError, withDeadline } from './errors.ts';
 export {
+  BlobMissingError,
   type ChunkChecker,
   ChunkCorruptError,
   checkChunkBytes,

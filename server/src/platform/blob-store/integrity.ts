@@ -44,6 +44,14 @@ function runningSum(check: ChunkCheck): { update(b: Uint8Array): void; digest():
 
 export class ChunkCorruptError extends Error {}
 
+/** A blob the database knows is not in its store (deleted by hand, a lost volume, a removed attachment). */
+export class BlobMissingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BlobMissingError';
+  }
+}
+
 /** Checks a chunk's bytes fed in order: `verify()` throws ChunkCorruptError unless they were the whole chunk. */
 export type ChunkChecker = { update(bytes: Uint8Array): void; verify(what: string): void };
 

@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { directReadable, directWritable, O_DIRECT, writeDirect } from './direct-io.ts';
-import { verifying } from './integrity.ts';
+import { BlobMissingError, verifying } from './integrity.ts';
 import type { BlobId, BlobReader, BlobStore, ByteRange, ChunkCheck, StoredBlobInfo } from './types.ts';
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
@@ -118,7 +118,7 @@ export class LocalBlobStore implements BlobStore {
   async get(id: BlobId, range?: ByteRange, check?: ChunkCheck): Promise<Readable> {
     const file = this.pathOf(id);
     // Open first so a missing blob rejects here instead of erroring mid-response.
-    const handle = await fsp.open(file, 'r');
+    const handle = await openBlob(id, file, 'r');
     // With a check the whole chunk is read (a checksum covers it whole) and the range cut from it.
     const stream = handle.createReadStream({
       start: check ? undefined : range?.start,
@@ -137,7 +137,7 @@ export class LocalBlobStore implements BlobStore {
   async openReader(id: BlobId): Promise<BlobReader> {
     const file = this.pathOf(id);
     const direct = this.direct ? await this.openDirect(file) : null;
-    let buffered = direct ? null : await fsp.open(file, 'r');
+    let buffered = direct ? null : await openBlob(id, file, 'r');
     return {
       read: async (into, position) => {
         if (direct && directReadable(into, position)) {
@@ -156,7 +156,11 @@ export class LocalBlobStore implements BlobStore {
   /** The file opened for direct reads, or null once the file system has refused them. */
   private async openDirect(file: string): Promise<fsp.FileHandle | null> {
     try {
-      return await fsp.open(file, fs.constants.O_RDONLY | (O_DIRECT ?? 0));
+      return await openBlob(
+        file.slice(file.lastIndexOf('/') + 1),
+        file,
+        fs.constants.O_RDONLY | (O_DIRECT ?? 0),
+      );
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EINVAL') throw e;
       this.direct = false;
@@ -200,5 +204,16 @@ export class LocalBlobStore implements BlobStore {
   private pathOf(id: BlobId): string {
     if (!ID_PATTERN.test(id)) throw new Error(`Not a local blob id: ${JSON.stringify(id.slice(0, 80))}`);
     return path.join(this.root, id.slice(0, 2), id);
+  }
+}
+
+/** Opens a blob's file; a file that is not there is a missing blob (named as such), not a bare ENOENT. */
+async function openBlob(id: string, file: string, flags: string | number): Promise<fsp.FileHandle> {
+  try {
+    return await fsp.open(file, flags);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new BlobMissingError(`Blob ${id} is missing from ${file}`);
+    throw e;
   }
 }

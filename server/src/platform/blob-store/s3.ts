@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { StoreUnavailableError, withDeadline } from './errors.ts';
-import { verifying } from './integrity.ts';
+import { BlobMissingError, verifying } from './integrity.ts';
 import type { BlobId, BlobStore, ByteRange, ChunkCheck, StoredBlobInfo } from './types.ts';
 
 export type S3StoreOptions = {
@@ -121,7 +121,7 @@ export class S3BlobStore implements BlobStore {
         e instanceof s3.NoSuchKey ||
         (e instanceof s3.S3ServiceException && e.$metadata.httpStatusCode === 404)
       ) {
-        throw new Error(`Blob ${id} is missing from bucket ${this.bucket}`);
+        throw new BlobMissingError(`Blob ${id} is missing from bucket ${this.bucket}`);
       }
       throw new StoreUnavailableError(`S3 download: ${e instanceof Error ? e.message : String(e)}`, e);
     }

@@ -7,7 +7,7 @@ import {
   chunkChecker,
   withinRange,
 } from '../blob-store/index.ts';
-import { serverFault } from '../errors.ts';
+import { faultStatus, serverFault } from '../errors.ts';
 import type { ChunkBufferPool } from './buffer-pool.ts';
 
 /** What a download tells its watch (the files feature's stall detector): a write handed to the response, and its completion. */
@@ -267,7 +267,7 @@ function fail(raw: ServerResponse, headSent: boolean, err: unknown, request: Fas
     return;
   }
   const body = JSON.stringify(serverFault(err));
-  raw.writeHead(500, {
+  raw.writeHead(faultStatus(err), {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'x-request-id': request.id,

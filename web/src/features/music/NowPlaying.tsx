@@ -1,4 +1,9 @@
-import { MUSIC_PLATFORM_LABELS, type PlaybackStatus, MUSIC_TEXTS as T } from '@guildhall/common';
+import {
+  autoplayMissText,
+  MUSIC_PLATFORM_LABELS,
+  type PlaybackStatus,
+  MUSIC_TEXTS as T,
+} from '@guildhall/common';
 import { Music2 } from 'lucide-react';
 import { useState } from 'react';
 import { Avatar } from '../../ui/Avatar.tsx';
@@ -92,13 +97,7 @@ export function NowPlaying({
       ) : (
         <div className="flex items-center gap-4 text-muted">
           <SongThumb src={null} className="size-20 sm:size-24" />
-          <p className="text-sm">
-            {status?.connected
-              ? 'Nothing is playing. Search for a song or start a playlist.'
-              : status?.botState === 'reconnecting'
-                ? 'The music bot lost its connection to Discord and is reconnecting.'
-                : 'The music bot is offline.'}
-          </p>
+          <NothingPlaying status={status} />
         </div>
       )}
       <Scrubber
@@ -123,5 +122,27 @@ export function NowPlaying({
       />
       {status && <PlaybackSettings status={status} disabled={!canControl} actions={actions} />}
     </Card>
+  );
+}
+
+/**
+ * Why nothing plays: the bot offline or reconnecting, the queue ended and autoplay added nothing (and why,
+ * issue 48), or simply nothing started yet.
+ */
+export function NothingPlaying({ status }: { status: PlaybackStatus | null }) {
+  if (!status?.connected) {
+    return (
+      <p className="text-sm">
+        {status?.botState === 'reconnecting'
+          ? 'The music bot lost its connection to Discord and is reconnecting.'
+          : 'The music bot is offline.'}
+      </p>
+    );
+  }
+  return (
+    <p className="text-sm" data-testid="nothing-playing">
+      {status.autoplayMiss ? `${autoplayMissText(status.autoplayMiss)} ` : 'Nothing is playing. '}
+      Search for a song or start a playlist.
+    </p>
   );
 }

@@ -10,6 +10,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BotBadge } from './BotBadge.tsx';
 import { EffectsPanel } from './EffectsPanel.tsx';
+import { NothingPlaying } from './NowPlaying.tsx';
 import { Scrubber } from './Scrubber.tsx';
 import { SessionPanel } from './SessionPanel.tsx';
 
@@ -199,5 +200,28 @@ describe('current session', () => {
     expect(screen.getByTestId('history-empty').textContent).toBe('Nothing played yet.');
     rerender(<SessionPanel status={status({ history: [{ ...song, entryId: 'e0', title: 'Before' }] })} />);
     expect(screen.getByTestId('history').textContent).toBe('Before');
+  });
+});
+
+describe('nothing playing', () => {
+  const ended = { currentSong: null, state: 'stopped' as const, isPlaying: false };
+  it('says why autoplay added nothing when the queue ended with it on (issue 48), else that nothing plays', () => {
+    const { rerender } = render(<NothingPlaying status={status(ended)} />);
+    expect(screen.getByTestId('nothing-playing').textContent).toBe(
+      'Nothing is playing. Search for a song or start a playlist.',
+    );
+    rerender(
+      <NothingPlaying
+        status={status({
+          ...ended,
+          autoplayMiss: { afterTitle: 'Lonely Seed', source: 'YouTube', reason: 'unavailable' },
+        })}
+      />,
+    );
+    expect(screen.getByTestId('nothing-playing').textContent).toBe(
+      'The queue ended: autoplay could not reach YouTube for a song related to “Lonely Seed”. Search for a song or start a playlist.',
+    );
+    rerender(<NothingPlaying status={status({ ...ended, connected: false, botState: 'offline' })} />);
+    expect(screen.getByText('The music bot is offline.')).toBeTruthy();
   });
 });

@@ -27,9 +27,12 @@ export const move = (app: App, token: string, id: string, position: unknown) =>
 export const leave = (app: App, token: string, id: string) => call(app, token, 'POST', `/${id}/leave`);
 export const claim = (app: App, token: string, id: string) => call(app, token, 'POST', `/${id}/claim`);
 
-/** Makes a player look as if last seen `ms` ago (a closed tab), instead of waiting that long. */
-export async function lastSeen(db: Db, userId: string, ms: number): Promise<void> {
-  const at = new Date(Date.now() - ms).toISOString();
+/**
+ * Makes a player look as if last seen `ms` before `now` (a closed tab), instead of waiting that long. `now`:
+ * the app's clock when the test runs it on a manual one (then the wait a message names is exact).
+ */
+export async function lastSeen(db: Db, userId: string, ms: number, now = Date.now()): Promise<void> {
+  const at = new Date(now - ms).toISOString();
   await db.updateTable('tictactoe_seats').set({ seen_at: at }).where('user_id', '=', userId).execute();
 }
 
