@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  autoplayMissText,
   MUSIC_EQ_DEBOUNCE_MS,
   MUSIC_ERROR_TOAST_MS,
   MUSIC_HISTORY_TEXTS,
@@ -25,7 +26,7 @@ import {
   resetPlayback,
   setVoiceChannel,
 } from './support/music-screen.ts';
-import { SHOTS_WANTED, shot } from './support/shots.ts';
+import { SHOTS_WANTED, shot, shotOf } from './support/shots.ts';
 
 // One bot, one server: these tests share the guild's playback, so they run in order in one worker.
 test.describe.configure({ mode: 'serial' });
@@ -378,10 +379,10 @@ test('[member] a pasted link is played, not searched: the server says what it is
   await shot(a.page, 'music-paste-link');
 });
 
-test('[member] the History tab lists what played and plays it again; the Queue tab shows the server options; skipped Spotify tracks are listed (issue 48)', async ({
+test('[member] the History tab lists what played and plays it again; the Queue tab shows the server options; skipped Spotify tracks are listed; autoplay says why it added nothing (issue 48)', async ({
   browser,
 }) => {
-  const [tone, chord] = songs as [LibrarySong, LibrarySong];
+  const [tone, chord, hum] = songs as [LibrarySong, LibrarySong, LibrarySong];
   const a = await open(browser, alice);
   await a.search(TAG, 'library');
   await a
@@ -436,6 +437,36 @@ test('[member] the History tab lists what played and plays it again; the Queue t
   await expectNoSeriousA11y(a.page);
   await a.page.getByRole('button', { name: 'Dismiss the skipped tracks' }).click();
   await expect(a.page.getByTestId('spotify-skipped')).toHaveCount(0);
+  await a.page.unroute('**/api/music/play');
+
+  // Autoplay when every song of the folder was just played (issue 48): the queue ends, and Now Playing says
+  // why nothing follows instead of a plain "Nothing is playing".
+  await resetPlayback(alice);
+  for (const s of [chord, hum, tone]) {
+    await a
+      .result(s.title)
+      .getByRole('button', { name: `Play: ${s.title}` })
+      .click();
+    await expect(a.nowTitle).toHaveText(s.title);
+    if (s !== tone) await resetPlayback(alice);
+  }
+  await a.tab('Queue').click();
+  // The box follows the server's answer (a controlled input): clicked, then checked once the server says so.
+  const autoplay = a.page.getByTestId('option-autoplay');
+  if (!(await autoplay.isChecked())) await autoplay.click();
+  await expect(autoplay).toBeChecked();
+  // To the song's very end with the keyboard: the song is over, and autoplay finds nothing unplayed.
+  await a.scrubber.focus();
+  await a.page.keyboard.down('End');
+  await a.page.keyboard.up('End');
+  await expect(a.page.getByTestId('nothing-playing')).toHaveText(
+    `${autoplayMissText({ afterTitle: tone.title, source: 'Library', reason: 'none' })} Search for a song or start a playlist.`,
+  );
+  await a.page.getByRole('button', { name: 'Dismiss message' }).click();
+  await a.page.evaluate(() => window.scrollTo(0, 0));
+  await shotOf(a.page.getByTestId('now-playing'), 'music-autoplay-miss');
+  await autoplay.click();
+  await expect(autoplay).not.toBeChecked();
   await resetPlayback(alice);
 });
 

@@ -84,7 +84,7 @@ export function autoplayMissText(m: MusicAutoplayMiss): string {
     case 'unsupported':
       return `The queue ended: autoplay has no related songs for ${m.source} songs.`;
     case 'none':
-      return `The queue ended: ${m.source} had no song related to ${after} that was not played recently.`;
+      return `The queue ended: autoplay found no ${m.source} song related to ${after} that was not played recently.`;
     case 'unavailable':
       return `The queue ended: autoplay could not reach ${m.source} for a song related to ${after}.`;
     case 'timeout':
