@@ -51,6 +51,8 @@ export type DecodeOptions = {
   input: TrackInput;
   startSeconds: number;
   loudness?: Loudness;
+  /** Work that can wait (the next song prepared ahead): below the server's priority from its start. */
+  background?: boolean;
 };
 
 export type Decoder = {
@@ -150,7 +152,7 @@ function settle(pid: number): void {
 export async function startDecoder(o: DecodeOptions): Promise<Decoder> {
   let child: SpawnedProcess;
   try {
-    child = await o.processes.spawn(o.ffmpegPath, ffmpegArgs(o));
+    child = await o.processes.spawn(o.ffmpegPath, ffmpegArgs(o), { nice: o.background ? DECODER_NICE : 0 });
   } catch (e) {
     throw new Error(`ffmpeg could not be started: ${(e as Error).message}`);
   }
@@ -161,7 +163,7 @@ export async function startDecoder(o: DecodeOptions): Promise<Decoder> {
     signal,
   }));
   const pcm = new PcmBuffer(child.output);
-  pcm.once('data', () => settle(child.pid));
+  if (!o.background) pcm.once('data', () => settle(child.pid));
   return {
     pcm,
     kill: () => {

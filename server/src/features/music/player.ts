@@ -75,6 +75,8 @@ export type StoredPlayback = {
 const FIRST_PACKET_TIMEOUT_MS = 15_000;
 /** An ffmpeg that dies mid-track is restarted at the position it reached, this many times per track. */
 const CRASH_RESTARTS = 3;
+/** How long after a change of track or queue the next song's ffmpeg is started. */
+const SPARE_DELAY_MS = 250;
 /** A finished output is destroyed after this long whether or not the voice player read its end. */
 const OUTPUT_END_MS = 1000;
 /** Frames the voice player may find nothing to send (between two songs) before it would give up. */
@@ -153,6 +155,7 @@ export class GuildPlayer {
   /** Bumped when the spare is dropped, so a spare still starting is not kept. */
   private spareGeneration = 0;
   private spareScheduled = false;
+  private destroyed = false;
 
   private readonly deps: PlayerDeps;
 
@@ -399,6 +402,7 @@ export class GuildPlayer {
   }
 
   destroy(): void {
+    this.destroyed = true;
     this.dropSpare();
     this.generation++;
     this.track?.decoder.kill();
@@ -590,14 +594,15 @@ export class GuildPlayer {
   refreshSpare(): void {
     if (this.spareScheduled) return;
     this.spareScheduled = true;
-    setImmediate(() => {
+    // A moment later: not in the same instant as the switch or the start that asked for it.
+    setTimeout(() => {
       this.spareScheduled = false;
       void this.startSpare();
-    });
+    }, SPARE_DELAY_MS).unref();
   }
 
   private async startSpare(): Promise<void> {
-    const next = this.current ? this.queue[0] : undefined;
+    const next = this.current && !this.destroyed ? this.queue[0] : undefined;
     if (!next) {
       this.dropSpare();
       return;
@@ -617,6 +622,7 @@ export class GuildPlayer {
         input,
         startSeconds: 0,
         loudness,
+        background: true,
       });
       if (generation !== this.spareGeneration) {
         decoder.kill();
