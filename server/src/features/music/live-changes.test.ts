@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ProcessSpawner } from '../../platform/process/index.ts';
+import { eventually } from '../../test/eventually.ts';
 import type { ReceivedPacket } from '../../test/fake-discord-bot/index.ts';
 import { decodeToMono, dominantFrequency, isSilenceFrame, rmsDb } from '../../test/fake-discord-bot/index.ts';
 import { EVENT_DEADLINE_MS } from '../../test/time-scale.ts';
@@ -52,9 +53,11 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and
     return heardAfter(performance.now());
   };
 
+  let next = '';
   beforeAll(async () => {
     t = await startMusicApp();
     url = await addToLibrary(t, t.alice.token, 'tone 440.wav', await tone(440, 60));
+    next = await addToLibrary(t, t.alice.token, 'tone 660.wav', await tone(660, 30));
   });
   afterAll(async () => {
     spawn.mockRestore();
@@ -96,6 +99,21 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and
     // A seek is a new position in the file: that one still starts an ffmpeg.
     expect((await post('seek', { time: 30 })).status).toBe(200);
     expect(decoders()).toBe(started + 1);
+    expect((await post('stop')).status).toBe(200);
+  });
+
+  test('the next song’s ffmpeg is started ahead: a skip switches to it without starting one', async () => {
+    const play = (u: string) =>
+      api(t, t.alice.token, 'POST', '/api/music/play', { guildId: GUILD_ID, url: u });
+    expect((await play(url)).status).toBe(200);
+    const before = decoders();
+    expect((await play(next)).status).toBe(200);
+    // The queued song's ffmpeg starts a moment later, while the first song plays.
+    await eventually(() => expect(decoders()).toBe(before + 1));
+    expect((await post('skip')).status).toBe(200);
+    expect(decoders()).toBe(before + 1);
+    expect(Math.abs(dominantFrequency(await heardAfter(performance.now())) - 660)).toBeLessThanOrEqual(5);
+    expect((await status(t, t.alice.token)).currentSong?.title).toBe('tone 660');
     expect((await post('stop')).status).toBe(200);
   });
 });
