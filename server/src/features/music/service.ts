@@ -280,15 +280,16 @@ export class MusicService {
       throw fail('DUPLICATE_IN_QUEUE', MUSIC_QUEUE_TEXTS.duplicate);
     }
     const song: Song = { ...found, entryId: randomUUID(), requestedBy: requesterOf(caller) };
+    const action = await player.add(song);
     if (resolved.duration && song.duration === 0) {
-      void resolved.duration.then((seconds) => {
-        // The length, once probed, on the entry wherever it is now (playing, queued, history).
-        if (seconds <= 0 || song.duration !== 0) return;
+      // The length, probed beside the song's ffmpeg, is known before the answer (the status, the scrubber and the
+      // lyrics lookup use it); the probe has its own time limit.
+      const seconds = await resolved.duration;
+      if (seconds > 0 && song.duration === 0) {
         song.duration = seconds;
         this.changed(guildId);
-      });
+      }
     }
-    const action = await player.add(song);
     // Its loudness is measured after its first packet when it plays at once (`started`), so the measurement
     // does not compete with its ffmpeg's start; a queued song is measured now, before its turn.
     if (action === 'queued') this.measure(song);
