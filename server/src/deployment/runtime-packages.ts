@@ -10,6 +10,8 @@ export const RUNTIME_PACKAGES: readonly (string | RegExp)[] = [
   /^@discordjs\//,
   'discord.js',
   'prism-media',
+  // The Opus encoder of the live chain: libopus as WebAssembly, its .wasm file read beside its loader.
+  'opusscript',
   'youtubei.js',
   // Native CRC32C (a prebuilt .node per platform, loaded by name); the hash threads load it too.
   /^@node-rs\/crc32/,

@@ -1,6 +1,6 @@
-import type { Readable } from 'node:stream';
-import { EQ_BANDS, type EqSettings, MUSIC_EFFECTS, type MusicEffect } from '@guildhall/common';
+import os from 'node:os';
 import type { ProcessSpawner, SpawnedProcess } from '../../platform/process/index.ts';
+import { PcmBuffer } from './pcm-buffer.ts';
 
 /** EBU R128 target loudness of every track when normalisation is on (streaming services use −14…−16). */
 export const TARGET_LUFS = -16;
@@ -14,76 +14,23 @@ const MAX_GAIN_DB = 20;
  */
 export type Loudness = { kind: 'off' } | { kind: 'dynamic' } | { kind: 'gain'; lufs: number };
 
-/** The level settings of a guild: volume 0–200 % and loudness normalisation. */
-export type LevelOptions = { volume: number; loudness: Loudness };
-const FLAT_LEVEL: LevelOptions = { volume: 100, loudness: { kind: 'off' } };
-
-function levelFilters(o: LevelOptions): { before: string[]; after: string[] } {
-  const before: string[] = [];
-  let boostDb = 0;
-  if (o.loudness.kind === 'dynamic') before.push(`loudnorm=I=${TARGET_LUFS}:TP=-1.5:LRA=11`);
-  if (o.loudness.kind === 'gain') {
-    const gain = Math.max(-MAX_GAIN_DB, Math.min(MAX_GAIN_DB, TARGET_LUFS - o.loudness.lufs));
-    boostDb += gain;
-    before.push(`volume=${gain.toFixed(2)}dB`);
-  }
-  const after: string[] = [];
-  if (o.volume !== 100) {
-    after.push(`volume=${(o.volume / 100).toFixed(2)}`);
-    if (o.volume > 0) boostDb += 20 * Math.log10(o.volume / 100);
-  }
-  // A raised level must not clip: a limiter (no auto-levelling) just under full scale.
-  if (boostDb > 0.5) after.push('alimiter=limit=0.95:level=0:attack=5:release=50');
-  return { before, after };
-}
-
-/** The issue's exact filter for each effect. */
-export const EFFECT_FILTERS: Record<MusicEffect, string> = {
-  nightcore: 'aresample=48000,asetrate=48000*1.25',
-  slowed: 'aresample=48000,asetrate=48000*0.8',
-  bassboost: 'bass=g=20:f=110:w=0.3',
-  echo: 'aecho=0.8:0.9:1000:0.3',
-  '8d': 'apulsator=hz=0.09',
-};
-
-/** How fast song time passes per second of audio sent: asetrate changes speed and pitch together. */
-export const EFFECT_RATES: Partial<Record<MusicEffect, number>> = { nightcore: 1.25, slowed: 0.8 };
-
-export function playbackRate(effects: readonly MusicEffect[]): number {
-  return effects.reduce((rate, e) => rate * (EFFECT_RATES[e] ?? 1), 1);
-}
-
 /**
- * Each equalizer band as a peaking `equalizer` filter centred on the band's geometric middle, as wide
- * as the band (width type h = Hz). Flat bands add nothing.
+ * What ffmpeg does to the level before the live chain: loudness normalisation only (the listener's volume,
+ * the limiter, the effects and the equalizer are the live chain's, in the server: dsp/chain.ts).
  */
-export function equalizerFilters(eq: EqSettings): string[] {
-  return EQ_BANDS.filter((b) => eq[b.key] !== 0).map((b) => {
-    const centre = Math.round(Math.sqrt(b.fromHz * b.toHz));
-    return `equalizer=f=${centre}:t=h:w=${b.toHz - b.fromHz}:g=${eq[b.key]}`;
-  });
+export function loudnessFilters(loudness: Loudness): string[] {
+  if (loudness.kind === 'dynamic') return [`loudnorm=I=${TARGET_LUFS}:TP=-1.5:LRA=11`];
+  if (loudness.kind === 'gain') return [`volume=${loudnessGainDb(loudness).toFixed(2)}dB`];
+  return [];
 }
 
-/**
- * The whole filter graph: effects in a fixed order (whatever order the client listed them), then the
- * equalizer, then back to 48 kHz for Opus (asetrate relabels the rate).
- */
-export function filterChain(
-  effects: readonly MusicEffect[],
-  eq: EqSettings,
-  level: LevelOptions = FLAT_LEVEL,
-): string {
-  const on = MUSIC_EFFECTS.filter((e) => effects.includes(e));
-  const { before, after } = levelFilters(level);
-  // Normalise the source first (its loudness is what was measured), the listener's volume last.
-  return [
-    ...before,
-    ...on.map((e) => EFFECT_FILTERS[e]),
-    ...equalizerFilters(eq),
-    ...after,
-    'aresample=48000',
-  ].join(',');
+/** The static gain normalisation applies to a measured song (0 for the others), in dB. */
+export function loudnessGainDb(loudness: Loudness): number {
+  if (loudness.kind !== 'gain') return 0;
+  return Math.max(-MAX_GAIN_DB, Math.min(MAX_GAIN_DB, TARGET_LUFS - loudness.lufs));
 }
+
+export { playbackRate } from './dsp/chain.ts';
 
 /** Where ffmpeg reads a track: a URL it opens itself (HTTP, HLS; library files through the loopback). */
 export type TrackInput = {
@@ -98,19 +45,19 @@ export type TrackInput = {
   reusableUntil?: number;
 };
 
-export type TranscodeOptions = {
+export type DecodeOptions = {
   ffmpegPath: string;
   processes: ProcessSpawner;
   input: TrackInput;
   startSeconds: number;
-  effects: readonly MusicEffect[];
-  eq: EqSettings;
-  level?: LevelOptions;
+  loudness?: Loudness;
+  /** Work that can wait (the next song prepared ahead): below the server's priority from its start. */
+  background?: boolean;
 };
 
-export type Transcoder = {
-  /** Opus packets (one 20 ms frame each), demuxed from ffmpeg's Ogg output. */
-  packets: Readable;
+export type Decoder = {
+  /** The decoded audio, 48 kHz stereo floats, held a few seconds ahead. */
+  pcm: PcmBuffer;
   kill: () => void;
   /** ffmpeg's stderr (errors only), for the log when a track fails. */
   stderr: () => string;
@@ -118,8 +65,8 @@ export type Transcoder = {
   exited: Promise<{ crashed: boolean; code: number | null; signal: string | null }>;
 };
 
-/** ffmpeg's arguments: seek, decode, filter, and encode Opus into small Ogg pages (20 ms) so a change is heard at once. */
-export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath' | 'processes'>): string[] {
+/** ffmpeg's arguments: seek, decode, normalise, and write raw 48 kHz stereo floats. */
+export function ffmpegArgs(o: Omit<DecodeOptions, 'ffmpegPath' | 'processes'>): string[] {
   const input = o.input.url;
   const headers = o.input.headers
     ? [
@@ -150,97 +97,81 @@ export function ffmpegArgs(o: Omit<TranscodeOptions, 'ffmpegPath' | 'processes'>
     ...(o.startSeconds > 0 ? ['-ss', o.startSeconds.toFixed(3)] : []),
     '-i',
     input,
-    ...encoderArgs(o.effects, o.eq, o.level),
+    ...decoderArgs(o.loudness),
     'pipe:1',
   ];
 }
 
 /**
- * Everything after the input: drop video, filter, and encode 48 kHz stereo Opus in 20 ms frames into
- * Ogg pages of one frame each, written at once (`-flush_packets`) so a new track's first audio reaches
- * the voice player without waiting for a fuller page. The output target follows.
+ * Everything after the input: drop video, normalise, resample to 48 kHz stereo and write it raw as 32-bit
+ * floats, each decoded frame at once (`-flush_packets`), so a new track's first audio reaches the server
+ * without waiting for a fuller buffer. Floats, not 16-bit: a song raised by normalisation keeps its peaks
+ * above full scale for the live chain's limiter instead of being clipped here. The output target follows.
  */
-export function encoderArgs(
-  effects: readonly MusicEffect[],
-  eq: EqSettings,
-  level: LevelOptions = FLAT_LEVEL,
-): string[] {
+export function decoderArgs(loudness: Loudness = { kind: 'off' }): string[] {
   return [
     '-vn',
     '-af',
-    filterChain(effects, eq, level),
+    [...loudnessFilters(loudness), 'aresample=48000'].join(','),
     '-ac',
     '2',
     '-ar',
     '48000',
     '-c:a',
-    'libopus',
-    '-b:a',
-    '128k',
-    '-frame_duration',
-    '20',
-    '-application',
-    'audio',
-    '-page_duration',
-    '20000',
+    'pcm_f32le',
+    '-f',
+    'f32le',
     '-flush_packets',
     '1',
-    '-f',
-    'ogg',
   ];
 }
 
 /**
- * ffmpeg runs below the server's priority: it works seconds ahead of the voice player (its output waits in
- * the pipe), while the server must send every guild's packet on its 20 ms beat. When a new ffmpeg's start
- * (≈ 50 ms of CPU) meets a busy machine, the server keeps the beat and the start waits a little instead.
+ * ffmpeg starts at the server's priority and goes below it once its first audio is out: its start (loading
+ * its libraries, opening and seeking the input, ≈ 50 ms of CPU) is on the path of a seek or a new song, and at
+ * nice 10 beside a busy core it waited (a seek's p95 went from 0.44 to 0.99 s); after that it only decodes
+ * ahead in short bursts (seconds of audio wait in the server), and the server's 20 ms beat for every guild
+ * comes first.
  */
-const TRANSCODER_NICE = 10;
+const DECODER_NICE = 10;
 
-/** prism-media (the Ogg demuxer), loaded with the first track: it costs nothing at start-up (bench/startup). */
-let prismModule: Promise<typeof import('prism-media')> | undefined;
-const loadPrism = async () => {
-  prismModule ??= import('prism-media');
-  const m = await prismModule;
-  // A CommonJS package: its exports object is the default export (the typings only name the parts).
-  return (m as typeof m & { default?: typeof m }).default ?? m;
-};
+/** Lowers a started ffmpeg's priority (a syscall, no fork); a process already gone is no matter. */
+function settle(pid: number): void {
+  try {
+    os.setPriority(pid, Math.min(19, os.getPriority() + DECODER_NICE));
+  } catch {
+    // exited meanwhile
+  }
+}
 
 /**
- * Starts one ffmpeg for one track from one position with one set of filters, through the platform's
- * process spawner (a fork from the server would stall every guild's audio for milliseconds). Rejects when
- * ffmpeg cannot be started at all (a missing binary), so a play says so instead of "playing" a track that
- * never sounds.
+ * Starts one ffmpeg for one track from one position, through the platform's process spawner (a fork from
+ * the server would stall every guild's audio for milliseconds). Rejects when ffmpeg cannot be started at
+ * all (a missing binary), so a play says so instead of "playing" a track that never sounds.
  */
-export async function startTranscoder(o: TranscodeOptions): Promise<Transcoder> {
-  const prism = await loadPrism(); // before the spawn: nothing to clean up if it cannot load
+export async function startDecoder(o: DecodeOptions): Promise<Decoder> {
   let child: SpawnedProcess;
   try {
-    child = await o.processes.spawn(o.ffmpegPath, ffmpegArgs(o), { nice: TRANSCODER_NICE });
+    child = await o.processes.spawn(o.ffmpegPath, ffmpegArgs(o), { nice: o.background ? DECODER_NICE : 0 });
   } catch (e) {
     throw new Error(`ffmpeg could not be started: ${(e as Error).message}`);
   }
   let killed = false;
-  let demuxError = '';
-  const demuxer = new prism.opus.OggDemuxer();
-  demuxer.on('error', (e: Error) => {
-    demuxError = `ogg: ${e.message}`;
-    demuxer.destroy();
-  });
   const exited = child.exited.then(({ code, signal }) => ({
     crashed: !killed && (code !== 0 || signal !== null),
     code,
     signal,
   }));
-  child.output.pipe(demuxer);
+  const pcm = new PcmBuffer(child.output);
+  if (!o.background) pcm.once('data', () => settle(child.pid));
   return {
-    packets: demuxer,
+    pcm,
     kill: () => {
       killed = true;
       child.kill();
-      demuxer.destroy();
+      pcm.destroy();
     },
-    stderr: () => child.text() + demuxError,
+    stderr: () => child.text(),
     exited,
   };
 }

@@ -94,7 +94,7 @@ export type MusicOptions = {
  * Redis (docs/operations.md, "One music bot").
  */
 /** The bot's encoder arguments (the container test runs them with the image's own ffmpeg). */
-export { encoderArgs } from './ffmpeg.ts';
+export { decoderArgs } from './ffmpeg.ts';
 
 export const musicFeature = (options: MusicOptions = {}) =>
   defineFeature<MusicState, MusicFeatureConfig>({

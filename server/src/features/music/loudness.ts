@@ -6,6 +6,7 @@ import { runMediaJob } from './media-jobs.ts';
 const MEASURE_SECONDS = 600;
 const MEASURE_TIMEOUT_MS = 120_000;
 const CACHE_MAX = 1000;
+const MEASURE_NICE = 15;
 
 /**
  * Integrated loudness (EBU R128, LUFS) per song, measured once by ffmpeg's `ebur128` filter in a media
@@ -82,7 +83,9 @@ export async function measureLoudness(
       'null',
       '-',
     ],
-    { timeoutMs: MEASURE_TIMEOUT_MS, read: 'stderr' },
+    // Background work that decodes minutes of audio as fast as it can: below the playing ffmpegs, which keep
+    // only a few frames ahead of the listener (issue 48).
+    { timeoutMs: MEASURE_TIMEOUT_MS, read: 'stderr', nice: MEASURE_NICE },
   );
   if (timedOut) return null;
   const summary = output.slice(output.lastIndexOf('Integrated loudness:'));

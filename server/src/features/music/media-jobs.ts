@@ -20,12 +20,12 @@ export function runMediaJob(
   processes: ProcessSpawner,
   cmd: string,
   args: string[],
-  o: { timeoutMs: number; read: 'stdout' | 'stderr' },
+  o: { timeoutMs: number; read: 'stdout' | 'stderr'; nice?: number },
 ): Promise<MediaJobResult> {
   return jobs.run(async () => {
     let child: SpawnedProcess;
     try {
-      child = await processes.spawn(cmd, args, { output: o.read });
+      child = await processes.spawn(cmd, args, { output: o.read, nice: o.nice ?? 0 });
     } catch {
       return { output: '', timedOut: false, code: null }; // a missing binary
     }

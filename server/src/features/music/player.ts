@@ -1,4 +1,3 @@
-import type { Duplex, Readable } from 'node:stream';
 import {
   type AudioPlayer,
   AudioPlayerStatus,
@@ -22,8 +21,11 @@ import {
 } from '@guildhall/common';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
-import { type Loudness, playbackRate, startTranscoder, type TrackInput, type Transcoder } from './ffmpeg.ts';
-import { type PacketSource, PacketSwitch } from './packet-switch.ts';
+import { SAMPLE_RATE } from './dsp/biquad.ts';
+import { type LiveSettings, playbackRate } from './dsp/chain.ts';
+import { type Decoder, type Loudness, loudnessGainDb, startDecoder, type TrackInput } from './ffmpeg.ts';
+import { createEncoder, loadEncoder } from './opus-encoder.ts';
+import { PacketSwitch, type PcmSource } from './packet-switch.ts';
 import { insertionIndex, songKey } from './queue-order.ts';
 
 export type PlayerDeps = {
@@ -69,32 +71,44 @@ export type StoredPlayback = {
   position: number;
 };
 
-/** How long a new ffmpeg may take to deliver its first packet before the change counts as failed. */
+/** How long a new ffmpeg may take to deliver its first audio before the change counts as failed. */
 const FIRST_PACKET_TIMEOUT_MS = 15_000;
 /** An ffmpeg that dies mid-track is restarted at the position it reached, this many times per track. */
 const CRASH_RESTARTS = 3;
+/** How long after a change of track or queue the next song's ffmpeg is started. */
+const SPARE_DELAY_MS = 250;
+/** A finished output is destroyed after this long whether or not the voice player read its end. */
+const OUTPUT_END_MS = 1000;
 /** Frames the voice player may find nothing to send (between two songs) before it would give up. */
 const MAX_MISSED_FRAMES = 1500;
 
-/** A running ffmpeg and what it plays: the song, from which input and position, at which speed. */
-type Track = PacketSource & {
-  transcoder: Transcoder;
+/** The next song's ffmpeg started ahead, at 0 s, with the loudness it had then. */
+type Spare = { entryId: string; decoder: Decoder; input: TrackInput; loudness: Loudness };
+
+const sameLoudness = (a: Loudness, b: Loudness) =>
+  a.kind === b.kind && (a.kind !== 'gain' || (b.kind === 'gain' && a.lufs === b.lufs));
+
+/** A running ffmpeg and what it plays: the song, from which input and position. */
+type Track = PcmSource & {
+  decoder: Decoder;
   song: Song;
   input: TrackInput;
   startedAt: number;
-  rate: number;
 };
 
 /**
  * One guild's playback: the queue, the song playing, recent history, effects, equalizer, volume,
- * normalisation and loop. Audio runs through one ffmpeg per track (decode, filter, Opus) into one
- * `PacketSwitch` the voice player reads for the whole session: a change starts a new ffmpeg at the
- * current position while the old one keeps playing, and the switch happens between two frames once the
- * new one has audio (gapless). Only a stop ends the stream, after five silence frames.
+ * normalisation and loop. Audio runs through one ffmpeg per track (decode and normalise to 48 kHz floats)
+ * into one `PacketSwitch` the voice player reads for the whole session, which runs each 20 ms through the
+ * live chain (speed, effects, equalizer, volume) and one Opus encoder. Effects, equalizer and volume change
+ * the chain's settings, heard at the next frame, with no new process (issue 48). A seek, the next song,
+ * normalisation or a crash start a new ffmpeg at the position while the old one keeps playing, and the
+ * switch happens between two frames once the new one has audio (gapless). Only a stop ends the stream,
+ * after five silence frames.
  *
- * Elapsed time = the position the current ffmpeg started at + the frames taken from it × 20 ms × the
- * effects' speed; the voice player takes no frames while paused, so it stays right through pause, seek
- * and speed-changing effects.
+ * Elapsed time = the position the current ffmpeg started at + the decoded frames the chain consumed from
+ * it ÷ 48 kHz: exact through pause (nothing is consumed), seek and the speed effects (which consume faster
+ * or slower).
  */
 export class GuildPlayer {
   queue: Song[] = [];
@@ -133,6 +147,15 @@ export class GuildPlayer {
    * its end only the next ffmpeg's start stands between the two songs, not the search for a related one.
    */
   private upcoming: { entryId: string; pick: Promise<Song | null> } | null = null;
+  /**
+   * The next queued song's ffmpeg, started ahead (issue 48: "a warm spare process per playing guild"): a skip,
+   * or the song's end, switches to audio already decoded instead of waiting for an ffmpeg to start.
+   */
+  private spare: Spare | null = null;
+  /** Bumped when the spare is dropped, so a spare still starting is not kept. */
+  private spareGeneration = 0;
+  private spareScheduled = false;
+  private destroyed = false;
 
   private readonly deps: PlayerDeps;
 
@@ -171,7 +194,7 @@ export class GuildPlayer {
     if (!this.current) return 0;
     if (this.pendingPosition !== null) return this.pendingPosition;
     const t = this.track;
-    const played = t && t.song === this.current ? t.startedAt + t.frames * 0.02 * t.rate : 0;
+    const played = t && t.song === this.current ? t.startedAt + t.consumed / SAMPLE_RATE : 0;
     return this.current.duration > 0 ? Math.min(played, this.current.duration) : played;
   }
 
@@ -228,6 +251,7 @@ export class GuildPlayer {
   async add(song: Song): Promise<'playing' | 'queued'> {
     if (this.current) {
       this.enqueue(song);
+      this.refreshSpare();
       this.deps.changed();
       return 'queued';
     }
@@ -239,6 +263,7 @@ export class GuildPlayer {
 
   addAll(songs: Song[]): void {
     for (const song of songs) this.enqueue(song);
+    this.refreshSpare();
   }
 
   /** Whether the song (the same platform and id) is playing or queued: the no-duplicates rule. */
@@ -251,6 +276,7 @@ export class GuildPlayer {
 
   setOptions(options: MusicServerOptions): void {
     this.options = { ...options };
+    this.refreshSpare();
     this.deps.changed();
   }
 
@@ -286,24 +312,35 @@ export class GuildPlayer {
     await this.restartAt(position);
   }
 
+  /** Effects, heard from the next frame on (the live chain's settings: no new ffmpeg). */
   async setEffects(effects: MusicEffect[]): Promise<void> {
     this.effects = effects;
-    await this.restartAt(this.elapsed());
+    this.applyLive();
   }
 
   async setEq(eq: EqSettings): Promise<void> {
     this.eq = eq;
-    await this.restartAt(this.elapsed());
+    this.applyLive();
   }
 
-  /** Volume 0–200 %, heard at once (a gapless restart at the current position). */
+  /** Volume 0–200 %, heard from the next frame on. */
   async setVolume(volume: number): Promise<void> {
     this.volume = volume;
-    await this.restartAt(this.elapsed());
+    this.applyLive();
+  }
+
+  private liveSettings(): LiveSettings {
+    return { effects: this.effects, eq: this.eq, volume: this.volume };
+  }
+
+  private applyLive(): void {
+    this.out?.chain.set(this.liveSettings());
+    this.deps.changed();
   }
 
   async setNormalize(on: boolean): Promise<void> {
     this.normalize = on;
+    this.refreshSpare();
     await this.restartAt(this.elapsed());
   }
 
@@ -319,6 +356,7 @@ export class GuildPlayer {
 
   /** Stops the song playing (into history); the queue stays. Five silence frames end the transmission. */
   stop(): void {
+    this.dropSpare();
     this.generation++;
     this.toHistory();
     this.setCurrent(null);
@@ -329,12 +367,14 @@ export class GuildPlayer {
 
   clearQueue(): void {
     this.queue = [];
+    this.refreshSpare();
     this.deps.changed();
   }
 
   reorder(from: number, to: number): void {
     const [song] = this.queue.splice(from, 1);
     if (song) this.queue.splice(to, 0, song);
+    this.refreshSpare();
     this.deps.changed();
   }
 
@@ -345,6 +385,7 @@ export class GuildPlayer {
 
   remove(index: number): Song | null {
     const [song] = this.queue.splice(index, 1);
+    this.refreshSpare();
     this.deps.changed();
     return song ?? null;
   }
@@ -356,16 +397,21 @@ export class GuildPlayer {
       const j = Math.floor(Math.random() * (i + 1));
       [q[i], q[j]] = [q[j] as Song, q[i] as Song];
     }
+    this.refreshSpare();
     this.deps.changed();
   }
 
   destroy(): void {
+    this.destroyed = true;
+    this.dropSpare();
     this.generation++;
-    this.track?.transcoder.kill();
+    this.track?.decoder.kill();
     this.track = null;
-    this.out?.finish();
+    const out = this.out;
     this.out = null;
+    out?.finish();
     this.audio.stop(true);
+    out?.destroy(); // the player reads no more: its encoder is freed now
   }
 
   private setCurrent(song: Song | null): void {
@@ -420,10 +466,15 @@ export class GuildPlayer {
   }
 
   private endOutput(): void {
-    this.track?.transcoder.kill();
+    this.track?.decoder.kill();
     this.track = null;
-    this.out?.finish();
+    const out = this.out;
     this.out = null;
+    if (!out) return;
+    out.finish();
+    // The voice player reads the five silence frames and the end (100 ms); a paused one never does, and the
+    // session's encoder must be freed all the same.
+    setTimeout(() => out.destroy(), OUTPUT_END_MS).unref();
   }
 
   /**
@@ -437,30 +488,32 @@ export class GuildPlayer {
     const generation = ++this.generation;
     this.pendingPosition = position;
     this.deps.changed();
-    let transcoder: Transcoder | undefined;
+    let decoder: Decoder | undefined;
     let input: TrackInput | undefined;
+    let loudness: Loudness = this.loudnessFor(song);
     try {
-      input = (reuseInput ? this.reusableInput(song) : null) ?? (await this.deps.inputFor(song));
-      transcoder = await startTranscoder({
-        ffmpegPath: this.deps.ffmpegPath,
-        processes: this.deps.processes,
-        input,
-        startSeconds: position,
-        effects: this.effects,
-        eq: this.eq,
-        level: {
-          volume: this.volume,
-          loudness: this.normalize ? this.deps.loudnessOf(song) : { kind: 'off' },
-        },
-      });
-      await firstPacket(transcoder);
+      await loadEncoder(); // the encoder's module, loaded with the first track (nothing at start-up)
+      const spare = position === 0 ? await this.takeSpare(song, loudness) : null;
+      if (spare) {
+        ({ decoder, input, loudness } = spare);
+      } else {
+        input = (reuseInput ? this.reusableInput(song) : null) ?? (await this.deps.inputFor(song));
+        decoder = await startDecoder({
+          ffmpegPath: this.deps.ffmpegPath,
+          processes: this.deps.processes,
+          input,
+          startSeconds: position,
+          loudness,
+        });
+        await firstAudio(decoder);
+      }
     } catch (err) {
       this.deps.log.warn(
-        { err: (err as Error).message, ffmpeg: transcoder?.stderr().trim(), song: song.url },
+        { err: (err as Error).message, ffmpeg: decoder?.stderr().trim(), song: song.url },
         'music: cannot start track',
       );
-      transcoder?.kill();
-      this.lastStartFailure = transcoder
+      decoder?.kill();
+      this.lastStartFailure = decoder
         ? 'audio'
         : (err as Error).message.startsWith('ffmpeg could not be started')
           ? 'encoder'
@@ -482,17 +535,17 @@ export class GuildPlayer {
       return;
     }
     if (generation !== this.generation) {
-      transcoder.kill(); // replaced while ffmpeg was starting
+      decoder.kill(); // replaced while ffmpeg was starting
       return;
     }
     const track: Track = {
-      packets: transcoder.packets,
-      frames: dropEncoderPriming(transcoder.packets),
-      transcoder,
+      pcm: decoder.pcm,
+      consumed: 0,
+      gainDb: loudnessGainDb(loudness),
+      decoder,
       song,
       input,
       startedAt: position,
-      rate: playbackRate(this.effects),
     };
     const old = this.track;
     this.track = track;
@@ -506,12 +559,13 @@ export class GuildPlayer {
           ? { entryId: song.entryId, pick: this.deps.autoplay(song, []).catch(() => null) }
           : null;
     }
-    const retire = () => transcoder.kill();
+    const retire = () => decoder.kill();
     if (this.out && !this.out.isFinishing) {
       // The old ffmpeg is ended by the switch, once the new one is playing.
       await this.out.switchTo(track, retire);
     } else {
-      const out = new PacketSwitch();
+      // A new session: its one encoder, and the live chain with the settings as they are now.
+      const out = new PacketSwitch(createEncoder(), this.liveSettings());
       out.onSourceEnd = (ended) => void this.sourceEnded(ended as Track);
       // One silence frame of padding: with our own five before the end, exactly five reach Discord.
       const resource: AudioResource = createAudioResource(out, {
@@ -523,9 +577,84 @@ export class GuildPlayer {
       this.out = out;
       this.audio.play(resource);
       if (this.wantPaused) this.audio.pause(true);
-      old?.transcoder.kill(); // a track left from an output that was finishing
+      old?.decoder.kill(); // a track left from an output that was finishing
     }
+    this.refreshSpare();
     this.deps.changed();
+  }
+
+  private loudnessFor(song: Song): Loudness {
+    return this.normalize ? this.deps.loudnessOf(song) : { kind: 'off' };
+  }
+
+  /**
+   * Starts (or keeps) the next queued song's ffmpeg, once this turn's queue changes are done. Called when the
+   * queue or the track changes, and when a song's loudness was measured (its spare is started again with it).
+   */
+  refreshSpare(): void {
+    if (this.spareScheduled) return;
+    this.spareScheduled = true;
+    // A moment later: not in the same instant as the switch or the start that asked for it.
+    setTimeout(() => {
+      this.spareScheduled = false;
+      void this.startSpare();
+    }, SPARE_DELAY_MS).unref();
+  }
+
+  private async startSpare(): Promise<void> {
+    const next = this.current && !this.destroyed ? this.queue[0] : undefined;
+    if (!next) {
+      this.dropSpare();
+      return;
+    }
+    const loudness = this.loudnessFor(next);
+    const kept = this.spare;
+    if (kept && kept.entryId === next.entryId && sameLoudness(kept.loudness, loudness)) return;
+    this.dropSpare();
+    const generation = this.spareGeneration;
+    let decoder: Decoder | undefined;
+    try {
+      const input = await this.deps.inputFor(next);
+      if (generation !== this.spareGeneration) return;
+      decoder = await startDecoder({
+        ffmpegPath: this.deps.ffmpegPath,
+        processes: this.deps.processes,
+        input,
+        startSeconds: 0,
+        loudness,
+        background: true,
+      });
+      if (generation !== this.spareGeneration) {
+        decoder.kill();
+        return;
+      }
+      this.spare = { entryId: next.entryId, decoder, input, loudness };
+    } catch (err) {
+      // Not needed to play: the song starts its own ffmpeg when its turn comes.
+      decoder?.kill();
+      this.deps.log.debug({ err: (err as Error).message }, 'music: the next song could not be prepared');
+    }
+  }
+
+  /** The spare, when it is this song's at 0 s with today's loudness and has audio; it is no longer the spare. */
+  private async takeSpare(song: Song, loudness: Loudness): Promise<Spare | null> {
+    const spare = this.spare;
+    if (!spare || spare.entryId !== song.entryId || !sameLoudness(spare.loudness, loudness)) return null;
+    this.spare = null;
+    this.spareGeneration++;
+    try {
+      await firstAudio(spare.decoder);
+      return spare;
+    } catch {
+      spare.decoder.kill(); // it failed meanwhile (an expired URL): a fresh start instead
+      return null;
+    }
+  }
+
+  private dropSpare(): void {
+    this.spareGeneration++;
+    this.spare?.decoder.kill();
+    this.spare = null;
   }
 
   /**
@@ -541,7 +670,7 @@ export class GuildPlayer {
   /** The current ffmpeg ran out: the song's end, or a crash (restarted where it was). */
   private async sourceEnded(track: Track): Promise<void> {
     if (track !== this.track) return;
-    const exit = await track.transcoder.exited;
+    const exit = await track.decoder.exited;
     if (track !== this.track) return;
     const position = this.elapsed();
     const song = this.current;
@@ -549,7 +678,7 @@ export class GuildPlayer {
     if (exit.crashed && song && !nearEnd && this.crashRestarts < CRASH_RESTARTS) {
       this.crashRestarts++;
       this.deps.log.warn(
-        { code: exit.code, signal: exit.signal, ffmpeg: track.transcoder.stderr().trim(), position },
+        { code: exit.code, signal: exit.signal, ffmpeg: track.decoder.stderr().trim(), position },
         'music: ffmpeg stopped mid-track; restarting where it was',
       );
       // A fresh stream URL: the old one may be why ffmpeg stopped (expired, refused).
@@ -558,7 +687,7 @@ export class GuildPlayer {
     }
     if (exit.crashed) {
       this.deps.log.warn(
-        { code: exit.code, signal: exit.signal, ffmpeg: track.transcoder.stderr().trim() },
+        { code: exit.code, signal: exit.signal, ffmpeg: track.decoder.stderr().trim() },
         'music: ffmpeg failed',
       );
     }
@@ -572,53 +701,38 @@ function atSongEnd(song: Song, position: number): boolean {
 }
 
 /**
- * A new encoder's first packet is its priming: decoded, it is a few milliseconds of silence and a quiet
- * ramp (about 9 dB below the music), a dip a listener hears as a click at every seek or effect change, and
- * a frame in which the change is not heard yet. It is dropped (when more follow); the 20 ms it held are
- * counted as played, so the elapsed time stays exact. Returns the frames consumed.
+ * Decoded audio a new ffmpeg must hold before the switch: four frames at the fastest speed (80 ms of song,
+ * which a starting ffmpeg delivers together), so a loaded machine's slower next output cannot leave the
+ * player a frame with nothing to send right after the switch.
  */
-function dropEncoderPriming(packets: Readable): number {
-  if (packets.readableLength < 2) return 0;
-  return packets.read() ? 1 : 0;
-}
+const READY_FRAMES = Math.ceil(4 * 960 * 1.25);
 
-/**
- * Packets a new ffmpeg must have ready before the switch: four frames (its priming packet, dropped, and
- * 60 ms of audio, which a starting ffmpeg delivers together) so a loaded machine's slower next packet cannot
- * leave the player a frame with nothing to send right after the switch.
- */
-const READY_PACKETS = 4;
-
-/** Resolves once the demuxer holds its first packets (or all there are); rejects when it ends with none. */
-function firstPacket(t: Transcoder): Promise<void> {
-  const packets = t.packets;
-  if (packets.readableLength >= READY_PACKETS) return Promise.resolve();
+/** Resolves once ffmpeg's output holds its first audio (or all there is); rejects when it ends with none. */
+function firstAudio(d: Decoder): Promise<void> {
+  const pcm = d.pcm;
+  if (pcm.frames >= READY_FRAMES || (pcm.ended && pcm.frames > 0)) return Promise.resolve();
+  if (pcm.ended)
+    return Promise.reject(new Error(`ffmpeg delivered no audio: ${d.stderr().trim() || 'no output'}`));
   return new Promise<void>((resolve, reject) => {
     const done = (err?: Error) => {
       clearTimeout(timer);
-      packets.off('readable', onReadable);
-      packets.off('finish', onReadable);
-      packets.off('end', onEnd);
-      packets.off('close', onEnd);
+      pcm.off('data', onData);
+      pcm.off('end', onEnd);
       if (err) reject(err);
       else resolve();
     };
-    // The demuxer's writable side finishing means ffmpeg's output is all in: a short remainder is enough.
-    const inputDone = () => (packets as Partial<Duplex>).writableFinished === true;
-    const onReadable = () => {
-      if (packets.readableLength >= READY_PACKETS || (inputDone() && packets.readableLength > 0)) done();
+    const onData = () => {
+      if (pcm.frames >= READY_FRAMES) done();
     };
     const onEnd = () =>
-      packets.readableLength > 0
+      pcm.frames > 0
         ? done()
-        : done(new Error(`ffmpeg delivered no audio: ${t.stderr().trim() || 'no output'}`));
+        : done(new Error(`ffmpeg delivered no audio: ${d.stderr().trim() || 'no output'}`));
     const timer = setTimeout(() => {
-      if (packets.readableLength > 0) done();
+      if (pcm.frames > 0) done();
       else done(new Error('ffmpeg delivered no audio in time'));
     }, FIRST_PACKET_TIMEOUT_MS);
-    packets.on('readable', onReadable);
-    packets.on('finish', onReadable);
-    packets.once('end', onEnd);
-    packets.once('close', onEnd);
+    pcm.on('data', onData);
+    pcm.once('end', onEnd);
   });
 }

@@ -276,19 +276,36 @@ export class MusicService {
     const source = this.e.sources.find((s) => s.owns(url));
     if (!source) throw fail('UNSUPPORTED_URL', MUSIC_TEXTS.unsupportedUrl);
     if (source.isList?.(url) && source.resolveList) return this.playList(caller, guildId, url, source);
-    const found = await source.resolve(url).catch((err: Error) => {
+    // Nothing playing: the song starts at once, its ffmpeg beside a probe of its length (issue 48).
+    const idle = !this.players.get(guildId)?.current;
+    const resolved = await (idle && source.resolveNow
+      ? source.resolveNow(url)
+      : source.resolve(url).then((found) => (found ? { found, duration: null } : null))
+    ).catch((err: Error) => {
       this.e.log.warn({ err: err.message, platform: source.platform }, 'music: resolve failed');
       throw fail('PLATFORM_UNAVAILABLE', platformUnavailableText(MUSIC_PLATFORM_LABELS[source.platform]));
     });
-    if (!found) throw fail('SONG_NOT_FOUND', MUSIC_TEXTS.songNotFound);
+    if (!resolved) throw fail('SONG_NOT_FOUND', MUSIC_TEXTS.songNotFound);
+    const { found } = resolved;
     const player = await this.playerIn(bot, guildId, channel);
     if (player.queue.length >= MUSIC_QUEUE_MAX) throw fail('QUEUE_FULL', MUSIC_TEXTS.queueFull);
     if (player.options.noDuplicates && player.holds(found)) {
       throw fail('DUPLICATE_IN_QUEUE', MUSIC_QUEUE_TEXTS.duplicate);
     }
     const song: Song = { ...found, entryId: randomUUID(), requestedBy: requesterOf(caller) };
-    this.measure(song);
     const action = await player.add(song);
+    if (resolved.duration && song.duration === 0) {
+      // The length, probed beside the song's ffmpeg, is known before the answer (the status, the scrubber and the
+      // lyrics lookup use it); the probe has its own time limit.
+      const seconds = await resolved.duration;
+      if (seconds > 0 && song.duration === 0) {
+        song.duration = seconds;
+        this.changed(guildId);
+      }
+    }
+    // Its loudness is measured after its first packet when it plays at once (`started`), so the measurement
+    // does not compete with its ffmpeg's start; a queued song is measured now, before its turn.
+    if (action === 'queued') this.measure(song);
     if (action === 'playing' && player.current?.entryId !== song.entryId) {
       // ffmpeg could not start on it: say so rather than "playing" (the log has the operator's detail).
       if (player.lastStartFailure === 'encoder') {
@@ -682,12 +699,16 @@ export class MusicService {
 
   /** Starts measuring a song's loudness in the background (two measurements at once in the process). */
   private measure(song: Song): void {
-    void this.e.loudness.measure(`${song.platform}:${song.id}`, () => this.source(song.platform).input(song));
+    void this.e.loudness
+      .measure(`${song.platform}:${song.id}`, () => this.source(song.platform).input(song))
+      // A next song prepared before its measurement is prepared again with it (the players check).
+      .then(() => {
+        for (const player of this.players.values()) player.refreshSpare();
+      });
   }
 
   private loudnessOf(song: Song): Loudness {
     const lufs = this.e.loudness.get(`${song.platform}:${song.id}`);
-    if (lufs === undefined) this.measure(song);
     // Not measured yet, or not measurable: loudnorm evens it out as it plays.
     return typeof lufs === 'number' ? { kind: 'gain', lufs } : { kind: 'dynamic' };
   }
@@ -709,7 +730,10 @@ export class MusicService {
         inputFor: (song) => this.source(song.platform).input(song),
         loudnessOf: (song) => this.loudnessOf(song),
         changed: () => this.changed(guildId),
-        started: (song) => void this.e.history?.record(guildId, song),
+        started: (song) => {
+          void this.e.history?.record(guildId, song);
+          this.measure(song); // after its first packet: for its next new ffmpeg (a seek, a skip back)
+        },
         autoplay: async (finished, queued) => {
           const pick = await this.e.autoplay?.(guildId, finished, queued);
           // The last answer for the song that ended: the status says why nothing follows it.

@@ -77,6 +77,14 @@ export function librarySource(
       const file = await findLibraryFile(db, id);
       return file ? toResult(file, PLAY_PROBE_WAIT_MS) : null;
     },
+    async resolveNow(url) {
+      const id = url.slice(LIBRARY_URL_PREFIX.length);
+      if (!UUID.test(id)) return null;
+      const file = await findLibraryFile(db, id);
+      if (!file) return null;
+      // A probed duration is in the cache already; a new one is a process start, done beside ffmpeg's.
+      return { found: await toResult(file, 0), duration: durationOf(file) };
+    },
     /** The other audio files of the song's folder, by name from the one after it (a folder is an album). */
     async related(song, max) {
       const files = await listLibraryFolderFiles(db, song.id, AUDIO_EXTENSIONS, 500);

@@ -11,6 +11,12 @@ export type MusicSource = {
   owns(url: string): boolean;
   /** The song behind a url (title, duration…); null when it does not exist. */
   resolve(url: string): Promise<SearchResult | null>;
+  /**
+   * The same without waiting for what a probe of the audio must find (issue 48): the song with its duration
+   * when known, else 0, and the duration to come. A song that plays at once then starts its ffmpeg beside the
+   * probe instead of after it. Absent: `resolve` is as fast.
+   */
+  resolveNow?(url: string): Promise<{ found: SearchResult; duration: Promise<number> } | null>;
   /** Where ffmpeg reads the song's audio, looked up at play time (stream URLs expire). */
   input(song: SearchResult): Promise<TrackInput>;
   /** Whether a url is a list of songs (a SoundCloud set) rather than one song. */

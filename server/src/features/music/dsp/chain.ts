@@ -1,0 +1,106 @@
+import { EQ_BANDS, type EqSettings, FLAT_EQ, type MusicEffect } from '@guildhall/common';
+import { bassShelf, peaking, StereoBiquad } from './biquad.ts';
+import { Echo } from './echo.ts';
+import { Gain, Limiter } from './gain.ts';
+import { Pulsator } from './pulsator.ts';
+
+/** 20 ms at 48 kHz: one Opus frame. */
+export const FRAME = 960;
+/**
+ * A change fades in over 2.5 ms: enough that a step in level or filter never clicks, short enough that the
+ * very next packet already carries it (a whole-frame fade would leave half of it in that packet).
+ */
+export const RAMP_FRAMES = 120;
+
+/** How fast song time passes per second of audio sent: the speed effects change speed and pitch together. */
+export const EFFECT_RATES: Partial<Record<MusicEffect, number>> = { nightcore: 1.25, slowed: 0.8 };
+
+export function playbackRate(effects: readonly MusicEffect[]): number {
+  return effects.reduce((rate, e) => rate * (EFFECT_RATES[e] ?? 1), 1);
+}
+
+/** What the live chain applies: the effects, the equalizer and the volume (0–200 %). */
+export type LiveSettings = { effects: readonly MusicEffect[]; eq: EqSettings; volume: number };
+
+/** The issue's bass boost, ffmpeg's `bass=g=20:f=110:w=0.3`. */
+export const BASS_BOOST = { gainDb: 20, hz: 110, q: 0.3 } as const;
+
+/** Each equalizer band as a peaking filter centred on the band's geometric middle, as wide as the band. */
+export const EQ_FILTERS = EQ_BANDS.map((b) => ({
+  key: b.key,
+  hz: Math.round(Math.sqrt(b.fromHz * b.toHz)),
+  widthHz: b.toHz - b.fromHz,
+}));
+
+/** A raised level (more than this many dB, the volume with the song's loudness gain) gets the limiter. */
+const LIMIT_ABOVE_DB = 0.5;
+
+/**
+ * The part of the signal path that changes while a song plays, run in the server on 48 kHz stereo floats
+ * (after the speed effects, see Resampler), in the order ffmpeg's chain had it: bass boost, echo, 8d, the
+ * equalizer bands, the volume, and the limiter when the level is raised. `set` takes effect at the next
+ * sample processed, faded over RAMP_FRAMES.
+ */
+export class LiveChain {
+  private readonly bass = new StereoBiquad();
+  private readonly echo = new Echo();
+  private readonly pulsator = new Pulsator();
+  private readonly bands = EQ_FILTERS.map(() => new StereoBiquad());
+  private readonly gain = new Gain();
+  private readonly limiter = new Limiter();
+  private settings: LiveSettings = { effects: [], eq: { ...FLAT_EQ }, volume: 100 };
+  /** The song's loudness gain applied before (by ffmpeg), for the limiter's decision. */
+  private sourceGainDb = 0;
+  rate = 1;
+
+  constructor(settings?: LiveSettings) {
+    if (settings) this.apply(settings, 0);
+  }
+
+  /** New settings, heard from the next sample on. */
+  set(settings: LiveSettings): void {
+    this.apply(settings, RAMP_FRAMES);
+  }
+
+  /** The loudness gain ffmpeg applies to the source now playing (normalisation), in dB. */
+  setSourceGain(db: number): void {
+    this.sourceGainDb = db;
+    this.updateLimiter();
+  }
+
+  get current(): LiveSettings {
+    return this.settings;
+  }
+
+  /** Processes `frames` stereo frames of `buf` in place. */
+  process(buf: Float32Array, frames: number): void {
+    this.bass.process(buf, frames);
+    this.echo.process(buf, frames);
+    this.pulsator.process(buf, frames);
+    for (const band of this.bands) band.process(buf, frames);
+    this.gain.process(buf, frames);
+    this.limiter.process(buf, frames);
+  }
+
+  private apply(s: LiveSettings, ramp: number): void {
+    this.settings = { effects: [...s.effects], eq: { ...s.eq }, volume: s.volume };
+    const on = (e: MusicEffect) => s.effects.includes(e);
+    this.rate = playbackRate(s.effects);
+    this.bass.set(
+      on('bassboost') ? bassShelf(BASS_BOOST.gainDb, BASS_BOOST.hz, BASS_BOOST.q) : bassShelf(0, 0, 1),
+      ramp,
+    );
+    this.echo.set(on('echo'), ramp);
+    this.pulsator.set(on('8d'), ramp);
+    for (const [i, f] of EQ_FILTERS.entries())
+      this.bands[i]?.set(peaking(s.eq[f.key], f.hz, f.widthHz), ramp);
+    this.gain.set(s.volume / 100, ramp);
+    this.updateLimiter();
+  }
+
+  private updateLimiter(): void {
+    const v = this.settings.volume;
+    const boostDb = this.sourceGainDb + (v > 0 ? 20 * Math.log10(v / 100) : 0);
+    this.limiter.on = boostDb > LIMIT_ABOVE_DB;
+  }
+}

@@ -1,0 +1,72 @@
+import { SAMPLE_RATE } from './biquad.ts';
+
+/** The level a raised signal is held under (ffmpeg's `alimiter=limit=0.95` in the chain before). */
+export const LIMIT = 0.95;
+/** How fast the limiter lets go after a peak (alimiter's `release=50` ms). */
+const RELEASE_MS = 50;
+
+/**
+ * The listener's volume (a factor, 0–2) ramped linearly from the old to the new value over the ramp, so a
+ * change never clicks.
+ */
+export class Gain {
+  private value = 1;
+  private target = 1;
+  private step = 0;
+
+  set(gain: number, rampFrames: number): void {
+    if (gain === this.target) return;
+    this.target = gain;
+    if (rampFrames <= 0) this.value = gain;
+    this.step = rampFrames > 0 ? (gain - this.value) / rampFrames : 0;
+  }
+
+  process(buf: Float32Array, frames: number): void {
+    if (this.value === this.target) {
+      if (this.value === 1) return;
+      const g = this.value;
+      for (let i = 0; i < frames * 2; i++) buf[i] = (buf[i] ?? 0) * g;
+      return;
+    }
+    for (let i = 0; i < frames; i++) {
+      if (this.value !== this.target) {
+        this.value += this.step;
+        if ((this.step > 0 && this.value > this.target) || (this.step < 0 && this.value < this.target)) {
+          this.value = this.target;
+        }
+      }
+      buf[i * 2] = (buf[i * 2] ?? 0) * this.value;
+      buf[i * 2 + 1] = (buf[i * 2 + 1] ?? 0) * this.value;
+    }
+  }
+}
+
+/**
+ * A peak limiter just under full scale, for when the level is raised: a peak above LIMIT lowers the gain at
+ * once (no look-ahead, which would delay every change by as much), and the gain recovers towards 1 with a
+ * 50 ms time constant. Its output never exceeds LIMIT. Switched off, it only recovers (no jump back).
+ */
+export class Limiter {
+  private gain = 1;
+  on = false;
+  private readonly recover = 1 - Math.exp(-1 / ((RELEASE_MS / 1000) * SAMPLE_RATE));
+
+  process(buf: Float32Array, frames: number): void {
+    if (!this.on && this.gain === 1) return;
+    let g = this.gain;
+    for (let i = 0; i < frames; i++) {
+      g += (1 - g) * this.recover;
+      if (g > 0.999_999) g = 1;
+      const k = i * 2;
+      const l = buf[k] ?? 0;
+      const r = buf[k + 1] ?? 0;
+      if (this.on) {
+        const peak = Math.max(Math.abs(l), Math.abs(r));
+        if (peak * g > LIMIT) g = LIMIT / peak;
+      }
+      buf[k] = l * g;
+      buf[k + 1] = r * g;
+    }
+    this.gain = g;
+  }
+}

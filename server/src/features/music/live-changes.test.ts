@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { ProcessSpawner } from '../../platform/process/index.ts';
+import { eventually } from '../../test/eventually.ts';
+import type { ReceivedPacket } from '../../test/fake-discord-bot/index.ts';
+import { decodeToMono, dominantFrequency, isSilenceFrame, rmsDb } from '../../test/fake-discord-bot/index.ts';
+import { EVENT_DEADLINE_MS } from '../../test/time-scale.ts';
+import {
+  addToLibrary,
+  api,
+  GUILD_ID,
+  type MusicTestContext,
+  startMusicApp,
+  status,
+  tone,
+} from './test-helpers.ts';
+
+/**
+ * Issue 48, point 5: effects, the equalizer and the volume change the running chain in the server; no
+ * ffmpeg starts for them (each start is counted where the platform's process spawner starts programs), and
+ * the packets that follow carry the change. A seek still starts one (which shows the count counts).
+ */
+describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and volume', () => {
+  let t: MusicTestContext;
+  let url = '';
+  const spawn = vi.spyOn(ProcessSpawner.prototype, 'spawn');
+  /** The decoding ffmpegs started so far (ffprobe and the loudness measurements are other programs). */
+  const decoders = () => spawn.mock.calls.filter(([, args]) => args.includes('f32le')).length;
+  const post = (path: string, body?: Record<string, unknown>) =>
+    api(t, t.alice.token, 'POST', `/api/music/${path}/${GUILD_ID}`, body);
+
+  /**
+   * A second of audio sent after a change was answered: the first three packets after the answer are
+   * skipped (the voice player had one prepared, and a stall of this machine may delay one or two more).
+   */
+  const heardAfter = (answeredAt: number): Promise<Float32Array> =>
+    new Promise((resolve, reject) => {
+      const picked = () =>
+        t.discord.voice.packets.filter((p) => p.receivedAt >= answeredAt && !isSilenceFrame(p.opus)).slice(3);
+      const check = (): boolean => {
+        const got: ReceivedPacket[] = picked();
+        if (got.length < 50) return false;
+        t.discord.voice.off('packet', check);
+        clearTimeout(timer);
+        resolve(decodeToMono(got.slice(0, 50)));
+        return true;
+      };
+      const timer = setTimeout(() => reject(new Error('the audio did not come')), EVENT_DEADLINE_MS);
+      if (!check()) t.discord.voice.on('packet', check);
+    });
+  const change = async (path: string, body: Record<string, unknown>) => {
+    const res = await post(path, body);
+    expect(res.status).toBe(200);
+    return heardAfter(performance.now());
+  };
+
+  let next = '';
+  beforeAll(async () => {
+    t = await startMusicApp();
+    url = await addToLibrary(t, t.alice.token, 'tone 440.wav', await tone(440, 60));
+    next = await addToLibrary(t, t.alice.token, 'tone 660.wav', await tone(660, 30));
+  });
+  afterAll(async () => {
+    spawn.mockRestore();
+    await t?.closeAll();
+  });
+
+  test('nightcore, slowed, bass boost, echo, 8d, the equalizer and the volume start no ffmpeg, and are heard', async () => {
+    expect((await post('normalize', { enabled: false })).status).toBe(200);
+    const play = await api(t, t.alice.token, 'POST', '/api/music/play', { guildId: GUILD_ID, url });
+    expect(play.status).toBe(200);
+    const plain = await heardAfter(performance.now());
+    expect(Math.abs(dominantFrequency(plain) - 440)).toBeLessThanOrEqual(5);
+    const started = decoders();
+    expect(started).toBe(1);
+
+    expect(
+      Math.abs(dominantFrequency(await change('effects', { effects: ['nightcore'] })) - 550),
+    ).toBeLessThanOrEqual(6);
+    expect((await status(t, t.alice.token)).playbackRate).toBe(1.25);
+    expect(
+      Math.abs(dominantFrequency(await change('effects', { effects: ['slowed'] })) - 352),
+    ).toBeLessThanOrEqual(5);
+    await change('effects', { effects: ['bassboost', 'echo', '8d'] });
+    expect(Math.abs(dominantFrequency(await change('effects', { effects: [] })) - 440)).toBeLessThanOrEqual(
+      5,
+    );
+
+    const cut = await change('equalizer', { eq: { bass: 0, lowMid: -12, mid: 0, highMid: 0, treble: 0 } });
+    expect(rmsDb(plain) - rmsDb(cut)).toBeGreaterThanOrEqual(6);
+    const flat = await change('equalizer', { eq: { bass: 0, lowMid: 0, mid: 0, highMid: 0, treble: 0 } });
+    expect(Math.abs(rmsDb(flat) - rmsDb(plain))).toBeLessThan(1);
+
+    const half = await change('volume', { volume: 50 });
+    expect(rmsDb(plain) - rmsDb(half)).toBeGreaterThan(5);
+    expect(rmsDb(plain) - rmsDb(half)).toBeLessThan(7);
+    expect((await post('volume', { volume: 100 })).status).toBe(200);
+
+    expect(decoders()).toBe(started);
+    // A seek is a new position in the file: that one still starts an ffmpeg.
+    expect((await post('seek', { time: 30 })).status).toBe(200);
+    expect(decoders()).toBe(started + 1);
+    expect((await post('stop')).status).toBe(200);
+  });
+
+  test('the next song’s ffmpeg is started ahead: a skip switches to it without starting one', async () => {
+    const play = (u: string) =>
+      api(t, t.alice.token, 'POST', '/api/music/play', { guildId: GUILD_ID, url: u });
+    expect((await play(url)).status).toBe(200);
+    const before = decoders();
+    expect((await play(next)).status).toBe(200);
+    // The queued song's ffmpeg starts a moment later, while the first song plays.
+    await eventually(() => expect(decoders()).toBe(before + 1));
+    expect((await post('skip')).status).toBe(200);
+    expect(decoders()).toBe(before + 1);
+    expect(Math.abs(dominantFrequency(await heardAfter(performance.now())) - 660)).toBeLessThanOrEqual(5);
+    expect((await status(t, t.alice.token)).currentSong?.title).toBe('tone 660');
+    expect((await post('stop')).status).toBe(200);
+  });
+});
