@@ -8,21 +8,11 @@ export const TARGET_LUFS = -16;
 const MAX_GAIN_DB = 20;
 
 /**
- * How a track's loudness is evened out: off; `loudnorm` in its dynamic (one-pass) mode while the track's
- * loudness is not yet measured; or, once measured, the static gain that brings it to TARGET_LUFS (cheaper,
- * and an ffmpeg with it starts at once instead of filling loudnorm's 3 s window).
+ * How a track's loudness is evened out: off; not measured yet (`dynamic`, a name kept for callers outside
+ * this feature: played at 0 dB until its measurement arrives); or measured, the gain that brings it to
+ * TARGET_LUFS. The gain is the live chain's (dsp/chain.ts `setSourceGain`): ffmpeg only decodes.
  */
 export type Loudness = { kind: 'off' } | { kind: 'dynamic' } | { kind: 'gain'; lufs: number };
-
-/**
- * What ffmpeg does to the level before the live chain: loudness normalisation only (the listener's volume,
- * the limiter, the effects and the equalizer are the live chain's, in the server: dsp/chain.ts).
- */
-export function loudnessFilters(loudness: Loudness): string[] {
-  if (loudness.kind === 'dynamic') return [`loudnorm=I=${TARGET_LUFS}:TP=-1.5:LRA=11`];
-  if (loudness.kind === 'gain') return [`volume=${loudnessGainDb(loudness).toFixed(2)}dB`];
-  return [];
-}
 
 /** The static gain normalisation applies to a measured song (0 for the others), in dB. */
 export function loudnessGainDb(loudness: Loudness): number {
@@ -50,7 +40,6 @@ export type DecodeOptions = {
   processes: ProcessSpawner;
   input: TrackInput;
   startSeconds: number;
-  loudness?: Loudness;
   /** Work that can wait (the next song prepared ahead): below the server's priority from its start. */
   background?: boolean;
 };
@@ -65,7 +54,7 @@ export type Decoder = {
   exited: Promise<{ crashed: boolean; code: number | null; signal: string | null }>;
 };
 
-/** ffmpeg's arguments: seek, decode, normalise, and write raw 48 kHz stereo floats. */
+/** ffmpeg's arguments: seek, decode, and write raw 48 kHz stereo floats. */
 export function ffmpegArgs(o: Omit<DecodeOptions, 'ffmpegPath' | 'processes'>): string[] {
   const input = o.input.url;
   const headers = o.input.headers
@@ -97,22 +86,24 @@ export function ffmpegArgs(o: Omit<DecodeOptions, 'ffmpegPath' | 'processes'>): 
     ...(o.startSeconds > 0 ? ['-ss', o.startSeconds.toFixed(3)] : []),
     '-i',
     input,
-    ...decoderArgs(o.loudness),
+    ...decoderArgs(),
     'pipe:1',
   ];
 }
 
 /**
- * Everything after the input: drop video, normalise, resample to 48 kHz stereo and write it raw as 32-bit
- * floats, each decoded frame at once (`-flush_packets`), so a new track's first audio reaches the server
- * without waiting for a fuller buffer. Floats, not 16-bit: a song raised by normalisation keeps its peaks
- * above full scale for the live chain's limiter instead of being clipped here. The output target follows.
+ * Everything after the input: drop video, resample to 48 kHz stereo and write it raw as 32-bit floats,
+ * each decoded frame at once (`-flush_packets`), so a new track's first audio reaches the server without
+ * waiting for a fuller buffer. No loudness filter: normalisation is a gain in the live chain, so a song
+ * never measured starts as fast as any other and switching it on or off starts no ffmpeg. Floats, not
+ * 16-bit: a loud master's inter-sample peaks stay for the chain's limiter. The output target follows.
+ * The argument is ignored (the loudness is the live chain's); it stays for callers outside this feature.
  */
-export function decoderArgs(loudness: Loudness = { kind: 'off' }): string[] {
+export function decoderArgs(_loudness?: Loudness): string[] {
   return [
     '-vn',
     '-af',
-    [...loudnessFilters(loudness), 'aresample=48000'].join(','),
+    'aresample=48000',
     '-ac',
     '2',
     '-ar',

@@ -10,8 +10,8 @@ const MEASURE_NICE = 15;
 
 /**
  * Integrated loudness (EBU R128, LUFS) per song, measured once by ffmpeg's `ebur128` filter in a media
- * job (two at once, time-limited) and kept for the process's life (bounded). Until a song is measured the
- * player normalises it with `loudnorm`'s one-pass mode; after, with the static gain (see ffmpeg.ts).
+ * job (two at once, time-limited) and kept for the process's life (bounded). The player applies the gain
+ * to TARGET_LUFS in its live chain; a song not measured yet plays at 0 dB until its measurement arrives.
  */
 export class LoudnessCache {
   private readonly known = new Map<string, number | null>();

@@ -13,7 +13,7 @@ export type FrameEncoder = { encode: (pcm: Int16Array) => Buffer; close: () => v
 /**
  * One source of decoded audio (an ffmpeg's output): what it holds, the input frames the live chain has
  * consumed from it (fractional under a speed effect: the song time played is `consumed / 48000`), and the
- * loudness gain ffmpeg applied to it (for the limiter).
+ * song's loudness gain (normalisation) the live chain applies to it, in dB.
  */
 export type PcmSource = { pcm: PcmBuffer; consumed: number; gainDb: number };
 
@@ -218,7 +218,9 @@ export class PacketSwitch extends Readable {
     this.resampler.reset();
     this.taken = 0;
     this.endSignalled = false;
-    this.chain.setSourceGain(next.gainDb);
+    // At once at a new song (a switch between two songs has no ramp); the same song's new ffmpeg (a seek)
+    // has the same gain, which leaves a ramp in progress alone.
+    this.chain.setSourceGain(next.gainDb, 0);
     return retireOld;
   }
 }

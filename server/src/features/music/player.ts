@@ -22,7 +22,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
 import { SAMPLE_RATE } from './dsp/biquad.ts';
-import { type LiveSettings, playbackRate } from './dsp/chain.ts';
+import { type LiveSettings, playbackRate, SOURCE_RAMP_FRAMES } from './dsp/chain.ts';
 import { type Decoder, type Loudness, loudnessGainDb, startDecoder, type TrackInput } from './ffmpeg.ts';
 import { createEncoder, loadEncoder } from './opus-encoder.ts';
 import { PacketSwitch, type PcmSource } from './packet-switch.ts';
@@ -82,11 +82,8 @@ const OUTPUT_END_MS = 1000;
 /** Frames the voice player may find nothing to send (between two songs) before it would give up. */
 const MAX_MISSED_FRAMES = 1500;
 
-/** The next song's ffmpeg started ahead, at 0 s, with the loudness it had then. */
-type Spare = { entryId: string; decoder: Decoder; input: TrackInput; loudness: Loudness };
-
-const sameLoudness = (a: Loudness, b: Loudness) =>
-  a.kind === b.kind && (a.kind !== 'gain' || (b.kind === 'gain' && a.lufs === b.lufs));
+/** The next song's ffmpeg started ahead, at 0 s. */
+type Spare = { entryId: string; decoder: Decoder; input: TrackInput };
 
 /** A running ffmpeg and what it plays: the song, from which input and position. */
 type Track = PcmSource & {
@@ -98,11 +95,11 @@ type Track = PcmSource & {
 
 /**
  * One guild's playback: the queue, the song playing, recent history, effects, equalizer, volume,
- * normalisation and loop. Audio runs through one ffmpeg per track (decode and normalise to 48 kHz floats)
- * into one `PacketSwitch` the voice player reads for the whole session, which runs each 20 ms through the
- * live chain (speed, effects, equalizer, volume) and one Opus encoder. Effects, equalizer and volume change
- * the chain's settings, heard at the next frame, with no new process (issue 48). A seek, the next song,
- * normalisation or a crash start a new ffmpeg at the position while the old one keeps playing, and the
+ * normalisation and loop. Audio runs through one ffmpeg per track (decode to 48 kHz floats) into one
+ * `PacketSwitch` the voice player reads for the whole session, which runs each 20 ms through the live
+ * chain (loudness gain, speed, effects, equalizer, volume) and one Opus encoder. Effects, equalizer and
+ * volume change the chain's settings, heard at the next frame, and normalisation its loudness gain, ramped
+ * over a second, with no new process (issue 48). A seek, the next song or a crash start a new ffmpeg at the position while the old one keeps playing, and the
  * switch happens between two frames once the new one has audio (gapless). Only a stop ends the stream,
  * after five silence frames.
  *
@@ -338,10 +335,31 @@ export class GuildPlayer {
     this.deps.changed();
   }
 
+  /** Normalisation on or off: the song's loudness gain moves there over a second, no new ffmpeg. */
   async setNormalize(on: boolean): Promise<void> {
     this.normalize = on;
-    this.refreshSpare();
-    await this.restartAt(this.elapsed());
+    this.applyLoudness();
+    this.deps.changed();
+  }
+
+  /**
+   * A song's loudness was measured: the song playing, if it was that one, moves to its gain over a second
+   * (it started at 0 dB, never measured before), live. A later ffmpeg of it (a seek) starts at the gain.
+   */
+  loudnessMeasured(): void {
+    this.applyLoudness();
+  }
+
+  private applyLoudness(): void {
+    const track = this.track;
+    if (!track) return;
+    const db = this.gainFor(track.song);
+    if (db === track.gainDb) return;
+    track.gainDb = db;
+    // Ramped when that song is what is heard (also while its new ffmpeg, a seek, waits to take over: the
+    // switch then keeps the ramp); a next song not heard yet takes its gain at once at the switch.
+    const heard = this.out?.current as Track | null | undefined;
+    if (heard?.song === track.song) this.out?.chain.setSourceGain(db, SOURCE_RAMP_FRAMES);
   }
 
   /** Loop off, the song playing, or the whole queue (a finished song goes back to its end). */
@@ -490,12 +508,11 @@ export class GuildPlayer {
     this.deps.changed();
     let decoder: Decoder | undefined;
     let input: TrackInput | undefined;
-    let loudness: Loudness = this.loudnessFor(song);
     try {
       await loadEncoder(); // the encoder's module, loaded with the first track (nothing at start-up)
-      const spare = position === 0 ? await this.takeSpare(song, loudness) : null;
+      const spare = position === 0 ? await this.takeSpare(song) : null;
       if (spare) {
-        ({ decoder, input, loudness } = spare);
+        ({ decoder, input } = spare);
       } else {
         input = (reuseInput ? this.reusableInput(song) : null) ?? (await this.deps.inputFor(song));
         decoder = await startDecoder({
@@ -503,7 +520,6 @@ export class GuildPlayer {
           processes: this.deps.processes,
           input,
           startSeconds: position,
-          loudness,
         });
         await firstAudio(decoder);
       }
@@ -541,7 +557,8 @@ export class GuildPlayer {
     const track: Track = {
       pcm: decoder.pcm,
       consumed: 0,
-      gainDb: loudnessGainDb(loudness),
+      // Its gain as known now (0 dB until it is measured, see loudnessMeasured).
+      gainDb: this.gainFor(song),
       decoder,
       song,
       input,
@@ -583,13 +600,14 @@ export class GuildPlayer {
     this.deps.changed();
   }
 
-  private loudnessFor(song: Song): Loudness {
-    return this.normalize ? this.deps.loudnessOf(song) : { kind: 'off' };
+  /** The song's loudness gain in dB: 0 with normalisation off or before its measurement. */
+  private gainFor(song: Song): number {
+    return this.normalize ? loudnessGainDb(this.deps.loudnessOf(song)) : 0;
   }
 
   /**
    * Starts (or keeps) the next queued song's ffmpeg, once this turn's queue changes are done. Called when the
-   * queue or the track changes, and when a song's loudness was measured (its spare is started again with it).
+   * queue or the track changes.
    */
   refreshSpare(): void {
     if (this.spareScheduled) return;
@@ -607,9 +625,8 @@ export class GuildPlayer {
       this.dropSpare();
       return;
     }
-    const loudness = this.loudnessFor(next);
     const kept = this.spare;
-    if (kept && kept.entryId === next.entryId && sameLoudness(kept.loudness, loudness)) return;
+    if (kept && kept.entryId === next.entryId) return;
     this.dropSpare();
     const generation = this.spareGeneration;
     let decoder: Decoder | undefined;
@@ -621,14 +638,13 @@ export class GuildPlayer {
         processes: this.deps.processes,
         input,
         startSeconds: 0,
-        loudness,
         background: true,
       });
       if (generation !== this.spareGeneration) {
         decoder.kill();
         return;
       }
-      this.spare = { entryId: next.entryId, decoder, input, loudness };
+      this.spare = { entryId: next.entryId, decoder, input };
     } catch (err) {
       // Not needed to play: the song starts its own ffmpeg when its turn comes.
       decoder?.kill();
@@ -636,10 +652,10 @@ export class GuildPlayer {
     }
   }
 
-  /** The spare, when it is this song's at 0 s with today's loudness and has audio; it is no longer the spare. */
-  private async takeSpare(song: Song, loudness: Loudness): Promise<Spare | null> {
+  /** The spare, when it is this song's at 0 s and has audio; it is no longer the spare. */
+  private async takeSpare(song: Song): Promise<Spare | null> {
     const spare = this.spare;
-    if (!spare || spare.entryId !== song.entryId || !sameLoudness(spare.loudness, loudness)) return null;
+    if (!spare || spare.entryId !== song.entryId) return null;
     this.spare = null;
     this.spareGeneration++;
     try {

@@ -701,15 +701,15 @@ export class MusicService {
   private measure(song: Song): void {
     void this.e.loudness
       .measure(`${song.platform}:${song.id}`, () => this.source(song.platform).input(song))
-      // A next song prepared before its measurement is prepared again with it (the players check).
+      // The song playing, if it is this one, moves to its gain live (the players check).
       .then(() => {
-        for (const player of this.players.values()) player.refreshSpare();
+        for (const player of this.players.values()) player.loudnessMeasured();
       });
   }
 
   private loudnessOf(song: Song): Loudness {
     const lufs = this.e.loudness.get(`${song.platform}:${song.id}`);
-    // Not measured yet, or not measurable: loudnorm evens it out as it plays.
+    // Not measured yet, or not measurable: played at 0 dB (see GuildPlayer.loudnessMeasured).
     return typeof lufs === 'number' ? { kind: 'gain', lufs } : { kind: 'dynamic' };
   }
 
@@ -739,7 +739,7 @@ export class MusicService {
           // The last answer for the song that ended: the status says why nothing follows it.
           this.autoplayMisses.set(guildId, { entryId: finished.entryId, miss: pick?.miss ?? null });
           const song = pick?.song ?? null;
-          // Measured now, as a queued song is: unmeasured, loudnorm's look-ahead delays its first packet.
+          // Measured now, as a queued song is: it then starts at its gain instead of 0 dB and a ramp.
           if (song) this.measure(song);
           return song;
         },

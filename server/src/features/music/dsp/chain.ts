@@ -11,6 +11,11 @@ export const FRAME = 960;
  * very next packet already carries it (a whole-frame fade would leave half of it in that packet).
  */
 export const RAMP_FRAMES = 120;
+/**
+ * A change of the song's loudness gain (its measurement arriving while it plays, normalisation switched on
+ * or off) is spread over a second: a step of several dB, even without a click, would be heard as a jump.
+ */
+export const SOURCE_RAMP_FRAMES = 48_000;
 
 /** How fast song time passes per second of audio sent: the speed effects change speed and pitch together. */
 export const EFFECT_RATES: Partial<Record<MusicEffect, number>> = { nightcore: 1.25, slowed: 0.8 };
@@ -35,11 +40,14 @@ export const EQ_FILTERS = EQ_BANDS.map((b) => ({
 /** A raised level (more than this many dB, the volume with the song's loudness gain) gets the limiter. */
 const LIMIT_ABOVE_DB = 0.5;
 
+const toDb = (factor: number) => (factor > 0 ? 20 * Math.log10(factor) : Number.NEGATIVE_INFINITY);
+
 /**
  * The part of the signal path that changes while a song plays, run in the server on 48 kHz stereo floats
- * (after the speed effects, see Resampler), in the order ffmpeg's chain had it: bass boost, echo, 8d, the
- * equalizer bands, the volume, and the limiter when the level is raised. `set` takes effect at the next
- * sample processed, faded over RAMP_FRAMES.
+ * (after the speed effects, see Resampler), in the order ffmpeg's chain had it: the song's loudness gain
+ * (normalisation), bass boost, echo, 8d, the equalizer bands, the volume, and the limiter when the level is
+ * raised. `set` takes effect at the next sample processed, faded over RAMP_FRAMES; `setSourceGain` over
+ * the ramp it is given.
  */
 export class LiveChain {
   private readonly bass = new StereoBiquad();
@@ -48,10 +56,11 @@ export class LiveChain {
   private readonly bands = EQ_FILTERS.map(() => new StereoBiquad());
   private readonly gain = new Gain();
   private readonly limiter = new Limiter();
-  private settings: LiveSettings = { effects: [], eq: { ...FLAT_EQ }, volume: 100 };
-  /** The song's loudness gain applied before (by ffmpeg), for the limiter's decision. */
+  /** The song's loudness gain (normalisation), before the effects as ffmpeg applied it before. */
+  private readonly sourceGain = new Gain();
   private sourceGainDb = 0;
   rate = 1;
+  private settings: LiveSettings = { effects: [], eq: { ...FLAT_EQ }, volume: 100 };
 
   constructor(settings?: LiveSettings) {
     if (settings) this.apply(settings, 0);
@@ -62,9 +71,13 @@ export class LiveChain {
     this.apply(settings, RAMP_FRAMES);
   }
 
-  /** The loudness gain ffmpeg applies to the source now playing (normalisation), in dB. */
-  setSourceGain(db: number): void {
+  /**
+   * The loudness gain of the song playing (normalisation), in dB, reached over `rampFrames` (0: at once, a
+   * new song). The same value again leaves a ramp in progress alone.
+   */
+  setSourceGain(db: number, rampFrames: number): void {
     this.sourceGainDb = db;
+    this.sourceGain.set(10 ** (db / 20), rampFrames);
     this.updateLimiter();
   }
 
@@ -74,6 +87,9 @@ export class LiveChain {
 
   /** Processes `frames` stereo frames of `buf` in place. */
   process(buf: Float32Array, frames: number): void {
+    const ramping = this.sourceGain.ramping;
+    this.sourceGain.process(buf, frames);
+    if (ramping && !this.sourceGain.ramping) this.updateLimiter(); // a lowering ramp has ended
     this.bass.process(buf, frames);
     this.echo.process(buf, frames);
     this.pulsator.process(buf, frames);
@@ -100,7 +116,10 @@ export class LiveChain {
 
   private updateLimiter(): void {
     const v = this.settings.volume;
-    const boostDb = this.sourceGainDb + (v > 0 ? 20 * Math.log10(v / 100) : 0);
+    // During a ramp, the higher of where it is and where it goes: a song being lowered keeps the limiter
+    // until the ramp ends.
+    const sourceDb = Math.max(this.sourceGainDb, toDb(this.sourceGain.current));
+    const boostDb = sourceDb + (v > 0 ? 20 * Math.log10(v / 100) : 0);
     this.limiter.on = boostDb > LIMIT_ABOVE_DB;
   }
 }

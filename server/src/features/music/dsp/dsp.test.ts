@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { FLAT_EQ } from '@guildhall/common';
 import { describe, expect, it } from 'vitest';
 import { bassShelf, peaking, SAMPLE_RATE, StereoBiquad } from './biquad.ts';
-import { BASS_BOOST, FRAME, LiveChain, type LiveSettings, RAMP_FRAMES } from './chain.ts';
+import { BASS_BOOST, FRAME, LiveChain, type LiveSettings, RAMP_FRAMES, SOURCE_RAMP_FRAMES } from './chain.ts';
 import { Echo } from './echo.ts';
 import { LIMIT } from './gain.ts';
 import { Pulsator } from './pulsator.ts';
@@ -218,9 +218,62 @@ describe('the live chain’s stages (issue 48): what ffmpeg’s filters did, in 
 
   it('a song raised by normalisation gets the limiter too (its loudness gain and the volume add up)', () => {
     const chain = new LiveChain(settings({ volume: 100 }));
-    chain.setSourceGain(6);
+    chain.setSourceGain(6, 0);
     let peak = 0;
-    inFrames(signal(0.5, sine(200, 1.6)), (b, n) => {
+    inFrames(signal(0.5, sine(200, 0.8)), (b, n) => {
+      chain.process(b, n);
+      for (const v of b) peak = Math.max(peak, Math.abs(v));
+    });
+    expect(peak).toBeLessThanOrEqual(LIMIT);
+    expect(peak).toBeGreaterThan(0.9);
+  });
+
+  it('a new song takes its loudness gain at once (+6 dB from the first sample)', () => {
+    const chain = new LiveChain(settings({}));
+    chain.setSourceGain(6, 0);
+    const out = inFrames(signal(0.2, sine(440, 0.1)), (b, n) => chain.process(b, n));
+    expect(levelDb(out, 0, 0.02) - levelDb(signal(0.2, sine(440, 0.1)), 0, 0.02)).toBeCloseTo(6, 1);
+  });
+
+  it('a measured gain arriving mid-song (or normalisation switched) moves there over a second, with no step', () => {
+    const chain = new LiveChain(settings({}));
+    // 400 Hz: whole periods in each 20 ms frame, so a frame's level is exact.
+    const input = signal(1.6, sine(400, 0.1));
+    const before = inFrames(input.subarray(0, FRAME * 10 * 2), (b, n) => chain.process(b, n));
+    chain.setSourceGain(6, SOURCE_RAMP_FRAMES);
+    const after = inFrames(input.subarray(FRAME * 10 * 2), (b, n) => chain.process(b, n));
+    const base = levelDb(before, 0, 0.2);
+    // Still about the old level in the first frame, about halfway (in dB, more: the factor is linear) at
+    // 0.5 s, all of it after the second.
+    expect(levelDb(after, 0, 0.02) - base).toBeLessThan(0.3);
+    const half = levelDb(after, 0.48, 0.52) - base;
+    expect(half).toBeGreaterThan(2);
+    expect(half).toBeLessThan(5);
+    expect(levelDb(after, 1.05, 1.4) - base).toBeCloseTo(6, 1);
+    // Smooth: frame to frame, the level only rises, never by more than 0.4 dB (a step would be 6).
+    let prev = base;
+    for (let at = 0; at + 0.02 <= 1.4; at += 0.02) {
+      const l = levelDb(after, at, at + 0.02);
+      expect(l - prev).toBeGreaterThan(-0.01);
+      expect(l - prev).toBeLessThan(0.4);
+      prev = l;
+    }
+    // The same gain again (a seek of the same song, its new ffmpeg switched in) leaves a ramp going.
+    const again = new LiveChain(settings({}));
+    again.setSourceGain(-6, SOURCE_RAMP_FRAMES);
+    inFrames(signal(0.5, sine(440, 0.1)), (b, n) => again.process(b, n));
+    again.setSourceGain(-6, 0);
+    const rest = inFrames(signal(0.6, sine(440, 0.1)), (b, n) => again.process(b, n));
+    expect(levelDb(rest, 0, 0.02) - base).toBeGreaterThan(-5);
+    expect(levelDb(rest, 0.55, 0.6) - base).toBeCloseTo(-6, 1);
+  });
+
+  it('a song lowered by a ramp keeps the limiter until the ramp ends', () => {
+    const chain = new LiveChain(settings({}));
+    chain.setSourceGain(10, 0);
+    chain.setSourceGain(0, SOURCE_RAMP_FRAMES);
+    let peak = 0;
+    inFrames(signal(1.2, sine(200, 0.9)), (b, n) => {
       chain.process(b, n);
       for (const v of b) peak = Math.max(peak, Math.abs(v));
     });

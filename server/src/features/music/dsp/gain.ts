@@ -6,13 +6,22 @@ export const LIMIT = 0.95;
 const RELEASE_MS = 50;
 
 /**
- * The listener's volume (a factor, 0–2) ramped linearly from the old to the new value over the ramp, so a
- * change never clicks.
+ * A gain factor (the listener's volume, 0–2; the song's loudness gain) ramped linearly from the old to the
+ * new value over the ramp, so a change never clicks.
  */
 export class Gain {
   private value = 1;
   private target = 1;
   private step = 0;
+
+  /** The factor applied now (between the old and the new one during a ramp). */
+  get current(): number {
+    return this.value;
+  }
+
+  get ramping(): boolean {
+    return this.value !== this.target;
+  }
 
   set(gain: number, rampFrames: number): void {
     if (gain === this.target) return;
