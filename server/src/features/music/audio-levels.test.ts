@@ -1,6 +1,7 @@
 import { MUSIC_TEXTS, type PlaybackStatus, skipVoteText } from '@guildhall/common';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { decodeToMono, rmsDb } from '../../test/fake-discord-bot/index.ts';
+import { LoudnessCache } from './loudness.ts';
 import {
   addToLibrary,
   api,
@@ -33,6 +34,9 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music levels, pause and vot
   /** The level of a second of audio heard from now on (after a change's answer: the new audio). */
   const levelNow = async () => rmsDb(decodeToMono(await audioAfter(t.discord, performance.now(), 60, 50)));
 
+  /** The loudness measurements asked for (each resolves once the players have its gain). */
+  const measure = vi.spyOn(LoudnessCache.prototype, 'measure');
+
   beforeAll(async () => {
     t = await startMusicApp({ MUSIC_IDLE_LEAVE_SECONDS: '1' });
     // The same 440 Hz tone at about −30 and −10 LUFS (ffmpeg's sine is 1/8 full scale, ≈ −21.7 LUFS).
@@ -46,6 +50,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music levels, pause and vot
     urls.plain = await addToLibrary(t, t.alice.token, 'plain.wav', plain);
   });
   afterAll(async () => {
+    measure.mockRestore();
     await t?.closeAll();
   });
 
@@ -68,8 +73,14 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('music levels, pause and vot
     expect((await post('normalize', { enabled: true })).status).toBe(200);
     const heard: number[] = [];
     for (const url of [urls.quiet, urls.loud]) {
+      const asked = measure.mock.results.length;
       expect((await play(url ?? '')).status).toBe(200);
-      await audioAfter(t.discord, performance.now(), 0, 100); // past loudnorm's first seconds
+      // Never played: it starts at 0 dB and is measured after its first packet (asked before the answer);
+      // once measured, its gain is reached over a second (SOURCE_RAMP_FRAMES), heard past that second.
+      const measured = measure.mock.results.slice(asked).map((r) => r.value as Promise<number | null>);
+      expect(measured.length).toBeGreaterThan(0);
+      await Promise.all(measured);
+      await audioAfter(t.discord, performance.now(), 0, 55);
       heard.push(await levelNow());
       expect((await post('stop')).status).toBe(200);
     }

@@ -4,6 +4,8 @@ import { eventually } from '../../test/eventually.ts';
 import type { ReceivedPacket } from '../../test/fake-discord-bot/index.ts';
 import { decodeToMono, dominantFrequency, isSilenceFrame, rmsDb } from '../../test/fake-discord-bot/index.ts';
 import { EVENT_DEADLINE_MS } from '../../test/time-scale.ts';
+import { TARGET_LUFS } from './ffmpeg.ts';
+import { LoudnessCache } from './loudness.ts';
 import {
   addToLibrary,
   api,
@@ -28,14 +30,22 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and
   const post = (path: string, body?: Record<string, unknown>) =>
     api(t, t.alice.token, 'POST', `/api/music/${path}/${GUILD_ID}`, body);
 
+  /** The loudness measurements asked for in this test (each resolves once the players have its gain). */
+  const measure = vi.spyOn(LoudnessCache.prototype, 'measure');
+  const measurements = (from = 0) =>
+    Promise.all(measure.mock.results.slice(from).map((r) => r.value as Promise<number | null>));
+
   /**
    * A second of audio sent after a change was answered: the first three packets after the answer are
-   * skipped (the voice player had one prepared, and a stall of this machine may delay one or two more).
+   * skipped (the voice player had one prepared, and a stall of this machine may delay one or two more);
+   * `skip` more to hear past a loudness ramp (a second: 50 packets).
    */
-  const heardAfter = (answeredAt: number): Promise<Float32Array> =>
+  const heardAfter = (answeredAt: number, skip = 3): Promise<Float32Array> =>
     new Promise((resolve, reject) => {
       const picked = () =>
-        t.discord.voice.packets.filter((p) => p.receivedAt >= answeredAt && !isSilenceFrame(p.opus)).slice(3);
+        t.discord.voice.packets
+          .filter((p) => p.receivedAt >= answeredAt && !isSilenceFrame(p.opus))
+          .slice(skip);
       const check = (): boolean => {
         const got: ReceivedPacket[] = picked();
         if (got.length < 50) return false;
@@ -54,6 +64,8 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and
   };
 
   let next = '';
+  /** The 440 Hz tone's level with normalisation off (first test). */
+  let plainDb = 0;
   beforeAll(async () => {
     t = await startMusicApp();
     url = await addToLibrary(t, t.alice.token, 'tone 440.wav', await tone(440, 60));
@@ -61,6 +73,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and
   });
   afterAll(async () => {
     spawn.mockRestore();
+    measure.mockRestore();
     await t?.closeAll();
   });
 
@@ -69,6 +82,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and
     const play = await api(t, t.alice.token, 'POST', '/api/music/play', { guildId: GUILD_ID, url });
     expect(play.status).toBe(200);
     const plain = await heardAfter(performance.now());
+    plainDb = rmsDb(plain);
     expect(Math.abs(dominantFrequency(plain) - 440)).toBeLessThanOrEqual(5);
     const started = decoders();
     expect(started).toBe(1);
@@ -114,6 +128,47 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and
     expect(decoders()).toBe(before + 1);
     expect(Math.abs(dominantFrequency(await heardAfter(performance.now())) - 660)).toBeLessThanOrEqual(5);
     expect((await status(t, t.alice.token)).currentSong?.title).toBe('tone 660');
+    expect((await post('stop')).status).toBe(200);
+  });
+
+  test('normalisation on and off start no ffmpeg: the level moves to the normalised one and back, live', async () => {
+    expect((await post('normalize', { enabled: false })).status).toBe(200);
+    expect((await api(t, t.alice.token, 'POST', '/api/music/play', { guildId: GUILD_ID, url })).status).toBe(
+      200,
+    );
+    const started = decoders();
+    // Asked after its first packet (the first test measured it already: the answer is the kept one).
+    const [lufs] = await measurements();
+    expect(lufs).toEqual(expect.any(Number));
+    const gainDb = TARGET_LUFS - (lufs ?? 0);
+    expect(gainDb).toBeGreaterThan(3); // a quiet tone: normalisation raises it
+    // Past the second the gain takes to move (50 packets).
+    expect((await post('normalize', { enabled: true })).status).toBe(200);
+    expect(rmsDb(await heardAfter(performance.now(), 55)) - plainDb).toBeCloseTo(gainDb, 0);
+    expect((await post('normalize', { enabled: false })).status).toBe(200);
+    expect(Math.abs(rmsDb(await heardAfter(performance.now(), 55)) - plainDb)).toBeLessThan(0.5);
+    expect(decoders()).toBe(started);
+    expect((await post('stop')).status).toBe(200);
+  });
+
+  test('a song never played starts without waiting for its loudness and reaches the normalised level once it is measured, with no ffmpeg start', async () => {
+    // The same tone as another file: never played, never measured.
+    const fresh = await addToLibrary(t, t.alice.token, 'tone 440 again.wav', await tone(440, 30));
+    expect((await post('normalize', { enabled: true })).status).toBe(200);
+    const asked = measure.mock.results.length;
+    const before = decoders();
+    expect(
+      (await api(t, t.alice.token, 'POST', '/api/music/play', { guildId: GUILD_ID, url: fresh })).status,
+    ).toBe(200);
+    expect(decoders()).toBe(before + 1);
+    // Its measurement was asked after its first packet; once it is in, the gain moves there over a second.
+    expect(measure.mock.results.length).toBeGreaterThan(asked);
+    const [lufs] = await measurements(asked);
+    expect(lufs).toEqual(expect.any(Number));
+    const gainDb = TARGET_LUFS - (lufs ?? 0);
+    expect(gainDb).toBeGreaterThan(3);
+    expect(rmsDb(await heardAfter(performance.now(), 55)) - plainDb).toBeCloseTo(gainDb, 0);
+    expect(decoders()).toBe(before + 1);
     expect((await post('stop')).status).toBe(200);
   });
 });

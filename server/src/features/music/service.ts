@@ -732,7 +732,7 @@ export class MusicService {
         changed: () => this.changed(guildId),
         started: (song) => {
           void this.e.history?.record(guildId, song);
-          this.measure(song); // after its first packet: for its next new ffmpeg (a seek, a skip back)
+          this.measure(song); // after its first packet, not competing with its start; its gain then ramps in
         },
         autoplay: async (finished, queued) => {
           const pick = await this.e.autoplay?.(guildId, finished, queued);
