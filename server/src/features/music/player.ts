@@ -152,6 +152,8 @@ export class GuildPlayer {
   /** Bumped when the spare is dropped, so a spare still starting is not kept. */
   private spareGeneration = 0;
   private spareScheduled = false;
+  /** The spare being started (its ffmpeg spawned, not yet ready to take). */
+  private spareStarting: { entryId: string; done: Promise<void> } | null = null;
   private destroyed = false;
 
   private readonly deps: PlayerDeps;
@@ -625,9 +627,16 @@ export class GuildPlayer {
       this.dropSpare();
       return;
     }
-    const kept = this.spare;
+    const kept = this.spare ?? this.spareStarting;
     if (kept && kept.entryId === next.entryId) return;
     this.dropSpare();
+    const done = this.prepare(next);
+    this.spareStarting = { entryId: next.entryId, done };
+    await done;
+    if (this.spareStarting?.done === done) this.spareStarting = null;
+  }
+
+  private async prepare(next: Song): Promise<void> {
     const generation = this.spareGeneration;
     let decoder: Decoder | undefined;
     try {
@@ -654,6 +663,9 @@ export class GuildPlayer {
 
   /** The spare, when it is this song's at 0 s and has audio; it is no longer the spare. */
   private async takeSpare(song: Song): Promise<Spare | null> {
+    // A skip while the next song's ffmpeg is still starting waits for it rather than starting a second one.
+    const starting = this.spareStarting;
+    if (!this.spare && starting?.entryId === song.entryId) await starting.done;
     const spare = this.spare;
     if (!spare || spare.entryId !== song.entryId) return null;
     this.spare = null;
@@ -669,6 +681,7 @@ export class GuildPlayer {
 
   private dropSpare(): void {
     this.spareGeneration++;
+    this.spareStarting = null;
     this.spare?.decoder.kill();
     this.spare = null;
   }
