@@ -8,11 +8,11 @@ export const TARGET_LUFS = -16;
 const MAX_GAIN_DB = 20;
 
 /**
- * How a track's loudness is evened out: off; not measured yet (`dynamic`, a name kept for callers outside
- * this feature: played at 0 dB until its measurement arrives); or measured, the gain that brings it to
- * TARGET_LUFS. The gain is the live chain's (dsp/chain.ts `setSourceGain`): ffmpeg only decodes.
+ * How a track's loudness is evened out: off; not measured yet (played at 0 dB until its measurement
+ * arrives); or measured, the gain that brings it to TARGET_LUFS. The gain is the live chain's
+ * (dsp/chain.ts `setSourceGain`): ffmpeg only decodes.
  */
-export type Loudness = { kind: 'off' } | { kind: 'dynamic' } | { kind: 'gain'; lufs: number };
+export type Loudness = { kind: 'off' } | { kind: 'unmeasured' } | { kind: 'gain'; lufs: number };
 
 /** The static gain normalisation applies to a measured song (0 for the others), in dB. */
 export function loudnessGainDb(loudness: Loudness): number {
@@ -99,7 +99,7 @@ export function ffmpegArgs(o: Omit<DecodeOptions, 'ffmpegPath' | 'processes'>): 
  * 16-bit: a loud master's inter-sample peaks stay for the chain's limiter. The output target follows.
  * The argument is ignored (the loudness is the live chain's); it stays for callers outside this feature.
  */
-export function decoderArgs(_loudness?: Loudness): string[] {
+export function decoderArgs(): string[] {
   return [
     '-vn',
     '-af',

@@ -710,7 +710,7 @@ export class MusicService {
   private loudnessOf(song: Song): Loudness {
     const lufs = this.e.loudness.get(`${song.platform}:${song.id}`);
     // Not measured yet, or not measurable: played at 0 dB (see GuildPlayer.loudnessMeasured).
-    return typeof lufs === 'number' ? { kind: 'gain', lufs } : { kind: 'dynamic' };
+    return typeof lufs === 'number' ? { kind: 'gain', lufs } : { kind: 'unmeasured' };
   }
 
   private async createPlayer(guildId: string): Promise<GuildPlayer> {
