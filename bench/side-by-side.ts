@@ -8,9 +8,10 @@
  *   node bench/side-by-side.ts /tmp/before realtime 4
  *   BENCH_GAMES=100 BENCH_SECONDS=10 node bench/side-by-side.ts /tmp/before pictionary 6
  *
- * Benches it reads: realtime, pictionary (ratio to the bare relay at p50 / p95, and p95 in ms) and files
- * (upload and download medians as a share of the bare server, upload CPU per GiB). Issue 46 asked for the
- * figures to stay within 10 % of before.
+ * Benches it reads: realtime, pictionary (ratio to the bare relay at p50 / p95, p50 and p95 in ms), files
+ * (upload and download medians as a share of the bare server, upload CPU per GiB) and music (this tree's
+ * bench with each checkout's server: Node CPU per stream, ffmpeg against bare, request → changed audio,
+ * packet gaps). Issue 46 asked for the figures to stay within 10 % of before.
  */
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -59,7 +60,34 @@ const METRICS: Record<string, Metric[]> = {
     { name: 'download × bare', read: first(/^download\s+median ([\d.]+)×/m), better: 'higher' },
     { name: 'upload CPU s/GiB', read: first(/upload CPU: Guildhall ([\d.]+) s\/GiB/), better: 'lower' },
   ],
+  // This tree's bench/music.ts both times, with the server of each checkout (BENCH_MUSIC_SERVER_ROOT).
+  music: [
+    {
+      name: 'Node % per stream',
+      read: first(/^ {2}plain: +Node [\d.]+ % \(([\d.-]+) % above idle/m),
+      better: 'lower',
+    },
+    {
+      name: 'ffmpeg × bare',
+      read: first(/ratio bot ffmpeg \/ bare ffmpeg: ([\d.]+)× plain/),
+      better: 'lower',
+    },
+    { name: 'change p50 ms', read: first(/^all → first packet .*: p50 ([\d.]+) ms/m), better: 'lower' },
+    { name: 'change p95 ms', read: first(/^all → first packet .*, p95 ([\d.]+) ms/m), better: 'lower' },
+    {
+      name: 'change p95 × bare',
+      read: first(/over the bare start, p50: [\d.]+×, p95: ([\d.]+)×/),
+      better: 'lower',
+    },
+    {
+      name: 'gap p95 ms',
+      read: first(/^all → [^\n]*\n {2}longest packet gap .*p95 ([\d.]+) ms/m),
+      better: 'lower',
+    },
+  ],
 };
+/** Benches that run from this tree and take the other checkout's server by a variable. */
+const SERVER_ROOT_VARIABLE: Record<string, string> = { music: 'BENCH_MUSIC_SERVER_ROOT' };
 
 const [beforeDir, bench, roundsArg] = process.argv.slice(2);
 const metrics = bench ? METRICS[bench] : undefined;
@@ -70,6 +98,7 @@ if (!beforeDir || !metrics) {
   process.exit(2);
 }
 const rounds = Number(roundsArg ?? 4);
+const serverRoot = SERVER_ROOT_VARIABLE[bench as string];
 const afterDir = path.resolve(import.meta.dirname, '..');
 const trees = { before: path.resolve(beforeDir), after: afterDir };
 const seen: Record<'before' | 'after', number[][]> = { before: [], after: [] };
@@ -78,10 +107,11 @@ for (let round = 0; round < rounds; round++) {
   // ABBA: the side that runs first changes every round.
   const order: ('before' | 'after')[] = round % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
   for (const side of order) {
-    const run = spawnSync(process.execPath, [path.join(trees[side], 'bench', `${bench}.ts`)], {
-      cwd: trees[side],
+    const benchTree = serverRoot ? afterDir : trees[side];
+    const run = spawnSync(process.execPath, [path.join(benchTree, 'bench', `${bench}.ts`)], {
+      cwd: benchTree,
       encoding: 'utf8',
-      env: process.env,
+      env: serverRoot ? { ...process.env, [serverRoot]: trees[side] } : process.env,
       maxBuffer: 64 * 1024 * 1024,
     });
     const out = `${run.stdout}\n${run.stderr}`;
