@@ -5,7 +5,7 @@ import { call, join } from './test-helpers.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
-  ctx = await createTestApp({ features: ['games/tictactoe'] });
+  ctx = await createTestApp({}, undefined, { features: ['games/tictactoe'] });
 });
 afterEach(() => ctx.close());
 
