@@ -72,6 +72,7 @@ export const SQL_SUITES = [
   'server/src/features/games/tictactoe/waiting.test.ts',
   'server/src/features/games/pictionary/drawing.test.ts',
   'server/src/features/games/tictactoe/invites.test.ts',
+  'server/src/features/games/tictactoe/repo.test.ts',
   'server/src/features/osint/history.test.ts',
   'server/src/features/osint/self-check.test.ts',
   'server/src/features/music/playlist-input.test.ts',

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Kysely, Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { TicTacToeGamesTable } from './tables.ts';
 
@@ -58,15 +58,53 @@ function selectGames(db: Conn) {
 }
 
 export async function findGame(db: Conn, id: string): Promise<GameRow | undefined> {
-  return selectGames(db).where('g.id', '=', id).executeTakeFirst();
+  return firstRow(db, compiledReads(db).byId, id);
 }
 
 /** The user's unfinished game (the one their seat points at). */
 export async function findSeatedGame(db: Conn, userId: string): Promise<GameRow | undefined> {
-  return selectGames(db)
-    .innerJoin('tictactoe_seats as s', 's.game_id', 'g.id')
-    .where('s.user_id', '=', userId)
-    .executeTakeFirst();
+  return firstRow(db, compiledReads(db).bySeat, userId);
+}
+
+/*
+ * The two reads of a game behind nearly every request (a move, a poll, a room's join), built and compiled
+ * once per database and then run with their one parameter. Building the six-table select with Kysely on
+ * every call cost more than running it in SQLite (≈ 30 µs and ≈ 20 KiB of garbage a call, a third of a
+ * move's allocations; the display names' `coalesce` added half again), which slowed tic-tac-toe's move →
+ * push by 13–26 % (issue 46, docs/benchmarks.md). The SQL and the plan are the same as built each time.
+ */
+type CompiledReads = { byId: CompiledQuery<GameRow>; bySeat: CompiledQuery<GameRow> };
+const compiled = new WeakMap<Conn, CompiledReads>();
+/** Stands for the parameter while compiling; checked to be the query's only one. */
+const KEY = '\u0000key';
+
+function compiledReads(db: Conn): CompiledReads {
+  let reads = compiled.get(db);
+  if (!reads) {
+    reads = {
+      byId: keyedOnly(selectGames(db).where('g.id', '=', KEY).compile()),
+      bySeat: keyedOnly(
+        selectGames(db)
+          .innerJoin('tictactoe_seats as s', 's.game_id', 'g.id')
+          .where('s.user_id', '=', KEY)
+          .compile(),
+      ),
+    };
+    compiled.set(db, reads);
+  }
+  return reads;
+}
+
+function keyedOnly(query: CompiledQuery<GameRow>): CompiledQuery<GameRow> {
+  if (query.parameters.length !== 1 || query.parameters[0] !== KEY) {
+    throw new Error('tic-tac-toe: a compiled game read must take exactly one parameter, its key');
+  }
+  return query;
+}
+
+async function firstRow(db: Conn, query: CompiledQuery<GameRow>, key: string): Promise<GameRow | undefined> {
+  const { rows } = await db.executeQuery<GameRow>({ ...query, parameters: [key] });
+  return rows[0];
 }
 
 /**
