@@ -100,6 +100,10 @@ export const NOT_SQL: Record<string, string> = {
     'one pass per blob store; the SQL runs in the suites above',
   'server/src/features/files/store-chaos.test.ts': 'blob stores breaking while in use; admission runs above',
   'server/src/features/music/audio.test.ts': 'audio through the fake Discord voice gateway',
+  'server/src/features/music/live-changes.test.ts':
+    'live effects, equalizer, volume and loudness heard through the fake Discord voice gateway (no ffmpeg started)',
+  'server/src/features/music/autoplay-miss.test.ts':
+    "autoplay's pick and its reasons, with in-test sources and history (no database)",
   'server/src/features/roles/outage.test.ts':
     "music heard through the fake Discord voice during a Discord outage (the sync's SQL: roles.test.ts)",
   'server/src/features/music/slash.test.ts':
