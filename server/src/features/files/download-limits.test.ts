@@ -288,7 +288,7 @@ describe('downloads under hostile load', () => {
       ['GET', `/api/files/${file.id}/preview`, {}, 200],
       ['GET', `/api/folders/${folder.id}/archive`, {}, 200],
       ['GET', `/api/files/shared/${share}/download`, {}, 200],
-      ['GET', `/download/${lost.id}`, {}, 500],
+      ['GET', `/download/${lost.id}`, {}, 410],
       ['GET', path, {}, 200],
       ['GET', path, {}, 200],
     ];
