@@ -77,49 +77,58 @@ export type LibrarySong = { title: string; file: string; seconds: number };
  * a test. Made once and kept in .tmp; their names carry `tag` so a library search finds only them.
  */
 export function makeSongs(tag: string): LibrarySong[] {
-  const dir = path.join(ROOT, '.tmp', 'music-e2e');
-  fs.mkdirSync(dir, { recursive: true });
   const specs = [
     { title: `${tag} Tone 440 Hz`, source: 'sine=frequency=440:sample_rate=48000', seconds: 180 },
     { title: `${tag} Chord C major`, source: 'sine=frequency=523.25:sample_rate=48000', seconds: 150 },
     { title: `${tag} Low hum 110 Hz`, source: 'sine=frequency=110:sample_rate=48000', seconds: 120 },
   ];
-  return specs.map((s) => {
-    // The library names a song after its file.
-    const file = path.join(dir, `${s.title}.flac`);
-    if (!fs.existsSync(file)) {
-      execFileSync('ffmpeg', [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        `${s.source}:duration=${s.seconds}`,
-        // FLAC states its length in its header, so the library learns the duration without decoding.
-        '-ac',
-        '1',
-        '-c:a',
-        'flac',
-        '-sample_fmt',
-        's16',
-        '-metadata',
-        `title=${s.title}`,
-        '-metadata',
-        'artist=Guildhall E2E',
-        file,
-      ]);
-    }
-    return { title: s.title, file, seconds: s.seconds };
-  });
+  return specs.map((s) => makeSong(s));
+}
+
+/** One test song made with ffmpeg (kept in .tmp): a lavfi `source` for `seconds`, titled `title`. */
+export function makeSong(s: { title: string; source: string; seconds: number }): LibrarySong {
+  const dir = path.join(ROOT, '.tmp', 'music-e2e');
+  fs.mkdirSync(dir, { recursive: true });
+  // The library names a song after its file.
+  const file = path.join(dir, `${s.title}.flac`);
+  if (!fs.existsSync(file)) {
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `${s.source}:duration=${s.seconds}`,
+      // FLAC states its length in its header, so the library learns the duration without decoding.
+      '-ac',
+      '1',
+      '-c:a',
+      'flac',
+      '-sample_fmt',
+      's16',
+      '-metadata',
+      `title=${s.title}`,
+      '-metadata',
+      'artist=Guildhall E2E',
+      file,
+    ]);
+  }
+  return { title: s.title, file, seconds: s.seconds };
 }
 
 /** Uploads a file into the shared file system (which is the music Library) through the spec's upload flow. */
-export async function uploadToLibrary(token: string, song: LibrarySong, baseURL = BASE_URL): Promise<string> {
+export async function uploadToLibrary(
+  token: string,
+  song: LibrarySong,
+  baseURL = BASE_URL,
+  folderId?: string,
+): Promise<string> {
   const content = fs.readFileSync(song.file);
   const name = path.basename(song.file);
   const form = new FormData();
+  if (folderId) form.append('folderId', folderId);
   form.append('file', new Blob([new Uint8Array(content)]), name);
   const auth = { authorization: `Bearer ${token}` };
   const start = (await (
@@ -313,4 +322,19 @@ export class MusicScreen {
   async position(): Promise<number> {
     return Number(await this.scrubber.inputValue());
   }
+}
+
+/**
+ * A song alone in a new folder of the library: autoplay (which looks in the song's folder) then has nothing
+ * to add after it, whatever else other specs put in the library's root.
+ */
+export async function songAlone(member: MusicMember, song: LibrarySong): Promise<void> {
+  const res = await fetch(`${BASE_URL}/api/folders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${member.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `${song.title} ${Date.now()}` }),
+  });
+  if (!res.ok) throw new Error(`folder: ${res.status} ${await res.text()}`);
+  const folder = ((await res.json()) as { data: { id: string } }).data;
+  await uploadToLibrary(member.token, song, BASE_URL, folder.id);
 }
