@@ -96,9 +96,10 @@ describe('notices in the portal (issue 45)', () => {
     const count = async () =>
       (await ctx.app.inject({ url: '/api/notices', headers: bearer(member.token) })).json().data.length;
     expect(await count()).toBe(1);
-    await clock.advance(NOTICE_RETENTION_MS - NOTICE_PURGE_EVERY_MS);
+    // Days at once (the files' one-minute sweep would run 43,000 times on the way): the purge runs as it wakes.
+    await clock.jump(NOTICE_RETENTION_MS - NOTICE_PURGE_EVERY_MS);
     expect(await count()).toBe(1);
-    await clock.advance(2 * NOTICE_PURGE_EVERY_MS);
+    await clock.jump(2 * NOTICE_PURGE_EVERY_MS);
     expect(await count()).toBe(0);
   });
 
