@@ -28,7 +28,7 @@ cd ffmpeg-*/
   --enable-gnutls --enable-libopus --enable-libdav1d --enable-zlib \
   --disable-hwaccels --disable-devices --enable-indev=lavfi \
   --disable-encoders --enable-encoder=libopus,png,mjpeg,pcm_s16le,pcm_f32le,wrapped_avframe \
-  --disable-muxers --enable-muxer=ogg,opus,null,image2,image2pipe,wav,s16le,f32le \
+  --disable-muxers --enable-muxer=ogg,opus,null,image2,image2pipe,wav,pcm_s16le,pcm_f32le \
   --disable-decoders \
   --enable-decoder='aac*,ac3*,eac3,alac,als,ape,dca,flac,mlp,truehd,mp1*,mp2*,mp3*,opus,vorbis,wavpack,tta,wma*,amrnb,amrwb,gsm*,pcm_*,adpcm_*,dsd_*' \
   --enable-decoder='h264,hevc,vp8,vp9,libdav1d,mpeg4,mpeg1video,mpeg2video,h263,h263p,msmpeg4*,wmv*,vc1,theora,mjpeg,prores,dnxhd,png,gif,flv,vp6*,rv30,rv40,cinepak,hap,webp' \
