@@ -1,4 +1,5 @@
 import { SAMPLE_RATE } from './biquad.ts';
+import { Ramp } from './ramp.ts';
 
 /** ffmpeg's `aecho=0.8:0.9:1000:0.3`: in gain, out gain, one echo 1000 ms late at 0.3 of the input. */
 export const ECHO = { inGain: 0.8, outGain: 0.9, delayMs: 1000, decay: 0.3 } as const;
@@ -12,30 +13,18 @@ const DELAY = Math.round((ECHO.delayMs * SAMPLE_RATE) / 1000);
 export class Echo {
   private readonly line = new Float32Array(DELAY * 2);
   private index = 0;
-  private wet = 0;
-  private target = 0;
-  private step = 0;
+  private readonly wet = new Ramp(0);
 
   /** On or off from the next sample, faded over `rampFrames` frames. */
   set(on: boolean, rampFrames: number): void {
-    const target = on ? 1 : 0;
-    if (target === this.target) return;
-    this.target = target;
-    if (rampFrames <= 0) this.wet = target;
-    this.step = rampFrames > 0 ? (target - this.wet) / rampFrames : 0;
+    this.wet.set(on ? 1 : 0, rampFrames);
   }
 
   process(buf: Float32Array, frames: number): void {
     const line = this.line;
     let index = this.index;
     for (let i = 0; i < frames; i++) {
-      if (this.wet !== this.target) {
-        this.wet += this.step;
-        if ((this.step > 0 && this.wet > this.target) || (this.step < 0 && this.wet < this.target)) {
-          this.wet = this.target;
-        }
-      }
-      const w = this.wet;
+      const w = this.wet.next();
       for (let ch = 0; ch < 2; ch++) {
         const k = i * 2 + ch;
         const x = buf[k] ?? 0;

@@ -1,4 +1,5 @@
 import { SAMPLE_RATE } from './biquad.ts';
+import { Ramp } from './ramp.ts';
 
 /** The level a raised signal is held under (ffmpeg's `alimiter=limit=0.95` in the chain before). */
 export const LIMIT = 0.95;
@@ -10,42 +11,32 @@ const RELEASE_MS = 50;
  * new value over the ramp, so a change never clicks.
  */
 export class Gain {
-  private value = 1;
-  private target = 1;
-  private step = 0;
+  private readonly ramp = new Ramp(1);
 
   /** The factor applied now (between the old and the new one during a ramp). */
   get current(): number {
-    return this.value;
+    return this.ramp.value;
   }
 
   get ramping(): boolean {
-    return this.value !== this.target;
+    return !this.ramp.settled;
   }
 
   set(gain: number, rampFrames: number): void {
-    if (gain === this.target) return;
-    this.target = gain;
-    if (rampFrames <= 0) this.value = gain;
-    this.step = rampFrames > 0 ? (gain - this.value) / rampFrames : 0;
+    this.ramp.set(gain, rampFrames);
   }
 
   process(buf: Float32Array, frames: number): void {
-    if (this.value === this.target) {
-      if (this.value === 1) return;
-      const g = this.value;
+    if (this.ramp.settled) {
+      const g = this.ramp.value;
+      if (g === 1) return;
       for (let i = 0; i < frames * 2; i++) buf[i] = (buf[i] ?? 0) * g;
       return;
     }
     for (let i = 0; i < frames; i++) {
-      if (this.value !== this.target) {
-        this.value += this.step;
-        if ((this.step > 0 && this.value > this.target) || (this.step < 0 && this.value < this.target)) {
-          this.value = this.target;
-        }
-      }
-      buf[i * 2] = (buf[i * 2] ?? 0) * this.value;
-      buf[i * 2 + 1] = (buf[i * 2 + 1] ?? 0) * this.value;
+      const g = this.ramp.next();
+      buf[i * 2] = (buf[i * 2] ?? 0) * g;
+      buf[i * 2 + 1] = (buf[i * 2 + 1] ?? 0) * g;
     }
   }
 }

@@ -1,4 +1,5 @@
 import { SAMPLE_RATE } from './biquad.ts';
+import { Ramp } from './ramp.ts';
 
 /** ffmpeg's `apulsator=hz=0.09` (the "8d" effect): its defaults, a sine, right channel half a cycle later. */
 export const PULSATOR_HZ = 0.09;
@@ -10,33 +11,21 @@ export const PULSATOR_HZ = 0.09;
  */
 export class Pulsator {
   private phase = 0;
-  private wet = 0;
-  private target = 0;
-  private step = 0;
+  private readonly wet = new Ramp(0);
 
   set(on: boolean, rampFrames: number): void {
-    const target = on ? 1 : 0;
-    if (target === this.target) return;
-    this.target = target;
-    if (rampFrames <= 0) this.wet = target;
-    this.step = rampFrames > 0 ? (target - this.wet) / rampFrames : 0;
+    this.wet.set(on ? 1 : 0, rampFrames);
   }
 
   process(buf: Float32Array, frames: number): void {
     const inc = PULSATOR_HZ / SAMPLE_RATE;
-    if (this.wet === 0 && this.target === 0) {
+    if (this.wet.settled && this.wet.value === 0) {
       this.phase = (this.phase + inc * frames) % 1;
       return;
     }
     let phase = this.phase;
     for (let i = 0; i < frames; i++) {
-      if (this.wet !== this.target) {
-        this.wet += this.step;
-        if ((this.step > 0 && this.wet > this.target) || (this.step < 0 && this.wet < this.target)) {
-          this.wet = this.target;
-        }
-      }
-      const w = this.wet;
+      const w = this.wet.next();
       const left = Math.sin(phase * 2 * Math.PI) * 0.5 + 0.5;
       const r = phase + 0.5;
       const right = Math.sin((r > 1 ? r - 1 : r) * 2 * Math.PI) * 0.5 + 0.5;
