@@ -60,7 +60,9 @@ import { testCaBundle } from '../server/src/test/fake-discord-bot/ca-env.ts';
 import {
   type FakeGuild,
   isSilenceFrame,
+  powerAt,
   type ReceivedPacket,
+  rmsDb,
   startFakeDiscordBot,
 } from '../server/src/test/fake-discord-bot/index.ts';
 import { freePort } from './lib/free-port.ts';
@@ -505,18 +507,11 @@ try {
     return new Int16Array(pcm.buffer, pcm.byteOffset, pcm.byteLength / 2);
   };
   const pitchOf = (s: Int16Array): number => {
+    const left = Float32Array.from({ length: s.length / 2 }, (_, i) => s[i * 2] ?? 0);
     let best = 0;
     let bestPower = -1;
     for (const f of candidates) {
-      const c = 2 * Math.cos((2 * Math.PI * f) / 48_000);
-      let s1 = 0;
-      let s2 = 0;
-      for (let i = 0; i < s.length; i += 2) {
-        const s0 = (s[i] ?? 0) + c * s1 - s2;
-        s2 = s1;
-        s1 = s0;
-      }
-      const power = s1 * s1 + s2 * s2 - c * s1 * s2;
+      const power = powerAt(left, f, 48_000);
       if (power > bestPower) {
         bestPower = power;
         best = f;
@@ -524,11 +519,7 @@ try {
     }
     return best;
   };
-  const levelDb = (s: Int16Array): number => {
-    let sum = 0;
-    for (let i = 0; i < s.length; i++) sum += ((s[i] ?? 0) / 32768) ** 2;
-    return 10 * Math.log10(sum / Math.max(1, s.length) + 1e-12);
-  };
+  const levelDb = (s: Int16Array): number => rmsDb(Float32Array.from(s, (v) => v / 32768));
   /** The power of the 55 Hz undertone (left channel, Goertzel over the packet), in dB. */
   const bassDb = (s: Int16Array): number => {
     const c = 2 * Math.cos((2 * Math.PI * 55) / 48_000);

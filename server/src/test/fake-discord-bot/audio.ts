@@ -25,8 +25,8 @@ export function decodeToMono(packets: ReceivedPacket[]): Float32Array {
   return mono;
 }
 
-/** Goertzel power of one frequency over the samples. */
-function powerAt(samples: Float32Array, freq: number, rate: number): number {
+/** Goertzel power of one frequency over the samples (the test listener's, the DSP tests' and the bench's). */
+export function powerAt(samples: Float32Array, freq: number, rate: number): number {
   const coeff = 2 * Math.cos((2 * Math.PI * freq) / rate);
   let s1 = 0;
   let s2 = 0;

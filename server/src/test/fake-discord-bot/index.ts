@@ -5,7 +5,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { type FakeInteraction, FakeInteractions, nextSnowflake } from './interactions.ts';
 import { FakeVoiceServer } from './voice.ts';
 
-export { decodeToMono, dominantFrequency, rmsDb } from './audio.ts';
+export { decodeToMono, dominantFrequency, powerAt, rmsDb } from './audio.ts';
 export type { FakeInteraction, PostedMessage, RecordedResponse } from './interactions.ts';
 export { isSilenceFrame, type ReceivedPacket } from './rtp.ts';
 export { FakeVoiceServer, TEST_CA_PATH } from './voice.ts';

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { FLAT_EQ } from '@guildhall/common';
 import { describe, expect, it } from 'vitest';
+import { powerAt } from '../../../test/fake-discord-bot/audio.ts';
 import { bassShelf, peaking, SAMPLE_RATE, StereoBiquad } from './biquad.ts';
 import { BASS_BOOST, FRAME, LiveChain, type LiveSettings, RAMP_FRAMES, SOURCE_RAMP_FRAMES } from './chain.ts';
 import { Echo } from './echo.ts';
@@ -62,18 +63,11 @@ function levelDb(s: Float32Array, from = 0, to = s.length / 2 / SAMPLE_RATE, ch 
 /** The strongest frequency of one channel (a scan in 1 Hz steps, Goertzel), over the given seconds. */
 function pitch(s: Float32Array, fromHz: number, toHz: number, seconds = 0.5): number {
   const n = Math.min(s.length / 2, Math.round(seconds * SAMPLE_RATE));
+  const left = Float32Array.from({ length: n }, (_, i) => s[i * 2] ?? 0);
   let best = 0;
   let bestPower = -1;
   for (let f = fromHz; f <= toHz; f++) {
-    const c = 2 * Math.cos((2 * Math.PI * f) / SAMPLE_RATE);
-    let s1 = 0;
-    let s2 = 0;
-    for (let i = 0; i < n; i++) {
-      const s0 = (s[i * 2] ?? 0) + c * s1 - s2;
-      s2 = s1;
-      s1 = s0;
-    }
-    const power = s1 * s1 + s2 * s2 - c * s1 * s2;
+    const power = powerAt(left, f, SAMPLE_RATE);
     if (power > bestPower) {
       bestPower = power;
       best = f;
