@@ -28,7 +28,7 @@ export type TrackInput = {
   url: string;
   headers?: Record<string, string>;
   /**
-   * Until when (epoch ms) a restart of the same song (a seek, an effect, the equalizer, volume) may open
+   * Until when (epoch ms) a restart of the same song (a seek, a crash restart) may open
    * this URL again instead of asking the source for a new one: a YouTube player request is a round trip
    * to YouTube on the path of every change. Absent: asked again each time (SoundCloud's signed HLS URLs).
    */
@@ -97,7 +97,6 @@ export function ffmpegArgs(o: Omit<DecodeOptions, 'ffmpegPath' | 'processes'>): 
  * waiting for a fuller buffer. No loudness filter: normalisation is a gain in the live chain, so a song
  * never measured starts as fast as any other and switching it on or off starts no ffmpeg. Floats, not
  * 16-bit: a loud master's inter-sample peaks stay for the chain's limiter. The output target follows.
- * The argument is ignored (the loudness is the live chain's); it stays for callers outside this feature.
  */
 export function decoderArgs(): string[] {
   return [

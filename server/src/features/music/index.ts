@@ -93,7 +93,7 @@ export type MusicOptions = {
  * decides which one instance logs the bot in; the others forward their members' commands to it through
  * Redis (docs/operations.md, "One music bot").
  */
-/** The bot's encoder arguments (the container test runs them with the image's own ffmpeg). */
+/** The bot's decoder arguments (the container test runs them with the image's own ffmpeg). */
 export { decoderArgs } from './ffmpeg.ts';
 
 export const musicFeature = (options: MusicOptions = {}) =>

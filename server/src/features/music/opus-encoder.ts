@@ -1,4 +1,6 @@
 import type OpusScript from 'opusscript';
+import { SAMPLE_RATE } from './dsp/biquad.ts';
+import { FRAME } from './dsp/chain.ts';
 import type { FrameEncoder } from './packet-switch.ts';
 
 /** The bit rate Discord's voice channels carry at most without boosts, as ffmpeg's libopus had it. */
@@ -30,13 +32,13 @@ export async function loadEncoder(): Promise<void> {
  */
 export function createEncoder(complexity = COMPLEXITY): FrameEncoder {
   if (!opus) throw new Error('the Opus encoder is not loaded');
-  const encoder = new opus(48_000, 2, opus.Application.RESTRICTED_LOWDELAY);
+  const encoder = new opus(SAMPLE_RATE, 2, opus.Application.RESTRICTED_LOWDELAY);
   encoder.encoderCTL(SET_BITRATE, BITRATE);
   encoder.encoderCTL(SET_COMPLEXITY, complexity);
   encoder.encoderCTL(SET_SIGNAL, SIGNAL_MUSIC);
   let closed = false;
   return {
-    encode: (pcm) => encoder.encode(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength), 960),
+    encode: (pcm) => encoder.encode(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength), FRAME),
     close: () => {
       if (closed) return;
       closed = true;

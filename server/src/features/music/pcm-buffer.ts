@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
+import { SAMPLE_RATE } from './dsp/biquad.ts';
 
 /** Bytes per stereo frame of 32-bit floats (ffmpeg's `-f f32le -ac 2`). */
 export const FRAME_BYTES = 8;
 /** Decoded audio held ahead of the listener: seconds of it, so a busy core never starves the voice player. */
-const AHEAD_FRAMES = 48_000 * 4;
+const AHEAD_FRAMES = SAMPLE_RATE * 4;
 
 /**
  * The decoded audio of one ffmpeg (48 kHz stereo f32le on its stdout), held in the server up to a few

@@ -22,7 +22,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
 import { SAMPLE_RATE } from './dsp/biquad.ts';
-import { type LiveSettings, playbackRate, SOURCE_RAMP_FRAMES } from './dsp/chain.ts';
+import { FRAME, type LiveSettings, MAX_RATE, playbackRate, SOURCE_RAMP_FRAMES } from './dsp/chain.ts';
 import { type Decoder, type Loudness, loudnessGainDb, startDecoder, type TrackInput } from './ffmpeg.ts';
 import { createEncoder, loadEncoder } from './opus-encoder.ts';
 import { PacketSwitch, type PcmSource } from './packet-switch.ts';
@@ -734,7 +734,7 @@ function atSongEnd(song: Song, position: number): boolean {
  * which a starting ffmpeg delivers together), so a loaded machine's slower next output cannot leave the
  * player a frame with nothing to send right after the switch.
  */
-const READY_FRAMES = Math.ceil(4 * 960 * 1.25);
+const READY_FRAMES = Math.ceil(4 * FRAME * MAX_RATE);
 
 /** Resolves once ffmpeg's output holds its first audio (or all there is); rejects when it ends with none. */
 function firstAudio(d: Decoder): Promise<void> {

@@ -1,11 +1,11 @@
 import { EQ_BANDS, type EqSettings, FLAT_EQ, type MusicEffect } from '@guildhall/common';
-import { bassShelf, peaking, StereoBiquad } from './biquad.ts';
+import { bassShelf, peaking, SAMPLE_RATE, StereoBiquad } from './biquad.ts';
 import { Echo } from './echo.ts';
 import { Gain, Limiter } from './gain.ts';
 import { Pulsator } from './pulsator.ts';
 
 /** 20 ms at 48 kHz: one Opus frame. */
-export const FRAME = 960;
+export const FRAME = (SAMPLE_RATE * 20) / 1000;
 /**
  * A change fades in over 2.5 ms: enough that a step in level or filter never clicks, short enough that the
  * very next packet already carries it (a whole-frame fade would leave half of it in that packet).
@@ -15,10 +15,12 @@ export const RAMP_FRAMES = 120;
  * A change of the song's loudness gain (its measurement arriving while it plays, normalisation switched on
  * or off) is spread over a second: a step of several dB, even without a click, would be heard as a jump.
  */
-export const SOURCE_RAMP_FRAMES = 48_000;
+export const SOURCE_RAMP_FRAMES = SAMPLE_RATE;
 
 /** How fast song time passes per second of audio sent: the speed effects change speed and pitch together. */
 export const EFFECT_RATES: Partial<Record<MusicEffect, number>> = { nightcore: 1.25, slowed: 0.8 };
+/** The fastest a speed effect plays (nightcore): the most song a frame can consume. */
+export const MAX_RATE = Math.max(1, ...Object.values(EFFECT_RATES));
 
 export function playbackRate(effects: readonly MusicEffect[]): number {
   return effects.reduce((rate, e) => rate * (EFFECT_RATES[e] ?? 1), 1);
