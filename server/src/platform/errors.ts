@@ -131,11 +131,6 @@ export function registerErrorHandling(app: FastifyInstance, options: { serverPat
         .code(status)
         .send({ success: false, error: scrub(clientMessage(err)), code: codeFor(status, err.code) });
     }
-    if (err instanceof BlobMissingError) {
-      // Data the database knows is gone from the store: the member is told plainly, the operator by the log.
-      request.log.error({ err: err.message }, 'stored data missing');
-      return reply.code(faultStatus(err)).send(serverFault(err));
-    }
     if (isDatabaseUnavailable(err)) {
       // Not a bug: the database is restarting or unreachable. The pool reconnects by itself.
       request.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
@@ -145,20 +140,21 @@ export function registerErrorHandling(app: FastifyInstance, options: { serverPat
         .send({ success: false, error: DATABASE_UNAVAILABLE, code: 'DATABASE_UNAVAILABLE' });
     }
     request.log.error({ err }, 'request failed');
-    return reply.code(500).send(serverFault(err));
+    return reply.code(faultStatus(err)).send(serverFault(err));
   });
 }
 
-/**
- * The 500 answer for a fault of ours: a damaged stored chunk says so (caught before any byte of a
- * download went out); anything else is "Internal server error". Routes that write their own response
- * (a download sent straight to the socket) answer with the same body.
- */
 /** The status of `serverFault`'s answer: 410 for data gone from its store, 500 for any other fault. */
 export function faultStatus(err: unknown): 410 | 500 {
   return err instanceof BlobMissingError ? 410 : 500;
 }
 
+/**
+ * The answer for a fault of ours: a damaged stored chunk says so (caught before any byte of a download
+ * went out), as does one gone from its store (410, `faultStatus`); anything else is "Internal server
+ * error". Routes that write their own response (a download sent straight to the socket) answer with the
+ * same body and status.
+ */
 export function serverFault(err: unknown): { success: false; error: string; code: ErrorCode } {
   if (err instanceof ChunkCorruptError) {
     return { success: false, error: STORED_DATA_DAMAGED, code: 'STORED_DATA_DAMAGED' };

@@ -136,7 +136,7 @@ export class LocalBlobStore implements BlobStore {
    */
   async openReader(id: BlobId): Promise<BlobReader> {
     const file = this.pathOf(id);
-    const direct = this.direct ? await this.openDirect(file) : null;
+    const direct = this.direct ? await this.openDirect(id, file) : null;
     let buffered = direct ? null : await openBlob(id, file, 'r');
     return {
       read: async (into, position) => {
@@ -154,13 +154,9 @@ export class LocalBlobStore implements BlobStore {
   }
 
   /** The file opened for direct reads, or null once the file system has refused them. */
-  private async openDirect(file: string): Promise<fsp.FileHandle | null> {
+  private async openDirect(id: BlobId, file: string): Promise<fsp.FileHandle | null> {
     try {
-      return await openBlob(
-        file.slice(file.lastIndexOf('/') + 1),
-        file,
-        fs.constants.O_RDONLY | (O_DIRECT ?? 0),
-      );
+      return await openBlob(id, file, fs.constants.O_RDONLY | (O_DIRECT ?? 0));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EINVAL') throw e;
       this.direct = false;

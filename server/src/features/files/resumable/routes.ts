@@ -11,7 +11,7 @@ import type { Server } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { StoreUnavailableError } from '../../../platform/blob-store/index.ts';
-import { fail, HttpError, serverFault } from '../../../platform/errors.ts';
+import { fail, faultStatus, HttpError, serverFault } from '../../../platform/errors.ts';
 import type { FilesContext } from '../context.ts';
 import { findItem } from '../repo.ts';
 import { checkDiskStillHolds, diskFull, isNoSpace } from '../storage-limits/service.ts';
@@ -98,7 +98,7 @@ export function createTusServer(
       }
       // A fault of ours: logged with its details, answered without them (no server paths in a body).
       ctx.log.error({ err }, 'a resumable upload request failed');
-      return { status_code: 500, body: JSON.stringify(serverFault(err)) };
+      return { status_code: faultStatus(err), body: JSON.stringify(serverFault(err)) };
     },
   });
 }
