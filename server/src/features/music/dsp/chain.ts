@@ -83,10 +83,6 @@ export class LiveChain {
     this.updateLimiter();
   }
 
-  get current(): LiveSettings {
-    return this.settings;
-  }
-
   /** Processes `frames` stereo frames of `buf` in place. */
   process(buf: Float32Array, frames: number): void {
     const ramping = this.sourceGain.ramping;
