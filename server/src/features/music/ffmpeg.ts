@@ -48,11 +48,25 @@ export type Decoder = {
   /** The decoded audio, 48 kHz stereo floats, held a few seconds ahead. */
   pcm: PcmBuffer;
   kill: () => void;
+  /** It was a warm ffmpeg given its input (no process started for it). */
+  warm: boolean;
   /** ffmpeg's stderr (errors only), for the log when a track fails. */
   stderr: () => string;
   /** Resolves when ffmpeg has exited: `crashed` when it ended on an error or a signal we did not send. */
   exited: Promise<{ crashed: boolean; code: number | null; signal: string | null }>;
 };
+
+/**
+ * The only protocols an input may use: an HLS playlist from a service must not make ffmpeg open local files
+ * (or its own pipes).
+ */
+const NETWORK_PROTOCOLS = 'http,https,tcp,tls,crypto,hls';
+/** Network inputs reconnect on drops. */
+const RECONNECT: [string, string][] = [
+  ['reconnect', '1'],
+  ['reconnect_streamed', '1'],
+  ['reconnect_delay_max', '5'],
+];
 
 /** ffmpeg's arguments: seek, decode, and write raw 48 kHz stereo floats. */
 export function ffmpegArgs(o: Omit<DecodeOptions, 'ffmpegPath' | 'processes'>): string[] {
@@ -65,17 +79,9 @@ export function ffmpegArgs(o: Omit<DecodeOptions, 'ffmpegPath' | 'processes'>): 
           .join(''),
       ]
     : [];
-  // Network inputs: reconnect on drops, and only network protocols (an HLS playlist from a service must
-  // not make ffmpeg open local files).
   const network = [
-    '-protocol_whitelist',
-    'http,https,tcp,tls,crypto,hls',
-    '-reconnect',
-    '1',
-    '-reconnect_streamed',
-    '1',
-    '-reconnect_delay_max',
-    '5',
+    ...['-protocol_whitelist', NETWORK_PROTOCOLS],
+    ...RECONNECT.flatMap(([k, v]) => [`-${k}`, v]),
   ];
   return [
     '-hide_banner',
@@ -135,16 +141,55 @@ function settle(pid: number): void {
 }
 
 /**
- * Starts one ffmpeg for one track from one position, through the platform's process spawner (a fork from
- * the server would stall every guild's audio for milliseconds). Rejects when ffmpeg cannot be started at
- * all (a missing binary), so a play says so instead of "playing" a track that never sounds.
+ * The ffconcat script that gives a warm ffmpeg (see warm-decoders.ts) its input and position, or null when the
+ * input cannot be said in one (request headers, which would need line breaks). The input's own protocols are
+ * network ones only (the per-file `protocol_whitelist`: the warm ffmpeg's own whitelist is `pipe`, for this
+ * script), and `inpoint` seeks as `-ss` does (to the packet at or before it: up to one frame early).
  */
-export async function startDecoder(o: DecodeOptions): Promise<Decoder> {
+export function warmScript(input: TrackInput, startSeconds: number): string | null {
+  if (input.headers || /[\r\n]/.test(input.url)) return null;
+  // Quoted as ffconcat reads a token: literal up to the next quote; a quote itself is '\''.
+  const quote = (v: string) => `'${v.replaceAll("'", "'\\''")}'`;
+  return [
+    'ffconcat version 1.0',
+    `file ${quote(input.url)}`,
+    `option protocol_whitelist ${quote(NETWORK_PROTOCOLS)}`,
+    ...RECONNECT.map(([k, v]) => `option ${k} ${v}`),
+    ...(startSeconds > 0 ? [`inpoint ${startSeconds.toFixed(3)}`] : []),
+    '',
+  ].join('\n');
+}
+
+/** A warm ffmpeg's arguments: everything but its input, which it reads from stdin (`warmScript`). */
+export function warmArgs(): string[] {
+  return [
+    ...['-hide_banner', '-loglevel', 'error', '-protocol_whitelist', 'pipe'],
+    ...['-f', 'concat', '-safe', '0', '-i', 'pipe:0'],
+    ...decoderArgs(),
+    'pipe:1',
+  ];
+}
+
+/**
+ * Starts one ffmpeg for one track from one position, through the platform's process spawner (a fork from
+ * the server would stall every guild's audio for milliseconds), or gives the input to a warm one started
+ * ahead (`warm`, when the input can be said in a script): then no process starts on the change's path.
+ * Rejects when ffmpeg cannot be started at all (a missing binary), so a play says so instead of "playing" a
+ * track that never sounds.
+ */
+export async function startDecoder(o: DecodeOptions & { warm?: SpawnedProcess | null }): Promise<Decoder> {
+  const script = o.warm ? warmScript(o.input, o.startSeconds) : null;
   let child: SpawnedProcess;
-  try {
-    child = await o.processes.spawn(o.ffmpegPath, ffmpegArgs(o), { nice: o.background ? DECODER_NICE : 0 });
-  } catch (e) {
-    throw new Error(`ffmpeg could not be started: ${(e as Error).message}`);
+  if (o.warm && script !== null) {
+    child = o.warm;
+    child.input(script);
+  } else {
+    o.warm?.kill(); // not usable for this input
+    try {
+      child = await o.processes.spawn(o.ffmpegPath, ffmpegArgs(o), { nice: o.background ? DECODER_NICE : 0 });
+    } catch (e) {
+      throw new Error(`ffmpeg could not be started: ${(e as Error).message}`);
+    }
   }
   let killed = false;
   const exited = child.exited.then(({ code, signal }) => ({
@@ -156,6 +201,7 @@ export async function startDecoder(o: DecodeOptions): Promise<Decoder> {
   if (!o.background) pcm.once('data', () => settle(child.pid));
   return {
     pcm,
+    warm: child === o.warm,
     kill: () => {
       killed = true;
       child.kill();

@@ -35,6 +35,7 @@ import { soundcloudSource } from './sources/soundcloud.ts';
 import { youtubeSource } from './sources/youtube.ts';
 import { createSpotifyClient } from './spotify/client.ts';
 import { withSpotify } from './spotify/play.ts';
+import { WarmDecoders } from './warm-decoders.ts';
 
 type MusicState = {
   music: MusicService;
@@ -130,6 +131,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
         log,
         ffmpegPath: c.ffmpegPath,
         processes,
+        warm: new WarmDecoders({ ffmpegPath: c.ffmpegPath, processes, log }),
         bot: null,
         sources,
         publish: (status) => {

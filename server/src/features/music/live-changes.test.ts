@@ -15,6 +15,7 @@ import {
   status,
   tone,
 } from './test-helpers.ts';
+import { WarmDecoders } from './warm-decoders.ts';
 
 /**
  * Issue 48, point 5: effects, the equalizer and the volume change the running chain in the server; no
@@ -25,8 +26,16 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and
   let t: MusicTestContext;
   let url = '';
   const spawn = vi.spyOn(ProcessSpawner.prototype, 'spawn');
-  /** The decoding ffmpegs started so far (ffprobe and the loudness measurements are other programs). */
-  const decoders = () => spawn.mock.calls.filter(([, args]) => args.includes('f32le')).length;
+  const take = vi.spyOn(WarmDecoders.prototype, 'take');
+  /** The ffmpegs started ahead and waiting (no track yet) so far. */
+  const warmStarts = () => spawn.mock.calls.filter(([, args]) => args.includes('concat')).length;
+  /**
+   * The decoding ffmpegs a track started with so far: those started for it, and the warm ones given its input
+   * (ffprobe and the loudness measurements are other programs).
+   */
+  const decoders = () =>
+    spawn.mock.calls.filter(([, args]) => args.includes('f32le') && !args.includes('concat')).length +
+    take.mock.results.filter((r) => r.value !== null).length;
   const post = (path: string, body?: Record<string, unknown>) =>
     api(t, t.alice.token, 'POST', `/api/music/${path}/${GUILD_ID}`, body);
 
@@ -73,6 +82,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and
   });
   afterAll(async () => {
     spawn.mockRestore();
+    take.mockRestore();
     measure.mockRestore();
     await t?.closeAll();
   });
@@ -110,9 +120,16 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and
     expect((await post('volume', { volume: 100 })).status).toBe(200);
 
     expect(decoders()).toBe(started);
-    // A seek is a new position in the file: that one still starts an ffmpeg.
+    // A seek is a new position in the file: that one takes an ffmpeg, the one waiting warm for this guild
+    // (issue 48: no process starts on the seek's path); another is started ahead after it.
+    await eventually(() => expect(warmStarts()).toBe(1));
+    const spawnsBefore = spawn.mock.calls.length;
     expect((await post('seek', { time: 30 })).status).toBe(200);
     expect(decoders()).toBe(started + 1);
+    expect(take.mock.results.at(-1)?.value).not.toBeNull();
+    // What started since is the next warm one, once the seek had its audio.
+    expect(spawn.mock.calls.slice(spawnsBefore).map(([, args]) => args.includes('concat'))).toEqual([true]);
+    expect(Math.abs(dominantFrequency(await heardAfter(performance.now())) - 440)).toBeLessThanOrEqual(5);
     expect((await post('stop')).status).toBe(200);
   });
 

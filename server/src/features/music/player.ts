@@ -27,10 +27,16 @@ import { type Decoder, type Loudness, loudnessGainDb, startDecoder, type TrackIn
 import { createEncoder, loadEncoder } from './opus-encoder.ts';
 import { PacketSwitch, type PcmSource } from './packet-switch.ts';
 import { insertionIndex, songKey } from './queue-order.ts';
+import type { WarmDecoders } from './warm-decoders.ts';
 
 export type PlayerDeps = {
   ffmpegPath: string;
   processes: ProcessSpawner;
+  /**
+   * ffmpegs started ahead (one kept per guild in a voice channel): a seek, a song without a prepared spare
+   * or a crash restart gives one its input instead of starting a process on the change's path.
+   */
+  warm?: WarmDecoders;
   log: FastifyBaseLogger;
   /** Where ffmpeg reads a song's audio (looked up each time a track starts: stream URLs expire). */
   inputFor: (song: Song) => Promise<TrackInput>;
@@ -235,6 +241,7 @@ export class GuildPlayer {
     if (this.connection !== connection) connection.subscribe(this.audio);
     this.connection = connection;
     this.channel = channel;
+    this.deps.warm?.hold(this);
   }
 
   isAttachedTo(connection: VoiceConnection): boolean {
@@ -244,6 +251,7 @@ export class GuildPlayer {
   detach(): void {
     this.connection = null;
     this.channel = null;
+    this.deps.warm?.release(this);
   }
 
   /** Plays now when nothing is playing, else queues. Returns what happened. */
@@ -423,6 +431,7 @@ export class GuildPlayer {
 
   destroy(): void {
     this.destroyed = true;
+    this.deps.warm?.release(this);
     this.dropSpare();
     this.generation++;
     this.track?.decoder.kill();
@@ -517,13 +526,7 @@ export class GuildPlayer {
         ({ decoder, input } = spare);
       } else {
         input = (reuseInput ? this.reusableInput(song) : null) ?? (await this.deps.inputFor(song));
-        decoder = await startDecoder({
-          ffmpegPath: this.deps.ffmpegPath,
-          processes: this.deps.processes,
-          input,
-          startSeconds: position,
-        });
-        await firstAudio(decoder);
+        decoder = await this.decode(input, position);
       }
     } catch (err) {
       this.deps.log.warn(
@@ -600,6 +603,44 @@ export class GuildPlayer {
     }
     this.refreshSpare();
     this.deps.changed();
+  }
+
+  /**
+   * An ffmpeg for `input` from `position` with its first audio: a warm one given its input when one waits,
+   * else one started now. Rejects (having ended it) when it delivers no audio.
+   */
+  private async decode(input: TrackInput, position: number): Promise<Decoder> {
+    const start = (warm: boolean) =>
+      startDecoder({
+        ffmpegPath: this.deps.ffmpegPath,
+        processes: this.deps.processes,
+        input,
+        startSeconds: position,
+        warm: warm ? this.deps.warm?.take() : null,
+      });
+    try {
+      const decoder = await start(true);
+      try {
+        await firstAudio(decoder);
+        return decoder;
+      } catch (err) {
+        const endedEmpty = decoder.pcm.ended;
+        decoder.kill();
+        // A warm ffmpeg whose output ended with nothing may have been gone before it got its input (killed
+        // while it waited): that says nothing of the song, which gets one ffmpeg started for it.
+        if (!decoder.warm || !endedEmpty) throw err;
+      }
+      const fresh = await start(false);
+      try {
+        await firstAudio(fresh);
+        return fresh;
+      } catch (err) {
+        fresh.kill();
+        throw err;
+      }
+    } finally {
+      this.deps.warm?.refill(); // the next warm one starts now, not beside this change's start
+    }
   }
 
   /** The song's loudness gain in dB: 0 with normalisation off or before its measurement. */

@@ -42,12 +42,15 @@ import type { GuildPlayer, PlayerSettings, StoredPlayback } from './player.ts';
 import { type BotLink, emptyStatus, presentStatus, requesterOf, storedStatus } from './present.ts';
 import { songKey } from './queue-order.ts';
 import type { MusicSource } from './sources/types.ts';
+import type { WarmDecoders } from './warm-decoders.ts';
 
 export type MusicEngine = {
   log: FastifyBaseLogger;
   ffmpegPath: string;
   /** The platform's process spawner: every track's ffmpeg starts through it. */
   processes: ProcessSpawner;
+  /** ffmpegs started ahead, one per guild in a voice channel (players take them for seeks and new songs). */
+  warm?: WarmDecoders;
   bot: MusicBot | null;
   sources: MusicSource[];
   publish: (status: PlaybackStatus) => void;
@@ -726,6 +729,7 @@ export class MusicService {
       {
         ffmpegPath: this.e.ffmpegPath,
         processes: this.e.processes,
+        warm: this.e.warm,
         log: this.e.log,
         inputFor: (song) => this.source(song.platform).input(song),
         loudnessOf: (song) => this.loudnessOf(song),

@@ -3,18 +3,27 @@
  * hands their output pipes over, so the server's event loop never pays for fork(). Only `node:` modules
  * here: the process stays a few tens of megabytes, whose fork costs about a millisecond.
  *
- * Protocol (IPC, in order): the server sends `spawn` and `kill`; this process answers `spawned` with the
- * program's output pipe (its stdout, or its stderr when asked) as the message's handle (stdin is always
- * closed), the other stream as `text`, `error` when the program cannot be started, and `exit` when it has
- * ended. When the server goes away (the IPC channel
+ * Protocol (IPC, in order): the server sends `spawn`, `input` and `kill`; this process answers `spawned` with
+ * the program's output pipe (its stdout, or its stderr when asked) as the message's handle, the other stream
+ * as `text`, `error` when the program cannot be started, and `exit` when it has ended. Stdin is closed, or
+ * (`stdin: true`) kept open until one `input` writes its text and closes it. When the server goes away (the IPC channel
  * closes), every program started here is killed and this process exits.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 export type SpawnerRequest =
-  | { op: 'spawn'; id: number; cmd: string; args: string[]; nice: number; output: 'stdout' | 'stderr' }
+  | {
+      op: 'spawn';
+      id: number;
+      cmd: string;
+      args: string[];
+      nice: number;
+      output: 'stdout' | 'stderr';
+      stdin?: boolean;
+    }
+  | { op: 'input'; id: number; text: string }
   | { op: 'kill'; id: number };
 
 export type SpawnerEvent =
@@ -26,7 +35,7 @@ export type SpawnerEvent =
 /** The other stream forwarded per program: enough for a log line, never a flood over IPC. */
 const TEXT_LIMIT = 8000;
 
-const programs = new Map<number, ChildProcessByStdio<null, Readable, Readable>>();
+const programs = new Map<number, ChildProcessByStdio<Writable | null, Readable, Readable>>();
 
 function send(event: SpawnerEvent, handle?: Readable): void {
   if (!process.connected) return;
@@ -34,8 +43,19 @@ function send(event: SpawnerEvent, handle?: Readable): void {
   process.send?.(event, handle as any, undefined, () => {});
 }
 
-function start(id: number, cmd: string, args: string[], nice: number, output: 'stdout' | 'stderr'): void {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+function start(
+  id: number,
+  cmd: string,
+  args: string[],
+  nice: number,
+  output: 'stdout' | 'stderr',
+  stdin: boolean,
+): void {
+  const child = spawn(cmd, args, {
+    stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  }) as ChildProcessByStdio<Writable | null, Readable, Readable>; // stdin is null when 'ignore'd
+  // A program that exits before reading its input makes the write fail (EPIPE): its exit says the rest.
+  child.stdin?.on('error', () => {});
   programs.set(id, child);
   if (nice > 0 && child.pid) {
     try {
@@ -95,7 +115,8 @@ function start(id: number, cmd: string, args: string[], nice: number, output: 's
 }
 
 process.on('message', (m: SpawnerRequest) => {
-  if (m.op === 'spawn') start(m.id, m.cmd, m.args, m.nice, m.output);
+  if (m.op === 'spawn') start(m.id, m.cmd, m.args, m.nice, m.output, m.stdin === true);
+  else if (m.op === 'input') programs.get(m.id)?.stdin?.end(m.text);
   else if (m.op === 'kill') programs.get(m.id)?.kill('SIGKILL');
 });
 

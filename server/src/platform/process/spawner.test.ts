@@ -102,6 +102,24 @@ describe('ProcessSpawner (programs started from a small helper process, not the 
     expect(spawner.running).toBe(0);
   });
 
+  it('a program started with stdin open waits for its input, then reads it to the end', async () => {
+    spawner = new ProcessSpawner();
+    const p = await spawner.spawn('sh', ['-c', 'read -r line; echo "got $line"; cat'], { stdin: true });
+    p.input('first\nrest of it\n');
+    expect(await text(p.output)).toBe('got first\nrest of it\n');
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('input to a program that has ended is ignored, and stdin stays closed for the others', async () => {
+    spawner = new ProcessSpawner();
+    const gone = await spawner.spawn('sh', ['-c', 'exit 0'], { stdin: true });
+    await gone.exited;
+    gone.input('nobody reads this');
+    // `cat` with stdin closed ends at once with nothing (it would wait for ever on an open one).
+    const closed = await spawner.spawn('cat', []);
+    expect(await text(closed.output)).toBe('');
+  });
+
   it('a missing program is a rejection, not a crash', async () => {
     spawner = new ProcessSpawner();
     await expect(spawner.spawn('/nonexistent/ffmpeg', [])).rejects.toThrow(/ENOENT/);

@@ -27,6 +27,11 @@ export type SpawnedProcess = {
   output: Readable;
   /** The other stream (stderr, or stdout), up to a few KB: for the log. */
   text: () => string;
+  /**
+   * Writes `text` to the program's stdin and closes it (a program started with `stdin: true`; once). A
+   * program that has ended meanwhile ignores it.
+   */
+  input: (text: string) => void;
   /** SIGKILL; the output pipe is closed at once. Safe to call more than once, or after the end. */
   kill: () => void;
   /** The program has exited (its output may still hold unread bytes). */
@@ -68,14 +73,15 @@ export class ProcessSpawner {
   }
 
   /**
-   * Starts `cmd` with `args` (stdin closed), `nice` steps below the server's priority (0: the same). Its
-   * `output` stream (stdout unless asked) is handed over whole; the other comes as a few KB of text.
+   * Starts `cmd` with `args`, `nice` steps below the server's priority (0: the same). Its `output` stream
+   * (stdout unless asked) is handed over whole; the other comes as a few KB of text. Stdin is closed unless
+   * `stdin` asks for it to stay open until `input` (a program started ahead that learns its work later).
    * Rejects when the program cannot be started (a missing binary) or the helper cannot run.
    */
   spawn(
     cmd: string,
     args: string[],
-    o: { nice?: number; output?: 'stdout' | 'stderr' } = {},
+    o: { nice?: number; output?: 'stdout' | 'stderr'; stdin?: boolean } = {},
   ): Promise<SpawnedProcess> {
     if (this.closed) return Promise.reject(new Error('the process spawner is closed'));
     let helper: ChildProcess;
@@ -99,7 +105,15 @@ export class ProcessSpawner {
         output: null,
         text: '',
       });
-      this.request(helper, { op: 'spawn', id, cmd, args, nice: o.nice ?? 0, output: o.output ?? 'stdout' });
+      this.request(helper, {
+        op: 'spawn',
+        id,
+        cmd,
+        args,
+        nice: o.nice ?? 0,
+        output: o.output ?? 'stdout',
+        stdin: o.stdin === true,
+      });
     });
   }
 
@@ -174,6 +188,7 @@ export class ProcessSpawner {
           pid: m.pid,
           output,
           text: () => entry.text,
+          input: (text) => this.input(m.id, text),
           kill: () => this.kill(m.id, output),
           exited: entry.exited,
           finished: Promise.all([entry.exited, closed]).then(([exit]) => exit),
@@ -192,6 +207,11 @@ export class ProcessSpawner {
         entry.resolveExit({ code: m.code, signal: m.signal });
         return;
     }
+  }
+
+  private input(id: number, text: string): void {
+    const helper = this.child;
+    if (helper && this.entries.has(id)) this.request(helper, { op: 'input', id, text });
   }
 
   private kill(id: number, output: Readable): void {
