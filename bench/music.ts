@@ -14,6 +14,9 @@
  *   FFMPEG_PATH=bench/ffmpeg-slow-start.sh node bench/music.ts
  *                                                    every ffmpeg (the server's and the bare baselines)
  *                                                    starts 150 ms later: a slower machine's start, emulated
+ *   FFMPEG_PATH=bench/ffmpeg-slow-cpu.sh node bench/music.ts
+ *                                                    every ffmpeg runs on half a core's CPU bandwidth (a cgroup;
+ *                                                    root): its start and its decoding slower, as on a slower CPU
  *
  * 0. The Opus encoder's cost per 20 ms frame in this process (the server's encoder module, at the
  *    complexity it uses and at lower ones), on the bench's own audio.

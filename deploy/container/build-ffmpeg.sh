@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds ffmpeg and ffprobe into /opt/ffmpeg from Debian's source package of the running release (Debian's
 # patches and security updates included), with only what Guildhall uses (docs/operations.md, "Containers"):
-#   music:   the common audio decoders and containers, HTTPS and HLS input (GnuTLS), the bot's filters
+#   music:   the common audio decoders and containers, HTTPS and HLS input (GnuTLS), ffconcat scripts on stdin
+#            (the warm decoders, music/warm-decoders.ts), the bot's filters
 #            (music/ffmpeg.ts: effects, equaliser, loudnorm/ebur128, volume, limiter), Opus in Ogg out;
 #   posters: the common video decoders and containers (AV1 through libdav1d), scale, PNG out
 #            (files/thumbnails/video.ts);
@@ -33,7 +34,7 @@ cd ffmpeg-*/
   --enable-decoder='aac*,ac3*,eac3,alac,als,ape,dca,flac,mlp,truehd,mp1*,mp2*,mp3*,opus,vorbis,wavpack,tta,wma*,amrnb,amrwb,gsm*,pcm_*,adpcm_*,dsd_*' \
   --enable-decoder='h264,hevc,vp8,vp9,libdav1d,mpeg4,mpeg1video,mpeg2video,h263,h263p,msmpeg4*,wmv*,vc1,theora,mjpeg,prores,dnxhd,png,gif,flv,vp6*,rv30,rv40,cinepak,hap,webp' \
   --disable-demuxers \
-  --enable-demuxer='mov,matroska,webm_dash_manifest,ogg,mp3,aac,ac3,eac3,dts,truehd,flac,wav,w64,aiff,caf,ape,wv,tta,asf,amr,au,hls,mpegts,mpegps,avi,flv,live_flv,h264,hevc,m4v,mpegvideo,image2,image2pipe,png_pipe,jpeg_pipe,webp_pipe,gif,dsf,loas,mlp' \
+  --enable-demuxer='concat,mov,matroska,webm_dash_manifest,ogg,mp3,aac,ac3,eac3,dts,truehd,flac,wav,w64,aiff,caf,ape,wv,tta,asf,amr,au,hls,mpegts,mpegps,avi,flv,live_flv,h264,hevc,m4v,mpegvideo,image2,image2pipe,png_pipe,jpeg_pipe,webp_pipe,gif,dsf,loas,mlp' \
   --disable-filters \
   --enable-filter='aresample,asetrate,atempo,bass,treble,equalizer,aecho,apulsator,volume,loudnorm,ebur128,alimiter,aformat,anull,atrim,asplit,amix,sine,anullsrc,scale,format,null,trim,hflip,vflip,transpose,setpts,fps,testsrc' \
   >/dev/null

@@ -191,6 +191,41 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
       "const O=require('opusscript');const e=new O(48000,2,O.Application.RESTRICTED_LOWDELAY);process.stdout.write(String(e.encode(Buffer.alloc(3840),960).length>0))",
     ]);
     expect(encoded).toBe('true');
+    // A warm decoder (music/warm-decoders.ts): an ffmpeg that reads its input and position as an ffconcat
+    // script on stdin, from 1 s into a 3 s song: two seconds out (within one packet).
+    await podman([
+      'exec',
+      name,
+      'ffmpeg',
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=3',
+      '-y',
+      '/tmp/song.wav',
+    ]);
+    const script = "ffconcat version 1.0\\nfile 'file:/tmp/song.wav'\\ninpoint 1\\n";
+    const decode = [
+      'ffmpeg',
+      '-v',
+      'error',
+      '-protocol_whitelist',
+      'pipe,file',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      'pipe:0',
+      ...decoderArgs(),
+      '-y',
+      '/tmp/warm.raw',
+    ];
+    await podman(['exec', name, 'sh', '-c', `printf "${script}" | ${decode.map((a) => `'${a}'`).join(' ')}`]);
+    const warmBytes = Number(await podman(['exec', name, 'stat', '-c', '%s', '/tmp/warm.raw']));
+    expect(Math.abs(warmBytes - 2 * 48_000 * 8)).toBeLessThanOrEqual(4096 * 8);
     // The loudness measurement the bot makes once per song (music/loudness.ts).
     const { stderr } = await run('podman', [
       'exec',

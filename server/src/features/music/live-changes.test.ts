@@ -127,7 +127,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('live effects, equalizer and
     expect((await post('seek', { time: 30 })).status).toBe(200);
     expect(decoders()).toBe(started + 1);
     expect(take.mock.results.at(-1)?.value).not.toBeNull();
-    // What started since is the next warm one, once the seek had its audio.
+    // What started since is the next warm one, once the seek was heard.
     expect(spawn.mock.calls.slice(spawnsBefore).map(([, args]) => args.includes('concat'))).toEqual([true]);
     expect(Math.abs(dominantFrequency(await heardAfter(performance.now())) - 440)).toBeLessThanOrEqual(5);
     expect((await post('stop')).status).toBe(200);

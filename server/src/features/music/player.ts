@@ -512,6 +512,16 @@ export class GuildPlayer {
    * song playing as it was.
    */
   private async startTrack(position: number, reuseInput = true): Promise<void> {
+    try {
+      await this.startTrackNow(position, reuseInput);
+    } finally {
+      // The next warm ffmpeg starts once this change is heard (or failed): its start (≈ 0.1 s of a core)
+      // does not compete with the switch.
+      this.deps.warm?.refill();
+    }
+  }
+
+  private async startTrackNow(position: number, reuseInput: boolean): Promise<void> {
     const song = this.current;
     if (!song) return;
     const generation = ++this.generation;
@@ -618,28 +628,24 @@ export class GuildPlayer {
         startSeconds: position,
         warm: warm ? this.deps.warm?.take() : null,
       });
+    const decoder = await start(true);
     try {
-      const decoder = await start(true);
-      try {
-        await firstAudio(decoder);
-        return decoder;
-      } catch (err) {
-        const endedEmpty = decoder.pcm.ended;
-        decoder.kill();
-        // A warm ffmpeg whose output ended with nothing may have been gone before it got its input (killed
-        // while it waited): that says nothing of the song, which gets one ffmpeg started for it.
-        if (!decoder.warm || !endedEmpty) throw err;
-      }
-      const fresh = await start(false);
-      try {
-        await firstAudio(fresh);
-        return fresh;
-      } catch (err) {
-        fresh.kill();
-        throw err;
-      }
-    } finally {
-      this.deps.warm?.refill(); // the next warm one starts now, not beside this change's start
+      await firstAudio(decoder);
+      return decoder;
+    } catch (err) {
+      const endedEmpty = decoder.pcm.ended;
+      decoder.kill();
+      // A warm ffmpeg whose output ended with nothing may have been gone before it got its input (killed
+      // while it waited): that says nothing of the song, which gets one ffmpeg started for it.
+      if (!decoder.warm || !endedEmpty) throw err;
+    }
+    const fresh = await start(false);
+    try {
+      await firstAudio(fresh);
+      return fresh;
+    } catch (err) {
+      fresh.kill();
+      throw err;
     }
   }
 
