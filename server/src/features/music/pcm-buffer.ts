@@ -7,14 +7,26 @@ export const FRAME_BYTES = 8;
 /** Decoded audio held ahead of the listener: seconds of it, so a busy core never starves the voice player. */
 const AHEAD_FRAMES = SAMPLE_RATE * 4;
 
+/** Room above the limit: a pipe read in flight when the limit is reached still fits (Node reads ≤ 64 KiB). */
+const SLACK_BYTES = 256 * 1024;
+/** Rings kept for the next tracks (a seek, the next song): a few per process, 1.8 MB each. */
+const SPARE_RINGS = 4;
+const spareRings: Buffer[] = [];
+
 /**
  * The decoded audio of one ffmpeg (48 kHz stereo f32le on its stdout), held in the server up to a few
  * seconds ahead: ffmpeg decodes as fast as it can until then and waits on the pipe after (backpressure).
  * `read` takes whole frames. Emits 'data' when more arrived and 'end' once ffmpeg's output has ended.
+ *
+ * Each pipe read is copied into one ring (reused by the next track when this one is destroyed) and let go
+ * of at once, so the reads die young in the scavenges. Held for seconds as they were before, they lived into
+ * the old generation, whose limit V8 counts their memory against: a seek's burst of 4 s of audio (1.5 MB)
+ * then started a full mark-compact of the heap (5–12 ms in the main thread, with incremental steps up to
+ * 12 ms) and the voice packet due meanwhile went out up to 25 ms late.
  */
 export class PcmBuffer extends EventEmitter {
-  private readonly chunks: Buffer[] = [];
-  /** Bytes of chunks[0] already taken. */
+  private ring: Buffer;
+  /** Where the next byte is read from, and how many are held. */
   private head = 0;
   private bytes = 0;
   private isEnded = false;
@@ -26,9 +38,9 @@ export class PcmBuffer extends EventEmitter {
     super();
     this.stream = stream;
     this.limit = aheadFrames * FRAME_BYTES;
+    this.ring = takeRing(this.limit + SLACK_BYTES);
     stream.on('data', (chunk: Buffer) => {
-      this.chunks.push(chunk);
-      this.bytes += chunk.length;
+      this.write(chunk);
       if (this.bytes >= this.limit && !this.paused) {
         this.paused = true;
         stream.pause();
@@ -59,23 +71,14 @@ export class PcmBuffer extends EventEmitter {
   /** Copies up to `frames` frames into `into` (interleaved stereo floats); returns how many it copied. */
   read(into: Float32Array, frames: number): number {
     const n = Math.min(frames, this.frames);
-    let want = n * FRAME_BYTES;
+    const want = n * FRAME_BYTES;
     const target = Buffer.from(into.buffer, into.byteOffset, want);
-    let at = 0;
-    while (want > 0) {
-      const chunk = this.chunks[0];
-      if (!chunk) break;
-      const take = Math.min(want, chunk.length - this.head);
-      chunk.copy(target, at, this.head, this.head + take);
-      at += take;
-      want -= take;
-      this.head += take;
-      if (this.head === chunk.length) {
-        this.chunks.shift();
-        this.head = 0;
-      }
-    }
-    this.bytes -= n * FRAME_BYTES;
+    const size = this.ring.length;
+    const first = Math.min(want, size - this.head);
+    this.ring.copy(target, 0, this.head, this.head + first);
+    if (first < want) this.ring.copy(target, first, 0, want - first);
+    this.head = (this.head + want) % size;
+    this.bytes -= want;
     if (this.paused && this.bytes < this.limit / 2) {
       this.paused = false;
       this.stream.resume();
@@ -83,11 +86,42 @@ export class PcmBuffer extends EventEmitter {
     return n;
   }
 
-  /** Stops reading (the source is let go of); what is held is dropped. */
+  /** Stops reading (the source is let go of); what is held is dropped and its ring kept for the next. */
   destroy(): void {
-    this.chunks.length = 0;
     this.bytes = 0;
     this.head = 0;
     this.stream.destroy();
+    const ring = this.ring;
+    this.ring = Buffer.alloc(0);
+    if (ring.length > 0 && spareRings.length < SPARE_RINGS) spareRings.push(ring);
   }
+
+  /** Appends a pipe read at the ring's tail (wrapping), growing the ring if it would not fit. */
+  private write(chunk: Buffer): void {
+    if (this.ring.length === 0) return; // destroyed: a read still in flight is dropped
+    if (this.bytes + chunk.length > this.ring.length) this.grow(this.bytes + chunk.length + SLACK_BYTES);
+    const size = this.ring.length;
+    const tail = (this.head + this.bytes) % size;
+    const first = Math.min(chunk.length, size - tail);
+    chunk.copy(this.ring, tail, 0, first);
+    if (first < chunk.length) chunk.copy(this.ring, 0, first);
+    this.bytes += chunk.length;
+  }
+
+  /** A larger ring with what is held at its start (a pipe that delivered more than the slack). */
+  private grow(size: number): void {
+    const bigger = Buffer.allocUnsafe(size);
+    const first = Math.min(this.bytes, this.ring.length - this.head);
+    this.ring.copy(bigger, 0, this.head, this.head + first);
+    if (first < this.bytes) this.ring.copy(bigger, first, 0, this.bytes - first);
+    this.ring = bigger;
+    this.head = 0;
+  }
+}
+
+/** A ring of at least `size` bytes: one a destroyed buffer left, or a new one. */
+function takeRing(size: number): Buffer {
+  const at = spareRings.findIndex((r) => r.length >= size);
+  if (at !== -1) return spareRings.splice(at, 1)[0] as Buffer;
+  return Buffer.allocUnsafe(size);
 }
