@@ -60,7 +60,11 @@ module.registerHooks({
     return next(url, context);
   },
 });
-process.on('SIGUSR2', () => fs.writeFileSync(${JSON.stringify(builtinsFile)}, JSON.stringify(process.moduleLoadList)));
+// Written aside and renamed: the test polls for the file, and must never read it half written.
+process.on('SIGUSR2', () => {
+  fs.writeFileSync(${JSON.stringify(`${builtinsFile}.part`)}, JSON.stringify(process.moduleLoadList));
+  fs.renameSync(${JSON.stringify(`${builtinsFile}.part`)}, ${JSON.stringify(builtinsFile)});
+});
 `,
   );
   const port = await freePort();

@@ -86,6 +86,8 @@ export const SQL_SUITES = [
 
 /** Suites that reach the database but test something the database does not change. */
 export const NOT_SQL: Record<string, string> = {
+  'server/src/features/music/warm-decoders.test.ts':
+    'warm ffmpegs through the process spawner on a loopback HTTP file; it borrows the music helpers’ chirp, no query',
   'server/src/features/music/requester.test.ts':
     "a song requester's name and avatar from a users row; no query",
   'server/src/platform/transfer/range-loopback.test.ts':
