@@ -165,21 +165,10 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
 
   it("its own ffmpeg runs the music bot's decoder (48 kHz stereo floats), and the server's Opus encoder loads", async () => {
     // Issue 48: ffmpeg only decodes; loudness, effects, EQ, volume and the Opus encoding run in the server.
-    await podman([
-      'exec',
-      name,
-      'ffmpeg',
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:duration=3',
-      ...decoderArgs(),
-      '-y',
-      '/tmp/out.raw',
-    ]);
-    // Three seconds of 48 kHz stereo 32-bit floats.
+    // A 3 s song (lavfi's sine as a WAV), decoded as a track is: three seconds of 48 kHz stereo 32-bit floats.
+    const ffmpeg = (...args: string[]) => podman(['exec', name, 'ffmpeg', '-v', 'error', ...args]);
+    await ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', '-y', '/tmp/song.wav');
+    await ffmpeg('-i', '/tmp/song.wav', ...decoderArgs(), '-y', '/tmp/out.raw');
     expect(await podman(['exec', name, 'stat', '-c', '%s', '/tmp/out.raw'])).toBe(String(3 * 48_000 * 8));
     const encoded = await podman([
       'exec',
@@ -192,20 +181,7 @@ describe.runIf(enabled)('the container image, built and run with Podman (issue 3
     ]);
     expect(encoded).toBe('true');
     // A warm decoder (music/warm-decoders.ts): an ffmpeg that reads its input and position as an ffconcat
-    // script on stdin, from 1 s into a 3 s song: two seconds out (within one packet).
-    await podman([
-      'exec',
-      name,
-      'ffmpeg',
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:duration=3',
-      '-y',
-      '/tmp/song.wav',
-    ]);
+    // script on stdin, from 1 s into the song: two seconds out (within one packet).
     const script = "ffconcat version 1.0\\nfile 'file:/tmp/song.wav'\\ninpoint 1\\n";
     const decode = [
       'ffmpeg',
