@@ -1,8 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { realClock } from '../../platform/feature.ts';
 import { ProcessSpawner } from '../../platform/process/index.ts';
+import { RangeLoopback } from '../../platform/transfer/range-loopback.ts';
 import { eventually } from '../../test/eventually.ts';
 import { dominantFrequency } from '../../test/fake-discord-bot/index.ts';
 import { type Decoder, startDecoder, type TrackInput, warmScript } from './ffmpeg.ts';
@@ -16,7 +17,7 @@ import { MAX_WARM, WarmDecoders } from './warm-decoders.ts';
 describe('warm ffmpegs', () => {
   const log = pino({ level: 'silent' });
   let spawner: ProcessSpawner;
-  let server: http.Server;
+  let loopback: RangeLoopback;
   let url = '';
   let pool: WarmDecoders | null = null;
   const makePool = (ffmpegPath = 'ffmpeg') => {
@@ -26,22 +27,15 @@ describe('warm ffmpegs', () => {
   const waitingBecomes = (n: number) => eventually(() => expect(pool?.waiting).toBe(n));
 
   beforeAll(async () => {
-    // A 30 s chirp (200 + 100·t Hz: its pitch says where in the song it is), over HTTP with Range as the
-    // library's loopback serves it.
+    // A 30 s chirp (200 + 100·t Hz: its pitch says where in the song it is), served with Range by the
+    // platform's loopback, as the library's songs are.
     const song = await chirp(30);
-    server = http.createServer((req, res) => {
-      const range = /bytes=(\d+)-/.exec(req.headers.range ?? '');
-      const from = range ? Number(range[1]) : 0;
-      res.writeHead(range ? 206 : 200, {
-        'content-type': 'audio/wav',
-        'accept-ranges': 'bytes',
-        'content-length': song.length - from,
-        ...(range ? { 'content-range': `bytes ${from}-${song.length - 1}/${song.length}` } : {}),
-      });
-      res.end(song.subarray(from));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/song.wav`;
+    loopback = new RangeLoopback(realClock);
+    ({ url } = await loopback.open(
+      song.length,
+      async (start, end) => Readable.from([song.subarray(start, end + 1)]),
+      60_000,
+    ));
     spawner = new ProcessSpawner();
   });
   afterEach(() => {
@@ -50,7 +44,7 @@ describe('warm ffmpegs', () => {
   });
   afterAll(async () => {
     await spawner.close();
-    await new Promise((resolve) => server.close(resolve));
+    await loopback.close();
   });
 
   /** One second of a decoder's audio (48 kHz stereo floats), down to mono. */
