@@ -72,12 +72,8 @@ export class PcmBuffer extends EventEmitter {
   read(into: Float32Array, frames: number): number {
     const n = Math.min(frames, this.frames);
     const want = n * FRAME_BYTES;
-    const target = Buffer.from(into.buffer, into.byteOffset, want);
-    const size = this.ring.length;
-    const first = Math.min(want, size - this.head);
-    this.ring.copy(target, 0, this.head, this.head + first);
-    if (first < want) this.ring.copy(target, first, 0, want - first);
-    this.head = (this.head + want) % size;
+    this.copyHeld(Buffer.from(into.buffer, into.byteOffset, want), want);
+    this.head = (this.head + want) % this.ring.length;
     this.bytes -= want;
     if (this.paused && this.bytes < this.limit / 2) {
       this.paused = false;
@@ -111,11 +107,16 @@ export class PcmBuffer extends EventEmitter {
   /** A larger ring with what is held at its start (a pipe that delivered more than the slack). */
   private grow(size: number): void {
     const bigger = Buffer.allocUnsafe(size);
-    const first = Math.min(this.bytes, this.ring.length - this.head);
-    this.ring.copy(bigger, 0, this.head, this.head + first);
-    if (first < this.bytes) this.ring.copy(bigger, first, 0, this.bytes - first);
+    this.copyHeld(bigger, this.bytes);
     this.ring = bigger;
     this.head = 0;
+  }
+
+  /** Copies the first `bytes` held (from the head, across the ring's wrap) to the start of `target`. */
+  private copyHeld(target: Buffer, bytes: number): void {
+    const first = Math.min(bytes, this.ring.length - this.head);
+    this.ring.copy(target, 0, this.head, this.head + first);
+    if (first < bytes) this.ring.copy(target, first, 0, bytes - first);
   }
 }
 
