@@ -509,8 +509,10 @@ try {
     const pcm = decoder.decode(p.opus);
     return new Int16Array(pcm.buffer, pcm.byteOffset, pcm.byteLength / 2);
   };
-  const pitchOf = (s: Int16Array): number => {
-    const left = Float32Array.from({ length: s.length / 2 }, (_, i) => s[i * 2] ?? 0);
+  /** A packet's left channel as floats in [-1, 1): what its pitch and its bass are read from. */
+  const leftOf = (s: Int16Array) =>
+    Float32Array.from({ length: s.length / 2 }, (_, i) => (s[i * 2] ?? 0) / 32768);
+  const pitchOf = (left: Float32Array): number => {
     let best = 0;
     let bestPower = -1;
     for (const f of candidates) {
@@ -524,17 +526,7 @@ try {
   };
   const levelDb = (s: Int16Array): number => rmsDb(Float32Array.from(s, (v) => v / 32768));
   /** The power of the 55 Hz undertone (left channel, Goertzel over the packet), in dB. */
-  const bassDb = (s: Int16Array): number => {
-    const c = 2 * Math.cos((2 * Math.PI * 55) / 48_000);
-    let s1 = 0;
-    let s2 = 0;
-    for (let i = 0; i < s.length; i += 2) {
-      const s0 = (s[i] ?? 0) / 32768 + c * s1 - s2;
-      s2 = s1;
-      s1 = s0;
-    }
-    return 10 * Math.log10(s1 * s1 + s2 * s2 - c * s1 * s2 + 1e-12);
-  };
+  const bassDb = (left: Float32Array): number => 10 * Math.log10(powerAt(left, 55, 48_000) + 1e-12);
   /** What a packet carries: the pitch among the candidates, its level and its bass (every packet is decoded, in order). */
   type Heard = { pitch: number; db: number; bass: number; at: number; silence: boolean };
   const heard: Heard[] = [];
@@ -544,7 +536,14 @@ try {
       return;
     }
     const s = pcmOf(p);
-    heard.push({ pitch: pitchOf(s), db: levelDb(s), bass: bassDb(s), at: p.receivedAt, silence: false });
+    const left = leftOf(s);
+    heard.push({
+      pitch: pitchOf(left),
+      db: levelDb(s),
+      bass: bassDb(left),
+      at: p.receivedAt,
+      silence: false,
+    });
   };
   const ssrc = ssrcOf();
   const filtered = (p: ReceivedPacket) => p.ssrc === ssrc && onAny(p);
