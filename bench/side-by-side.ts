@@ -7,6 +7,7 @@
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci)
  *   node bench/side-by-side.ts /tmp/before realtime 4
  *   BENCH_GAMES=100 BENCH_SECONDS=10 node bench/side-by-side.ts /tmp/before pictionary 6
+ *   BENCH_MUSIC_PARTS=cpu BENCH_MUSIC_WINDOW=30 node bench/side-by-side.ts /tmp/before music 4
  *
  * Benches it reads: realtime, pictionary (ratio to the bare relay at p50 / p95, p50 and p95 in ms), files
  * (upload and download medians as a share of the bare server, upload CPU per GiB) and music (the before
@@ -90,7 +91,9 @@ const METRICS: Record<string, Metric[]> = {
 const SERVER_ROOT_VARIABLE: Record<string, string> = { music: 'BENCH_MUSIC_SERVER_ROOT' };
 
 const [beforeDir, bench, roundsArg] = process.argv.slice(2);
-const metrics = bench ? METRICS[bench] : undefined;
+// BENCH_MUSIC_PARTS=cpu runs only the music bench's CPU part: its first two figures.
+const onlyCpu = bench === 'music' && process.env.BENCH_MUSIC_PARTS === 'cpu';
+const metrics = bench ? METRICS[bench]?.slice(0, onlyCpu ? 2 : undefined) : undefined;
 if (!beforeDir || !metrics) {
   console.error(
     `usage: node bench/side-by-side.ts <before-checkout> <${Object.keys(METRICS).join('|')}> [rounds]`,

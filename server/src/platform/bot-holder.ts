@@ -62,6 +62,20 @@ export type BotHolder = {
   onBotReady(listener: (client: Client) => void): () => void;
   onIntentsRefused(listener: () => void): () => void;
   onBotGone(listener: () => void): () => void;
+  /**
+   * An action a feature runs once per deployment, on the holder (role sync's Check now), registered in
+   * `setup` under a name. Returns the unsubscribe.
+   */
+  onHolderAsk(name: string, listener: () => void): () => void;
+  /**
+   * Runs `name`'s action on the holder: here when this instance holds the bot, else sent to the holder.
+   * Resolves false when it could not reach one (a handover, or several instances without Redis).
+   */
+  askHolder(name: string): Promise<boolean>;
+  /** The music feature (which owns forwarding between instances): how an ask reaches the holder. */
+  relayAsks(relay: (name: string) => Promise<void>): void;
+  /** The music feature, on the holder: an ask that came from another instance. */
+  answerAsk(name: string): void;
 };
 
 export function createBotHolder(): BotHolder {
@@ -72,6 +86,8 @@ export function createBotHolder(): BotHolder {
   const refused = new Set<() => void>();
   const gone = new Set<() => void>();
   const retry = new Set<() => void>();
+  const asks = new Map<string, () => void>();
+  let relay: ((name: string) => Promise<void>) | null = null;
   const on = <T>(set: Set<T>, l: T) => {
     set.add(l);
     return () => void set.delete(l);
@@ -105,5 +121,27 @@ export function createBotHolder(): BotHolder {
     onIntentsRefused: (l) => on(refused, l),
     onBotGone: (l) => on(gone, l),
     onRetryIntents: (l) => on(retry, l),
+    onHolderAsk(name, listener) {
+      asks.set(name, listener);
+      return () => void asks.delete(name);
+    },
+    async askHolder(name) {
+      const here = held ? held() : true;
+      if (here) {
+        asks.get(name)?.();
+        return true;
+      }
+      if (!relay) return false;
+      return relay(name).then(
+        () => true,
+        () => false,
+      );
+    },
+    relayAsks(r) {
+      relay = r;
+    },
+    answerAsk(name) {
+      asks.get(name)?.();
+    },
   };
 }

@@ -131,9 +131,23 @@ export function musicFront(o: FrontOptions): MusicCommands {
   return front;
 }
 
-/** The holder's side: runs a forwarded command on the local service (only the listed ones). */
-export function serveForwarded(local: MusicService, isReady: () => boolean) {
+/** What another instance sends for the platform's `BotHolder.askHolder` (role sync's Check now). */
+export const HOLDER_ASK_METHOD = 'holderAsk';
+
+/**
+ * The holder's side: runs a forwarded command on the local service (only the listed ones), or a feature's
+ * ask of the holder (`answerAsk`, whether the bot is up or not: the ask is about the deployment).
+ */
+export function serveForwarded(
+  local: MusicService,
+  isReady: () => boolean,
+  answerAsk: (name: string) => void,
+) {
   return async (method: string, args: unknown[]): Promise<unknown> => {
+    if (method === HOLDER_ASK_METHOD && typeof args[0] === 'string') {
+      answerAsk(args[0]);
+      return null;
+    }
     if (!(FORWARDED as readonly string[]).includes(method))
       throw fail('BAD_REQUEST', 'Unknown music command');
     if (!isReady()) throw fail('BOT_RECONNECTING', MUSIC_HANDOVER_TEXT);

@@ -18,7 +18,7 @@ import type { MusicFeatureConfig } from './config.ts';
 import { DiscordSide } from './discord/index.ts';
 import { withSongNotes } from './discord/song-notes.ts';
 import { connectForwarder, type Forwarder } from './forward.ts';
-import { type MusicCommands, musicFront, serveForwarded } from './front.ts';
+import { HOLDER_ASK_METHOD, type MusicCommands, musicFront, serveForwarded } from './front.ts';
 import { createHistoryStore, type HistoryStore } from './history/store.ts';
 import { BotLease } from './lease.ts';
 import { LoudnessCache } from './loudness.ts';
@@ -286,7 +286,20 @@ export const musicFeature = (options: MusicOptions = {}) =>
           );
           return null;
         });
-        state.forwarder?.serve(serveForwarded(state.music, () => state.ready));
+        const forwarder = state.forwarder;
+        forwarder?.serve(
+          serveForwarded(
+            state.music,
+            () => state.ready,
+            (name) => state.botHolder.answerAsk(name),
+          ),
+        );
+        // Another feature's ask of the holder (role sync's Check now) goes where the lease is.
+        state.botHolder.relayAsks(async (name) => {
+          const holder = lease.holder();
+          if (!forwarder || !holder) throw new Error('no instance holds the bot');
+          await forwarder.call(holder, HOLDER_ASK_METHOD, [name]);
+        });
         // A holder that released the lease (or took it) says so: the others look at once instead of waiting.
         state.forwarder?.onNews(() => void lease.poke());
       } else {

@@ -380,6 +380,24 @@ describe.skipIf(!redisUrl || process.env.TEST_DB !== 'postgres')(
       expect(seen.b?.runs()).toBe(0);
     });
 
+    it("Check now through the instance that does not hold the bot starts a run on the holder, not at the holder's next interval", async () => {
+      const { a, b, both } = await twoInstances();
+      await saveMapping(b);
+      const user = await moderator(a, clock, both);
+      bot.setMemberRoles(GUILD, user.discord_id, [ROLE.member]);
+      const before = seen.a?.runs() ?? 0;
+      const checked = await b.app.inject({
+        method: 'POST',
+        url: '/api/admin/role-sync/check',
+        headers: bearer(await createSession(b.db, ADMIN_ID)),
+      });
+      expect(checked.statusCode, checked.body).toBe(200);
+      // The clock stands still: a run of one member needs no timer, and the holder's next interval never comes.
+      await eventually(async () => expect(await levelOf(b, user.discord_id)).toBe('user'));
+      expect(seen.a?.runs()).toBe(before + 1);
+      expect(seen.b?.runs()).toBe(0);
+    });
+
     it('each member event is applied once, by the bot holder, also after the bot moved to the other instance', async () => {
       bot.allowMembersIntent(true);
       const { a, b, both } = await twoInstances({ ROLE_SYNC_MEMBER_EVENTS: 'on' });

@@ -3,7 +3,7 @@ import { defineFeature } from '../../platform/feature.ts';
 import type { RolesConfig } from './config.ts';
 import { GUILD_MEMBERS_INTENT, hasMembersIntent, listenForMembers } from './events.ts';
 import { createReconciler, type Reconciler } from './reconcile.ts';
-import { rolesRoutes } from './routes.ts';
+import { ROLE_SYNC_CHECK, rolesRoutes } from './routes.ts';
 import { effectsOf } from './service.ts';
 
 export { type RolesConfig, rolesConfig } from './config.ts';
@@ -45,10 +45,12 @@ export const rolesFeature = (options: RolesOptions = {}) =>
         // A session with the intent: a 4014 before (this process, or the instance that held the bot) is over.
         if (hasMembersIntent(client)) void reconciler.intentRefused(false).catch(failed);
       });
+      // Check now and a saved change run where the reconcile runs, whichever instance the admin reached.
+      botHolder.onHolderAsk(ROLE_SYNC_CHECK, () => reconciler.kick());
       options.observe?.(reconciler);
       return reconciler;
     },
-    routes: (ctx, reconciler) => rolesRoutes(ctx, reconciler),
+    routes: (ctx) => rolesRoutes(ctx),
     start: (_ctx, reconciler) => reconciler.start(),
     stop: (_ctx, reconciler) => reconciler.stop(),
   });

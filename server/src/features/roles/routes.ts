@@ -11,7 +11,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FeatureContext } from '../../platform/feature.ts';
 import type { RolesConfig } from './config.ts';
 import { presentState } from './present.ts';
-import type { Reconciler } from './reconcile.ts';
 import {
   type AdminActor,
   confirmHeld,
@@ -26,9 +25,17 @@ import {
 
 const admin = { access: 'admin' } as const;
 
+/** The ask of the bot's holder (platform BotHolder) that starts a run of the reconcile there. */
+export const ROLE_SYNC_CHECK = 'roles:check';
+
 /** The admin API of the role sync, and the member's own "which role gave my level". */
-export function rolesRoutes(ctx: FeatureContext<RolesConfig>, reconciler: Reconciler): FastifyPluginAsyncZod {
-  const { db, config } = ctx;
+export function rolesRoutes(ctx: FeatureContext<RolesConfig>): FastifyPluginAsyncZod {
+  const { db, config, log } = ctx;
+  // The reconcile runs on the bot's holder only (one per deployment): a run is asked there.
+  const checkNow = async () => {
+    if (!(await ctx.botHolder.askHolder(ROLE_SYNC_CHECK)))
+      log.warn('role sync: no instance holding the bot could be asked for a run; it runs at its interval');
+  };
   const effects: Effects = effectsOf(ctx.realtime, ctx.clock);
   const state = async () => ({ success: true as const, data: await presentState(db, config) });
 
@@ -44,7 +51,7 @@ export function rolesRoutes(ctx: FeatureContext<RolesConfig>, reconciler: Reconc
       { config: admin, schema: { body: RoleSyncSettingsBody, response: { 200: RoleSyncResponse } } },
       async (req) => {
         await saveSettings(db, config, actorOf(req), req.body, effects);
-        reconciler.kick();
+        await checkNow();
         return state();
       },
     );
@@ -55,7 +62,7 @@ export function rolesRoutes(ctx: FeatureContext<RolesConfig>, reconciler: Reconc
       '/api/admin/role-sync/check',
       { config: admin, schema: { response: { 200: RoleSyncResponse } } },
       async () => {
-        reconciler.kick();
+        await checkNow();
         return state();
       },
     );
