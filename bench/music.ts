@@ -448,7 +448,15 @@ try {
   const g0 = guildId(0);
   /** Part 1 (one instance only): the server's CPU idle and per playing stream, beside a bare ffmpeg. */
   const cpuPerStream = async () => {
-    // The server with the bot online and nothing playing: the baseline a stream adds to.
+    // The server with the bot online and nothing playing: the baseline a stream adds to. It is measured once
+    // the server has settled (a second with at most one 10 ms tick, for up to 20 s): work left over from
+    // start-up or the upload once fell in this window and made a stream look 1.6 % of a core cheaper
+    // (docs/benchmarks.md, issue 46's fourth measurement).
+    for (let i = 0; i < 20; i++) {
+      const from = cpuSeconds(server.pid ?? 0);
+      await sleep(1000);
+      if (cpuSeconds(server.pid ?? 0) - from < 1.5 / CLK_TCK) break;
+    }
     const idleFrom = cpuSeconds(server.pid ?? 0);
     const idleT0 = performance.now();
     await sleep(Math.min(WINDOW_S, 10) * 1000);

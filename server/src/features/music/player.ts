@@ -23,7 +23,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessSpawner } from '../../platform/process/index.ts';
 import { SAMPLE_RATE } from './dsp/biquad.ts';
 import { FRAME, type LiveSettings, MAX_RATE, playbackRate, SOURCE_RAMP_FRAMES } from './dsp/chain.ts';
-import { type Decoder, type Loudness, loudnessGainDb, startDecoder, type TrackInput } from './ffmpeg.ts';
+import {
+  type Decoder,
+  type Loudness,
+  loudnessGainDb,
+  startDecoder,
+  type TrackInput,
+  warmScript,
+} from './ffmpeg.ts';
 import { createEncoder, loadEncoder } from './opus-encoder.ts';
 import { PacketSwitch, type PcmSource } from './packet-switch.ts';
 import { insertionIndex, songKey } from './queue-order.ts';
@@ -620,13 +627,14 @@ export class GuildPlayer {
    * else one started now. Rejects (having ended it) when it delivers no audio.
    */
   private async decode(input: TrackInput, position: number): Promise<Decoder> {
-    const start = (warm: boolean) =>
+    const start = async (warm: boolean) =>
       startDecoder({
         ffmpegPath: this.deps.ffmpegPath,
         processes: this.deps.processes,
         input,
         startSeconds: position,
-        warm: warm ? this.deps.warm?.take() : null,
+        // Only for an input a script can name (not one with request headers): a warm one stays for the next.
+        warm: warm && warmScript(input, position) !== null ? await this.deps.warm?.takeSoon() : null,
       });
     const decoder = await start(true);
     try {

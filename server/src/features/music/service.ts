@@ -799,7 +799,15 @@ export class MusicService {
     // Already loaded (the running bot imports it); awaited before the join, so nothing runs between the
     // join and the attach.
     const { VoiceConnectionStatus } = await import('@discordjs/voice');
-    const connection = await bot.join(guildId, channel.id);
+    // The guild's warm ffmpeg starts during the voice handshake, so the first song does not start one cold.
+    this.e.warm?.hold(player);
+    let connection: Awaited<ReturnType<MusicBot['join']>>;
+    try {
+      connection = await bot.join(guildId, channel.id);
+    } catch (err) {
+      if (!player.channel) this.e.warm?.release(player);
+      throw err;
+    }
     const fresh = !player.isAttachedTo(connection); // a move keeps the same connection
     player.attach(connection, channel);
     if (fresh)

@@ -80,6 +80,35 @@ describe('warm ffmpegs', () => {
     expect(pool.take()).toBeNull();
   });
 
+  test('a take while the warm ffmpeg is still starting (the first song, just after the join) gets that one: no second ffmpeg starts', async () => {
+    const pool = makePool();
+    const spawned = vi.spyOn(spawner, 'spawn');
+    try {
+      pool.hold({});
+      expect(pool.waiting).toBe(0); // its start is under way
+      const taken = await pool.takeSoon();
+      expect(taken).not.toBeNull();
+      expect(spawned).toHaveBeenCalledTimes(1);
+      // With nothing under way a take does not wait: the song starts its own.
+      expect(await pool.takeSoon()).toBeNull();
+      expect(spawned).toHaveBeenCalledTimes(1);
+      taken?.kill();
+    } finally {
+      spawned.mockRestore();
+    }
+  });
+
+  test('a take waiting for a start that fails, or for a pool that closes, gets none', async () => {
+    const broken = makePool('/nonexistent/ffmpeg');
+    broken.hold({});
+    expect(await broken.takeSoon()).toBeNull();
+    const closing = makePool();
+    closing.hold({});
+    const waiting = closing.takeSoon();
+    closing.close();
+    expect(await waiting).toBeNull();
+  });
+
   test('a warm ffmpeg given the song and a position decodes it from there, as a fresh one with -ss does', async () => {
     const pool = makePool();
     pool.hold({});

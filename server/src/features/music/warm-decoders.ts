@@ -21,6 +21,8 @@ export const MAX_WARM = 4;
 export class WarmDecoders {
   private readonly ready: SpawnedProcess[] = [];
   private starting = 0;
+  /** Takers waiting for a start under way (`takeSoon`): never more than there are starts. */
+  private readonly waiters: ((warm: SpawnedProcess | null) => void)[] = [];
   private readonly holders = new Set<object>();
   /** A start failed or a waiting one ended: no more starts until the next take or hold. */
   private stalled = false;
@@ -59,6 +61,17 @@ export class WarmDecoders {
     return this.ready.shift() ?? null;
   }
 
+  /**
+   * A warm ffmpeg now; when none waits but one is starting, that one once it has started (it began before
+   * any ffmpeg started now would: the first song after the bot joins gets the one started during the voice
+   * handshake, instead of a second process starting cold beside it); null when none is under way.
+   */
+  takeSoon(): Promise<SpawnedProcess | null> {
+    const now = this.take();
+    if (now || this.waiters.length >= this.starting) return Promise.resolve(now);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
   /** Starts what is missing (none while stalled). */
   refill(): void {
     while (!this.closed && !this.stalled && this.ready.length + this.starting < this.wanted) {
@@ -76,6 +89,7 @@ export class WarmDecoders {
   close(): void {
     this.closed = true;
     for (const warm of this.ready.splice(0)) warm.kill();
+    for (const waiter of this.waiters.splice(0)) waiter(null);
   }
 
   private get wanted(): number {
@@ -90,9 +104,20 @@ export class WarmDecoders {
       this.starting--;
       this.stalled = true; // a missing ffmpeg: each song's own start says so
       this.log.debug({ err: (err as Error).message }, 'music: a warm ffmpeg could not be started');
+      // A taker waiting for this one starts its own (as when none was under way).
+      while (this.waiters.length > this.starting) this.waiters.shift()?.(null);
       return;
     }
     this.starting--;
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      // Taken as it started: its user refills once its change has audio.
+      if (this.closed) {
+        warm.kill();
+        waiter(null);
+      } else waiter(warm);
+      return;
+    }
     if (this.closed || this.ready.length >= this.wanted) {
       warm.kill();
       return;
