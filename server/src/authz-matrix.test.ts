@@ -382,18 +382,18 @@ describe('authorization matrix', () => {
   });
 });
 
-/**
- * The same routes called with a personal API token of an approved admin (issue 45): a token reaches
- * only routes that declare a scope it holds; a route without a scope refuses it (403 API_TOKEN_SCOPE;
- * a route declared public whose handler needs a member answers 401, as signed out), and a public route
- * without a scope treats the caller as anonymous. Admin routes never take a token.
- */
 /** An allowed caller reached the handler: neither refused nor broken. */
 function reached(url: string, res: { statusCode: number; body: string }): boolean {
   const got = res.statusCode;
   return got !== 401 && got !== 403 && (got < 500 || isNotReadyAnswer(url, res));
 }
 
+/**
+ * The same routes called with a personal API token of an approved admin (issue 45): a token reaches
+ * only routes that declare a scope it holds; a route without a scope refuses it (403 API_TOKEN_SCOPE;
+ * a route declared public whose handler needs a member answers 401, as signed out), and a public route
+ * without a scope treats the caller as anonymous. Admin routes never take a token.
+ */
 describe('API tokens on every route', () => {
   const scopeSets: ApiTokenScope[][] = [['upload'], [...API_TOKEN_SCOPES]];
   for (const scopes of scopeSets) {

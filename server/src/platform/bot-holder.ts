@@ -88,12 +88,13 @@ export function createBotHolder(): BotHolder {
   const retry = new Set<() => void>();
   const asks = new Map<string, () => void>();
   let relay: ((name: string) => Promise<void>) | null = null;
+  const isHolder = () => (held ? held() : true);
   const on = <T>(set: Set<T>, l: T) => {
     set.add(l);
     return () => void set.delete(l);
   };
   return {
-    isHolder: () => (held ? held() : true),
+    isHolder,
     leasedBy(h) {
       held = h;
     },
@@ -126,8 +127,7 @@ export function createBotHolder(): BotHolder {
       return () => void asks.delete(name);
     },
     async askHolder(name) {
-      const here = held ? held() : true;
-      if (here) {
+      if (isHolder()) {
         asks.get(name)?.();
         return true;
       }

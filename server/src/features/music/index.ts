@@ -301,7 +301,7 @@ export const musicFeature = (options: MusicOptions = {}) =>
           await forwarder.call(holder, HOLDER_ASK_METHOD, [name]);
         });
         // A holder that released the lease (or took it) says so: the others look at once instead of waiting.
-        state.forwarder?.onNews(() => void lease.poke());
+        forwarder?.onNews(() => void lease.poke());
       } else {
         log.warn(
           'music: a shared database without REDIS_URL: only the instance holding the bot can play music',
